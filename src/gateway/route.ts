@@ -1,0 +1,51 @@
+/**
+ * Which network and key a request is for. A network is reached by path prefix
+ * (`/mainnet/v3/<key>`, `/mainnet/ws/v3/<key>`) or by Host (`mainnet.localhost:8545` + `/v3/<key>`).
+ */
+
+export const KEY_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+export type Route =
+  | { kind: 'rpc'; network: string; key: string; transport: 'http' | 'ws' }
+  | { kind: 'missing-key'; network: string; transport: 'http' | 'ws' }
+  | { kind: 'invalid-key'; network: string; transport: 'http' | 'ws' }
+  | { kind: 'not-found' };
+
+/** The network a Host header names as `<network>.localhost[:port]`, if any. */
+export function networkFromHost(host: string | undefined, networks: ReadonlySet<string>): string | undefined {
+  if (host === undefined) return undefined;
+  const m = /^([a-z0-9-]+)\.localhost(?::\d+)?$/i.exec(host);
+  const name = m?.[1]?.toLowerCase();
+  return name !== undefined && networks.has(name) ? name : undefined;
+}
+
+/** Resolves a request path (without query) and Host header to a route. */
+export function resolveRoute(pathname: string, host: string | undefined, networks: ReadonlySet<string>): Route {
+  const segments = pathname.split('/').filter((s) => s !== '');
+  let network = networkFromHost(host, networks);
+  let rest = segments;
+  if (segments.length > 0 && networks.has(segments[0]!)) {
+    network = segments[0]!;
+    rest = segments.slice(1);
+  }
+  if (network === undefined) return { kind: 'not-found' };
+  let transport: 'http' | 'ws' = 'http';
+  if (rest[0] === 'ws') {
+    transport = 'ws';
+    rest = rest.slice(1);
+  }
+  if (rest[0] !== 'v3') return { kind: 'not-found' };
+  if (rest.length === 1) return { kind: 'missing-key', network, transport };
+  if (rest.length !== 2) return { kind: 'not-found' };
+  const key = decodeSegment(rest[1]!);
+  if (key === undefined || !KEY_PATTERN.test(key)) return { kind: 'invalid-key', network, transport };
+  return { kind: 'rpc', network, key, transport };
+}
+
+function decodeSegment(s: string): string | undefined {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return undefined;
+  }
+}

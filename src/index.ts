@@ -1,0 +1,100 @@
+/**
+ * devgate's public API: `start(options)` serves the given chains on one port and gives a handle.
+ *
+ * @example
+ * const gw = await start({ port: 0 });
+ * const url = gw.url('mainnet'); // http://127.0.0.1:<port>/mainnet/v3/devgate
+ * await gw.stop();
+ */
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { DEFAULT_LIMITS, GatewayServer } from './gateway/server.js';
+import { createNetwork, type Network, type NetworkInfo } from './network.js';
+import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/load.js';
+
+export type { NetworkInfo, NetworkKind } from './network.js';
+export { SeedError } from './seed/load.js';
+export { VERSION } from './version.js';
+
+/** The chains devgate ships, in `chains/`. */
+export const SHIPPED_CHAINS: readonly string[] = ['mainnet.json', 'sepolia.json'].map((f) =>
+  fileURLToPath(new URL(`../chains/${f}`, import.meta.url)),
+);
+
+/** The key `url()` and `wsUrl()` put in an address when none is given. */
+export const DEFAULT_KEY = 'devgate';
+
+const StartOptions = z
+  .object({
+    port: z.number().int().min(0).max(65535).default(8545),
+    host: z.string().min(1).default('127.0.0.1'),
+    chains: z.array(z.union([z.string().min(1), z.record(z.string(), z.unknown())])).min(1).optional(),
+    maxBatch: z.number().int().positive().default(DEFAULT_LIMITS.maxBatch),
+    maxBodyBytes: z.number().int().positive().default(DEFAULT_LIMITS.maxBodyBytes),
+  })
+  .strict();
+
+export type StartOptions = z.input<typeof StartOptions>;
+
+/** A running gateway. */
+export interface Gateway {
+  readonly host: string;
+  readonly port: number;
+  readonly networks: readonly NetworkInfo[];
+  /** HTTP JSON-RPC address of a network: `http://host:port/<network>/v3/<key>`. */
+  url(network: string, key?: string): string;
+  /** WebSocket address of a network: `ws://host:port/<network>/ws/v3/<key>`. */
+  wsUrl(network: string, key?: string): string;
+  /** Closes HTTP and WebSocket and frees the port. */
+  stop(): Promise<void>;
+}
+
+/** Starts a gateway. Rejects with a message naming the bad option or seed field. */
+export async function start(options: StartOptions = {}): Promise<Gateway> {
+  const parsed = StartOptions.safeParse(options);
+  if (!parsed.success) throw new TypeError(`invalid devgate options:\n${formatIssues(parsed.error)}`);
+  const opts = parsed.data;
+  const seeds: LoadedSeed[] = (opts.chains ?? SHIPPED_CHAINS).map((c, i) =>
+    typeof c === 'string' ? loadSeedFile(c) : parseSeed(c, `chains[${i}]`),
+  );
+  const names = new Set<string>();
+  for (const s of seeds) {
+    if (names.has(s.seed.name)) throw new TypeError(`two chains are named ${JSON.stringify(s.seed.name)}; network names must be unique`);
+    names.add(s.seed.name);
+  }
+  const networks: Network[] = [];
+  for (const s of seeds) networks.push(await createNetwork(s));
+  const server = new GatewayServer(networks, { maxBatch: opts.maxBatch, maxBodyBytes: opts.maxBodyBytes });
+  let address;
+  try {
+    address = await server.listen(opts.port, opts.host);
+  } catch (err) {
+    await Promise.all(networks.map((n) => n.close()));
+    throw err;
+  }
+  const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const check = (network: string) => {
+    if (!names.has(network)) throw new TypeError(`unknown network ${JSON.stringify(network)}; networks: ${[...names].join(', ')}`);
+  };
+  let stopped: Promise<void> | undefined;
+  return {
+    host: address.address,
+    port: address.port,
+    networks: networks.map(({ name, kind, chainId }) => ({ name, kind, chainId })),
+    url(network, key = DEFAULT_KEY) {
+      check(network);
+      return `http://${hostPart}:${address.port}/${network}/v3/${key}`;
+    },
+    wsUrl(network, key = DEFAULT_KEY) {
+      check(network);
+      return `ws://${hostPart}:${address.port}/${network}/ws/v3/${key}`;
+    },
+    stop() {
+      stopped ??= (async () => {
+        await server.close();
+        await Promise.all(networks.map((n) => n.close()));
+      })();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/** A network served by the gateway: its name, kind and chain id, and how it runs one JSON-RPC call. */
+import { EthChain } from './eth/engine/chain.js';
+import { ethMethods } from './eth/methods/index.js';
+import type { EthContext } from './eth/context.js';
+import type { RpcCall, RpcResponse } from './rpc/envelope.js';
+import type { MethodTable } from './rpc/dispatch.js';
+import type { LoadedSeed } from './seed/load.js';
+
+export type NetworkKind = 'eth' | 'rollup';
+
+/** What the gateway and `start()`'s handle show of a network. */
+export interface NetworkInfo {
+  readonly name: string;
+  readonly kind: NetworkKind;
+  /** The chain id: a decimal string for eth networks (`"1"`), the chain's own id for rollups (`"SN_MAIN"`). */
+  readonly chainId: string;
+}
+
+export interface Network extends NetworkInfo {
+  /** Runs one validated call; failures come back as error responses. */
+  execute(call: RpcCall): Promise<RpcResponse>;
+  /** Stops timers and frees what the network holds. */
+  close(): Promise<void>;
+}
+
+class TableNetwork<C> implements Network {
+  constructor(
+    readonly name: string,
+    readonly kind: NetworkKind,
+    readonly chainId: string,
+    private readonly methods: MethodTable<C>,
+    private readonly ctx: C,
+    private readonly onClose: () => Promise<void> = async () => {},
+  ) {}
+
+  execute(call: RpcCall): Promise<RpcResponse> {
+    return this.methods.execute(this.ctx, call);
+  }
+
+  close(): Promise<void> {
+    return this.onClose();
+  }
+}
+
+/** Builds the network a seed describes. */
+export async function createNetwork(loaded: LoadedSeed): Promise<Network> {
+  const seed = loaded.seed;
+  switch (seed.kind) {
+    case 'eth': {
+      const chain = await EthChain.fromSeed(seed);
+      const ctx: EthContext = { chain, networkName: seed.name };
+      return new TableNetwork(seed.name, 'eth', chain.chainId.toString(10), ethMethods(), ctx);
+    }
+  }
+}

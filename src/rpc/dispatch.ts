@@ -1,0 +1,52 @@
+/** The dispatch table of a network: method lookup, argument decoding, handler call, error mapping. */
+import { ErrorCode, RpcError, toRpcError } from './errors.js';
+import { failure, success, type RpcCall, type RpcResponse } from './envelope.js';
+import { decodeArgs, type MethodDef } from './method.js';
+
+export class MethodTable<C> {
+  private readonly methods = new Map<string, MethodDef<C>>();
+
+  constructor(defs: Iterable<MethodDef<C, any>> = []) {
+    for (const def of defs) this.add(def);
+  }
+
+  /** Registers a method, under its own name and any aliases. */
+  add(def: MethodDef<C, any>, ...aliases: string[]): this {
+    for (const name of [def.name, ...aliases]) {
+      if (this.methods.has(name)) throw new Error(`method ${name} is defined twice`);
+      this.methods.set(name, def);
+    }
+    return this;
+  }
+
+  get(name: string): MethodDef<C> | undefined {
+    return this.methods.get(name);
+  }
+
+  names(): string[] {
+    return [...this.methods.keys()].sort();
+  }
+
+  /** Runs one call against `ctx`; every failure comes back as an error response, never a throw. */
+  async execute(ctx: C, call: RpcCall): Promise<RpcResponse> {
+    const id = call.id ?? null;
+    const def = this.methods.get(call.method);
+    if (def === undefined) {
+      return failure(id, new RpcError(ErrorCode.MethodNotFound, `the method ${call.method} does not exist/is not available`));
+    }
+    try {
+      const args = decodeArgs(def, call.params);
+      const result = await def.handler(ctx, ...args);
+      return success(id, result === undefined ? null : result);
+    } catch (err) {
+      const rpcErr = toRpcError(err);
+      if (rpcErr.code === ErrorCode.InternalError) reportInternal(call.method, err);
+      return failure(id, rpcErr);
+    }
+  }
+}
+
+/** Internal errors are logged on the server (never sent to the client) when DEVGATE_DEBUG is set. */
+function reportInternal(method: string, err: unknown): void {
+  if (process.env.DEVGATE_DEBUG) console.error(`devgate: internal error in ${method}:`, err);
+}

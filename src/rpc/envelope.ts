@@ -1,0 +1,85 @@
+/**
+ * JSON-RPC 2.0 envelopes: single requests, batches and notifications, the same for HTTP and
+ * WebSocket. What runs a call is given by the caller (the gateway), so policy can sit in between.
+ */
+import { ErrorCode, RpcError } from './errors.js';
+
+export type RpcId = string | number | null;
+
+/** A request that passed envelope validation. `id` is undefined for a notification. */
+export interface RpcCall {
+  readonly id: RpcId | undefined;
+  readonly method: string;
+  readonly params: unknown;
+}
+
+export type RpcResponse =
+  | { jsonrpc: '2.0'; id: RpcId; result: unknown }
+  | { jsonrpc: '2.0'; id: RpcId; error: { code: number; message: string; data?: unknown } };
+
+export function success(id: RpcId, result: unknown): RpcResponse {
+  return { jsonrpc: '2.0', id, result };
+}
+
+export function failure(id: RpcId, error: RpcError): RpcResponse {
+  return { jsonrpc: '2.0', id, error: error.toJSON() };
+}
+
+/** Parses a JSON text; a parse failure is the -32700 response. */
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; response: RpcResponse } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, response: failure(null, new RpcError(ErrorCode.ParseError, 'parse error')) };
+  }
+}
+
+/** Checks one element of a request (or batch) against JSON-RPC 2.0. */
+export function validateCall(value: unknown): { ok: true; call: RpcCall } | { ok: false; response: RpcResponse } {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { ok: false, response: failure(null, new RpcError(ErrorCode.InvalidRequest, 'invalid request: expected a JSON-RPC request object')) };
+  }
+  const req = value as Record<string, unknown>;
+  const rawId = req.id;
+  const idValid = rawId === undefined || rawId === null || typeof rawId === 'string' || typeof rawId === 'number';
+  const id: RpcId = idValid ? ((rawId ?? null) as RpcId) : null;
+  const invalid = (message: string) => ({ ok: false as const, response: failure(id, new RpcError(ErrorCode.InvalidRequest, message)) });
+  if (!idValid) return invalid('invalid request: id must be a string, a number or null');
+  if (req.jsonrpc !== '2.0') return invalid('invalid request: jsonrpc must be "2.0"');
+  if (typeof req.method !== 'string' || req.method === '') return invalid('invalid request: method must be a non-empty string');
+  const params = req.params;
+  if (params !== undefined && params !== null && typeof params !== 'object') return invalid('invalid request: params must be an array or an object');
+  return { ok: true, call: { id: 'id' in req ? (rawId as RpcId) : undefined, method: req.method, params } };
+}
+
+export interface EnvelopeOptions {
+  /** Most calls in one batch (default 1,000). */
+  readonly maxBatch: number;
+  /** Runs one validated call and gives its response (or its error as a response). */
+  readonly execute: (call: RpcCall) => Promise<RpcResponse>;
+}
+
+/**
+ * Answers a parsed JSON-RPC message: an object or a batch. Returns undefined when nothing is to be
+ * sent back (a notification, or a batch of notifications only).
+ */
+export async function answer(message: unknown, opts: EnvelopeOptions): Promise<RpcResponse | RpcResponse[] | undefined> {
+  if (!Array.isArray(message)) return answerOne(message, opts);
+  if (message.length === 0) return failure(null, new RpcError(ErrorCode.InvalidRequest, 'empty batch'));
+  if (message.length > opts.maxBatch) {
+    return failure(null, new RpcError(ErrorCode.LimitExceeded, `batch of ${message.length} requests is over the limit of ${opts.maxBatch}`));
+  }
+  const responses: RpcResponse[] = [];
+  for (const item of message) {
+    const r = await answerOne(item, opts);
+    if (r !== undefined) responses.push(r);
+  }
+  return responses.length === 0 ? undefined : responses;
+}
+
+async function answerOne(value: unknown, opts: EnvelopeOptions): Promise<RpcResponse | undefined> {
+  const v = validateCall(value);
+  if (!v.ok) return v.response;
+  const response = await opts.execute(v.call);
+  return v.call.id === undefined ? undefined : response;
+}

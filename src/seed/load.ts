@@ -1,0 +1,57 @@
+/** Loading and validating seed files: each kind has its schema; errors name the bad field's path. */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+import { EthSeed } from './eth.js';
+
+export const Seed = z.discriminatedUnion('kind', [EthSeed]);
+export type Seed = z.infer<typeof Seed>;
+
+/** A validated seed and the folder its relative paths resolve against. */
+export interface LoadedSeed {
+  readonly seed: Seed;
+  readonly baseDir: string;
+  readonly source: string;
+}
+
+export class SeedError extends Error {
+  override name = 'SeedError';
+}
+
+/** Formats zod issues as `path.to[3].field: message` lines. */
+export function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path.reduce<string>(
+        (acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc === '' ? String(key) : `${acc}.${String(key)}`),
+        '',
+      );
+      return `${path || '(root)'}: ${issue.message}`;
+    })
+    .join('\n');
+}
+
+/** Validates a seed object; `source` names it in error messages. */
+export function parseSeed(value: unknown, source: string, baseDir = process.cwd()): LoadedSeed {
+  const result = Seed.safeParse(value);
+  if (!result.success) throw new SeedError(`invalid seed ${source}:\n${formatIssues(result.error)}`);
+  return { seed: result.data, baseDir, source };
+}
+
+/** Reads and validates a seed file. */
+export function loadSeedFile(path: string): LoadedSeed {
+  const full = resolve(path);
+  let text: string;
+  try {
+    text = readFileSync(full, 'utf8');
+  } catch (err) {
+    throw new SeedError(`cannot read seed file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new SeedError(`seed file ${path} is not valid JSON: ${(err as Error).message}`);
+  }
+  return parseSeed(value, path, dirname(full));
+}
