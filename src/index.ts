@@ -8,6 +8,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { systemClock, type Clock } from './clock.js';
 import { DEFAULT_LIMITS, GatewayServer } from './gateway/server.js';
 import { createNetwork, type Network, type NetworkInfo } from './network.js';
 import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/load.js';
@@ -15,6 +16,7 @@ import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/l
 export type { NetworkInfo, NetworkKind } from './network.js';
 export { SeedError } from './seed/load.js';
 export { VERSION } from './version.js';
+export { ManualClock, systemClock, type Clock } from './clock.js';
 
 /** The chains devgate ships, in `chains/`. */
 export const SHIPPED_CHAINS: readonly string[] = ['mainnet.json', 'sepolia.json'].map((f) =>
@@ -31,6 +33,8 @@ const StartOptions = z
     chains: z.array(z.union([z.string().min(1), z.record(z.string(), z.unknown())])).min(1).optional(),
     maxBatch: z.number().int().positive().default(DEFAULT_LIMITS.maxBatch),
     maxBodyBytes: z.number().int().positive().default(DEFAULT_LIMITS.maxBodyBytes),
+    /** devgate's clock (default: wall time); tests pass a ManualClock. */
+    clock: z.custom<Clock>((v) => typeof (v as Clock | undefined)?.now === 'function', 'expected a clock with a now() method').default(systemClock),
   })
   .strict();
 
@@ -63,7 +67,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     names.add(s.seed.name);
   }
   const networks: Network[] = [];
-  for (const s of seeds) networks.push(await createNetwork(s));
+  for (const s of seeds) networks.push(await createNetwork(s, { clock: opts.clock }));
   const server = new GatewayServer(networks, { maxBatch: opts.maxBatch, maxBodyBytes: opts.maxBodyBytes });
   let address;
   try {

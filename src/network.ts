@@ -5,6 +5,7 @@ import type { EthContext } from './eth/context.js';
 import type { RpcCall, RpcResponse } from './rpc/envelope.js';
 import type { MethodTable } from './rpc/dispatch.js';
 import type { LoadedSeed } from './seed/load.js';
+import type { Clock } from './clock.js';
 
 export type NetworkKind = 'eth' | 'rollup';
 
@@ -16,7 +17,15 @@ export interface NetworkInfo {
   readonly chainId: string;
 }
 
+/** What every network gets from the gateway that runs it. */
+export interface NetworkEnv {
+  /** devgate's clock: wall time, or a manual clock in tests. */
+  readonly clock: Clock;
+}
+
 export interface Network extends NetworkInfo {
+  /** The engine behind the network (EthChain, RollupChain), for programmatic control. */
+  readonly engine: unknown;
   /** Runs one validated call; failures come back as error responses. */
   execute(call: RpcCall): Promise<RpcResponse>;
   /** Stops timers and frees what the network holds. */
@@ -28,6 +37,7 @@ class TableNetwork<C> implements Network {
     readonly name: string,
     readonly kind: NetworkKind,
     readonly chainId: string,
+    readonly engine: unknown,
     private readonly methods: MethodTable<C>,
     private readonly ctx: C,
     private readonly onClose: () => Promise<void> = async () => {},
@@ -43,13 +53,13 @@ class TableNetwork<C> implements Network {
 }
 
 /** Builds the network a seed describes. */
-export async function createNetwork(loaded: LoadedSeed): Promise<Network> {
+export async function createNetwork(loaded: LoadedSeed, _env: NetworkEnv): Promise<Network> {
   const seed = loaded.seed;
   switch (seed.kind) {
     case 'eth': {
       const chain = await EthChain.fromSeed(seed);
       const ctx: EthContext = { chain, networkName: seed.name };
-      return new TableNetwork(seed.name, 'eth', chain.chainId.toString(10), ethMethods(), ctx);
+      return new TableNetwork(seed.name, 'eth', chain.chainId.toString(10), chain, ethMethods(), ctx);
     }
   }
 }
