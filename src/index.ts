@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { systemClock, type Clock } from './clock.js';
 import { DEFAULT_LIMITS, GatewayServer } from './gateway/server.js';
+import type { GatewayControl } from './gateway/control.js';
+import { LimitsOptions, mergeLimits } from './gateway/limits.js';
+import { loadKeysFile, OPEN_KEYS, parseKeys } from './gateway/policy/keys.js';
 import { createNetwork, type Network, type NetworkInfo } from './network.js';
 import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/load.js';
 
@@ -17,6 +20,10 @@ export type { NetworkInfo, NetworkKind } from './network.js';
 export { SeedError } from './seed/load.js';
 export { VERSION } from './version.js';
 export { ManualClock, systemClock, type Clock } from './clock.js';
+export type { GatewayControl, UsageReport, KeysListing } from './gateway/control.js';
+export type { GatewayLimits } from './gateway/limits.js';
+export type { OutageSpec, OutageInfo } from './gateway/policy/outage.js';
+export { KeysError, type KeySpec } from './gateway/policy/keys.js';
 
 /** The chains devgate ships, in `chains/`. */
 export const SHIPPED_CHAINS: readonly string[] = ['mainnet.json', 'sepolia.json'].map((f) =>
@@ -33,6 +40,10 @@ const StartOptions = z
     chains: z.array(z.union([z.string().min(1), z.record(z.string(), z.unknown())])).min(1).optional(),
     maxBatch: z.number().int().positive().default(DEFAULT_LIMITS.maxBatch),
     maxBodyBytes: z.number().int().positive().default(DEFAULT_LIMITS.maxBodyBytes),
+    /** Keys and plans: a keys file path or a keys object (default: open, any key on the developer plan). */
+    keys: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
+    /** Request limits (batch, body and message size, HTTP timeouts); these win over maxBatch/maxBodyBytes. */
+    limits: LimitsOptions.optional(),
     /** devgate's clock (default: wall time); tests pass a ManualClock. */
     clock: z.custom<Clock>((v) => typeof (v as Clock | undefined)?.now === 'function', 'expected a clock with a now() method').default(systemClock),
   })
@@ -49,6 +60,8 @@ export interface Gateway {
   url(network: string, key?: string): string;
   /** WebSocket address of a network: `ws://host:port/<network>/ws/v3/<key>`. */
   wsUrl(network: string, key?: string): string;
+  /** Keys, usage, outages and limits: the same operations as the admin interface at `/admin`. */
+  readonly policy: GatewayControl;
   /** Closes HTTP and WebSocket and frees the port. */
   stop(): Promise<void>;
 }
@@ -66,9 +79,16 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     if (names.has(s.seed.name)) throw new TypeError(`two chains are named ${JSON.stringify(s.seed.name)}; network names must be unique`);
     names.add(s.seed.name);
   }
+  const keys = opts.keys === undefined ? OPEN_KEYS : typeof opts.keys === 'string' ? loadKeysFile(opts.keys) : parseKeys(opts.keys, 'option');
+  let limits;
+  try {
+    limits = mergeLimits(DEFAULT_LIMITS, { maxBatch: opts.maxBatch, maxBodyBytes: opts.maxBodyBytes, maxMessageBytes: opts.maxBodyBytes, ...opts.limits });
+  } catch (err) {
+    throw new TypeError(`invalid devgate options:\nlimits: ${(err as Error).message}`);
+  }
   const networks: Network[] = [];
   for (const s of seeds) networks.push(await createNetwork(s, { clock: opts.clock }));
-  const server = new GatewayServer(networks, { maxBatch: opts.maxBatch, maxBodyBytes: opts.maxBodyBytes });
+  const server = new GatewayServer(networks, { limits, keys, clock: opts.clock });
   let address;
   try {
     address = await server.listen(opts.port, opts.host);
@@ -85,6 +105,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     host: address.address,
     port: address.port,
     networks: networks.map(({ name, kind, chainId }) => ({ name, kind, chainId })),
+    policy: server.control,
     url(network, key = DEFAULT_KEY) {
       check(network);
       return `http://${hostPart}:${address.port}/${network}/v3/${key}`;

@@ -1,14 +1,41 @@
-/** Turns one JSON-RPC message text into its response text: the part HTTP and WebSocket share. */
-import { answer, parseJson, type RpcResponse } from '../rpc/envelope.js';
+/**
+ * One JSON-RPC message text through policy and dispatch: the part HTTP and WebSocket share. The
+ * whole batch is seen (methods and params of every call) before anything runs.
+ */
+import { answer, parseJson, validateCall, type RpcId, type RpcResponse } from '../rpc/envelope.js';
 import type { Network } from '../network.js';
+import type { PolicyCall } from './policy/allowlist.js';
+import type { Caller, Policy, Refusal } from './policy/index.js';
 
-export interface AnswerLimits {
-  readonly maxBatch: number;
+export type Outcome =
+  | { readonly kind: 'answered'; readonly response: RpcResponse | RpcResponse[] | undefined; readonly forwarded: boolean }
+  | { readonly kind: 'refused'; readonly refusal: Refusal; readonly id: RpcId };
+
+/** Parses, checks against the policy, and runs a message. */
+export async function serveText(text: string, network: Network, caller: Caller, policy: Policy, maxBatch: number): Promise<Outcome> {
+  const parsed = parseJson(text);
+  if (!parsed.ok) return { kind: 'answered', response: parsed.response, forwarded: false };
+  const message = parsed.value;
+  const items = Array.isArray(message) ? message : [message];
+  // An empty or oversized batch is answered by the envelope alone and costs nothing.
+  if (Array.isArray(message) && (items.length === 0 || items.length > maxBatch)) {
+    return { kind: 'answered', response: await answer(message, { maxBatch, execute: () => Promise.reject(new Error('unreachable')) }), forwarded: false };
+  }
+  const calls: PolicyCall[] = [];
+  for (const item of items) {
+    const v = validateCall(item);
+    if (v.ok) calls.push({ method: v.call.method, params: v.call.params });
+  }
+  const admission = policy.admit(caller, network.name, calls);
+  if (!admission.ok) {
+    const id = Array.isArray(message) ? null : requestId(message);
+    return { kind: 'refused', refusal: admission.refusal, id };
+  }
+  const response = await answer(message, { maxBatch, execute: (call) => network.execute(call) });
+  return { kind: 'answered', response, forwarded: admission.forwarded };
 }
 
-/** The response to send, or undefined when nothing is to be sent (notifications only). */
-export async function answerText(text: string, network: Network, limits: AnswerLimits): Promise<RpcResponse | RpcResponse[] | undefined> {
-  const parsed = parseJson(text);
-  if (!parsed.ok) return parsed.response;
-  return answer(parsed.value, { maxBatch: limits.maxBatch, execute: (call) => network.execute(call) });
+function requestId(message: unknown): RpcId {
+  const id = message !== null && typeof message === 'object' ? (message as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }

@@ -1,42 +1,71 @@
 /**
- * The gateway: one HTTP server (express) and one WebSocket server (ws) on the same port, routing
- * each request to its network by path prefix or Host header.
+ * The gateway: one HTTP server (express) and one WebSocket server (ws) on the same port. Each
+ * request is routed to its network (path prefix or Host header), passed through the key's policy
+ * (src/gateway/policy) and then answered by the network's dispatch table.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
-import express, { type Request, type Response } from 'express';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { Clock } from '../clock.js';
 import type { Network } from '../network.js';
-import { ErrorCode, RpcError } from '../rpc/errors.js';
-import { failure } from '../rpc/envelope.js';
-import { answerText } from './answer.js';
-import { resolveRoute } from './route.js';
+import { createControl, type GatewayControl } from './control.js';
+import { httpApp } from './http.js';
+import { DEFAULT_LIMITS, type GatewayLimits } from './limits.js';
+import { Policy } from './policy/index.js';
+import { OPEN_KEYS, type KeysConfig } from './policy/keys.js';
+import { handleUpgrade } from './ws.js';
 
-export interface GatewayLimits {
-  /** Most calls in one batch. */
-  readonly maxBatch: number;
-  /** Largest HTTP body and WebSocket message, in bytes. */
-  readonly maxBodyBytes: number;
+export { DEFAULT_LIMITS, type GatewayLimits } from './limits.js';
+
+export interface GatewayOptions {
+  readonly limits?: GatewayLimits;
+  /** Keys and plans; default: open, any well-formed key on the developer plan. */
+  readonly keys?: KeysConfig;
+  readonly clock?: Clock;
 }
 
-export const DEFAULT_LIMITS: GatewayLimits = { maxBatch: 1000, maxBodyBytes: 5 * 1024 * 1024 };
+/** What the HTTP and WebSocket halves share. */
+export interface GatewayContext {
+  readonly networks: ReadonlyMap<string, Network>;
+  readonly names: ReadonlySet<string>;
+  readonly policy: Policy;
+  readonly control: GatewayControl;
+  limits(): GatewayLimits;
+  /** The open WebSocket connections of each key. */
+  readonly sockets: Map<string, Set<WebSocket>>;
+  readonly wss: WebSocketServer;
+}
+
+/** Close code and reason for WebSocket connections of a key over its daily quota. */
+export const QUOTA_CLOSE = { code: 1008, reason: 'daily request count exceeded' } as const;
 
 export class GatewayServer {
-  private readonly byName: Map<string, Network>;
-  private readonly names: ReadonlySet<string>;
+  readonly policy: Policy;
+  readonly control: GatewayControl;
   private readonly server: Server;
   private readonly wss: WebSocketServer;
+  private limits: GatewayLimits;
+  private readonly sockets = new Map<string, Set<WebSocket>>();
 
-  constructor(
-    networks: readonly Network[],
-    private readonly limits: GatewayLimits = DEFAULT_LIMITS,
-  ) {
-    this.byName = new Map(networks.map((n) => [n.name, n]));
-    this.names = new Set(this.byName.keys());
-    this.server = createServer(this.httpApp());
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxBodyBytes });
-    this.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket, head));
+  constructor(networks: readonly Network[], options: GatewayOptions = {}) {
+    const byName = new Map(networks.map((n) => [n.name, n]));
+    this.limits = options.limits ?? DEFAULT_LIMITS;
+    this.policy = new Policy(options.keys ?? OPEN_KEYS, options.clock ?? { now: () => Date.now() }, (key) => this.closeSockets(key));
+    this.control = createControl(this.policy, [...byName.keys()], { get: () => this.limits, set: (next) => this.applyLimits(next) });
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: this.limits.maxMessageBytes });
+    const ctx: GatewayContext = {
+      networks: byName,
+      names: new Set(byName.keys()),
+      policy: this.policy,
+      control: this.control,
+      limits: () => this.limits,
+      sockets: this.sockets,
+      wss: this.wss,
+    };
+    const shortest = Math.min(this.limits.headersTimeoutMs, this.limits.requestTimeoutMs);
+    this.server = createServer({ connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(shortest / 4))) }, httpApp(ctx));
+    this.applyLimits(this.limits);
+    this.server.on('upgrade', (req, socket, head) => handleUpgrade(ctx, req, socket, head));
   }
 
   listen(port: number, host: string): Promise<AddressInfo> {
@@ -57,69 +86,20 @@ export class GatewayServer {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  private httpApp(): express.Express {
-    const app = express();
-    app.disable('x-powered-by');
-    app.disable('etag');
-    app.use(express.text({ type: () => true, limit: this.limits.maxBodyBytes }));
-    app.all('/{*path}', (req, res) => void this.http(req, res));
-    app.use((err: { type?: string; status?: number }, _req: Request, res: Response, _next: unknown) => {
-      if (err.type === 'entity.too.large') {
-        res.status(413).json(failure(null, new RpcError(ErrorCode.LimitExceeded, `request body is over the limit of ${this.limits.maxBodyBytes} bytes`)));
-      } else if (err.status !== undefined && err.status < 500) {
-        res.status(err.status).json(failure(null, new RpcError(ErrorCode.InvalidRequest, 'invalid request body')));
-      } else {
-        res.status(500).json(failure(null, new RpcError(ErrorCode.InternalError, 'internal error')));
-      }
+  private applyLimits(next: GatewayLimits): void {
+    this.limits = next;
+    this.server.requestTimeout = next.requestTimeoutMs;
+    this.server.headersTimeout = next.headersTimeoutMs;
+    this.server.keepAliveTimeout = next.keepAliveTimeoutMs;
+    this.wss.options.maxPayload = next.maxMessageBytes;
+  }
+
+  /** Closes the WebSocket connections of a key that ran out of daily credits, after the answer in flight. */
+  private closeSockets(key: string): void {
+    const open = this.sockets.get(key);
+    if (open === undefined) return;
+    setImmediate(() => {
+      for (const ws of open) ws.close(QUOTA_CLOSE.code, QUOTA_CLOSE.reason);
     });
-    return app;
-  }
-
-  private async http(req: Request, res: Response): Promise<void> {
-    const route = resolveRoute(req.path, req.headers.host, this.names);
-    if (route.kind === 'not-found' || route.transport === 'ws') {
-      res.status(404).json({ error: 'not found', networks: [...this.names].map((n) => `/${n}/v3/<API_KEY>`) });
-      return;
-    }
-    if (route.kind === 'missing-key') {
-      res.status(401).type('text/plain').send('project id required in the url\n');
-      return;
-    }
-    if (route.kind === 'invalid-key') {
-      res.status(401).type('text/plain').send('invalid project id\n');
-      return;
-    }
-    if (req.method !== 'POST') {
-      res.status(405).set('Allow', 'POST').json(failure(null, new RpcError(ErrorCode.InvalidRequest, `method ${req.method} not allowed, use POST`)));
-      return;
-    }
-    const network = this.byName.get(route.network)!;
-    const text = typeof req.body === 'string' ? req.body : '';
-    const response = await answerText(text, network, this.limits);
-    if (response === undefined) res.status(204).end();
-    else res.status(200).type('application/json').send(JSON.stringify(response));
-  }
-
-  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const route = resolveRoute(url.pathname, req.headers.host, this.names);
-    const refuse = (status: number, text: string) => {
-      socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
-    };
-    if (route.kind === 'not-found' || route.transport !== 'ws') return refuse(404, 'Not Found');
-    if (route.kind === 'missing-key') return refuse(401, 'project id required in the url');
-    if (route.kind === 'invalid-key') return refuse(401, 'invalid project id');
-    const network = this.byName.get(route.network)!;
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.serveSocket(ws, network));
-  }
-
-  private serveSocket(ws: WebSocket, network: Network): void {
-    ws.on('message', (data, isBinary) => {
-      const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
-      void answerText(text, network, this.limits).then((response) => {
-        if (response !== undefined && ws.readyState === ws.OPEN) ws.send(JSON.stringify(response));
-      });
-    });
-    ws.on('error', () => ws.terminate());
   }
 }

@@ -1,0 +1,51 @@
+/** Request limits of the gateway: batch size, body and message size, HTTP timeouts. */
+import { z } from 'zod';
+
+export interface GatewayLimits {
+  /** Most calls in one batch; a larger batch gets one -32005 error. */
+  readonly maxBatch: number;
+  /** Largest HTTP body in bytes; a larger one gets HTTP 413. */
+  readonly maxBodyBytes: number;
+  /** Largest WebSocket message in bytes; a larger one closes the connection with code 1009. */
+  readonly maxMessageBytes: number;
+  /** Time a client has to send a whole HTTP request (headers and body), in ms. */
+  readonly requestTimeoutMs: number;
+  /** Time a client has to send an HTTP request's headers, in ms (at most requestTimeoutMs). */
+  readonly headersTimeoutMs: number;
+  /** How long an idle keep-alive HTTP connection stays open, in ms. */
+  readonly keepAliveTimeoutMs: number;
+}
+
+export const DEFAULT_LIMITS: GatewayLimits = {
+  maxBatch: 1000,
+  maxBodyBytes: 5 * 1024 * 1024,
+  maxMessageBytes: 5 * 1024 * 1024,
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+};
+
+const positive = z.number().int().positive();
+
+/** Limits as options: any subset, the rest keep their values. */
+export const LimitsOptions = z
+  .object({
+    maxBatch: positive,
+    maxBodyBytes: positive,
+    maxMessageBytes: positive,
+    requestTimeoutMs: positive,
+    headersTimeoutMs: positive,
+    keepAliveTimeoutMs: positive,
+  })
+  .partial()
+  .strict();
+export type LimitsOptions = z.infer<typeof LimitsOptions>;
+
+/** Applies a change to limits; throws a message naming the conflicting fields. */
+export function mergeLimits(base: GatewayLimits, change: LimitsOptions): GatewayLimits {
+  const merged = { ...base, ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) } as GatewayLimits;
+  if (merged.headersTimeoutMs > merged.requestTimeoutMs) {
+    throw new RangeError(`headersTimeoutMs (${merged.headersTimeoutMs}) must not exceed requestTimeoutMs (${merged.requestTimeoutMs})`);
+  }
+  return merged;
+}

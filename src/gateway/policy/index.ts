@@ -1,0 +1,133 @@
+/**
+ * The gateway's policy for one request, in order: key and secret, allowlists, outage (and partner
+ * forwarding), daily quota, per-second rate; then the request is charged. Refused requests cost nothing.
+ */
+import type { Clock } from '../../clock.js';
+import { callAllowed, headersAllowed, type PolicyCall, type RequestHeaders } from './allowlist.js';
+import { creditsOf } from './credits.js';
+import { KeyStore, type KeysConfig, type ResolvedKey } from './keys.js';
+import { Outages } from './outage.js';
+import { FORWARDING_PLANS } from './plans.js';
+import { RateWindow } from './ratelimit.js';
+import { UsageBook } from './usage.js';
+
+/** Methods a partner provider answers during an outage, for keys on eligible plans. */
+export const FORWARDED_METHODS: ReadonlySet<string> = new Set(['eth_getBlockByHash', 'eth_getTransactionReceipt']);
+
+/** Who sends a request: the key, whether it carried the key's secret, and whether it asked for failover. */
+export interface Caller {
+  readonly key: ResolvedKey;
+  readonly secretGiven: boolean;
+  readonly failover: boolean;
+}
+
+export type AuthResult =
+  | { readonly ok: true; readonly key: ResolvedKey; readonly secretGiven: boolean }
+  | { readonly ok: false; readonly reason: 'unknown-key' | 'bad-secret' };
+
+export type Refusal =
+  | { readonly kind: 'allowlist' }
+  | { readonly kind: 'outage' }
+  | { readonly kind: 'daily' }
+  | { readonly kind: 'rate'; readonly allowed: number; readonly current: number; readonly backoffSeconds: number };
+
+export type Admission = { readonly ok: true; readonly forwarded: boolean; readonly credits: number } | { readonly ok: false; readonly refusal: Refusal };
+
+/** The password of an HTTP Basic `Authorization` header (`curl --user :SECRET`), if any. */
+export function basicPassword(header: string | undefined): string | undefined {
+  const m = header === undefined ? null : /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (m === null) return undefined;
+  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? undefined : decoded.slice(colon + 1);
+}
+
+export class Policy {
+  readonly keys: KeyStore;
+  readonly usage = new UsageBook();
+  readonly outages = new Outages();
+  private readonly windows = new Map<string, RateWindow>();
+
+  constructor(
+    config: KeysConfig,
+    private readonly clock: Clock,
+    /** Told when a key is refused for its daily quota (its WebSocket connections are closed). */
+    private readonly onQuotaExhausted: (key: string) => void = () => {},
+  ) {
+    this.keys = new KeyStore(config);
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  /** Looks the key up and checks its secret (HTTP Basic, empty user name). */
+  authenticate(keyName: string, authorization: string | undefined): AuthResult {
+    const key = this.keys.lookup(keyName);
+    if (key === undefined) return { ok: false, reason: 'unknown-key' };
+    const password = basicPassword(authorization);
+    const secretGiven = key.secret !== undefined && password === key.secret;
+    if ((key.secret !== undefined && password !== undefined && !secretGiven) || (key.requireSecret && !secretGiven)) {
+      this.usage.reject(key.key, this.now(), 'auth');
+      return { ok: false, reason: 'bad-secret' };
+    }
+    return { ok: true, key, secretGiven };
+  }
+
+  /** Origin and user-agent allowlists; a request with the key's secret skips allowlists. */
+  headersAllowed(caller: Omit<Caller, 'failover'>, headers: RequestHeaders): boolean {
+    if (caller.secretGiven || headersAllowed(caller.key.allowlist, headers)) return true;
+    this.usage.reject(caller.key.key, this.now(), 'allowlist');
+    return false;
+  }
+
+  /** Whether the key has no credits left today (new WebSocket connections are refused). */
+  overDailyQuota(key: ResolvedKey): boolean {
+    const limit = key.limits.creditsPerDay;
+    return limit !== null && this.usage.creditsToday(key.key, this.now()) >= limit;
+  }
+
+  /** Decides on one request (all its calls) to a network, and charges it when admitted. */
+  admit(caller: Caller, network: string, calls: readonly PolicyCall[]): Admission {
+    const now = this.now();
+    const { key } = caller;
+    const refuse = (refusal: Refusal): Admission => {
+      this.usage.reject(key.key, now, refusal.kind);
+      if (refusal.kind === 'daily') this.onQuotaExhausted(key.key);
+      return { ok: false, refusal };
+    };
+    if (!caller.secretGiven && !calls.every((c) => callAllowed(key.allowlist, c))) return refuse({ kind: 'allowlist' });
+
+    let forwarded = false;
+    const outage = this.outages.observe(network, now);
+    const hit = outage === undefined ? [] : calls.filter((c) => outage.covers(c.method));
+    if (hit.length > 0) {
+      const forwardable = caller.failover && FORWARDING_PLANS.has(key.plan) && hit.every((c) => FORWARDED_METHODS.has(c.method));
+      if (!forwardable) return refuse({ kind: 'outage' });
+      forwarded = true;
+    }
+
+    const priced = calls.map((c) => ({ method: c.method, credits: creditsOf(c.method) }));
+    const credits = priced.reduce((sum, c) => sum + c.credits, 0);
+    const perDay = key.limits.creditsPerDay;
+    if (perDay !== null && this.usage.creditsToday(key.key, now) + credits > perDay) return refuse({ kind: 'daily' });
+    const perSecond = key.limits.creditsPerSecond;
+    let window: RateWindow | undefined;
+    if (perSecond !== null) {
+      window = this.windows.get(key.key) ?? new RateWindow();
+      this.windows.set(key.key, window);
+      const rate = window.check(now, credits, perSecond);
+      if (!rate.ok) return refuse({ kind: 'rate', allowed: rate.allowed, current: rate.current, backoffSeconds: rate.backoffSeconds });
+    }
+    window?.add(now, credits);
+    this.usage.charge(key.key, now, priced);
+    return { ok: true, forwarded, credits };
+  }
+
+  /** Forgets usage (and rate windows) of one key or all. */
+  resetUsage(key?: string): void {
+    this.usage.reset(key);
+    if (key === undefined) this.windows.clear();
+    else this.windows.delete(key);
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * API keys: the keys file (`--keys FILE`, `start({ keys })`), validated with zod, and the store the
+ * gateway looks keys up in. Without a keys file the store is open: any well-formed key works, on
+ * the `developer` plan.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { formatIssues } from '../../seed/load.js';
+import { KEY_PATTERN } from '../route.js';
+import { PLANS, effectiveLimits, type CreditLimits, type Plan } from './plans.js';
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+export const Allowlist = z
+  .object({
+    /** JSON-RPC method names. */
+    methods: z.array(z.string().min(1)).optional(),
+    /** `Origin` values: `example.com`, `https://example.com`, `*.example.com`. */
+    origins: z.array(z.string().min(1)).optional(),
+    /** Substrings of the `User-Agent` header. */
+    userAgents: z.array(z.string().min(1)).optional(),
+    /** Contract addresses the address-taking methods may query. */
+    contracts: z.array(z.string().regex(ADDRESS, 'expected a 0x-prefixed 20-byte hex address')).optional(),
+  })
+  .strict();
+export type Allowlist = z.infer<typeof Allowlist>;
+
+export const KeySpec = z
+  .object({
+    key: z.string().regex(KEY_PATTERN, 'a key is 1 to 64 characters from [A-Za-z0-9_-]'),
+    plan: z.enum(PLANS),
+    /** The key's secret, sent as HTTP Basic auth with an empty user name. */
+    secret: z.string().min(1).optional(),
+    /** Whether every request must carry the secret (default true when a secret is set). */
+    requireSecret: z.boolean().optional(),
+    allowlist: Allowlist.optional(),
+    /** Own limits; 0 (or absent) means the plan's default. */
+    limits: z
+      .object({
+        creditsPerSecond: z.number().int().min(0).optional(),
+        creditsPerDay: z.number().int().min(0).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type KeySpec = z.infer<typeof KeySpec>;
+
+export const KeysFile = z
+  .object({
+    /** Whether keys not listed are accepted (default false in a keys file). */
+    open: z.boolean().default(false),
+    /** The plan of keys not listed, when open. */
+    defaultPlan: z.enum(PLANS).default('developer'),
+    keys: z.array(KeySpec).default([]),
+  })
+  .strict()
+  .superRefine((file, ctx) => {
+    const seen = new Set<string>();
+    file.keys.forEach((k, i) => {
+      if (seen.has(k.key)) ctx.addIssue({ code: 'custom', path: ['keys', i, 'key'], message: `duplicate key ${JSON.stringify(k.key)}` });
+      seen.add(k.key);
+    });
+  });
+export type KeysConfig = z.infer<typeof KeysFile>;
+
+/** The configuration when no keys file is given. */
+export const OPEN_KEYS: KeysConfig = { open: true, defaultPlan: 'developer', keys: [] };
+
+export class KeysError extends Error {
+  override name = 'KeysError';
+}
+
+/** Validates a keys object; `source` names it in error messages. */
+export function parseKeys(value: unknown, source: string): KeysConfig {
+  const result = KeysFile.safeParse(value);
+  if (!result.success) throw new KeysError(`invalid keys ${source}:\n${formatIssues(result.error)}`);
+  return result.data;
+}
+
+/** Reads and validates a keys file. */
+export function loadKeysFile(path: string): KeysConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new KeysError(`cannot read keys file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new KeysError(`keys file ${path} is not valid JSON: ${(err as Error).message}`);
+  }
+  return parseKeys(value, `file ${path}`);
+}
+
+/** A key as the gateway applies it. */
+export interface ResolvedKey {
+  readonly key: string;
+  readonly plan: Plan;
+  readonly secret?: string;
+  readonly requireSecret: boolean;
+  readonly allowlist?: Allowlist;
+  readonly limits: CreditLimits;
+  /** Whether the key is listed (false: accepted because the store is open). */
+  readonly listed: boolean;
+}
+
+function resolve(spec: KeySpec, listed: boolean): ResolvedKey {
+  return {
+    key: spec.key,
+    plan: spec.plan,
+    secret: spec.secret,
+    requireSecret: spec.secret !== undefined && spec.requireSecret !== false,
+    allowlist: spec.allowlist,
+    limits: effectiveLimits(spec.plan, spec.limits),
+    listed,
+  };
+}
+
+/** The keys the gateway knows, changeable at run time (admin interface, start() handle). */
+export class KeyStore {
+  private readonly specs = new Map<string, KeySpec>();
+  private readonly resolved = new Map<string, ResolvedKey>();
+  private open: boolean;
+  private defaultPlan: Plan;
+
+  constructor(config: KeysConfig) {
+    this.open = config.open;
+    this.defaultPlan = config.defaultPlan;
+    for (const spec of config.keys) this.set(spec);
+  }
+
+  /** The key, or undefined when it is unknown (and the store is closed). */
+  lookup(key: string): ResolvedKey | undefined {
+    const known = this.resolved.get(key);
+    if (known !== undefined) return known;
+    return this.open ? resolve({ key, plan: this.defaultPlan }, false) : undefined;
+  }
+
+  list(): KeySpec[] {
+    return [...this.specs.values()];
+  }
+
+  /** Adds or replaces a key. */
+  set(spec: KeySpec): KeySpec {
+    this.specs.set(spec.key, spec);
+    this.resolved.set(spec.key, resolve(spec, true));
+    return spec;
+  }
+
+  remove(key: string): boolean {
+    this.resolved.delete(key);
+    return this.specs.delete(key);
+  }
+
+  mode(): { open: boolean; defaultPlan: Plan } {
+    return { open: this.open, defaultPlan: this.defaultPlan };
+  }
+
+  setMode(mode: { open?: boolean; defaultPlan?: Plan }): { open: boolean; defaultPlan: Plan } {
+    if (mode.open !== undefined) this.open = mode.open;
+    if (mode.defaultPlan !== undefined) this.defaultPlan = mode.defaultPlan;
+    return this.mode();
+  }
+}

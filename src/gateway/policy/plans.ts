@@ -1,0 +1,30 @@
+/** Service plans and their default credit limits; a key's own limits (when not 0) override them. */
+
+export const PLANS = ['free', 'developer', 'team', 'growth', 'custom'] as const;
+export type Plan = (typeof PLANS)[number];
+
+/** Credits per second and per day; null is unlimited. */
+export interface CreditLimits {
+  readonly creditsPerSecond: number | null;
+  readonly creditsPerDay: number | null;
+}
+
+export const PLAN_LIMITS: Readonly<Record<Plan, CreditLimits>> = {
+  free: { creditsPerSecond: 500, creditsPerDay: 3_000_000 },
+  developer: { creditsPerSecond: 4_000, creditsPerDay: 15_000_000 },
+  team: { creditsPerSecond: 40_000, creditsPerDay: 75_000_000 },
+  growth: { creditsPerSecond: null, creditsPerDay: null },
+  custom: { creditsPerSecond: null, creditsPerDay: null },
+};
+
+/** Plans whose keys may have outage requests forwarded to the partner provider. */
+export const FORWARDING_PLANS: ReadonlySet<Plan> = new Set<Plan>(['growth', 'custom']);
+
+/** A key's effective limits: its own where set (non-zero), else its plan's. */
+export function effectiveLimits(plan: Plan, own?: { creditsPerSecond?: number; creditsPerDay?: number }): CreditLimits {
+  const base = PLAN_LIMITS[plan];
+  return {
+    creditsPerSecond: own?.creditsPerSecond ? own.creditsPerSecond : base.creditsPerSecond,
+    creditsPerDay: own?.creditsPerDay ? own.creditsPerDay : base.creditsPerDay,
+  };
+}

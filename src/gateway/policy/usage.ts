@@ -1,0 +1,116 @@
+/** Usage per key: requests and credits per method, today (00:00 UTC of devgate's clock) and in total. */
+
+const DAY_MS = 86_400_000;
+
+/** The UTC day a clock reading falls in, as days since the epoch. */
+export function dayOf(ms: number): number {
+  return Math.floor(ms / DAY_MS);
+}
+
+/** Why a request was refused; refused requests cost nothing but are counted. */
+export type Rejection = 'auth' | 'allowlist' | 'rate' | 'daily' | 'outage';
+
+export interface Tally {
+  requests: number;
+  credits: number;
+}
+
+export interface UsagePeriod extends Tally {
+  methods: Record<string, Tally>;
+}
+
+/** What `getUsage` reports for one key. */
+export interface KeyUsageReport {
+  key: string;
+  /** The UTC day `today` covers, `YYYY-MM-DD`. */
+  day: string;
+  today: UsagePeriod;
+  total: UsagePeriod;
+  rejected: Record<Rejection, number>;
+}
+
+function period(): UsagePeriod {
+  return { requests: 0, credits: 0, methods: {} };
+}
+
+function add(p: UsagePeriod, method: string, credits: number): void {
+  p.requests += 1;
+  p.credits += credits;
+  const m = (p.methods[method] ??= { requests: 0, credits: 0 });
+  m.requests += 1;
+  m.credits += credits;
+}
+
+function copy(p: UsagePeriod): UsagePeriod {
+  return { requests: p.requests, credits: p.credits, methods: Object.fromEntries(Object.entries(p.methods).map(([k, v]) => [k, { ...v }])) };
+}
+
+class KeyUsage {
+  day: number;
+  today = period();
+  total = period();
+  rejected: Record<Rejection, number> = { auth: 0, allowlist: 0, rate: 0, daily: 0, outage: 0 };
+
+  constructor(now: number) {
+    this.day = dayOf(now);
+  }
+
+  /** Starts a new day's tally when the clock has passed 00:00 UTC. */
+  roll(now: number): this {
+    const day = dayOf(now);
+    if (day !== this.day) {
+      this.day = day;
+      this.today = period();
+    }
+    return this;
+  }
+}
+
+export class UsageBook {
+  private readonly byKey = new Map<string, KeyUsage>();
+
+  private entry(key: string, now: number): KeyUsage {
+    let u = this.byKey.get(key);
+    if (u === undefined) this.byKey.set(key, (u = new KeyUsage(now)));
+    return u.roll(now);
+  }
+
+  /** Credits the key spent today. */
+  creditsToday(key: string, now: number): number {
+    return this.byKey.get(key)?.roll(now).today.credits ?? 0;
+  }
+
+  /** Records the calls of one served request. */
+  charge(key: string, now: number, calls: readonly { method: string; credits: number }[]): void {
+    const u = this.entry(key, now);
+    for (const c of calls) {
+      add(u.today, c.method, c.credits);
+      add(u.total, c.method, c.credits);
+    }
+  }
+
+  reject(key: string, now: number, why: Rejection): void {
+    this.entry(key, now).rejected[why] += 1;
+  }
+
+  report(key: string, now: number): KeyUsageReport {
+    const u = this.byKey.get(key)?.roll(now) ?? new KeyUsage(now);
+    return {
+      key,
+      day: new Date(u.day * DAY_MS).toISOString().slice(0, 10),
+      today: copy(u.today),
+      total: copy(u.total),
+      rejected: { ...u.rejected },
+    };
+  }
+
+  keys(): string[] {
+    return [...this.byKey.keys()];
+  }
+
+  /** Forgets the usage of one key, or of every key. */
+  reset(key?: string): void {
+    if (key === undefined) this.byKey.clear();
+    else this.byKey.delete(key);
+  }
+}

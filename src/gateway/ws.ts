@@ -1,0 +1,61 @@
+/** The WebSocket half of the gateway: the upgrade (key, secret, allowlists, quota) and each message. */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { WebSocket } from 'ws';
+import type { Network } from '../network.js';
+import { serveText } from './answer.js';
+import type { Caller } from './policy/index.js';
+import { BAD_SECRET, INVALID_KEY, MISSING_KEY, refusalBody, type TextReply } from './replies.js';
+import { resolveRoute } from './route.js';
+import type { GatewayContext } from './server.js';
+
+function refuse(socket: Duplex, status: number, statusText: string, headers: Readonly<Record<string, string>>, body: string, type: string): void {
+  const lines = [`HTTP/1.1 ${status} ${statusText}`, `Content-Type: ${type}`, `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+}
+
+function refuseText(socket: Duplex, reply: TextReply): void {
+  refuse(socket, reply.status, 'Unauthorized', reply.headers, reply.text, 'text/plain');
+}
+
+export function handleUpgrade(ctx: GatewayContext, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  socket.on('error', () => socket.destroy());
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const route = resolveRoute(url.pathname, req.headers.host, ctx.names);
+  if (route.kind === 'not-found' || route.transport !== 'ws') return refuse(socket, 404, 'Not Found', {}, 'Not Found', 'text/plain');
+  if (route.kind === 'missing-key') return refuseText(socket, MISSING_KEY);
+  if (route.kind === 'invalid-key') return refuseText(socket, INVALID_KEY);
+  const auth = ctx.policy.authenticate(route.key, req.headers.authorization);
+  if (!auth.ok) return refuseText(socket, auth.reason === 'unknown-key' ? INVALID_KEY : BAD_SECRET);
+  if (!ctx.policy.headersAllowed(auth, { origin: req.headers.origin, userAgent: req.headers['user-agent'] })) {
+    return refuse(socket, 403, 'Forbidden', {}, JSON.stringify(refusalBody({ kind: 'allowlist' }, null, 'http').body), 'application/json');
+  }
+  if (ctx.policy.overDailyQuota(auth.key)) {
+    return refuse(socket, 429, 'Too Many Requests', {}, JSON.stringify(refusalBody({ kind: 'daily' }, null, 'http').body), 'application/json');
+  }
+  const network = ctx.networks.get(route.network)!;
+  const caller: Caller = { ...auth, failover: /^true$/i.test(String(req.headers['enable-failover'] ?? '')) };
+  ctx.wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ctx, ws, network, caller));
+}
+
+function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, caller: Caller): void {
+  const key = caller.key.key;
+  let mine = ctx.sockets.get(key);
+  if (mine === undefined) ctx.sockets.set(key, (mine = new Set()));
+  mine.add(ws);
+  ws.on('close', () => {
+    mine.delete(ws);
+    if (mine.size === 0 && ctx.sockets.get(key) === mine) ctx.sockets.delete(key);
+  });
+  ws.on('message', (data, isBinary) => {
+    const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
+    void serveText(text, network, caller, ctx.policy, ctx.limits().maxBatch).then((outcome) => {
+      if (ws.readyState !== ws.OPEN) return;
+      if (outcome.kind === 'refused') ws.send(JSON.stringify(refusalBody(outcome.refusal, outcome.id, 'ws').body));
+      else if (outcome.response !== undefined) ws.send(JSON.stringify(outcome.response));
+    });
+  });
+  // ws closes the connection itself (1009 for an oversized message); nothing to add.
+  ws.on('error', () => {});
+}
