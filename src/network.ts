@@ -57,7 +57,7 @@ export async function createNetwork(loaded: LoadedSeed, _env: NetworkEnv): Promi
   const seed = loaded.seed;
   switch (seed.kind) {
     case 'eth': {
-      const chain = await EthChain.fromSeed(seed);
+      const chain = await EthChain.fromSeed(loaded);
       const ctx: EthContext = { chain, networkName: seed.name };
       return new TableNetwork(seed.name, 'eth', chain.chainId.toString(10), chain, ethMethods(), ctx);
     }

@@ -1,50 +1,101 @@
 /**
- * EthChain: the engine of an `eth` network. It keeps blocks and a Merkle Patricia state trie, and
- * speaks bigints, bytes and @ethereumjs objects; it knows nothing of JSON-RPC or hex strings.
+ * EthChain: the engine of an `eth` network. It keeps blocks, transactions, receipts and a Merkle
+ * Patricia state trie (every historical root stays readable), and a pending pool. It speaks
+ * bigints, bytes and @ethereumjs objects; it knows nothing of JSON-RPC or hex strings.
  */
-import { createBlock, type Block } from '@ethereumjs/block';
-import { createCustomCommon, Mainnet, type Common } from '@ethereumjs/common';
+import { createBlock, type Block, type HeaderData } from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
+import type { GenesisState } from '@ethereumjs/common';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
-import { Account, Address, hexToBytes, type PrefixedHexString } from '@ethereumjs/util';
-import type { AllocAccount, EthSeed } from '../../seed/eth.js';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { Account, Address, bytesToHex, equalsBytes } from '@ethereumjs/util';
+import { createVM, runBlock, type VM } from '@ethereumjs/vm';
+import type { LoadedSeed } from '../../seed/load.js';
+import { ChainView } from './chainView.js';
+import { prepareCommon } from './common.js';
+import { BlockDraft, nextHeaderData } from './draft.js';
+import { minedBlock, storedReceipts } from './receipts.js';
+import type { BlockId, DevAccount, MinedBlock, PendingTx, TxLookup } from './types.js';
 
-const toBig = (v: string | number | undefined, fallback: bigint): bigint => (v === undefined ? fallback : BigInt(v));
+export interface EthChainOptions {
+  /** How many blocks `safe` trails `latest` (default 32, clamped at genesis). */
+  safeDepth?: number;
+  /** How many blocks `finalized` trails `latest` (default 64, clamped at genesis). */
+  finalizedDepth?: number;
+}
+
+/** Genesis of a chain made from parts (e.g. a geth genesis.json). */
+export interface GenesisArgs {
+  /** Chain rules; may carry a hardfork schedule (each block then runs under its own hardfork). */
+  common: Common;
+  /** Genesis accounts, as `parseGethGenesisState` gives them. */
+  state?: GenesisState;
+  /** The genesis block as published; its state root must equal the one computed from `state`. */
+  genesisBlock?: Block;
+  /** Or header fields to build the genesis block from (number and stateRoot are filled in). */
+  header?: HeaderData;
+  /** Dev accounts (address and key) known for this chain, if any. */
+  accounts?: DevAccount[];
+}
+
+const key = (hash: Uint8Array) => bytesToHex(hash);
 
 export class EthChain {
+  private readonly byHash = new Map<string, MinedBlock>();
+  private readonly txs = new Map<string, { block: MinedBlock; index: number }>();
+  private pool: PendingTx[] = [];
+  /** The pending block, built on first use after the pool or head changed. */
+  private pending: Promise<MinedBlock> | undefined;
+  private readonly safeDepth: bigint;
+  private readonly finalizedDepth: bigint;
+
   private constructor(
     readonly common: Common,
-    readonly stateManager: MerkleStateManager,
-    private readonly blocks: Block[],
-  ) {}
+    private readonly mined: MinedBlock[],
+    /** The blockchain every VM of this chain sees (BLOCKHASH, header checks). */
+    readonly view: ChainView,
+    /** The state at head; only block building and importing write to it. */
+    private readonly headState: MerkleStateManager,
+    private readonly headVm: VM,
+    private readonly accounts: readonly DevAccount[],
+    /** True when `common` has a hardfork schedule (imported chains): blocks pick their hardfork. */
+    private readonly scheduled: boolean,
+    opts: EthChainOptions,
+  ) {
+    this.safeDepth = BigInt(opts.safeDepth ?? 32);
+    this.finalizedDepth = BigInt(opts.finalizedDepth ?? 64);
+  }
 
-  /** Builds the chain of a seed: genesis state and block. */
-  static async fromSeed(seed: EthSeed): Promise<EthChain> {
-    const common = createCustomCommon({ chainId: seed.chainId, name: seed.name }, Mainnet, { hardfork: seed.hardfork });
-    const stateManager = new MerkleStateManager({
-      common,
-      trie: new MerklePatriciaTrie({ useKeyHashing: true }),
-      caches: new Caches(),
-    });
-    await writeAlloc(stateManager, seed.alloc);
-    const stateRoot = await stateManager.getStateRoot();
-    const g = seed.genesis;
-    const genesis = createBlock(
-      {
-        header: {
-          number: 0n,
-          stateRoot,
-          timestamp: toBig(g.timestamp, 0n),
-          gasLimit: toBig(g.gasLimit, 30_000_000n),
-          extraData: g.extraData === undefined ? undefined : hexToBytes(g.extraData as PrefixedHexString),
-          coinbase: g.coinbase === undefined ? undefined : new Address(hexToBytes(g.coinbase as PrefixedHexString)),
-          difficulty: toBig(g.difficulty, common.gteHardfork('paris') ? 0n : 1n),
-          baseFeePerGas: common.gteHardfork('london') ? toBig(g.baseFeePerGas, 1_000_000_000n) : undefined,
-        },
-      },
-      { common, setHardfork: false },
-    );
-    return new EthChain(common, stateManager, [genesis]);
+  /** Builds the chain a devgate seed describes: genesis, every seeded block executed, the pending pool. */
+  static async fromSeed(loaded: LoadedSeed, opts: EthChainOptions = {}): Promise<EthChain> {
+    const { buildSeedChain } = await import('./seed.js');
+    return buildSeedChain(loaded, opts);
+  }
+
+  /** A chain holding only a genesis block; grow it with `importBlock` or `mineBlock`. */
+  static async fromGenesis(args: GenesisArgs, opts: EthChainOptions = {}): Promise<EthChain> {
+    const common = prepareCommon(args.common);
+    const gHeader = args.genesisBlock?.header;
+    const scheduled = common.hardforks().some((h) => Number(h.block ?? 0) > 0 || Number(h.timestamp ?? 0) > 0 || (h as { ttd?: unknown }).ttd != null);
+    if (scheduled) common.setHardforkBy({ blockNumber: 0n, timestamp: gHeader?.timestamp ?? BigInt(args.header?.timestamp?.toString() ?? 0) });
+    const headState = new MerkleStateManager({ common, trie: new MerklePatriciaTrie({ useKeyHashing: true }), caches: new Caches() });
+    await headState.generateCanonicalGenesis(args.state ?? {});
+    for (const acc of args.accounts ?? []) {
+      if ((await headState.getAccount(acc.address)) === undefined) await headState.putAccount(acc.address, new Account());
+    }
+    const stateRoot = await headState.getStateRoot();
+    let genesis = args.genesisBlock;
+    if (genesis !== undefined && !equalsBytes(genesis.header.stateRoot, stateRoot)) {
+      throw new Error(`genesis state root ${bytesToHex(stateRoot)} computed from the alloc differs from the genesis block's ${bytesToHex(genesis.header.stateRoot)}`);
+    }
+    genesis ??= createBlock({ header: { ...args.header, number: 0n, stateRoot }, withdrawals: common.isActivatedEIP(4895) ? [] : undefined }, { common });
+    const mined: MinedBlock[] = [];
+    const view = new ChainView(mined);
+    const vm = await createVM({ common, stateManager: headState, blockchain: view });
+    const chain = new EthChain(common, mined, view, headState, vm, args.accounts ?? [], scheduled, opts);
+    chain.append(minedBlock(genesis, 0n, [], []));
+    return chain;
   }
 
   get chainId(): bigint {
@@ -52,24 +103,202 @@ export class EthChain {
   }
 
   /** The newest mined block. */
-  head(): Block {
-    return this.blocks[this.blocks.length - 1]!;
+  head(): MinedBlock {
+    return this.mined[this.mined.length - 1]!;
   }
 
-  blockByNumber(n: bigint): Block | undefined {
-    return n < BigInt(this.blocks.length) ? this.blocks[Number(n)] : undefined;
+  blockByNumber(n: bigint): MinedBlock | undefined {
+    return n >= 0n && n < BigInt(this.mined.length) ? this.mined[Number(n)] : undefined;
   }
-}
 
-async function writeAlloc(sm: MerkleStateManager, alloc: Record<string, AllocAccount>): Promise<void> {
-  for (const [addr, acc] of Object.entries(alloc)) {
-    const address = new Address(hexToBytes(addr as PrefixedHexString));
-    await sm.putAccount(address, new Account(toBig(acc.nonce, 0n), toBig(acc.balance, 0n)));
-    if (acc.code !== undefined) await sm.putCode(address, hexToBytes(acc.code as PrefixedHexString));
-    for (const [slot, value] of Object.entries(acc.storage ?? {})) {
-      await sm.putStorage(address, hexToBytes(slot as PrefixedHexString), hexToBytes(value as PrefixedHexString));
+  blockByHash(hash: Uint8Array): MinedBlock | undefined {
+    return this.byHash.get(key(hash));
+  }
+
+  /** A block by tag or number; undefined for a number beyond head. `pending` is the pending block. */
+  async resolveBlock(id: BlockId): Promise<MinedBlock | undefined> {
+    return id === 'pending' ? this.pendingBlock() : this.resolveMined(id);
+  }
+
+  /** Like resolveBlock, for everything but `pending` (synchronous). */
+  resolveMined(id: Exclude<BlockId, 'pending'>): MinedBlock | undefined {
+    const head = this.head().number;
+    switch (id) {
+      case 'latest':
+        return this.head();
+      case 'earliest':
+        return this.mined[0];
+      case 'safe':
+        return this.blockByNumber(head > this.safeDepth ? head - this.safeDepth : 0n);
+      case 'finalized':
+        return this.blockByNumber(head > this.finalizedDepth ? head - this.finalizedDepth : 0n);
+      default:
+        return this.blockByNumber(id);
     }
   }
-  await sm.checkpoint();
-  await sm.commit();
+
+  /** Every mined block from `from` to head, in order (e.g. for an RLP export). */
+  *blocks(from = 0n): IterableIterator<MinedBlock> {
+    for (let i = Number(from); i < this.mined.length; i++) yield this.mined[i]!;
+  }
+
+  /**
+   * The block that would be built now on top of head from the pool, really executed (its header
+   * has the next number, base fee and a timestamp 12 s after head). Kept until pool or head change.
+   */
+  pendingBlock(): Promise<MinedBlock> {
+    this.pending ??= this.buildPending();
+    return this.pending;
+  }
+
+  /** The pool, in order. */
+  pendingTransactions(): readonly PendingTx[] {
+    return this.pool;
+  }
+
+  /** A transaction by hash: mined (block and index) or pending. */
+  transaction(hash: Uint8Array): TxLookup | undefined {
+    const found = this.txs.get(key(hash));
+    if (found !== undefined) return { kind: 'mined', block: found.block, index: found.index };
+    const pending = this.pool.find((p) => equalsBytes(p.tx.hash(), hash));
+    return pending === undefined ? undefined : { kind: 'pending', pending };
+  }
+
+  /** Address and private key of each dev account (for the CLI, as anvil prints them). */
+  devAccounts(): readonly DevAccount[] {
+    return this.accounts;
+  }
+
+  /**
+   * A private copy of the state after `block` (a historical root of the shared node store).
+   * Writes go to the shared store: wrap work in checkpoint()/revert().
+   */
+  async stateAt(block: MinedBlock): Promise<MerkleStateManager> {
+    const state = this.headState.shallowCopy();
+    await state.setStateRoot(block.block.header.stateRoot);
+    return state;
+  }
+
+  /** A VM on a copy of the state after `block`, whose BLOCKHASH answers from this chain (for eth_call and friends). */
+  async vmAt(block: MinedBlock): Promise<VM> {
+    const common = this.commonAt(block.number, block.block.header.timestamp);
+    const stateManager = await this.stateAt(block);
+    return createVM({ common, stateManager, blockchain: this.view });
+  }
+
+  /** The Common of a block at this number and time (a copy; with the block's hardfork for scheduled chains). */
+  commonAt(number: bigint, timestamp: bigint): Common {
+    const common = this.common.copy();
+    if (this.scheduled) common.setHardforkBy({ blockNumber: number, timestamp });
+    return common;
+  }
+
+  async getAccount(address: Address, block: MinedBlock): Promise<Account | undefined> {
+    return (await this.stateAt(block)).getAccount(address);
+  }
+
+  async getCode(address: Address, block: MinedBlock): Promise<Uint8Array> {
+    return (await this.stateAt(block)).getCode(address);
+  }
+
+  /** The value of a storage slot (32-byte key) as stored: minimal bytes, empty for zero. */
+  async getStorage(address: Address, slot: Uint8Array, block: MinedBlock): Promise<Uint8Array> {
+    const state = await this.stateAt(block);
+    if ((await state.getAccount(address)) === undefined) return new Uint8Array();
+    return state.getStorage(address, slot);
+  }
+
+  /**
+   * Executes a foreign block on head (no generation) and appends it: the computed state root,
+   * receipts root, gas used and bloom must equal the header's, or this throws naming the block.
+   * With a hardfork schedule the block runs under its own hardfork.
+   */
+  async importBlock(block: Block): Promise<MinedBlock> {
+    const parent = this.head();
+    const n = block.header.number;
+    let senders: Address[];
+    try {
+      senders = block.transactions.map((tx) => tx.getSenderAddress());
+    } catch (err) {
+      throw new Error(`block ${n}: ${(err as Error).message}`);
+    }
+    let result;
+    try {
+      result = await runBlock(this.headVm, { block, setHardfork: this.scheduled });
+    } catch (err) {
+      throw new Error(`block ${n} does not execute to its header: ${(err as Error).message}`);
+    }
+    const mined = minedBlock(block, parent.totalDifficulty, senders, storedReceipts(block, senders, result.receipts, result.results));
+    this.append(mined);
+    return mined;
+  }
+
+  /** Starts a block on head (for seeding and mining): add transactions to the draft, then seal it. */
+  async draftBlock(header: { timestamp?: bigint; coinbase?: Address } = {}): Promise<BlockDraft> {
+    const parent = this.head();
+    const timestamp = header.timestamp ?? parent.block.header.timestamp + 12n;
+    if (this.scheduled) this.headVm.common.setHardforkBy({ blockNumber: parent.number + 1n, timestamp });
+    return BlockDraft.open(this.headVm, parent, nextHeaderData(parent.block, timestamp, header.coinbase), (mined) => this.sealed(mined));
+  }
+
+  /** Adds a transaction to the pending pool (its sender recovered once) and rebuilds the pending block. */
+  async addPending(tx: TypedTransaction, knownSender?: Address): Promise<PendingTx> {
+    const entry: PendingTx = { tx, sender: knownSender ?? tx.getSenderAddress() };
+    this.pool = [...this.pool, entry];
+    this.pending = undefined;
+    return entry;
+  }
+
+  /** Mines the pool into a new block (transactions that no longer fit or apply stay out) and returns it. */
+  async mineBlock(header: { timestamp?: bigint; coinbase?: Address } = {}): Promise<MinedBlock> {
+    const draft = await this.draftBlock(header);
+    const left: PendingTx[] = [];
+    for (const p of this.pool) {
+      try {
+        await draft.add(p.tx, p.sender);
+      } catch {
+        left.push(p);
+      }
+    }
+    this.pool = left;
+    return draft.seal();
+  }
+
+  private async sealed(mined: MinedBlock): Promise<void> {
+    this.append(mined);
+    const included = new Set(mined.block.transactions.map((tx) => key(tx.hash())));
+    this.pool = this.pool.filter((p) => !included.has(key(p.tx.hash())));
+  }
+
+  private append(mined: MinedBlock): void {
+    this.mined.push(mined);
+    this.byHash.set(key(mined.hash), mined);
+    mined.block.transactions.forEach((tx, index) => this.txs.set(key(tx.hash()), { block: mined, index }));
+    this.pending = undefined;
+  }
+
+  /**
+   * A draft of the next block on a copy of head's state, which the chain never takes: the pending
+   * block is built in one, and callers may run transactions in one to see what they would do next.
+   */
+  async pendingDraft(): Promise<BlockDraft> {
+    const parent = this.head();
+    const timestamp = parent.block.header.timestamp + 12n;
+    const common = this.commonAt(parent.number + 1n, timestamp);
+    const vm = await createVM({ common, stateManager: await this.stateAt(parent), blockchain: this.view });
+    return BlockDraft.open(vm, parent, nextHeaderData(parent.block, timestamp, undefined), async () => {});
+  }
+
+  /** Builds the pending block from the pool on a copy of head's state. */
+  private async buildPending(): Promise<MinedBlock> {
+    const draft = await this.pendingDraft();
+    for (const p of this.pool) {
+      try {
+        await draft.add(p.tx, p.sender);
+      } catch {
+        // A transaction that does not apply now (nonce gap, funds) waits, as in a real pool.
+      }
+    }
+    return draft.seal();
+  }
 }

@@ -9,5 +9,5 @@ import type { EthContext } from '../context.js';
 export const eth_blockNumber = defineMethod({
   name: 'eth_blockNumber',
   params: [],
-  handler: (ctx: EthContext) => quantityHex(ctx.chain.head().header.number),
+  handler: (ctx: EthContext) => quantityHex(ctx.chain.head().number),
 });

@@ -1,0 +1,109 @@
+/**
+ * Contract artifacts of chains/contracts and ABI encoding of seeded calls and deployments
+ * (micro-eth-signer's ABI coder). Arguments come from JSON: integers as numbers or strings.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createContract, deployContract, parseAbiItem } from 'micro-eth-signer/abi.js';
+import { hexToBytes, type PrefixedHexString } from '@ethereumjs/util';
+
+/** The shipped artifacts: `chains/contracts/<Name>.json`. */
+export const SHIPPED_CONTRACTS = fileURLToPath(new URL('../../../chains/contracts/', import.meta.url));
+
+interface AbiParam {
+  readonly name?: string;
+  readonly type: string;
+  readonly components?: readonly AbiParam[];
+}
+interface AbiItem {
+  readonly type: string;
+  readonly name?: string;
+  readonly inputs?: readonly AbiParam[];
+}
+export interface Artifact {
+  readonly contractName: string;
+  readonly abi: readonly AbiItem[];
+  readonly bytecode: string;
+}
+
+/** Loads artifacts by name from the seed's own `contracts/` folder first, then the shipped ones. */
+export class Artifacts {
+  private readonly cache = new Map<string, Artifact>();
+
+  constructor(private readonly dirs: readonly string[]) {}
+
+  get(name: string): Artifact {
+    const cached = this.cache.get(name);
+    if (cached !== undefined) return cached;
+    const file = this.dirs.map((d) => join(d, `${name}.json`)).find((f) => existsSync(f));
+    if (file === undefined) throw new Error(`no artifact ${name}.json in ${this.dirs.join(' or ')}`);
+    const artifact = JSON.parse(readFileSync(file, 'utf8')) as Artifact;
+    if (!Array.isArray(artifact.abi) || typeof artifact.bytecode !== 'string') throw new Error(`${file} is not a compiled artifact (abi, bytecode)`);
+    this.cache.set(name, artifact);
+    return artifact;
+  }
+}
+
+/** JSON values to what the coder takes: bigints for (u)int, nested arrays and tuples likewise. */
+function coerce(param: AbiParam, value: unknown, where: string): unknown {
+  const arrayMatch = /^(.*)\[(\d*)\]$/.exec(param.type);
+  if (arrayMatch !== null) {
+    if (!Array.isArray(value)) throw new Error(`${where}: expected an array for ${param.type}`);
+    return value.map((v, i) => coerce({ ...param, type: arrayMatch[1]! }, v, `${where}[${i}]`));
+  }
+  if (/^u?int\d*$/.test(param.type)) {
+    if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+    if (typeof value === 'string' && /^(-?[0-9]+|0x[0-9a-fA-F]+)$/.test(value)) return BigInt(value);
+    throw new Error(`${where}: expected an integer for ${param.type}, got ${JSON.stringify(value)}`);
+  }
+  if (param.type === 'tuple') return coerceArgs(param.components ?? [], Array.isArray(value) ? value : [value], where);
+  if (/^bytes\d*$/.test(param.type) && typeof value === 'string') return hexToBytes(value as PrefixedHexString);
+  return value;
+}
+
+/** Arguments in micro-eth-signer's shape: one value, or an object by name, or an array. */
+function coerceArgs(inputs: readonly AbiParam[], args: readonly unknown[], where: string): unknown {
+  if (args.length !== inputs.length) throw new Error(`${where}: expected ${inputs.length} argument(s), got ${args.length}`);
+  const values = inputs.map((p, i) => coerce(p, args[i], `${where}[${i}]`));
+  if (inputs.length === 1) return values[0];
+  if (inputs.every((p) => p.name !== undefined && p.name !== '')) return Object.fromEntries(inputs.map((p, i) => [p.name!, values[i]]));
+  return values;
+}
+
+/** Init code of a deployment: bytecode followed by the encoded constructor arguments. */
+export function deployData(artifact: Artifact, args: readonly unknown[]): Uint8Array {
+  const ctor = artifact.abi.find((i) => i.type === 'constructor');
+  const inputs = ctor?.inputs ?? [];
+  if (inputs.length === 0) {
+    if (args.length > 0) throw new Error(`args: ${artifact.contractName}'s constructor takes no arguments`);
+    return hexToBytes(artifact.bytecode as PrefixedHexString);
+  }
+  const value = coerceArgs(inputs, args, 'args');
+  return hexToBytes(deployContract(artifact.abi as never, artifact.bytecode, value as never) as PrefixedHexString);
+}
+
+/**
+ * Call data of a function: `fn` is a signature (`transfer(address,uint256)`) or, with an artifact,
+ * a function name of its ABI.
+ */
+export function callData(fn: string, args: readonly unknown[], artifact: Artifact | undefined): Uint8Array {
+  let item: AbiItem;
+  if (fn.includes('(')) {
+    try {
+      item = parseAbiItem(`function ${fn}`) as AbiItem;
+    } catch (err) {
+      throw new Error(`function: cannot parse ${JSON.stringify(fn)}: ${(err as Error).message}`);
+    }
+  } else {
+    if (artifact === undefined) throw new Error('function: a function name needs `artifact` (or write a signature like transfer(address,uint256))');
+    const found = artifact.abi.filter((i) => i.type === 'function' && i.name === fn);
+    if (found.length !== 1) throw new Error(`function: ${artifact.contractName} has ${found.length === 0 ? 'no' : 'several'} function(s) named ${fn}`);
+    item = found[0]!;
+  }
+  const name = item.name ?? '';
+  const contract = createContract([{ outputs: [], ...item }] as never) as unknown as Record<string, { encodeInput(v: unknown): Uint8Array }>;
+  const method = contract[name];
+  if (method === undefined) throw new Error(`function: cannot encode ${fn}`);
+  return method.encodeInput(coerceArgs(item.inputs ?? [], args, 'args'));
+}

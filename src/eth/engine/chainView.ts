@@ -1,0 +1,51 @@
+/**
+ * The blockchain the VM sees: BLOCKHASH reads blocks of this chain, and runBlock's header
+ * validation checks a foreign block against its parent here.
+ */
+import type { Block, BlockHeader } from '@ethereumjs/block';
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import { equalsBytes } from '@ethereumjs/util';
+import type { MinedBlock } from './types.js';
+
+export class ChainView implements EVMMockBlockchainInterface {
+  constructor(private readonly blocks: readonly MinedBlock[]) {}
+
+  async getBlock(blockId: number): Promise<Block> {
+    const mined = this.blocks[blockId];
+    if (mined === undefined) throw new Error(`block ${blockId} not found`);
+    return mined.block;
+  }
+
+  /** Blocks enter the chain through EthChain only. */
+  async putBlock(): Promise<void> {}
+
+  shallowCopy(): ChainView {
+    return this;
+  }
+
+  /** What runBlock asks before executing a foreign block: does it follow the head? */
+  async validateHeader(header: BlockHeader): Promise<void> {
+    const head = this.blocks[this.blocks.length - 1]!;
+    const parent = head.block.header;
+    const fail = (why: string) => {
+      throw new Error(`invalid header of block ${header.number}: ${why}`);
+    };
+    if (!equalsBytes(header.parentHash, head.hash)) fail(`parent hash is not the hash of head block ${head.number}`);
+    if (header.number !== parent.number + 1n) fail(`number does not follow ${parent.number}`);
+    if (header.timestamp <= parent.timestamp) fail('timestamp not after the parent');
+    header.validateGasLimit(parent);
+    const common = header.common;
+    if (common.isActivatedEIP(1559) && parent.baseFeePerGas !== undefined) {
+      const expected = parent.calcNextBaseFee();
+      if (header.baseFeePerGas !== expected) fail(`base fee ${header.baseFeePerGas} != ${expected}`);
+    }
+    if (common.isActivatedEIP(4844) && parent.excessBlobGas !== undefined) {
+      const expected = parent.calcNextExcessBlobGas(common);
+      if (header.excessBlobGas !== expected) fail(`excess blob gas ${header.excessBlobGas} != ${expected}`);
+    }
+    if (common.consensusType() === 'pow') {
+      const expected = header.ethashCanonicalDifficulty(parent);
+      if (header.difficulty !== expected) fail(`difficulty ${header.difficulty} != ${expected}`);
+    }
+  }
+}

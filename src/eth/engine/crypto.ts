@@ -1,0 +1,42 @@
+/**
+ * Native secp256k1 sender recovery for @ethereumjs (`customCrypto.ecrecover`): libsecp256k1 from the
+ * `secp256k1` package's bundled prebuilds, ~20x faster than the pure-JS curve. Falls back to
+ * @ethereumjs's own (@noble) recovery where the native binding does not load.
+ */
+import { createRequire } from 'node:module';
+import { calculateSigRecovery, setLengthLeft } from '@ethereumjs/util';
+
+interface NativeSecp256k1 {
+  ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed?: boolean): Uint8Array;
+}
+
+function loadNative(): NativeSecp256k1 | undefined {
+  try {
+    // `secp256k1/bindings` is the native build only (the package root silently falls back to JS).
+    return createRequire(import.meta.url)('secp256k1/bindings') as NativeSecp256k1;
+  } catch {
+    return undefined;
+  }
+}
+
+const native = loadNative();
+
+/** True when sender recovery runs on the native library. */
+export const nativeSecp256k1 = native !== undefined;
+
+/** @ethereumjs's ecrecover contract: 64-byte public key (no 0x04 prefix); throws on a bad signature. */
+export type Ecrecover = (msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint) => Uint8Array;
+
+/** The native ecrecover, or undefined when the binding is unavailable. */
+export const nativeEcrecover: Ecrecover | undefined =
+  native === undefined
+    ? undefined
+    : (msgHash, v, r, s, chainId) => {
+        const recovery = calculateSigRecovery(v, chainId);
+        if (recovery !== 0n && recovery !== 1n) throw new Error('Invalid signature v value');
+        if (r.length > 32 || s.length > 32) throw new Error('Invalid signature length');
+        const sig = new Uint8Array(64);
+        sig.set(setLengthLeft(r, 32), 0);
+        sig.set(setLengthLeft(s, 32), 32);
+        return native.ecdsaRecover(sig, Number(recovery), msgHash, false).slice(1);
+      };

@@ -1,0 +1,67 @@
+/** A block being built on top of head: transactions run one by one, then it is sealed and indexed. */
+import { createBlock, type Block, type HeaderData } from '@ethereumjs/block';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import type { Address } from '@ethereumjs/util';
+import { buildBlock, type BlockBuilder, type RunTxResult, type VM } from '@ethereumjs/vm';
+import { minedBlock, storedReceipts } from './receipts.js';
+import type { MinedBlock } from './types.js';
+
+/** Header fields of the child of `parent` at `timestamp`; the rest (base fee, gas limit, blob gas) buildBlock derives. */
+export function nextHeaderData(parent: Block, timestamp: bigint, coinbase: Address | undefined): HeaderData {
+  const common = parent.common;
+  return {
+    number: parent.header.number + 1n,
+    parentHash: parent.hash(),
+    timestamp,
+    gasLimit: parent.header.gasLimit,
+    coinbase: coinbase ?? parent.header.coinbase,
+    ...(common.gteHardfork('paris') ? { difficulty: 0n, mixHash: parent.header.mixHash } : {}),
+  };
+}
+
+export class BlockDraft {
+  private readonly senders: Address[] = [];
+  private readonly results: RunTxResult[] = [];
+
+  private constructor(
+    /** The VM whose state the draft changes (its state is mid-block while the draft is open). */
+    readonly vm: VM,
+    readonly parent: MinedBlock,
+    /** An empty block with this draft's header: the context to estimate gas in. */
+    readonly context: Block,
+    private readonly builder: BlockBuilder,
+    private readonly onSeal: (mined: MinedBlock) => Promise<void>,
+  ) {}
+
+  static async open(vm: VM, parent: MinedBlock, headerData: HeaderData, onSeal: (mined: MinedBlock) => Promise<void>): Promise<BlockDraft> {
+    const pow = vm.common.consensusType() === 'pow';
+    const blockOpts = { putBlockIntoBlockchain: false, ...(pow ? { calcDifficultyFromHeader: parent.block.header } : {}) };
+    const withdrawals = vm.common.isActivatedEIP(4895) ? [] : undefined;
+    const builder = await buildBlock(vm, { parentBlock: parent.block, headerData, withdrawals, blockOpts });
+    const fullHeader = builder['headerData'] as HeaderData;
+    const context = createBlock({ header: fullHeader, withdrawals }, { common: vm.common, ...(pow ? { calcDifficultyFromHeader: parent.block.header } : {}) });
+    return new BlockDraft(vm, parent, context, builder, onSeal);
+  }
+
+  /** Number of transactions added so far. */
+  get count(): number {
+    return this.results.length;
+  }
+
+  /** Runs a transaction in the block; throws (and leaves the block as it was) when it is invalid. */
+  async add(tx: TypedTransaction, sender: Address): Promise<RunTxResult> {
+    const result = await this.builder.addTransaction(tx);
+    this.senders.push(sender);
+    this.results.push(result);
+    return result;
+  }
+
+  /** Seals the block (rewards, roots) and hands it to the chain. */
+  async seal(): Promise<MinedBlock> {
+    const { block } = await this.builder.build();
+    const receipts = this.results.map((r) => r.receipt);
+    const mined = minedBlock(block, this.parent.totalDifficulty, this.senders, storedReceipts(block, this.senders, receipts, this.results));
+    await this.onSeal(mined);
+    return mined;
+  }
+}

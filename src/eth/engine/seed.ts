@@ -1,0 +1,115 @@
+/**
+ * Building the chain of a devgate seed: genesis (alloc + funded dev accounts), then every seeded
+ * block really executed, then the pending pool. Any invalid transaction fails the load, naming
+ * the block index, transaction index and reason.
+ */
+import { join } from 'node:path';
+import type { GenesisState } from '@ethereumjs/common';
+import { Address, bigIntToHex, hexToBytes, setLengthLeft, bytesToHex, type PrefixedHexString } from '@ethereumjs/util';
+import type { EthSeed } from '../../seed/eth.js';
+import { SeedError, type LoadedSeed } from '../../seed/load.js';
+import { Artifacts, SHIPPED_CONTRACTS } from './abi.js';
+import { deriveDevAccounts } from './accounts.js';
+import { EthChain, type EthChainOptions } from './chain.js';
+import { seedCommon } from './common.js';
+import { SeedTxFactory } from './seedTx.js';
+
+const GWEI = 1_000_000_000n;
+/** Pre-merge genesis difficulty when the seed gives none (the ethash minimum, as hardhat uses). */
+const POW_GENESIS_DIFFICULTY = 131_072n;
+
+const big = (v: string | number | undefined, fallback: bigint): bigint => (v === undefined ? fallback : BigInt(v));
+
+export async function buildSeedChain(loaded: LoadedSeed, opts: EthChainOptions): Promise<EthChain> {
+  const seed = loaded.seed as EthSeed;
+  const fail = (path: string, why: string): never => {
+    throw new SeedError(`invalid seed ${loaded.source}: ${path}: ${why}`);
+  };
+  const common = seedCommon(seed.chainId, seed.name, seed.hardfork);
+  let accounts;
+  try {
+    accounts = deriveDevAccounts(seed.accounts.mnemonic, seed.accounts.count);
+  } catch (err) {
+    return fail('accounts.mnemonic', (err as Error).message.replace(/^accounts\.mnemonic: /, ''));
+  }
+  const state = genesisState(seed, accounts.map((a) => a.address));
+  const g = seed.genesis;
+  const london = common.gteHardfork('london');
+  const chain = await EthChain.fromGenesis(
+    {
+      common,
+      state,
+      accounts,
+      header: {
+        timestamp: big(g.timestamp, 0n),
+        gasLimit: big(g.gasLimit, 30_000_000n),
+        extraData: g.extraData === undefined ? undefined : hexToBytes(g.extraData as PrefixedHexString),
+        coinbase: g.coinbase === undefined ? undefined : new Address(hexToBytes(g.coinbase as PrefixedHexString)),
+        difficulty: big(g.difficulty, common.gteHardfork('paris') ? 0n : POW_GENESIS_DIFFICULTY),
+        baseFeePerGas: london ? big(g.baseFeePerGas, GWEI) : undefined,
+      },
+    },
+    opts,
+  );
+  if (!london && g.baseFeePerGas !== undefined) fail('genesis.baseFeePerGas', `no base fee before london (hardfork ${seed.hardfork})`);
+
+  const factory = new SeedTxFactory(common, accounts, new Artifacts([join(loaded.baseDir, 'contracts'), SHIPPED_CONTRACTS]));
+  for (const [i, spec] of seed.blocks.entries()) {
+    const parentTime = chain.head().block.header.timestamp;
+    const timestamp = spec.timestamp === undefined ? undefined : BigInt(spec.timestamp);
+    if (timestamp !== undefined && timestamp <= parentTime) fail(`blocks[${i}].timestamp`, `${timestamp} is not after the parent block's timestamp ${parentTime}`);
+    const coinbase = spec.coinbase === undefined ? undefined : new Address(hexToBytes(spec.coinbase as PrefixedHexString));
+    const draft = await chain.draftBlock({ timestamp, coinbase });
+    for (const [j, txSpec] of spec.transactions.entries()) {
+      const where = `blocks[${i}].transactions[${j}]`;
+      try {
+        const { tx, sender } = await factory.build(txSpec, draft);
+        await draft.add(tx, sender);
+      } catch (err) {
+        fail(where, reason(err));
+      }
+    }
+    await draft.seal();
+  }
+
+  // The pending pool: nonces continue after head's state and the sender's earlier pending txs.
+  const queued = new Map<string, bigint>();
+  const draft = await chain.pendingDraft();
+  for (const [j, txSpec] of seed.pending.entries()) {
+    try {
+      const { tx, sender } = await factory.build(txSpec, draft, (s) => queued.get(s.toString()) ?? 0n);
+      queued.set(sender.toString(), (queued.get(sender.toString()) ?? 0n) + 1n);
+      await chain.addPending(tx, sender);
+    } catch (err) {
+      fail(`pending[${j}]`, reason(err));
+    }
+  }
+  const pendingBlock = await chain.pendingBlock();
+  const included = new Set(pendingBlock.block.transactions.map((tx) => bytesToHex(tx.hash())));
+  chain.pendingTransactions().forEach((p, j) => {
+    if (!included.has(bytesToHex(p.tx.hash()))) fail(`pending[${j}]`, 'does not apply on top of the last block (nonce, funds or gas)');
+  });
+  return chain;
+}
+
+/** A readable reason from an @ethereumjs error (without its long block/tx dumps). */
+function reason(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return msg.replace(/\s*\((?:block|tx) (?:number|type)=[^)]*\)/g, '').replace(/\s+/g, ' ').trim();
+}
+
+/** The seed's alloc plus the dev accounts (an alloc entry for a dev address wins). */
+function genesisState(seed: EthSeed, devAddresses: readonly Address[]): GenesisState {
+  const state: GenesisState = {};
+  const balance = bigIntToHex(BigInt(seed.accounts.balance));
+  for (const a of devAddresses) state[a.toString()] = [balance, '0x', [], '0x0'];
+  for (const [addr, acc] of Object.entries(seed.alloc)) {
+    const storage = Object.entries(acc.storage ?? {}).map(
+      ([k, v]) => [bytesToHex(setLengthLeft(hexToBytes(even(k)), 32)), bytesToHex(hexToBytes(even(v)))] as [PrefixedHexString, PrefixedHexString],
+    );
+    state[addr.toLowerCase() as PrefixedHexString] = [bigIntToHex(big(acc.balance, 0n)), (acc.code ?? '0x') as PrefixedHexString, storage, bigIntToHex(big(acc.nonce, 0n))];
+  }
+  return state;
+}
+
+const even = (h: string): PrefixedHexString => (h.length % 2 === 0 ? h : '0x0' + h.slice(2)) as PrefixedHexString;
