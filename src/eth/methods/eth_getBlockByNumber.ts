@@ -1,18 +1,20 @@
-import { defineMethod, optional, required } from '../../rpc/method.js';
+import { defineMethod, required } from '../../rpc/method.js';
 import { blockNumberOrTag, bool } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
-import { formatBlock } from '../format.js';
+import { formatBlock } from '../format/block.js';
 
 /**
- * eth_getBlockByNumber: a block by number or tag, with full transactions when the flag is true;
- * null when there is no such block.
- * @example {"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["0x0",false]}
+ * eth_getBlockByNumber: a block by number or tag (`latest`, `earliest`, `pending`, `safe`,
+ * `finalized`), with full transactions when the flag is true; null when there is no such block.
+ * The pending block has null hash, logsBloom, nonce and number.
+ * @example {"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["0x1b4",true]}
  */
 export const eth_getBlockByNumber = defineMethod({
   name: 'eth_getBlockByNumber',
-  params: [required('block', blockNumberOrTag), optional('fullTransactions', bool)],
-  handler: (ctx: EthContext, selector, _full) => {
-    const block = 'number' in selector ? ctx.chain.blockByNumber(selector.number) : selector.tag === 'earliest' ? ctx.chain.blockByNumber(0n) : ctx.chain.head();
-    return block === undefined ? null : formatBlock(block, block.header.difficulty);
+  params: [required('block', blockNumberOrTag), required('fullTransactions', bool)],
+  handler: async (ctx: EthContext, ref, fullTransactions) => {
+    const block = await ctx.chain.resolveBlock('tag' in ref ? ref.tag : ref.number);
+    if (block === undefined) return null;
+    return formatBlock(block, { fullTransactions, pending: 'tag' in ref && ref.tag === 'pending' });
   },
 });

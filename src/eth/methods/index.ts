@@ -1,12 +1,77 @@
 /** The dispatch table of eth_ networks: every method, one file each. */
 import { MethodTable } from '../../rpc/dispatch.js';
 import type { EthContext } from '../context.js';
+import { eth_accounts } from './eth_accounts.js';
+import { eth_blobBaseFee } from './eth_blobBaseFee.js';
 import { eth_blockNumber } from './eth_blockNumber.js';
+import { eth_call } from './eth_call.js';
 import { eth_chainId } from './eth_chainId.js';
+import { eth_createAccessList } from './eth_createAccessList.js';
+import { eth_estimateGas } from './eth_estimateGas.js';
+import { eth_feeHistory } from './eth_feeHistory.js';
+import { eth_gasPrice } from './eth_gasPrice.js';
+import { eth_getBalance } from './eth_getBalance.js';
+import { eth_getBlockByHash } from './eth_getBlockByHash.js';
 import { eth_getBlockByNumber } from './eth_getBlockByNumber.js';
+import { eth_getBlockReceipts } from './eth_getBlockReceipts.js';
+import { eth_getBlockTransactionCountByHash } from './eth_getBlockTransactionCountByHash.js';
+import { eth_getBlockTransactionCountByNumber } from './eth_getBlockTransactionCountByNumber.js';
+import { eth_getCode } from './eth_getCode.js';
+import { eth_getLogs } from './eth_getLogs.js';
+import { eth_getProof } from './eth_getProof.js';
+import { eth_getStorageAt } from './eth_getStorageAt.js';
+import { eth_getTransactionByBlockHashAndIndex } from './eth_getTransactionByBlockHashAndIndex.js';
+import { eth_getTransactionByBlockNumberAndIndex } from './eth_getTransactionByBlockNumberAndIndex.js';
+import { eth_getTransactionByHash } from './eth_getTransactionByHash.js';
+import { eth_getTransactionCount } from './eth_getTransactionCount.js';
+import { eth_getTransactionReceipt } from './eth_getTransactionReceipt.js';
+import { eth_getUncleCountByBlockHash } from './eth_getUncleCountByBlockHash.js';
+import { eth_getUncleCountByBlockNumber } from './eth_getUncleCountByBlockNumber.js';
+import { eth_maxPriorityFeePerGas } from './eth_maxPriorityFeePerGas.js';
+import { eth_syncing } from './eth_syncing.js';
+import { net_listening } from './net_listening.js';
 import { net_version } from './net_version.js';
 import { web3_clientVersion } from './web3_clientVersion.js';
+import { web3_sha3 } from './web3_sha3.js';
+
+/** Every eth_ method, for the dispatch table and for listings. */
+export const ETH_METHODS = [
+  // The ten documented methods (SPEC 4.3).
+  eth_getBlockByHash,
+  eth_getBlockByNumber,
+  eth_getTransactionByHash,
+  eth_getTransactionByBlockHashAndIndex,
+  eth_getTransactionByBlockNumberAndIndex,
+  eth_getTransactionReceipt,
+  eth_getBlockReceipts,
+  eth_call,
+  eth_getProof,
+  eth_getStorageAt,
+  // The calls real clients make around them.
+  eth_chainId,
+  net_version,
+  net_listening,
+  web3_clientVersion,
+  web3_sha3,
+  eth_blockNumber,
+  eth_getBalance,
+  eth_getCode,
+  eth_getTransactionCount,
+  eth_getBlockTransactionCountByHash,
+  eth_getBlockTransactionCountByNumber,
+  eth_getUncleCountByBlockHash,
+  eth_getUncleCountByBlockNumber,
+  eth_gasPrice,
+  eth_maxPriorityFeePerGas,
+  eth_feeHistory,
+  eth_blobBaseFee,
+  eth_syncing,
+  eth_accounts,
+  eth_estimateGas,
+  eth_createAccessList,
+  eth_getLogs,
+] as const;
 
 export function ethMethods(): MethodTable<EthContext> {
-  return new MethodTable<EthContext>([eth_chainId, net_version, web3_clientVersion, eth_blockNumber, eth_getBlockByNumber]);
+  return new MethodTable<EthContext>(ETH_METHODS);
 }

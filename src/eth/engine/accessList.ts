@@ -1,0 +1,73 @@
+/**
+ * eth_createAccessList as geth computes it: run the call as a transaction with the access list found so
+ * far until the list no longer changes; sender, recipient and precompiles are not listed unless their
+ * storage is touched. Answers the list (sorted by address, keys sorted), the gas used with it, and the
+ * execution error of the last run, if any (a revert is part of the answer, not an RPC error).
+ */
+import type { AccessListBytes } from '@ethereumjs/tx';
+import { hexToBytes, setLengthLeft, type PrefixedHexString } from '@ethereumjs/util';
+import type { VM } from '@ethereumjs/vm';
+import { ExecutionFailed } from '../../errors.js';
+import { cappedGas, runCallTx, type CallRequest } from './call.js';
+import type { EthChain } from './chain.js';
+import type { MinedBlock } from './types.js';
+
+export interface AccessListResult {
+  readonly accessList: AccessListBytes;
+  readonly gasUsed: bigint;
+  /** The EVM error of the final run (`execution reverted`, `out of gas`, ...). */
+  readonly error?: string;
+}
+
+/** Most rounds before giving up on a list that keeps changing (geth loops until it is stable). */
+const MAX_ROUNDS = 16;
+
+export async function createAccessListAt(chain: EthChain, block: MinedBlock, req: CallRequest): Promise<AccessListResult> {
+  const vm = await chain.vmAt(block);
+  return createAccessList(vm, block, req);
+}
+
+export async function createAccessList(vm: VM, block: MinedBlock, req: CallRequest): Promise<AccessListResult> {
+  if (!vm.common.isActivatedEIP(2930)) throw new ExecutionFailed('access lists need the berlin hardfork (EIP-2930)');
+  const gasLimit = cappedGas(block, req.gas);
+  let list: AccessListBytes = normalize(req.accessList ?? []);
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    let run;
+    try {
+      run = await runCallTx(vm, block, req, gasLimit, { accessList: list, reportAccessList: true });
+    } catch (err) {
+      throw new ExecutionFailed(`failed to apply transaction: ${err instanceof Error ? err.message.replace(/ \(block number=.*$/s, '') : String(err)}`);
+    }
+    const next = normalize(
+      (run.accessList ?? []).map((e): [Uint8Array, Uint8Array[]] => [
+        hexToBytes(e.address as PrefixedHexString),
+        e.storageKeys.map((k) => setLengthLeft(hexToBytes(k as PrefixedHexString), 32)),
+      ]),
+    );
+    if (sameList(next, list)) {
+      const error = run.evmError === undefined ? undefined : run.evmError === 'revert' ? 'execution reverted' : run.evmError;
+      return { accessList: list, gasUsed: run.gasUsed, error };
+    }
+    list = next;
+  }
+  throw new ExecutionFailed('access list did not converge');
+}
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+const unhex = (s: string) => Uint8Array.from(Buffer.from(s, 'hex'));
+
+/** Sorted by address, keys sorted and unique. */
+function normalize(list: AccessListBytes): AccessListBytes {
+  const byAddress = new Map<string, Set<string>>();
+  for (const [address, keys] of list) {
+    const set = byAddress.get(hex(address)) ?? new Set<string>();
+    for (const k of keys) set.add(hex(k));
+    byAddress.set(hex(address), set);
+  }
+  return [...byAddress.keys()].sort().map((a): [Uint8Array, Uint8Array[]] => [unhex(a), [...byAddress.get(a)!].sort().map(unhex)]);
+}
+
+function sameList(a: AccessListBytes, b: AccessListBytes): boolean {
+  if (a.length !== b.length) return false;
+  return a.every(([addr, keys], i) => hex(addr) === hex(b[i]![0]) && keys.length === b[i]![1].length && keys.every((k, j) => hex(k) === hex(b[i]![1][j]!)));
+}

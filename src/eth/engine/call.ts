@@ -1,0 +1,203 @@
+/**
+ * eth_call on the real EVM: `evm.runCall` on the state after a block with that block's header as
+ * context, inside checkpoint()/revert() so it never changes state. Gas is capped at 10x the block gas
+ * limit (geth's RPC gas cap); a call without gas gets the cap. A REVERT becomes ExecutionReverted with
+ * the reason decoded as geth does (Error(string), Panic(uint256)); other failures ExecutionFailed.
+ */
+import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type AccessListBytes, type TypedTransaction } from '@ethereumjs/tx';
+import { createZeroAddress, type Address, bytesToBigInt } from '@ethereumjs/util';
+import { runTx, type VM } from '@ethereumjs/vm';
+import { ExecutionFailed, ExecutionReverted } from '../../errors.js';
+import type { EthChain } from './chain.js';
+import type { MinedBlock } from './types.js';
+
+/** A call object (eth_call, eth_estimateGas, eth_createAccessList), decoded. */
+export interface CallRequest {
+  readonly from?: Address;
+  readonly to?: Address;
+  readonly gas?: bigint;
+  readonly gasPrice?: bigint;
+  readonly maxFeePerGas?: bigint;
+  readonly maxPriorityFeePerGas?: bigint;
+  readonly value?: bigint;
+  readonly data?: Uint8Array;
+  readonly nonce?: bigint;
+  readonly accessList?: AccessListBytes;
+}
+
+/** The RPC gas cap: 10x the gas limit of the block the call runs on (SPEC 8). */
+export function gasCap(block: MinedBlock): bigint {
+  return block.block.header.gasLimit * 10n;
+}
+
+/** The gas a call runs with: the requested gas, capped; the cap when none is given. */
+export function cappedGas(block: MinedBlock, requested: bigint | undefined): bigint {
+  const cap = gasCap(block);
+  return requested === undefined || requested > cap ? cap : requested;
+}
+
+/** The price per gas a call pays: gasPrice, or min(maxFee, baseFee + tip); 0 when no price is given. */
+export function callGasPrice(req: CallRequest, baseFee: bigint | undefined): bigint {
+  if (req.gasPrice !== undefined) return req.gasPrice;
+  if (req.maxFeePerGas === undefined && req.maxPriorityFeePerGas === undefined) return 0n;
+  const maxFee = req.maxFeePerGas ?? (baseFee ?? 0n) * 2n + (req.maxPriorityFeePerGas ?? 0n);
+  const tip = req.maxPriorityFeePerGas ?? 0n;
+  if (baseFee === undefined) return maxFee;
+  return baseFee + tip < maxFee ? baseFee + tip : maxFee;
+}
+
+/** Runs a call at the state after `block` and returns its output. Never changes state. */
+export async function callAt(chain: EthChain, block: MinedBlock, req: CallRequest): Promise<Uint8Array> {
+  const vm = await chain.vmAt(block);
+  return runCall(vm, block, req);
+}
+
+/** Runs a call on `vm` (whose state is `block`'s post-state), reverting every change afterwards. */
+export async function runCall(vm: VM, block: MinedBlock, req: CallRequest): Promise<Uint8Array> {
+  const gasLimit = cappedGas(block, req.gas);
+  const caller = req.from ?? createZeroAddress();
+  const gasPrice = callGasPrice(req, block.block.header.baseFeePerGas);
+  const value = req.value ?? 0n;
+  await vm.stateManager.checkpoint();
+  try {
+    if (gasPrice > 0n) await checkFunds(vm, caller, gasLimit * gasPrice + value);
+    const result = await vm.evm.runCall({
+      block: block.block,
+      caller,
+      origin: caller,
+      to: req.to,
+      data: req.data ?? new Uint8Array(),
+      value,
+      gasLimit,
+      gasPrice,
+    });
+    const err = result.execResult.exceptionError;
+    if (err !== undefined) throw executionError(err.error, result.execResult.returnValue);
+    return result.execResult.returnValue;
+  } finally {
+    await vm.stateManager.revert();
+  }
+}
+
+async function checkFunds(vm: VM, caller: Address, want: bigint): Promise<void> {
+  const have = (await vm.stateManager.getAccount(caller))?.balance ?? 0n;
+  if (have < want) throw new ExecutionFailed(`insufficient funds for gas * price + value: address ${caller.toString()} have ${have} want ${want}`);
+}
+
+/** The domain error of a failed execution: ExecutionReverted for REVERT, ExecutionFailed otherwise. */
+export function executionError(evmError: string, returnValue: Uint8Array): Error {
+  if (evmError === 'revert') return new ExecutionReverted(returnValue, decodeRevertReason(returnValue));
+  return new ExecutionFailed(evmError === 'invalid opcode' ? 'invalid opcode: INVALID' : evmError);
+}
+
+const ERROR_SELECTOR = '08c379a0';
+const PANIC_SELECTOR = '4e487b71';
+
+/** Solidity's panic codes, worded as geth words them. */
+const PANIC_REASONS: Record<string, string> = {
+  '0': 'generic panic',
+  '1': 'assert(false)',
+  '17': 'arithmetic underflow or overflow',
+  '18': 'division or modulo by zero',
+  '33': 'enum overflow',
+  '34': 'invalid encoded storage byte array accessed',
+  '49': 'out-of-bounds array access; popping on an empty array',
+  '50': 'out-of-bounds access of an array or bytesN',
+  '65': 'out of memory',
+  '81': 'uninitialized function',
+};
+
+/**
+ * The reason of a revert payload as geth's abi.UnpackRevert gives it: the message of Error(string),
+ * the meaning of Panic(uint256); undefined for anything else (custom errors, empty payloads).
+ */
+export function decodeRevertReason(data: Uint8Array): string | undefined {
+  if (data.length < 4) return undefined;
+  const selector = Buffer.from(data.subarray(0, 4)).toString('hex');
+  const body = data.subarray(4);
+  if (selector === ERROR_SELECTOR) return decodeAbiString(body);
+  if (selector === PANIC_SELECTOR) {
+    if (body.length < 32) return undefined;
+    const code = bytesToBigInt(body.subarray(0, 32));
+    return PANIC_REASONS[code.toString()] ?? `unknown panic code: 0x${code.toString(16)}`;
+  }
+  return undefined;
+}
+
+/** Decodes an ABI-encoded `string` (offset, length, bytes); undefined when malformed. */
+function decodeAbiString(body: Uint8Array): string | undefined {
+  if (body.length < 64) return undefined;
+  const offset = bytesToBigInt(body.subarray(0, 32));
+  if (offset + 32n > BigInt(body.length)) return undefined;
+  const start = Number(offset);
+  const length = bytesToBigInt(body.subarray(start, start + 32));
+  if (BigInt(start) + 32n + length > BigInt(body.length)) return undefined;
+  const bytes = body.subarray(start + 32, start + 32 + Number(length));
+  return new TextDecoder().decode(bytes);
+}
+
+/**
+ * The call as an unsigned transaction whose sender is `from` (or the zero address), for the runs that
+ * need full transaction semantics (intrinsic gas, refunds, access lists): eth_estimateGas and
+ * eth_createAccessList. `priced` tells whether the caller gave a price; without one, the tx pays the
+ * base fee and runs with skipBalance, as geth skips the fee check for unpriced calls.
+ */
+export function buildCallTx(vm: VM, block: MinedBlock, req: CallRequest, gasLimit: bigint, accessList?: AccessListBytes): { tx: TypedTransaction; priced: boolean } {
+  const common = vm.common;
+  const baseFee = block.block.header.baseFeePerGas;
+  const priced = req.gasPrice !== undefined || req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined;
+  const list = accessList ?? req.accessList;
+  const base = { nonce: req.nonce ?? 0n, gasLimit, to: req.to, value: req.value ?? 0n, data: req.data ?? new Uint8Array() };
+  const opts = { common, freeze: false };
+  let tx: TypedTransaction;
+  if (common.isActivatedEIP(1559) && req.gasPrice === undefined) {
+    const tip = req.maxPriorityFeePerGas ?? 0n;
+    const maxFee = req.maxFeePerGas ?? (priced ? (baseFee ?? 0n) * 2n + tip : baseFee ?? 0n);
+    tx = createFeeMarket1559Tx({ ...base, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, accessList: list ?? [] }, opts);
+  } else if (list !== undefined && common.isActivatedEIP(2930)) {
+    tx = createAccessList2930Tx({ ...base, gasPrice: req.gasPrice ?? baseFee ?? 0n, accessList: list }, opts);
+  } else {
+    tx = createLegacyTx({ ...base, gasPrice: req.gasPrice ?? baseFee ?? 0n }, opts);
+  }
+  const sender = req.from ?? createZeroAddress();
+  tx.getSenderAddress = () => sender;
+  return { tx, priced };
+}
+
+/** Result of one run of a call as a transaction. */
+export interface TxRun {
+  readonly failed: boolean;
+  readonly gasUsed: bigint;
+  readonly gasRefund: bigint;
+  readonly evmError?: string;
+  readonly returnValue: Uint8Array;
+  readonly accessList?: { address: string; storageKeys: string[] }[];
+}
+
+/** Runs the call as a transaction with `gasLimit` on `vm`, reverting every change afterwards. */
+export async function runCallTx(vm: VM, block: MinedBlock, req: CallRequest, gasLimit: bigint, opts: { accessList?: AccessListBytes; reportAccessList?: boolean } = {}): Promise<TxRun> {
+  const { tx, priced } = buildCallTx(vm, block, req, gasLimit, opts.accessList);
+  await vm.stateManager.checkpoint();
+  try {
+    const res = await runTx(vm, {
+      tx,
+      block: block.block,
+      skipNonce: true,
+      skipBalance: !priced,
+      skipBlockGasLimitValidation: true,
+      skipHardForkValidation: true,
+      reportAccessList: opts.reportAccessList,
+    });
+    const err = res.execResult.exceptionError;
+    return {
+      failed: err !== undefined,
+      gasUsed: res.totalGasSpent,
+      gasRefund: res.gasRefund,
+      evmError: err?.error,
+      returnValue: res.execResult.returnValue,
+      accessList: res.accessList?.map((e) => ({ address: e.address.toLowerCase(), storageKeys: e.storageKeys.map((k) => k.toLowerCase()) })),
+    };
+  } finally {
+    await vm.stateManager.revert();
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * eth_estimateGas as geth's gasestimator does it: the highest allowance is the given gas (or the block
+ * gas limit), lowered to what the sender can pay and to the RPC gas cap (and EIP-7825's per-tx cap from
+ * Osaka); a plain transfer to an account without code tries 21000 first; then one run at the highest
+ * allowance (a revert answers as eth_call's), an optimistic guess, and a binary search that stops within
+ * 1.5% of the answer. Every run is a full transaction run on a checkpoint that is reverted.
+ */
+import { createZeroAddress } from '@ethereumjs/util';
+import type { VM } from '@ethereumjs/vm';
+import { ExecutionFailed } from '../../errors.js';
+import { callGasPrice, executionError, gasCap, runCallTx, type CallRequest, type TxRun } from './call.js';
+import type { EthChain } from './chain.js';
+import type { MinedBlock } from './types.js';
+
+const TX_GAS = 21_000n;
+const CALL_STIPEND = 2_300n;
+const ERROR_RATIO = 0.015;
+
+/** The gas a call needs to succeed at the state after `block`. */
+export async function estimateGasAt(chain: EthChain, block: MinedBlock, req: CallRequest): Promise<bigint> {
+  const vm = await chain.vmAt(block);
+  return estimateGas(vm, block, req);
+}
+
+export async function estimateGas(vm: VM, block: MinedBlock, req: CallRequest): Promise<bigint> {
+  let hi = await highestAllowance(vm, block, req);
+  const run = async (gas: bigint): Promise<TxRun> => {
+    try {
+      return await runCallTx(vm, block, req, gas);
+    } catch (err) {
+      // Below the intrinsic gas (or the calldata floor) the tx is invalid: a failure for the search.
+      if (gas < hi) return { failed: true, gasUsed: gas, gasRefund: 0n, returnValue: new Uint8Array() };
+      throw new ExecutionFailed(cleanMessage(err));
+    }
+  };
+
+  if ((req.data === undefined || req.data.length === 0) && req.to !== undefined && TX_GAS <= hi) {
+    const code = await vm.stateManager.getCode(req.to);
+    if (code.length === 0) {
+      const transfer = await run(TX_GAS);
+      if (!transfer.failed) return TX_GAS;
+    }
+  }
+
+  const first = await run(hi);
+  if (first.failed) {
+    if (first.evmError !== undefined && first.evmError !== 'out of gas') throw executionError(first.evmError, first.returnValue);
+    throw new ExecutionFailed(`gas required exceeds allowance (${hi})`);
+  }
+  let lo = first.gasUsed - 1n;
+  const optimistic = ((first.gasUsed + first.gasRefund + CALL_STIPEND) * 64n) / 63n;
+  if (optimistic < hi) {
+    if ((await run(optimistic)).failed) lo = optimistic;
+    else hi = optimistic;
+  }
+  while (lo + 1n < hi) {
+    if (Number(hi - lo) / Number(hi) < ERROR_RATIO) break;
+    let mid = (hi + lo) / 2n;
+    if (mid > lo * 2n) mid = lo * 2n;
+    if ((await run(mid)).failed) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+/** The most gas the call may use: given gas or block gas limit, then capped by funds, RPC cap and EIP-7825. */
+async function highestAllowance(vm: VM, block: MinedBlock, req: CallRequest): Promise<bigint> {
+  let hi = req.gas !== undefined && req.gas >= TX_GAS ? req.gas : block.block.header.gasLimit;
+  const feeCap = req.maxFeePerGas ?? req.gasPrice ?? (req.maxPriorityFeePerGas !== undefined ? callGasPrice(req, block.block.header.baseFeePerGas) : 0n);
+  if (feeCap > 0n) {
+    const balance = (await vm.stateManager.getAccount(req.from ?? createZeroAddress()))?.balance ?? 0n;
+    const value = req.value ?? 0n;
+    if (value >= balance && value > 0n) throw new ExecutionFailed('insufficient funds for transfer');
+    const allowance = (balance - value) / feeCap;
+    if (hi > allowance) hi = allowance;
+  }
+  const cap = gasCap(block);
+  if (hi > cap) hi = cap;
+  if (vm.common.isActivatedEIP(7825)) {
+    const maxTxGas = vm.common.param('maxTransactionGasLimit');
+    if (hi > maxTxGas) hi = maxTxGas;
+  }
+  return hi;
+}
+
+/** An ethereumjs error message without its block/tx debug suffix. */
+function cleanMessage(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return msg.replace(/ \(block number=.*$/s, '').replace(/ -> .*$/s, '');
+}

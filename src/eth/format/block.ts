@@ -1,0 +1,66 @@
+/**
+ * The block object (SPEC 2.1) with geth's (alphabetical) key order, plus the fields of later hardforks as the header
+ * has them (baseFeePerGas, withdrawalsRoot and withdrawals, blobGasUsed, excessBlobGas,
+ * parentBeaconBlockRoot, requestsHash). `size` is the RLP length of the block, as geth's Block.Size().
+ * The pending block has null hash, logsBloom, nonce and number; its transactions are pending ones.
+ */
+import { bytesHex, quantityHex } from '../../hex.js';
+import type { MinedBlock } from '../engine/types.js';
+import { sortedKeys } from './sorted.js';
+import { formatTransaction, type TxPlacement } from './transaction.js';
+
+export interface BlockFormatOptions {
+  /** Full transaction objects (true) or their hashes (false). */
+  readonly fullTransactions: boolean;
+  /** Format as the pending block. */
+  readonly pending?: boolean;
+}
+
+export function formatBlock(mined: MinedBlock, opts: BlockFormatOptions): Record<string, unknown> {
+  const { block } = mined;
+  const h = block.header;
+  const pending = opts.pending === true;
+  const out: Record<string, unknown> = {
+    number: pending ? null : quantityHex(mined.number),
+    hash: pending ? null : bytesHex(mined.hash),
+    parentHash: bytesHex(h.parentHash),
+    nonce: pending ? null : bytesHex(h.nonce),
+    mixHash: bytesHex(h.mixHash),
+    sha3Uncles: bytesHex(h.uncleHash),
+    logsBloom: pending ? null : bytesHex(h.logsBloom),
+    stateRoot: bytesHex(h.stateRoot),
+    miner: h.coinbase.toString(),
+    difficulty: quantityHex(h.difficulty),
+    totalDifficulty: quantityHex(mined.totalDifficulty),
+    extraData: bytesHex(h.extraData),
+    size: quantityHex(block.serialize().length),
+    gasLimit: quantityHex(h.gasLimit),
+    gasUsed: quantityHex(h.gasUsed),
+    timestamp: quantityHex(h.timestamp),
+    transactionsRoot: bytesHex(h.transactionsTrie),
+    receiptsRoot: bytesHex(h.receiptTrie),
+  };
+  if (h.baseFeePerGas !== undefined) out.baseFeePerGas = quantityHex(h.baseFeePerGas);
+  if (h.withdrawalsRoot !== undefined) out.withdrawalsRoot = bytesHex(h.withdrawalsRoot);
+  if (h.blobGasUsed !== undefined) out.blobGasUsed = quantityHex(h.blobGasUsed);
+  if (h.excessBlobGas !== undefined) out.excessBlobGas = quantityHex(h.excessBlobGas);
+  if (h.parentBeaconBlockRoot !== undefined) out.parentBeaconBlockRoot = bytesHex(h.parentBeaconBlockRoot);
+  if (h.requestsHash !== undefined) out.requestsHash = bytesHex(h.requestsHash);
+  out.transactions = block.transactions.map((tx, index) => {
+    if (!opts.fullTransactions) return bytesHex(tx.hash());
+    const at: TxPlacement = pending
+      ? { kind: 'pending' }
+      : { kind: 'mined', blockHash: mined.hash, blockNumber: mined.number, index, baseFee: h.baseFeePerGas };
+    return formatTransaction(tx, mined.senders[index]!, at);
+  });
+  out.uncles = block.uncleHeaders.map((u) => bytesHex(u.hash()));
+  if (block.withdrawals !== undefined && h.withdrawalsRoot !== undefined) {
+    out.withdrawals = block.withdrawals.map((w) => ({
+      index: quantityHex(w.index),
+      validatorIndex: quantityHex(w.validatorIndex),
+      address: w.address.toString(),
+      amount: quantityHex(w.amount),
+    }));
+  }
+  return sortedKeys(out);
+}

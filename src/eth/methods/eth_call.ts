@@ -1,0 +1,26 @@
+import { bytesHex } from '../../hex.js';
+import { defineMethod, optional, required } from '../../rpc/method.js';
+import { InvalidArgument } from '../../errors.js';
+import { blockNumberOrHash, object } from '../../rpc/params.js';
+import type { EthContext } from '../context.js';
+import { callAt } from '../engine/call.js';
+import { callObject, stateBlock } from '../params.js';
+
+/**
+ * eth_call: executes a message call on the state after the given block (number, tag, or EIP-1898
+ * block hash object), with that block's header as context, and returns its output; never changes
+ * state. `gas` is capped at 10x the block gas limit (no gas: the cap). A REVERT answers code 3,
+ * `execution reverted: <reason>`, data the payload.
+ * @example {"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{"to":"0x5fbdb2315678afecb367f032d93f642f64180aa3","data":"0x18160ddd"},"latest"]}
+ */
+export const eth_call = defineMethod({
+  name: 'eth_call',
+  params: [required('transaction', callObject), required('block', blockNumberOrHash), optional('stateOverrides', noOverrides)],
+  handler: async (ctx: EthContext, req, sel, _overrides) => bytesHex(await callAt(ctx.chain, await stateBlock(ctx.chain, sel), req)),
+});
+
+/** State overrides (geth's third argument) are accepted only when empty: devgate does not apply them. */
+function noOverrides(value: unknown): undefined {
+  if (Object.keys(object(value, 'a state override object')).length > 0) throw new InvalidArgument('state overrides are not supported');
+  return undefined;
+}

@@ -1,0 +1,20 @@
+import { quantityHex } from '../../hex.js';
+import { defineMethod, optional, required } from '../../rpc/method.js';
+import { blockNumberOrHash } from '../../rpc/params.js';
+import type { EthContext } from '../context.js';
+import { estimateGasAt } from '../engine/estimate.js';
+import { callObject, stateBlock } from '../params.js';
+
+/**
+ * eth_estimateGas: the gas a transaction needs, by geth's binary search on the state after the block
+ * (default `latest`); the allowance is capped at 10x the block gas limit. A revert answers as eth_call's.
+ * @example {"jsonrpc":"2.0","id":1,"method":"eth_estimateGas","params":[{"from":"0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266","to":"0x70997970c51812dc3a010c7d01b50e0d17dc79c8","value":"0x1"}]} -> "0x5208"
+ */
+export const eth_estimateGas = defineMethod({
+  name: 'eth_estimateGas',
+  params: [required('transaction', callObject), optional('block', blockNumberOrHash)],
+  handler: async (ctx: EthContext, req, sel) => {
+    const block = await stateBlock(ctx.chain, sel ?? { tag: 'latest' });
+    return quantityHex(await estimateGasAt(ctx.chain, block, req));
+  },
+});

@@ -1,0 +1,18 @@
+import { defineMethod, required } from '../../rpc/method.js';
+import { arrayOf, blockNumberOrHash } from '../../rpc/params.js';
+import type { EthContext } from '../context.js';
+import { proveAt } from '../engine/proof.js';
+import { formatProof } from '../format/proof.js';
+import { addressParam, stateBlock, storageSlot } from '../params.js';
+
+/**
+ * eth_getProof (EIP-1186): the account and storage proofs of an address at a block, as geth answers:
+ * keys echoed as given, values as minimal quantities, proofs of absence for absent accounts and slots.
+ * Every proof verifies against that block's stateRoot.
+ * @example {"jsonrpc":"2.0","id":1,"method":"eth_getProof","params":["0x7f0d15c7faae65896648c8273b6d7e43f58fa842",["0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421"],"latest"]}
+ */
+export const eth_getProof = defineMethod({
+  name: 'eth_getProof',
+  params: [required('address', addressParam), required('storageKeys', arrayOf(storageSlot, 'an array of storage keys')), required('block', blockNumberOrHash)],
+  handler: async (ctx: EthContext, address, keys, sel) => formatProof(await proveAt(ctx.chain, await stateBlock(ctx.chain, sel), address, keys)),
+});

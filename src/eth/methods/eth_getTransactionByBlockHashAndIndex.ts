@@ -1,0 +1,25 @@
+import { defineMethod, required } from '../../rpc/method.js';
+import { hash32, uint64 } from '../../rpc/params.js';
+import type { EthContext } from '../context.js';
+import { formatTransaction } from '../format/transaction.js';
+
+/**
+ * eth_getTransactionByBlockHashAndIndex: the transaction at an index of a block; null when there is none.
+ * @example {"jsonrpc":"2.0","id":1,"method":"eth_getTransactionByBlockHashAndIndex","params":["0xdc0818cf78f21a8e70579cb46a43643f78291264dda342ae31049421c82d21ae","0x0"]}
+ */
+export const eth_getTransactionByBlockHashAndIndex = defineMethod({
+  name: 'eth_getTransactionByBlockHashAndIndex',
+  params: [required('blockHash', hash32), required('index', uint64)],
+  handler: (ctx: EthContext, hash, index) => {
+    const block = ctx.chain.blockByHash(hash);
+    if (block === undefined || index >= BigInt(block.block.transactions.length)) return null;
+    const i = Number(index);
+    return formatTransaction(block.block.transactions[i]!, block.senders[i]!, {
+      kind: 'mined',
+      blockHash: block.hash,
+      blockNumber: block.number,
+      index: i,
+      baseFee: block.block.header.baseFeePerGas,
+    });
+  },
+});

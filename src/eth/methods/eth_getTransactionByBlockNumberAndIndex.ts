@@ -1,0 +1,24 @@
+import { defineMethod, required } from '../../rpc/method.js';
+import { blockNumberOrTag, uint64 } from '../../rpc/params.js';
+import type { EthContext } from '../context.js';
+import { formatTransaction, type TxPlacement } from '../format/transaction.js';
+
+/**
+ * eth_getTransactionByBlockNumberAndIndex: the transaction at an index of a block given by number or
+ * tag (of the pending block: a pending transaction); null when there is none.
+ * @example {"jsonrpc":"2.0","id":1,"method":"eth_getTransactionByBlockNumberAndIndex","params":["latest","0x0"]}
+ */
+export const eth_getTransactionByBlockNumberAndIndex = defineMethod({
+  name: 'eth_getTransactionByBlockNumberAndIndex',
+  params: [required('block', blockNumberOrTag), required('index', uint64)],
+  handler: async (ctx: EthContext, ref, index) => {
+    const block = await ctx.chain.resolveBlock('tag' in ref ? ref.tag : ref.number);
+    if (block === undefined || index >= BigInt(block.block.transactions.length)) return null;
+    const i = Number(index);
+    const at: TxPlacement =
+      'tag' in ref && ref.tag === 'pending'
+        ? { kind: 'pending' }
+        : { kind: 'mined', blockHash: block.hash, blockNumber: block.number, index: i, baseFee: block.block.header.baseFeePerGas };
+    return formatTransaction(block.block.transactions[i]!, block.senders[i]!, at);
+  },
+});

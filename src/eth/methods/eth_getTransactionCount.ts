@@ -1,0 +1,18 @@
+import { quantityHex } from '../../hex.js';
+import { defineMethod, required } from '../../rpc/method.js';
+import { blockNumberOrHash } from '../../rpc/params.js';
+import type { EthContext } from '../context.js';
+import { addressParam, stateBlock } from '../params.js';
+
+/**
+ * eth_getTransactionCount: the nonce of an address at a block (`pending` counts the pool's txs).
+ * @example {"jsonrpc":"2.0","id":1,"method":"eth_getTransactionCount","params":["0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266","pending"]}
+ */
+export const eth_getTransactionCount = defineMethod({
+  name: 'eth_getTransactionCount',
+  params: [required('address', addressParam), required('block', blockNumberOrHash)],
+  handler: async (ctx: EthContext, address, sel) => {
+    const account = await ctx.chain.getAccount(address, await stateBlock(ctx.chain, sel));
+    return quantityHex(account?.nonce ?? 0n);
+  },
+});
