@@ -1,7 +1,7 @@
 /**
  * Compiles `chains/contracts/*.sol` with solc-js (the `solc` npm package: wasm, no download at run
- * time) into `chains/contracts/<Name>.json` artifacts. Run with `npm run contracts`; exits non-zero
- * on any compiler error. Each source is compiled on its own so its artifacts (AST ids in the storage
+ * time) into `chains/contracts/<Name>.json` artifacts. Run with `npm run contracts` (or
+ * `tsx scripts/compile-contracts.ts <dir>` for another folder); exits non-zero on any compiler error. Each source is compiled on its own so its artifacts (AST ids in the storage
  * layout, metadata hash) do not change when another source is added. Output is deterministic:
  * fixed compiler version and settings, stable key order, 2-space JSON.
  */
@@ -152,16 +152,20 @@ export function writeArtifacts(dir: string = CONTRACTS_DIR): CompileResult {
   return result;
 }
 
-function main(): void {
+/** The command: compiles and writes the artifacts of `dir`, reports, and gives the exit code (1 on any error). */
+export function run(dir: string = CONTRACTS_DIR): number {
   try {
-    const result = writeArtifacts();
+    const result = writeArtifacts(resolve(dir));
     for (const w of result.warnings) console.warn(w.trimEnd());
     const names = [...result.files.keys()].sort();
-    console.log(`solc ${solc.version()}: wrote ${names.length} artifacts to chains/contracts: ${names.join(', ')}`);
+    console.log(`solc ${solc.version()}: wrote ${names.length} artifacts: ${names.join(', ')}`);
+    return 0;
   } catch (err) {
     console.error(err instanceof Error ? err.message : String(err));
-    process.exitCode = 1;
+    return 1;
   }
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) main();
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.exitCode = run(process.argv[2]);
+}

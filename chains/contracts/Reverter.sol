@@ -83,7 +83,7 @@ contract Reverter {
         }
     }
 
-    /// The block and message context the call ran in.
+    /// The block and message context the call ran in (parentHash is zero at block 0).
     function context()
         external
         view
@@ -103,7 +103,7 @@ contract Reverter {
         return (
             block.number,
             block.timestamp,
-            blockhash(block.number - 1),
+            block.number == 0 ? bytes32(0) : blockhash(block.number - 1),
             block.basefee,
             block.chainid,
             msg.sender,

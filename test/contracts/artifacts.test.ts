@@ -2,14 +2,18 @@
  * The committed artifacts in chains/contracts are exactly what the sources compile to with the
  * pinned solc, and the storage layout each source documents is the one solc reports.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   CONTRACTS_DIR,
   DEPRECATED_EVM_WARNING,
+  ContractCompileError,
   SOLC_VERSION,
   compileContracts,
+  run,
+  writeArtifacts,
   type CompileResult,
 } from '../../scripts/compile-contracts.js';
 
@@ -88,5 +92,39 @@ describe('contract artifacts', () => {
       ['balances', '0', 'mapping(address => uint256)'],
       ['allowances', '1', 'mapping(address => mapping(address => uint256))'],
     ]);
+  });
+
+  describe('the compile script', () => {
+    let dir: string;
+    beforeAll(() => {
+      dir = mkdtempSync(join(tmpdir(), 'devgate-contracts-'));
+      return () => rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('writes the artifacts of a folder, removes stale artifacts and leaves other JSON alone', () => {
+      copyFileSync(join(CONTRACTS_DIR, 'SimpleStore.sol'), join(dir, 'SimpleStore.sol'));
+      writeFileSync(join(dir, 'Gone.json'), JSON.stringify({ contractName: 'Gone', sourceName: 'Gone.sol', deployedBytecode: '0x' }));
+      writeFileSync(join(dir, 'notes.json'), '{"keep": true}');
+      writeArtifacts(dir);
+      expect(readdirSync(dir).sort()).toEqual(['SimpleStore.json', 'SimpleStore.sol', 'SimpleStoreHomestead.json', 'notes.json']);
+      const written = JSON.parse(readFileSync(join(dir, 'SimpleStore.json'), 'utf8'));
+      expect(Object.keys(written)).toEqual(['contractName', 'sourceName', 'compiler', 'abi', 'bytecode', 'deployedBytecode', 'storageLayout']);
+      expect(written.abi).toEqual(compiled.artifacts.get('SimpleStore')!.abi);
+    });
+
+    it('exits non-zero with the compiler message on an error, writing nothing', () => {
+      const broken = join(dir, 'broken');
+      mkdirSync(broken);
+      writeFileSync(join(broken, 'Broken.sol'), 'pragma solidity ^0.8.0;\ncontract Broken { function f() external { undefinedThing(); } }\n');
+      expect(() => compileContracts(broken)).toThrow(ContractCompileError);
+      const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
+      try {
+        expect(run(broken)).toBe(1);
+        expect(String(stderr.mock.calls[0]?.[0])).toContain('Undeclared identifier');
+      } finally {
+        stderr.mockRestore();
+      }
+      expect(readdirSync(broken)).toEqual(['Broken.sol']);
+    });
   });
 });

@@ -194,6 +194,9 @@ describe('Reverter', () => {
       gasLimit: block.header.gasLimit,
       gasPrice: 9n,
     });
+ 
+    const atGenesis = decode('Reverter', 'context', (await h.invoke('Reverter', c, 'context', [], { number: 0n })).returnData) as unknown[];
+    expect(atGenesis.slice(0, 3)).toEqual([0n, block.header.timestamp, word(0)]);
   });
 });
 

@@ -64,7 +64,7 @@ export class Harness {
     return r.createdAddress;
   }
 
-  async call(to: Address, data: Hex, opts: { from?: Address; gasLimit?: bigint; value?: bigint; gasPrice?: bigint } = {}): Promise<CallOutcome> {
+  async call(to: Address, data: Hex, opts: { from?: Address; gasLimit?: bigint; value?: bigint; gasPrice?: bigint; number?: bigint } = {}): Promise<CallOutcome> {
     const from = opts.from ?? alice;
     const r = await this.evm.runCall({
       caller: from,
@@ -74,7 +74,7 @@ export class Harness {
       value: opts.value ?? 0n,
       gasLimit: opts.gasLimit ?? 10_000_000n,
       gasPrice: opts.gasPrice ?? 0n,
-      block,
+      block: opts.number === undefined ? block : { header: { ...block.header, number: opts.number } },
     });
     const e = r.execResult;
     return { ok: e.exceptionError === undefined, returnData: bytesToHex(e.returnValue) as Hex, gasUsed: e.executionGasUsed, logs: e.logs ?? [], error: e.exceptionError?.error };
