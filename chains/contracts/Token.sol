@@ -8,6 +8,8 @@ pragma solidity ^0.8.20;
 ///   slot 1            allowances   mapping(address => mapping(address => uint256))
 ///   slot 2            totalSupply  uint256
 /// name, symbol, decimals are constants and `minter` is immutable: they live in the code, not in storage.
+/// Deploy it with a creation transaction, not as genesis alloc code: deployedBytecode holds zeros where the
+/// immutable `minter` goes, and the initial mint happens in the constructor.
 /// eth_getStorageAt positions (SPEC 4.3):
 ///   balances[holder]           = keccak256(pad32(holder) ++ pad32(0))
 ///   allowances[owner][spender] = keccak256(pad32(spender) ++ keccak256(pad32(owner) ++ pad32(1)))
