@@ -1,0 +1,226 @@
+/**
+ * `npm run bench`: devgate side by side with anvil on the same 1,000-block chain.
+ *
+ *   npm run bench                          # everything; writes bench/results/latest.{json,md}
+ *   npm run bench -- --only proof,receipt  # some figures (results go to .devgate-cache/bench/)
+ *   npm run bench -- --duration 3 --skip-startup --no-anvil
+ *   npm run bench -- --profile --only blockFull,proof   # devgate under node --cpu-prof; prints hotspots
+ */
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { FIGURES, type Figure } from './figures.js';
+import { checkFigure, httpLoad, wsLoad, type Measure } from './load.js';
+import { summarizeProfile, type ProfileSummary } from './profile.js';
+import { machine, markdown, terminalTable, type BenchResults, type FigureResult, type ServerFigure, type StartupResult } from './report.js';
+import { benchChain, CACHE_DIR, DEFAULT_CHAIN_OPTIONS, REPO_ROOT, type BenchChain } from './seed.js';
+import { anvilBinary, anvilVersion, call, replayOnAnvil, startAnvil, startDevgate, type Server } from './servers.js';
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '6' },
+    connections: { type: 'string', default: '32' },
+    only: { type: 'string' },
+    'no-anvil': { type: 'boolean', default: false },
+    'skip-startup': { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+  },
+});
+const duration = Number(args.duration);
+const connections = Number(args.connections);
+const only = args.only?.split(',').map((s) => s.trim());
+const unknown = only?.filter((id) => !FIGURES.some((f) => f.id === id));
+if (unknown?.length) {
+  console.error(`unknown figure(s) ${unknown.join(', ')}; figures: ${FIGURES.map((f) => f.id).join(', ')}`);
+  process.exit(2);
+}
+const figures = FIGURES.filter((f) => !only || only.includes(f.id));
+const fullRun = !only && !args.profile && !args['skip-startup'] && !args['no-anvil'];
+const log = (line: string) => console.log(line);
+const running: Server[] = [];
+
+async function main(): Promise<void> {
+  const loadAtStart = loadavg();
+  if (loadAtStart[0]! > 0.5 * cpus().length) log(`warning: the machine is busy (load average ${loadAtStart[0]!.toFixed(1)} on ${cpus().length} cores); the figures will be low`);
+  const chain = await benchChain(DEFAULT_CHAIN_OPTIONS, log);
+  const profileDir = args.profile ? join(CACHE_DIR, 'profiles', new Date().toISOString().replace(/[:.]/g, '-')) : undefined;
+  const startup: StartupResult[] = [];
+  const memory: BenchResults['memory'] = {};
+
+  const devgate = await devgateUnderTest(chain, startup, profileDir);
+  if (devgate) {
+    memory.devgateAfterLoadMb = devgate.rssMb();
+    const head = Number(await call(devgate.url, 'eth_blockNumber'));
+    if (head !== chain.meta.head) log(`warning: devgate is at block ${head}, the seed has ${chain.meta.head} blocks (the figures that need them will fail their checks)`);
+  }
+
+  const binary = args['no-anvil'] ? undefined : anvilBinary();
+  let anvil: Server | undefined;
+  let anvilReplayMs: number | undefined;
+  let anvilStatus = args['no-anvil'] ? 'skipped (--no-anvil)' : 'skipped (anvil missing: the @foundry-rs/anvil dev dependency is not installed)';
+  const anvilRelease = binary ? await anvilVersion(binary) : undefined;
+  if (binary) {
+    anvil = await startAnvil(binary, DEFAULT_CHAIN_OPTIONS);
+    running.push(anvil);
+    startup.push({ what: `anvil ${anvilRelease}, empty chain`, firstMs: anvil.startupMs, status: 'ok' });
+    const t0 = performance.now();
+    await replayOnAnvil(anvil, chain);
+    anvilReplayMs = performance.now() - t0;
+    memory.anvilAfterReplayMb = anvil.rssMb();
+    log(`anvil: started in ${anvil.startupMs.toFixed(0)} ms, replayed ${chain.meta.txHashes.length} transactions in ${(anvilReplayMs / 1000).toFixed(1)} s`);
+  } else log(`anvil: ${anvilStatus}`);
+  if (anvil) anvilStatus = 'ok';
+
+  const results: FigureResult[] = [];
+  for (const [n, figure] of figures.entries()) {
+    const seed = 1000 + n;
+    const result: FigureResult = { id: figure.id, label: figure.label, devgate: { status: 'skipped (devgate did not start)' }, anvil: { status: anvilStatus } };
+    const dv = devgate ? await checkFigure(figure, devgate.url, chain.meta, seed) : undefined;
+    const av = anvil ? await checkFigure(figure, anvil.url, chain.meta, seed) : undefined;
+    if (dv && av?.ok && dv.ok) result.note = compareDigests(dv.digests, av.digests);
+    if (devgate && dv) result.devgate = dv.ok ? await measure(figure, devgate, chain, seed) : { status: `n/a (${dv.reason})` };
+    if (anvil && av) result.anvil = av.ok ? await measure(figure, anvil, chain, seed) : { status: `n/a (${av.reason})` };
+    if (result.devgate.reqPerSec && result.anvil.reqPerSec) result.ratio = result.devgate.reqPerSec / result.anvil.reqPerSec;
+    log(progressLine(result));
+    results.push(result);
+  }
+
+  if (devgate) memory.devgateAfterRunMb = devgate.rssMb();
+  if (anvil) memory.anvilAfterRunMb = anvil.rssMb();
+  await stopAll();
+
+  const out: BenchResults & { profile?: ProfileSummary } = {
+    date: new Date().toISOString(),
+    machine: machine(loadAtStart, anvilRelease),
+    settings: { connections, durationSeconds: duration, warmupSeconds: 1 },
+    chain: { blocks: chain.meta.head, transactions: chain.meta.txHashes.length, holders: chain.meta.holders.length, seedKey: chain.meta.key },
+    startup,
+    memory,
+    ...(anvilReplayMs !== undefined ? { anvilReplayMs: Math.round(anvilReplayMs) } : {}),
+    figures: results,
+  };
+  if (profileDir) out.profile = printProfile(profileDir);
+  console.log(`\n${terminalTable(out)}\n`);
+  for (const s of startup) console.log(`startup ${s.what}: ${s.status === 'ok' ? `${s.firstMs?.toFixed(0)} ms${s.secondMs === undefined ? '' : `, second start ${s.secondMs.toFixed(0)} ms`}` : s.status}`);
+  console.log(`memory (RSS MB): ${JSON.stringify(memory)}`);
+  for (const f of results) {
+    for (const [name, side] of [['devgate', f.devgate], ['anvil', f.anvil]] as const) {
+      if (side.status !== 'ok' && !side.status.startsWith('skipped')) console.log(`${f.id} on ${name}: ${side.status}`);
+      if (side.failureKinds) console.log(`${f.id} on ${name}: failures ${JSON.stringify(side.failureKinds)}`);
+    }
+    if (f.note) console.log(`note ${f.id}: ${f.note}`);
+  }
+  const dir = fullRun ? join(REPO_ROOT, 'bench', 'results') : CACHE_DIR;
+  mkdirSync(dir, { recursive: true });
+  const name = fullRun ? 'latest' : 'partial';
+  writeFileSync(join(dir, `${name}.json`), `${JSON.stringify(out, null, 2)}\n`);
+  writeFileSync(join(dir, `${name}.md`), `${markdown(out)}\n`);
+  console.log(`results: ${join(dir, `${name}.json`)}`);
+}
+
+/** Measures startup (shipped chains and the bench seed, twice each) and returns the devgate the load runs against. */
+async function devgateUnderTest(chain: BenchChain, startup: StartupResult[], profileDir?: string): Promise<Server | undefined> {
+  const bench = { chains: [chain.seedPath], network: 'bench' };
+  if (!args['skip-startup']) {
+    startup.push(await timeTwice('devgate, shipped chains', { network: 'mainnet' }));
+    const seeded = await timeTwice(`devgate, ${chain.meta.head}-block seed`, bench, true);
+    startup.push(seeded);
+    if (seeded.status !== 'ok') return undefined;
+  }
+  try {
+    const server = await startDevgate({ ...bench, cpuProfDir: profileDir });
+    running.push(server);
+    if (args['skip-startup']) startup.push({ what: `devgate, ${chain.meta.head}-block seed`, firstMs: server.startupMs, status: 'ok' });
+    return server;
+  } catch (err) {
+    log(`devgate did not start with the bench seed: ${(err as Error).message}`);
+    if (args['skip-startup']) startup.push({ what: `devgate, ${chain.meta.head}-block seed`, status: `failed: ${(err as Error).message.split('\n')[0]}` });
+    return undefined;
+  }
+}
+
+async function timeTwice(what: string, opts: { chains?: string[]; network: string }, rss = false): Promise<StartupResult> {
+  const times: number[] = [];
+  for (let i = 0; i < 2; i++) {
+    let server: Server;
+    try {
+      server = await startDevgate(opts);
+    } catch (err) {
+      log(`startup ${what}: failed: ${(err as Error).message}`);
+      return { what, status: `failed: ${(err as Error).message.split('\n')[0]!.slice(0, 120)}` };
+    }
+    running.push(server);
+    times.push(server.startupMs);
+    if (rss && i === 0) log(`devgate RSS after loading the seed: ${server.rssMb()} MB`);
+    await server.stop();
+  }
+  log(`startup ${what}: ${times.map((t) => `${t.toFixed(0)} ms`).join(', then ')}`);
+  return { what, firstMs: times[0], secondMs: times[1], status: 'ok' };
+}
+
+async function measure(figure: Figure, server: Server, chain: BenchChain, seed: number): Promise<ServerFigure> {
+  try {
+    const opts = { connections, duration, seed };
+    const m: Measure = figure.transport === 'ws' ? await wsLoad(figure, server.wsUrl, chain.meta, opts) : await httpLoad(figure, server.url, chain.meta, opts);
+    return { status: 'ok', ...m };
+  } catch (err) {
+    return { status: `failed (${(err as Error).message.slice(0, 100)})` };
+  }
+}
+
+function compareDigests(devgate: unknown[], anvil: unknown[]): string | undefined {
+  for (let i = 0; i < Math.min(devgate.length, anvil.length); i++) {
+    const diff = firstDifference(devgate[i], anvil[i], '');
+    if (diff) return `answers differ from anvil's (sample ${i + 1}) at ${diff}`;
+  }
+  return undefined;
+}
+
+/** The path of the first differing leaf and the two values there. */
+function firstDifference(a: unknown, b: unknown, path: string): string | undefined {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+      const d = firstDifference(a[i], b[i], `${path}[${i}]`);
+      if (d) return d;
+    }
+    return undefined;
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const d = firstDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${path}.${key}`);
+      if (d) return d;
+    }
+    return undefined;
+  }
+  const [x, y] = [JSON.stringify(a) ?? 'undefined', JSON.stringify(b) ?? 'undefined'];
+  return x === y ? undefined : `${path || '(result)'}: devgate ${x.slice(0, 140)}, anvil ${y.slice(0, 140)}`;
+}
+
+function progressLine(r: FigureResult): string {
+  const side = (name: string, s: ServerFigure) => (s.status === 'ok' ? `${name} ${s.reqPerSec!.toFixed(0)} req/s p50 ${s.p50!.toFixed(2)} ms p99 ${s.p99!.toFixed(2)} ms${s.failures ? ` (${s.failures} failed)` : ''}` : `${name} ${s.status}`);
+  return `${r.label}: ${side('devgate', r.devgate)}; ${side('anvil', r.anvil)}${r.ratio ? `; ratio ${r.ratio.toFixed(2)}` : ''}`;
+}
+
+function printProfile(dir: string): ProfileSummary | undefined {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(dir, f));
+  const newest = files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+  if (!newest) return void log(`no CPU profile was written to ${dir}`);
+  const summary = summarizeProfile(newest);
+  console.log(`\nCPU profile ${newest} (${summary.busySamples} busy samples); self time:`);
+  for (const f of summary.functions) console.log(`  ${f.selfPercent.toFixed(1).padStart(5)}%  ${f.name}`);
+  console.log('by file or package:');
+  for (const f of summary.files) console.log(`  ${f.selfPercent.toFixed(1).padStart(5)}%  ${f.name}`);
+  return summary;
+}
+
+async function stopAll(): Promise<void> {
+  await Promise.all(running.splice(0).map((s) => s.stop()));
+}
+
+process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
+main().catch(async (err: unknown) => {
+  console.error(`bench: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+  await stopAll();
+  process.exit(1);
+});
