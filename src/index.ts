@@ -14,6 +14,8 @@ import type { GatewayControl } from './gateway/control.js';
 import { LimitsOptions, mergeLimits } from './gateway/limits.js';
 import { loadKeysFile, OPEN_KEYS, parseKeys } from './gateway/policy/keys.js';
 import { createNetwork, type Network, type NetworkInfo } from './network.js';
+import type { RollupChain } from './rollup/engine/chain.js';
+import { checkRollupL1Networks } from './rollup/network.js';
 import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/load.js';
 
 export type { NetworkInfo, NetworkKind } from './network.js';
@@ -26,7 +28,7 @@ export type { OutageSpec, OutageInfo } from './gateway/policy/outage.js';
 export { KeysError, type KeySpec } from './gateway/policy/keys.js';
 
 /** The chains devgate ships, in `chains/`. */
-export const SHIPPED_CHAINS: readonly string[] = ['mainnet.json', 'sepolia.json'].map((f) =>
+export const SHIPPED_CHAINS: readonly string[] = ['mainnet.json', 'sepolia.json', 'starknet-mainnet.json'].map((f) =>
   fileURLToPath(new URL(`../chains/${f}`, import.meta.url)),
 );
 
@@ -62,6 +64,8 @@ export interface Gateway {
   wsUrl(network: string, key?: string): string;
   /** Keys, usage, outages and limits: the same operations as the admin interface at `/admin`. */
   readonly policy: GatewayControl;
+  /** The engine of a rollup network, for control: createBlock, acceptOnL1, rejectBlock, setTime, increaseTime, addInvokeTransaction. */
+  rollup(network: string): RollupChain;
   /** Closes HTTP and WebSocket and frees the port. */
   stop(): Promise<void>;
 }
@@ -86,8 +90,14 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   } catch (err) {
     throw new TypeError(`invalid devgate options:\nlimits: ${(err as Error).message}`);
   }
+  checkRollupL1Networks(seeds.map((s) => s.seed));
   const networks: Network[] = [];
-  for (const s of seeds) networks.push(await createNetwork(s, { clock: opts.clock }));
+  const l1BlockNumber = async (name: string) => {
+    const l1 = networks.find((n) => n.name === name && n.kind === 'eth');
+    const r = l1 === undefined ? undefined : await l1.execute({ id: 0, method: 'eth_blockNumber', params: [] });
+    return r !== undefined && 'result' in r && typeof r.result === 'string' ? BigInt(r.result) : undefined;
+  };
+  for (const s of seeds) networks.push(await createNetwork(s, { clock: opts.clock, l1BlockNumber }));
   const server = new GatewayServer(networks, { limits, keys, clock: opts.clock });
   let address;
   try {
@@ -113,6 +123,12 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     wsUrl(network, key = DEFAULT_KEY) {
       check(network);
       return `ws://${hostPart}:${address.port}/${network}/ws/v3/${key}`;
+    },
+    rollup(network) {
+      check(network);
+      const n = networks.find((x) => x.name === network)!;
+      if (n.kind !== 'rollup') throw new TypeError(`network ${JSON.stringify(network)} is not a rollup network`);
+      return n.engine as RollupChain;
     },
     stop() {
       stopped ??= (async () => {

@@ -6,6 +6,7 @@ import type { RpcCall, RpcResponse } from './rpc/envelope.js';
 import type { MethodTable } from './rpc/dispatch.js';
 import type { LoadedSeed } from './seed/load.js';
 import type { Clock } from './clock.js';
+import { createRollupNetwork } from './rollup/network.js';
 
 export type NetworkKind = 'eth' | 'rollup';
 
@@ -21,6 +22,8 @@ export interface NetworkInfo {
 export interface NetworkEnv {
   /** devgate's clock: wall time, or a manual clock in tests. */
   readonly clock: Clock;
+  /** The head block number of another network of the same gateway (a rollup's L1); undefined if none. */
+  readonly l1BlockNumber?: (network: string) => Promise<bigint | undefined>;
 }
 
 export interface Network extends NetworkInfo {
@@ -53,7 +56,7 @@ class TableNetwork<C> implements Network {
 }
 
 /** Builds the network a seed describes. */
-export async function createNetwork(loaded: LoadedSeed, _env: NetworkEnv): Promise<Network> {
+export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promise<Network> {
   const seed = loaded.seed;
   switch (seed.kind) {
     case 'eth': {
@@ -61,5 +64,7 @@ export async function createNetwork(loaded: LoadedSeed, _env: NetworkEnv): Promi
       const ctx: EthContext = { chain, networkName: seed.name };
       return new TableNetwork(seed.name, 'eth', chain.chainId.toString(10), chain, ethMethods(), ctx);
     }
+    case 'rollup':
+      return createRollupNetwork(seed, env);
   }
 }

@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { EthSeed } from './eth.js';
+import { RollupSeed } from './rollup.js';
 
-export const Seed = z.discriminatedUnion('kind', [EthSeed]);
+export const Seed = z.discriminatedUnion('kind', [EthSeed, RollupSeed]);
 export type Seed = z.infer<typeof Seed>;
 
 /** A validated seed and the folder its relative paths resolve against. */

@@ -1,0 +1,59 @@
+/** Builds a RollupChain from a rollup seed: genesis state, seeded blocks with their statuses, pending transactions. */
+import type { Clock } from '../clock.js';
+import { SeedError } from '../seed/load.js';
+import type { RollupSeed } from '../seed/rollup.js';
+import { RollupChain } from './engine/chain.js';
+import { shortString } from './engine/hash.js';
+import type { ContractState, Felt } from './engine/types.js';
+import { invokeFromWire, outcomeFromWire } from './params.js';
+
+export function buildRollupChain(seed: RollupSeed, clock: Clock): RollupChain {
+  const state = new Map<Felt, ContractState>();
+  for (const a of seed.accounts) {
+    state.set(BigInt(a.address), {
+      classHash: BigInt(a.classHash),
+      publicKey: BigInt(a.publicKey),
+      nonce: BigInt(a.nonce),
+      balanceWei: BigInt(a.balance),
+      balanceFri: BigInt(a.strkBalance),
+      storage: new Map(),
+    });
+  }
+  for (const c of seed.contracts) {
+    const storage = new Map(Object.entries(c.storage).map(([k, v]) => [BigInt(k), BigInt(v)] as const));
+    state.set(BigInt(c.address), { classHash: BigInt(c.classHash), nonce: 0n, balanceWei: 0n, balanceFri: 0n, storage });
+  }
+  const chain = new RollupChain(
+    {
+      chainId: shortString(seed.chainId),
+      chainName: seed.chainId,
+      starknetVersion: seed.starknetVersion,
+      sequencerAddress: BigInt(seed.sequencerAddress),
+      gasPrices: { wei: BigInt(seed.gasPrices.wei), fri: BigInt(seed.gasPrices.fri) },
+      l1Acceptance: seed.l1Acceptance,
+      blockTimeMs: seed.blockTimeMs,
+    },
+    clock,
+    state,
+  );
+  const submit = (txs: RollupSeed['pending'], where: string) =>
+    txs.forEach((t, i) => {
+      const tx = invokeFromWire(t.transaction);
+      try {
+        chain.addInvokeTransaction(tx, outcomeFromWire(t.outcome, tx.senderAddress));
+      } catch (err) {
+        const data = (err as { data?: unknown }).data;
+        throw new SeedError(`invalid rollup seed ${seed.name}: ${where}[${i}]: ${(err as Error).message}${data === undefined ? '' : ': ' + JSON.stringify(data)}`);
+      }
+    });
+  const blocks = seed.blocks.length > 0 ? seed.blocks : [{ timestamp: seed.genesisTimestamp, status: 'ACCEPTED_ON_L2' as const, transactions: [] }];
+  blocks.forEach((b, i) => {
+    submit(b.transactions, `blocks[${i}].transactions`);
+    const block = chain.createBlock(BigInt(b.timestamp));
+    if (b.status === 'ACCEPTED_ON_L1') chain.acceptOnL1({ hash: block.hash });
+    if (b.status === 'REJECTED') chain.rejectBlock({ hash: block.hash });
+  });
+  chain.startClock(BigInt(blocks.at(-1)!.timestamp));
+  submit(seed.pending, 'pending');
+  return chain;
+}

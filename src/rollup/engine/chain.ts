@@ -1,0 +1,325 @@
+/**
+ * RollupChain: the engine of a Starknet-style rollup network. It keeps blocks with their statuses,
+ * transactions and receipts, and the state (accounts, nonces, fee-token balances, storage). It does
+ * not run Cairo: transactions are simulated by documented rules (README "Rollup network rules").
+ * Time comes from a Clock; interval production and time-based L1 acceptance happen lazily in
+ * `sync()`, which every public method runs first, so a manual clock drives them deterministically.
+ */
+import type { Clock } from '../../clock.js';
+import { DevgateError, InvalidArgument, RollupError } from '../../errors.js';
+import { applyInvoke, TransactionFailure } from './execute.js';
+import { GWEI } from './fees.js';
+import { blockHash, stateCommitment } from './hash.js';
+import type {
+  BlockId, ExecutedTx, FeeEstimate, Felt, GasPrices, InvokeTransaction, L1AcceptanceRule, OutcomeInput, PendingBlock, RollupState, SealedBlock,
+} from './types.js';
+
+export interface RollupConfig {
+  /** The chain id as a felt (the short string `SN_MAIN`) and as text. */
+  readonly chainId: Felt;
+  readonly chainName: string;
+  readonly starknetVersion: string;
+  readonly sequencerAddress: Felt;
+  readonly gasPrices: GasPrices;
+  readonly l1Acceptance: L1AcceptanceRule;
+  /** Seal the pending block every this many ms of the clock; undefined: on demand only. */
+  readonly blockTimeMs?: number;
+}
+
+/** Most blocks one `sync()` seals to catch up with the clock; older missed intervals are skipped. */
+export const MAX_CATCH_UP_BLOCKS = 1_000;
+
+const felt = (n: bigint) => '0x' + n.toString(16);
+
+type TxLocation = { readonly block: SealedBlock; readonly index: number } | { readonly pendingIndex: number };
+
+export class RollupChain {
+  private readonly blocks: SealedBlock[] = [];
+  private readonly byHash = new Map<Felt, SealedBlock>();
+  private readonly txs = new Map<Felt, TxLocation>();
+  private pendingTxs: ExecutedTx[] = [];
+  private pendingState: RollupState;
+  private anchorSec = 0n;
+  private anchorMs: number;
+  private nextSealMs: number;
+  private l1Head: bigint | undefined;
+
+  constructor(
+    readonly config: RollupConfig,
+    private readonly clock: Clock,
+    genesisState: RollupState,
+  ) {
+    this.pendingState = genesisState;
+    this.anchorMs = clock.now();
+    // No interval sealing while a seed is applied: startClock() starts the schedule.
+    this.nextSealMs = Number.POSITIVE_INFINITY;
+  }
+
+  // ---- time and automatic progress ----
+
+  /** Chain time in seconds at a clock reading: the anchor plus the elapsed whole seconds. */
+  private chainTimeAt(ms: number): bigint {
+    return this.anchorSec + BigInt(Math.floor((ms - this.anchorMs) / 1000));
+  }
+
+  /** The timestamp a block sealed now would get (never before its parent's). */
+  now(): bigint {
+    const t = this.chainTimeAt(this.clock.now());
+    const parent = this.blocks.at(-1)?.timestamp ?? 0n;
+    return t > parent ? t : parent;
+  }
+
+  /** Starts the chain's clock: chain time continues from `timestamp` (the seed's head). */
+  startClock(timestamp: bigint): void {
+    this.anchorSec = timestamp;
+    this.anchorMs = this.clock.now();
+    this.nextSealMs = this.anchorMs + (this.config.blockTimeMs ?? 0);
+  }
+
+  /** Seals the blocks of elapsed intervals and accepts on L1 what the time rule accepts. */
+  sync(): void {
+    const now = this.clock.now();
+    const step = this.config.blockTimeMs;
+    if (step !== undefined) {
+      let sealed = 0;
+      while (this.nextSealMs <= now) {
+        if (sealed++ >= MAX_CATCH_UP_BLOCKS) {
+          this.nextSealMs += Math.floor((now - this.nextSealMs) / step + 1) * step;
+          break;
+        }
+        this.seal(this.nextSealMs);
+        this.nextSealMs += step;
+      }
+    }
+    const rule = this.config.l1Acceptance;
+    if (rule.kind === 'time') this.acceptWhere((b) => b.sealedAtMs + rule.delayMs <= now);
+  }
+
+  /** Tells the chain its L1 network's head; blocks that rule `blocks` accepts become ACCEPTED_ON_L1. */
+  observeL1Head(head: bigint): void {
+    const rule = this.config.l1Acceptance;
+    this.l1Head = head;
+    if (rule.kind !== 'blocks') return;
+    for (const b of this.blocks) if (b.status === 'ACCEPTED_ON_L2' && b.l1Anchor === undefined) b.l1Anchor = head;
+    this.acceptWhere((b) => b.l1Anchor !== undefined && head >= b.l1Anchor + BigInt(rule.blocks));
+  }
+
+  /** Accepts on L1 the newest L2 block that `ready` holds for (and so its ancestors). */
+  private acceptWhere(ready: (b: SealedBlock) => boolean): void {
+    for (let i = this.blocks.length - 1; i >= 0; i--) {
+      const b = this.blocks[i]!;
+      if (b.status === 'ACCEPTED_ON_L1') return;
+      if (ready(b)) {
+        this.acceptUpTo(i);
+        return;
+      }
+    }
+  }
+
+  private acceptUpTo(index: number): SealedBlock[] {
+    const accepted: SealedBlock[] = [];
+    for (let i = index; i >= 0 && this.blocks[i]!.status !== 'ACCEPTED_ON_L1'; i--) {
+      this.blocks[i]!.status = 'ACCEPTED_ON_L1';
+      accepted.unshift(this.blocks[i]!);
+    }
+    return accepted;
+  }
+
+  // ---- reads ----
+
+  /** The newest sealed block on the chain. */
+  head(): SealedBlock {
+    this.sync();
+    return this.blocks.at(-1)!;
+  }
+
+  /** The block being filled. */
+  pending(): PendingBlock {
+    this.sync();
+    const head = this.blocks.at(-1)!;
+    const c = this.config;
+    return { parentHash: head.hash, timestamp: this.now(), sequencerAddress: c.sequencerAddress, gasPrices: c.gasPrices, starknetVersion: c.starknetVersion, transactions: this.pendingTxs };
+  }
+
+  /** The block a block id means; `pending` with nothing pending is the latest block. Undefined: no such block. */
+  block(id: BlockId): SealedBlock | PendingBlock | undefined {
+    this.sync();
+    if ('hash' in id) return this.byHash.get(id.hash);
+    if ('number' in id) return id.number < BigInt(this.blocks.length) ? this.blocks[Number(id.number)] : undefined;
+    if (id.tag === 'pending' && this.pendingTxs.length > 0) return this.pending();
+    return this.blocks.at(-1);
+  }
+
+  /** A transaction with its block; undefined when unknown or still pending (no receipt yet). */
+  receipt(hash: Felt): { tx: ExecutedTx; block: SealedBlock } | undefined {
+    this.sync();
+    const loc = this.txs.get(hash);
+    if (loc === undefined || 'pendingIndex' in loc) return undefined;
+    return { tx: loc.block.transactions[loc.index]!, block: loc.block };
+  }
+
+  /** Whether a transaction is waiting in the pending block. */
+  isPending(hash: Felt): boolean {
+    this.sync();
+    const loc = this.txs.get(hash);
+    return loc !== undefined && 'pendingIndex' in loc;
+  }
+
+  /** The state after a block (or after the pending transactions). */
+  stateAt(block: SealedBlock | PendingBlock): RollupState {
+    return 'state' in block ? block.state : this.pendingState;
+  }
+
+  // ---- transactions and fees ----
+
+  /** Submits an INVOKE transaction into the pending block: nonce and signature checked, fee charged. */
+  addInvokeTransaction(tx: InvokeTransaction, outcome?: OutcomeInput, opts: { validate?: boolean } = {}): Felt {
+    this.sync();
+    if (tx.query) throw new RollupError(61, 'The transaction version is not supported', 'query versions (2^128 + version) are for fee estimates only');
+    const c = this.config;
+    let applied;
+    try {
+      applied = applyInvoke(this.pendingState, tx, outcome, {
+        chainId: c.chainId, gasPrices: c.gasPrices, sequencerAddress: c.sequencerAddress, validate: opts.validate ?? true, charge: true,
+      });
+    } catch (err) {
+      throw submitError(err);
+    }
+    this.pendingState = applied.state;
+    this.txs.set(applied.executed.hash, { pendingIndex: this.pendingTxs.length });
+    this.pendingTxs = [...this.pendingTxs, applied.executed];
+    return applied.executed.hash;
+  }
+
+  /** Fee estimates, each transaction simulated on the state the previous ones left. */
+  estimateFee(txs: readonly InvokeTransaction[], id: BlockId, opts: { validate?: boolean } = {}): FeeEstimate[] {
+    const block = this.block(id);
+    if (block === undefined) throw new RollupError(24, 'Block not found');
+    let state = this.stateAt(block);
+    return txs.map((tx, i) => {
+      let applied;
+      try {
+        applied = applyInvoke(state, tx, undefined, {
+          chainId: this.config.chainId, gasPrices: block.gasPrices, sequencerAddress: block.sequencerAddress, validate: opts.validate ?? true, charge: false,
+        });
+      } catch (err) {
+        if (!(err instanceof TransactionFailure)) throw err;
+        if (err.kind === 'not-deployed') throw new RollupError(20, 'Contract not found', { transaction_index: i, revert_error: err.reason });
+        throw new RollupError(40, 'Contract error', { transaction_index: i, revert_error: err.reason });
+      }
+      state = applied.state;
+      const gasPrice = (tx.version === 1 ? block.gasPrices.wei : block.gasPrices.fri) / GWEI;
+      const gasConsumed = applied.executed.gasConsumed;
+      return { gasConsumed, gasPrice, overallFee: gasConsumed * gasPrice, unit: tx.version === 1 ? 'WEI' : 'FRI' };
+    });
+  }
+
+  // ---- control ----
+
+  /** Seals the pending block (empty or not) and returns it. */
+  createBlock(timestamp?: bigint): SealedBlock {
+    this.sync();
+    return this.seal(this.clock.now(), timestamp);
+  }
+
+  private seal(atMs: number, timestamp?: bigint): SealedBlock {
+    const parent = this.blocks.at(-1);
+    const c = this.config;
+    const txs = this.pendingTxs;
+    const state = this.pendingState;
+    const fields = {
+      number: parent === undefined ? 0n : parent.number + 1n,
+      parentHash: parent?.hash ?? 0n,
+      newRoot: parent !== undefined && txs.length === 0 ? parent.newRoot : stateCommitment(state),
+      timestamp: timestamp ?? maxBig(this.chainTimeAt(atMs), parent?.timestamp ?? 0n),
+      sequencerAddress: c.sequencerAddress,
+      gasPrices: c.gasPrices,
+      starknetVersion: c.starknetVersion,
+      transactions: txs,
+    };
+    const block: SealedBlock = { ...fields, hash: blockHash(fields), state, status: 'ACCEPTED_ON_L2', sealedAtMs: atMs, l1Anchor: this.l1Head };
+    this.blocks.push(block);
+    this.byHash.set(block.hash, block);
+    txs.forEach((t, index) => this.txs.set(t.hash, { block, index }));
+    this.pendingTxs = [];
+    return block;
+  }
+
+  /** Accepts a block and its ancestors on L1; returns the blocks that changed status. */
+  acceptOnL1(id: BlockId): SealedBlock[] {
+    const block = this.block(id);
+    if (block === undefined) throw new RollupError(24, 'Block not found');
+    if (!('hash' in block)) throw new DevgateError('the pending block cannot be accepted on L1 before it is sealed (devnet_createBlock)');
+    if (block.status === 'REJECTED') throw new DevgateError(`block ${felt(block.hash)} is REJECTED; statuses only move forward`);
+    return this.acceptUpTo(Number(block.number));
+  }
+
+  /**
+   * Rejects a block that is PENDING or ACCEPTED_ON_L2, with its descendants (the pending block is
+   * sealed first so its transactions are rejected too). The chain continues from the block's parent
+   * and the next block reuses the rejected number. Returns the rejected blocks.
+   */
+  rejectBlock(id: BlockId): SealedBlock[] {
+    const found = this.block(id);
+    if (found === undefined) throw new RollupError(24, 'Block not found');
+    if ('hash' in found) {
+      if (found.status !== 'ACCEPTED_ON_L2' || this.blocks[Number(found.number)] !== found) {
+        throw new DevgateError(`block ${felt(found.hash)} is ${found.status}; only PENDING or ACCEPTED_ON_L2 blocks can be rejected`);
+      }
+      if (found.number === 0n) throw new DevgateError('the genesis block cannot be rejected');
+    }
+    // The pending block is built on the rejected ones: seal it so its transactions are rejected with them.
+    const sealed = this.pendingTxs.length > 0 ? this.seal(this.clock.now()) : undefined;
+    const block = 'hash' in found ? found : sealed!;
+    const rejected = this.blocks.splice(Number(block.number));
+    for (const b of rejected) b.status = 'REJECTED';
+    this.pendingState = this.blocks.at(-1)!.state;
+    return rejected;
+  }
+
+  /** Sets chain time (seconds); with `generateBlock`, seals a block at that time. */
+  setTime(timestamp: bigint, generateBlock = false): SealedBlock | undefined {
+    this.sync();
+    const head = this.blocks.at(-1)!;
+    if (timestamp < head.timestamp) throw new InvalidArgument(`time ${timestamp} is before the latest block's timestamp ${head.timestamp}; block timestamps never decrease`);
+    this.anchorSec = timestamp;
+    this.anchorMs = this.clock.now();
+    return generateBlock ? this.seal(this.anchorMs) : undefined;
+  }
+
+  /** Moves chain time forward by `seconds` and seals a block (as starknet-devnet does). */
+  increaseTime(seconds: bigint): SealedBlock {
+    this.sync();
+    if (seconds < 0n) throw new InvalidArgument('time must not be negative');
+    this.anchorSec += seconds;
+    return this.seal(this.clock.now());
+  }
+
+  /** Sealed blocks on the chain, oldest first. */
+  get length(): number {
+    return this.blocks.length;
+  }
+}
+
+function maxBig(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
+}
+
+/** The Starknet error a submission failure is answered with. */
+function submitError(err: unknown): unknown {
+  if (!(err instanceof TransactionFailure)) return err;
+  switch (err.kind) {
+    case 'not-deployed':
+      return new RollupError(20, 'Contract not found');
+    case 'nonce':
+      return new RollupError(52, 'Invalid transaction nonce', err.reason);
+    case 'validation':
+      return new RollupError(55, 'Account validation failed', err.reason);
+    case 'resources':
+      return new RollupError(53, "The transaction's resources don't cover validation or the minimal transaction fee", err.reason);
+    case 'balance':
+      return new RollupError(54, "Account balance is smaller than the transaction's maximal fee", err.reason);
+    case 'execution':
+      return new RollupError(40, 'Contract error', { revert_error: err.reason });
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Applying one INVOKE transaction to a state: sender and nonce checks, signature validation against
+ * the account's public key, the outcome (given, or derived from the calls), gas and fee.
+ */
+import { Point, Signature, verify } from '@scure/starknet';
+import { feeUnit, gasConsumed, gasPriceFor, maxFeeOf } from './fees.js';
+import { invokeTransactionHash } from './hash.js';
+import type { ContractState, ExecutedTx, Felt, GasPrices, InvokeTransaction, OutcomeInput, RollupState, StorageWrite, TxOutcome } from './types.js';
+import { poseidonHashMany } from '@scure/starknet';
+
+/** Why a transaction could not be applied; the chain turns it into the right RollupError. */
+export type FailureKind = 'not-deployed' | 'nonce' | 'validation' | 'resources' | 'balance' | 'execution';
+
+export class TransactionFailure extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+export interface ApplyOptions {
+  readonly chainId: Felt;
+  readonly gasPrices: GasPrices;
+  readonly sequencerAddress: Felt;
+  /** Check the signature against the account's public key (estimates may skip it). */
+  readonly validate: boolean;
+  /** Check max fee, resource bounds and balance, and charge the fee (estimates only measure it). */
+  readonly charge: boolean;
+}
+
+const felt = (n: bigint) => '0x' + n.toString(16);
+
+/** One call of an account's multicall: `[n, (to, selector, len, ...data) * n]` (Cairo 1 accounts). */
+export interface Call {
+  readonly to: Felt;
+  readonly selector: Felt;
+  readonly calldata: readonly Felt[];
+}
+
+/** Decodes an account's `__execute__` calldata into calls, or undefined when it is not a multicall. */
+export function decodeCalls(calldata: readonly Felt[]): Call[] | undefined {
+  if (calldata.length === 0) return undefined;
+  const n = calldata[0]!;
+  const calls: Call[] = [];
+  let i = 1;
+  for (let k = 0n; k < n; k++) {
+    if (i + 3 > calldata.length) return undefined;
+    const len = Number(calldata[i + 2]!);
+    if (i + 3 + len > calldata.length) return undefined;
+    calls.push({ to: calldata[i]!, selector: calldata[i + 1]!, calldata: calldata.slice(i + 3, i + 3 + len) });
+    i += 3 + len;
+  }
+  return i === calldata.length ? calls : undefined;
+}
+
+/** The outcome the simulation gives a call when the submitter gives none: one slot written, one event. */
+export function derivedOutcome(calls: readonly Call[], given: OutcomeInput = {}): TxOutcome {
+  return {
+    storageWrites: given.storageWrites ?? calls.map((c) => ({ contractAddress: c.to, key: c.selector, value: poseidonHashMany([...c.calldata]) })),
+    events: given.events ?? calls.map((c) => ({ fromAddress: c.to, keys: [c.selector], data: c.calldata })),
+    messages: given.messages ?? [],
+  };
+}
+
+function signatureValid(hash: Felt, signature: readonly Felt[], publicKey: Felt): boolean {
+  if (signature.length !== 2) return false;
+  const [r, s] = signature as [bigint, bigint];
+  let sig: InstanceType<typeof Signature>;
+  try {
+    sig = new Signature(r, s);
+  } catch {
+    return false;
+  }
+  const x = publicKey.toString(16).padStart(64, '0');
+  for (const prefix of ['02', '03']) {
+    try {
+      const point = Point.fromHex(prefix + x);
+      if (verify(sig, felt(hash), point.toHex(false))) return true;
+    } catch {
+      // not a curve point, or out of range: invalid
+    }
+  }
+  return false;
+}
+
+/** Applies `tx` to `state`; returns the new state (a copy) and the executed transaction. */
+export function applyInvoke(state: RollupState, tx: InvokeTransaction, given: OutcomeInput | undefined, opts: ApplyOptions): { state: RollupState; executed: ExecutedTx } {
+  const sender = state.get(tx.senderAddress);
+  if (sender === undefined) throw new TransactionFailure('not-deployed', `Requested contract address ${felt(tx.senderAddress)} is not deployed.`);
+  if (sender.publicKey === undefined) throw new TransactionFailure('validation', `Contract ${felt(tx.senderAddress)} is not an account: it has no public key.`);
+  if (tx.nonce !== sender.nonce) throw new TransactionFailure('nonce', `Invalid transaction nonce. Expected: ${felt(sender.nonce)}, got: ${felt(tx.nonce)}`);
+  const hash = invokeTransactionHash(tx, opts.chainId);
+  if (opts.validate && !signatureValid(hash, tx.signature, sender.publicKey)) {
+    throw new TransactionFailure('validation', `Account validation failed: invalid signature for transaction ${felt(hash)} and public key ${felt(sender.publicKey)}.`);
+  }
+  const calls = decodeCalls(tx.calldata);
+  if (calls === undefined) throw new TransactionFailure('execution', 'Execution failed: calldata is not an account multicall [n_calls, (to, selector, calldata_len, ...calldata) * n_calls].');
+  const outcome = derivedOutcome(calls, given);
+  for (const target of [...calls.map((c) => c.to), ...outcome.storageWrites.map((w) => w.contractAddress)]) {
+    if (!state.has(target)) throw new TransactionFailure('execution', `Requested contract address ${felt(target)} is not deployed.`);
+  }
+
+  const gas = gasConsumed(tx, outcome);
+  const price = gasPriceFor(tx, opts.gasPrices);
+  const fee = gas * price;
+  const unit = feeUnit(tx);
+  const balance = unit === 'WEI' ? sender.balanceWei : sender.balanceFri;
+  if (opts.charge) {
+    if (tx.version === 1 && tx.maxFee < fee) throw new TransactionFailure('resources', `Max fee (${tx.maxFee}) is below the minimal fee (${fee}) of the transaction.`);
+    if (tx.version === 3) {
+      const l1 = tx.resourceBounds.l1Gas;
+      if (l1.maxAmount < gas || l1.maxPricePerUnit < price) {
+        throw new TransactionFailure('resources', `Resource bounds (l1_gas max_amount ${l1.maxAmount}, max_price_per_unit ${l1.maxPricePerUnit}) do not cover ${gas} gas at ${price} fri.`);
+      }
+    }
+    const maxFee = maxFeeOf(tx);
+    if (balance < maxFee) throw new TransactionFailure('balance', `Account balance (${balance} ${unit === 'WEI' ? 'wei' : 'fri'}) is smaller than the transaction's maximal fee (${maxFee}).`);
+  }
+
+  const next = new Map(state);
+  const charged = opts.charge ? fee : 0n;
+  const debit = (c: ContractState): ContractState =>
+    unit === 'WEI' ? { ...c, balanceWei: c.balanceWei - charged } : { ...c, balanceFri: c.balanceFri - charged };
+  next.set(tx.senderAddress, { ...debit(sender), nonce: sender.nonce + 1n });
+  const sequencer = next.get(opts.sequencerAddress);
+  if (sequencer !== undefined && charged > 0n) {
+    next.set(opts.sequencerAddress, unit === 'WEI' ? { ...sequencer, balanceWei: sequencer.balanceWei + charged } : { ...sequencer, balanceFri: sequencer.balanceFri + charged });
+  }
+  writeStorage(next, outcome.storageWrites);
+  return { state: next, executed: { hash, tx, outcome, gasConsumed: gas, actualFee: fee } };
+}
+
+function writeStorage(state: Map<Felt, ContractState>, writes: readonly StorageWrite[]): void {
+  const byContract = new Map<Felt, StorageWrite[]>();
+  for (const w of writes) byContract.set(w.contractAddress, [...(byContract.get(w.contractAddress) ?? []), w]);
+  for (const [address, ws] of byContract) {
+    const c = state.get(address)!;
+    const storage = new Map(c.storage);
+    for (const w of ws) storage.set(w.key, w.value);
+    state.set(address, { ...c, storage });
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * The gas model of the simulation. devgate does not run Cairo; a transaction's gas is a documented
+ * function of what it carries and what it does (README "Rollup network rules"):
+ *
+ *   gas = 2,500                                   validation, nonce update, fee transfer
+ *       + 32 per calldata felt + 32 per signature felt
+ *       + 612 per storage slot written (distinct contract and key)
+ *       + per event:   256 + 32 per key and data felt
+ *       + per message: 1,224 + 32 per payload felt
+ */
+import type { GasPrices, InvokeTransaction, TxOutcome } from './types.js';
+
+export const GAS = {
+  base: 2_500n,
+  calldataFelt: 32n,
+  signatureFelt: 32n,
+  storageWrite: 612n,
+  event: 256n,
+  eventFelt: 32n,
+  message: 1_224n,
+  messageFelt: 32n,
+} as const;
+
+/** Wei per gwei (and fri per gfri): estimates give prices and fees in these units. */
+export const GWEI = 1_000_000_000n;
+
+/** Gas consumed by a transaction with the given outcome. */
+export function gasConsumed(tx: InvokeTransaction, outcome: TxOutcome): bigint {
+  const slots = new Set(outcome.storageWrites.map((w) => `${w.contractAddress.toString(16)}:${w.key.toString(16)}`));
+  let gas = GAS.base + GAS.calldataFelt * BigInt(tx.calldata.length) + GAS.signatureFelt * BigInt(tx.signature.length);
+  gas += GAS.storageWrite * BigInt(slots.size);
+  for (const e of outcome.events) gas += GAS.event + GAS.eventFelt * BigInt(e.keys.length + e.data.length);
+  for (const m of outcome.messages) gas += GAS.message + GAS.messageFelt * BigInt(m.payload.length);
+  return gas;
+}
+
+/** The fee token of a transaction: v1 pays in wei (ETH), v3 in fri (STRK). */
+export function feeUnit(tx: InvokeTransaction): 'WEI' | 'FRI' {
+  return tx.version === 1 ? 'WEI' : 'FRI';
+}
+
+/** The block's gas price (wei or fri per gas) for a transaction. */
+export function gasPriceFor(tx: InvokeTransaction, prices: GasPrices): bigint {
+  return tx.version === 1 ? prices.wei : prices.fri;
+}
+
+/** The most a transaction lets itself be charged. */
+export function maxFeeOf(tx: InvokeTransaction): bigint {
+  if (tx.version === 1) return tx.maxFee;
+  const b = tx.resourceBounds;
+  let max = b.l1Gas.maxAmount * b.l1Gas.maxPricePerUnit + b.l2Gas.maxAmount * b.l2Gas.maxPricePerUnit;
+  if (b.l1DataGas !== undefined) max += b.l1DataGas.maxAmount * b.l1DataGas.maxPricePerUnit;
+  return max + tx.tip * b.l2Gas.maxAmount;
+}

@@ -1,0 +1,121 @@
+/**
+ * Starknet hashes: transaction hashes exactly as Starknet computes them (so clients can recompute
+ * them), and devgate's block hash and state commitment (Poseidon, modeled on Starknet 0.13.2).
+ */
+import { computeHashOnElements, poseidonHashMany } from '@scure/starknet';
+import type { ExecutedTx, Felt, GasPrices, InvokeTransaction, ResourceBound, RollupState } from './types.js';
+
+/** 2^128: added to a version for query-only (fee estimate) signatures. */
+export const QUERY_VERSION_OFFSET = 1n << 128n;
+
+/** A Cairo short string (at most 31 ASCII characters) as a felt. */
+export function shortString(s: string): Felt {
+  if (s.length > 31 || !/^[\x00-\x7f]*$/.test(s)) throw new RangeError(`not a short string: ${JSON.stringify(s)}`);
+  let n = 0n;
+  for (const ch of s) n = (n << 8n) | BigInt(ch.charCodeAt(0));
+  return n;
+}
+
+const INVOKE = shortString('invoke');
+const L1_GAS = shortString('L1_GAS');
+const L2_GAS = shortString('L2_GAS');
+const L1_DATA = shortString('L1_DATA');
+
+const pedersenHash = (values: readonly bigint[]): Felt => BigInt(computeHashOnElements([...values]) as string | bigint);
+
+/** The version felt a transaction is hashed with. */
+export function versionFelt(tx: InvokeTransaction): Felt {
+  return BigInt(tx.version) + (tx.query ? QUERY_VERSION_OFFSET : 0n);
+}
+
+function boundFelt(name: Felt, b: ResourceBound): Felt {
+  return (name << 192n) + (b.maxAmount << 128n) + b.maxPricePerUnit;
+}
+
+const daMode = (m: 'L1' | 'L2'): bigint => (m === 'L1' ? 0n : 1n);
+
+/** An INVOKE transaction's hash: Pedersen for v1, Poseidon for v3, over Starknet's fields. */
+export function invokeTransactionHash(tx: InvokeTransaction, chainId: Felt): Felt {
+  if (tx.version === 1) {
+    return pedersenHash([INVOKE, versionFelt(tx), tx.senderAddress, 0n, pedersenHash(tx.calldata), tx.maxFee, chainId, tx.nonce]);
+  }
+  const rb = tx.resourceBounds;
+  const bounds = [boundFelt(L1_GAS, rb.l1Gas), boundFelt(L2_GAS, rb.l2Gas)];
+  if (rb.l1DataGas !== undefined) bounds.push(boundFelt(L1_DATA, rb.l1DataGas));
+  return poseidonHashMany([
+    INVOKE,
+    versionFelt(tx),
+    tx.senderAddress,
+    poseidonHashMany([tx.tip, ...bounds]),
+    poseidonHashMany([...tx.paymasterData]),
+    chainId,
+    tx.nonce,
+    (daMode(tx.nonceDataAvailabilityMode) << 32n) + daMode(tx.feeDataAvailabilityMode),
+    poseidonHashMany([...tx.accountDeploymentData]),
+    poseidonHashMany([...tx.calldata]),
+  ]);
+}
+
+const STATE_V0 = shortString('STARKNET_STATE_V0');
+const BLOCK_HASH_0 = shortString('STARKNET_BLOCK_HASH0');
+const GAS_PRICES_0 = shortString('STARKNET_GAS_PRICES0');
+
+/**
+ * The state commitment: Poseidon over a prefix and one leaf per contract, in address order; a
+ * leaf is Poseidon(address, class hash, nonce, public key, ETH balance, STRK balance, storage root),
+ * the storage root Poseidon over the (key, value) pairs in key order.
+ */
+export function stateCommitment(state: RollupState): Felt {
+  const leaves = [...state.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([address, c]) => {
+      const slots = [...c.storage.entries()].filter(([, v]) => v !== 0n).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      const storageRoot = poseidonHashMany(slots.flat());
+      return poseidonHashMany([address, c.classHash, c.nonce, c.publicKey ?? 0n, c.balanceWei, c.balanceFri, storageRoot]);
+    });
+  return poseidonHashMany([STATE_V0, ...leaves]);
+}
+
+/** Fields of a block that its hash covers. */
+export interface BlockHeaderFields {
+  readonly number: bigint;
+  readonly newRoot: Felt;
+  readonly sequencerAddress: Felt;
+  readonly timestamp: bigint;
+  readonly gasPrices: GasPrices;
+  readonly starknetVersion: string;
+  readonly parentHash: Felt;
+  readonly transactions: readonly ExecutedTx[];
+}
+
+/**
+ * The block hash: Poseidon over the fields of Starknet 0.13.2's block hash (number, state root,
+ * sequencer, timestamp, counts, state-diff, transaction, event and receipt commitments, gas prices,
+ * version, parent hash), each commitment a Poseidon hash of the block's own data.
+ */
+export function blockHash(h: BlockHeaderFields): Felt {
+  const txs = h.transactions;
+  const events = txs.flatMap((t) => t.outcome.events.map((e) => poseidonHashMany([e.fromAddress, t.hash, BigInt(e.keys.length), ...e.keys, BigInt(e.data.length), ...e.data])));
+  const writes = txs.flatMap((t) => t.outcome.storageWrites.flatMap((w) => [w.contractAddress, w.key, w.value]));
+  const receipts = txs.map((t) => {
+    const messages = t.outcome.messages.flatMap((m) => [m.fromAddress, m.toAddress, BigInt(m.payload.length), ...m.payload]);
+    return poseidonHashMany([t.hash, t.actualFee, poseidonHashMany(messages), t.gasConsumed]);
+  });
+  const counts = (BigInt(txs.length) << 192n) + (BigInt(events.length) << 128n) + (BigInt(writes.length / 3) << 64n);
+  return poseidonHashMany([
+    BLOCK_HASH_0,
+    h.number,
+    h.newRoot,
+    h.sequencerAddress,
+    h.timestamp,
+    counts,
+    poseidonHashMany(writes),
+    poseidonHashMany(txs.flatMap((t) => [t.hash, ...t.tx.signature])),
+    poseidonHashMany(events),
+    poseidonHashMany(receipts),
+    poseidonHashMany([GAS_PRICES_0, h.gasPrices.wei, h.gasPrices.fri]),
+    shortString(h.starknetVersion),
+    0n,
+    h.parentHash,
+  ]);
+}

@@ -1,0 +1,21 @@
+import { defineMethod, optional, required } from '../../rpc/method.js';
+import { bool } from '../../rpc/params.js';
+import type { RollupContext } from '../context.js';
+import { feltHex } from '../format.js';
+import { seconds } from '../params.js';
+
+/**
+ * devnet_setTime: sets chain time (Unix seconds; never before the latest block); with
+ * `generate_block`, seals a block at that time.
+ * @example {"jsonrpc":"2.0","id":1,"method":"devnet_setTime","params":{"time":1735689600,"generate_block":true}}
+ *   -> {"block_timestamp":1735689600,"block_hash":"0x..."}
+ */
+export const devnet_setTime = defineMethod({
+  name: 'devnet_setTime',
+  named: true,
+  params: [required('time', seconds), optional('generate_block', bool)],
+  handler: (ctx: RollupContext, time, generate) => {
+    const block = ctx.chain.setTime(time, generate ?? false);
+    return block === undefined ? { block_timestamp: Number(time) } : { block_timestamp: Number(time), block_hash: feltHex(block.hash) };
+  },
+});

@@ -1,0 +1,33 @@
+/** The dispatch table of rollup networks: every method under `rollup_` and the network's own prefix, plus devnet_ control. */
+import { MethodTable } from '../../rpc/dispatch.js';
+import type { MethodDef } from '../../rpc/method.js';
+import type { RollupContext } from '../context.js';
+import { devnet_acceptOnL1 } from './devnet_acceptOnL1.js';
+import { devnet_createBlock } from './devnet_createBlock.js';
+import { devnet_increaseTime } from './devnet_increaseTime.js';
+import { devnet_rejectBlock } from './devnet_rejectBlock.js';
+import { devnet_setTime } from './devnet_setTime.js';
+import { rollup_addInvokeTransaction } from './rollup_addInvokeTransaction.js';
+import { rollup_blockNumber } from './rollup_blockNumber.js';
+import { rollup_chainId } from './rollup_chainId.js';
+import { rollup_estimateFee } from './rollup_estimateFee.js';
+import { rollup_getBlockWithTxHashes } from './rollup_getBlockWithTxHashes.js';
+import { rollup_getTransactionReceipt } from './rollup_getTransactionReceipt.js';
+
+const ROLLUP: readonly MethodDef<RollupContext, any>[] = [
+  rollup_getBlockWithTxHashes,
+  rollup_getTransactionReceipt,
+  rollup_estimateFee,
+  rollup_addInvokeTransaction,
+  rollup_chainId,
+  rollup_blockNumber,
+];
+
+const DEVNET: readonly MethodDef<RollupContext, any>[] = [devnet_createBlock, devnet_acceptOnL1, devnet_rejectBlock, devnet_setTime, devnet_increaseTime];
+
+/** The table of a rollup network whose own prefix is `prefix` (e.g. `starknet`). */
+export function rollupMethods(prefix: string): MethodTable<RollupContext> {
+  const table = new MethodTable<RollupContext>(DEVNET);
+  for (const def of ROLLUP) table.add(def, def.name.replace(/^rollup_/, `${prefix}_`));
+  return table;
+}

@@ -1,0 +1,148 @@
+/**
+ * The devgate seed format of a `rollup` network (Starknet-style), as a zod schema. Transactions and
+ * outcomes use the wire shapes of the rollup_ methods, so a seed reads like RPC traffic.
+ */
+import { z } from 'zod';
+
+/** 2^251 + 17 * 2^192 + 1: the Stark field prime. */
+export const FELT_PRIME = (1n << 251n) + 17n * (1n << 192n) + 1n;
+const QUERY = 1n << 128n;
+
+export const Felt = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{1,64}$/, 'not a felt: want 0x-prefixed hex')
+  .refine((v) => BigInt(v) < FELT_PRIME, 'not a felt: at least the field prime 2^251 + 17 * 2^192 + 1');
+const Felts = z.array(Felt);
+const Amount = z.string().regex(/^0x[0-9a-fA-F]{1,64}$/, 'not a 0x-prefixed hex amount');
+
+export const ResourceBoundWire = z.object({ max_amount: Amount, max_price_per_unit: Amount }).strict();
+const DaMode = z.enum(['L1', 'L2']);
+
+/** INVOKE v1 (or its query version): fee in wei, at most `max_fee`. */
+export const InvokeV1Wire = z
+  .object({
+    type: z.literal('INVOKE'),
+    version: z.enum(['0x1', '0x' + (QUERY + 1n).toString(16)]),
+    sender_address: Felt,
+    calldata: Felts,
+    signature: Felts,
+    nonce: Felt,
+    max_fee: Amount,
+  })
+  .strict();
+
+/** INVOKE v3 (or its query version): fee in fri, bounded by resource bounds. */
+export const InvokeV3Wire = z
+  .object({
+    type: z.literal('INVOKE'),
+    version: z.enum(['0x3', '0x' + (QUERY + 3n).toString(16)]),
+    sender_address: Felt,
+    calldata: Felts,
+    signature: Felts,
+    nonce: Felt,
+    resource_bounds: z.object({ l1_gas: ResourceBoundWire, l2_gas: ResourceBoundWire, l1_data_gas: ResourceBoundWire.optional() }).strict(),
+    tip: Amount.default('0x0'),
+    paymaster_data: Felts.default([]),
+    account_deployment_data: Felts.default([]),
+    nonce_data_availability_mode: DaMode.default('L1'),
+    fee_data_availability_mode: DaMode.default('L1'),
+  })
+  .strict();
+
+export const InvokeWire = z.discriminatedUnion('version', [InvokeV1Wire, InvokeV3Wire]);
+export type InvokeWire = z.infer<typeof InvokeWire>;
+
+/** What a transaction did: the simulation's outcome, given by whoever submits it. */
+export const OutcomeWire = z
+  .object({
+    /** `from_address` defaults to the sender. */
+    events: z.array(z.object({ from_address: Felt.optional(), keys: Felts, data: Felts }).strict()).optional(),
+    messages_sent: z.array(z.object({ from_address: Felt.optional(), to_address: Felt, payload: Felts }).strict()).optional(),
+    storage_writes: z.array(z.object({ contract_address: Felt, key: Felt, value: Felt }).strict()).optional(),
+  })
+  .strict();
+export type OutcomeWire = z.infer<typeof OutcomeWire>;
+
+const SeedTransaction = z.object({ transaction: InvokeWire, outcome: OutcomeWire.optional() }).strict();
+
+const gweiMultiple = Amount.refine((v) => BigInt(v) % 1_000_000_000n === 0n, 'must be a whole number of gwei (a multiple of 10^9)');
+
+export const L1Acceptance = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('manual') }).strict(),
+  z.object({ kind: z.literal('time'), delayMs: z.number().int().nonnegative() }).strict(),
+  z.object({ kind: z.literal('blocks'), network: z.string().min(1), blocks: z.number().int().positive() }).strict(),
+]);
+
+const SeedBlock = z
+  .object({
+    timestamp: z.number().int().nonnegative(),
+    status: z.enum(['ACCEPTED_ON_L2', 'ACCEPTED_ON_L1', 'REJECTED']).default('ACCEPTED_ON_L2'),
+    transactions: z.array(SeedTransaction).default([]),
+  })
+  .strict();
+
+export const RollupSeed = z
+  .object({
+    $schema: z.string().optional(),
+    name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'network names are lowercase letters, digits and dashes'),
+    kind: z.literal('rollup'),
+    /** The chain id as a short string, e.g. SN_MAIN. */
+    chainId: z.string().regex(/^[A-Za-z0-9_]{1,31}$/, 'a short string of at most 31 letters, digits or underscores'),
+    /** The network's own method prefix: methods answer under `rollup_` and `<prefix>_`. */
+    prefix: z.string().regex(/^[a-z][a-z0-9]*$/, 'lowercase letters and digits').refine((p) => p !== 'rollup' && p !== 'devnet', 'rollup and devnet are taken').default('starknet'),
+    starknetVersion: z.string().regex(/^[\x20-\x7e]{1,31}$/, 'at most 31 printable ASCII characters').default('0.13.4'),
+    sequencerAddress: Felt,
+    /** The L1 gas price of every block, in wei and in fri. */
+    gasPrices: z.object({ wei: gweiMultiple, fri: gweiMultiple }).strict(),
+    /** Seal the pending block every this many ms; absent: only on demand (devnet_createBlock). */
+    blockTimeMs: z.number().int().positive().optional(),
+    l1Acceptance: L1Acceptance.default({ kind: 'manual' }),
+    /** Timestamp of the genesis block when `blocks` is empty. */
+    genesisTimestamp: z.number().int().nonnegative().default(0),
+    accounts: z
+      .array(
+        z
+          .object({
+            address: Felt,
+            publicKey: Felt,
+            classHash: Felt.default('0x0'),
+            nonce: Amount.default('0x0'),
+            /** ETH in wei (pays v1 fees). */
+            balance: Amount.default('0x0'),
+            /** STRK in fri (pays v3 fees). */
+            strkBalance: Amount.default('0x0'),
+          })
+          .strict(),
+      )
+      .default([]),
+    contracts: z.array(z.object({ address: Felt, classHash: Felt, storage: z.record(z.string(), Felt).default({}) }).strict()).default([]),
+    /** Blocks from genesis on, each built on the previous non-rejected one. */
+    blocks: z.array(SeedBlock).default([]),
+    /** Transactions waiting in the pending block. */
+    pending: z.array(SeedTransaction).default([]),
+  })
+  .strict()
+  .superRefine((seed, ctx) => {
+    const addresses = new Set<bigint>();
+    const all = [...seed.accounts.map((a, i) => ['accounts', i, a.address] as const), ...seed.contracts.map((c, i) => ['contracts', i, c.address] as const)];
+    for (const [list, i, address] of all) {
+      if (addresses.has(BigInt(address))) ctx.addIssue({ code: 'custom', path: [list, i, 'address'], message: `address ${address} is listed twice` });
+      addresses.add(BigInt(address));
+    }
+    seed.contracts.forEach((c, i) => {
+      for (const key of Object.keys(c.storage)) {
+        if (!Felt.safeParse(key).success) ctx.addIssue({ code: 'custom', path: ['contracts', i, 'storage', key], message: 'storage keys must be felts' });
+      }
+    });
+    let sawL2 = false;
+    seed.blocks.forEach((b, i) => {
+      if (b.status === 'ACCEPTED_ON_L2') sawL2 = true;
+      if (b.status === 'ACCEPTED_ON_L1' && sawL2) {
+        ctx.addIssue({ code: 'custom', path: ['blocks', i, 'status'], message: 'ACCEPTED_ON_L1 after an ACCEPTED_ON_L2 block: accepting a block on L1 accepts its ancestors' });
+      }
+      if (b.status === 'REJECTED' && i === 0) ctx.addIssue({ code: 'custom', path: ['blocks', 0, 'status'], message: 'the genesis block cannot be rejected' });
+      if (i > 0 && b.timestamp < seed.blocks[i - 1]!.timestamp) ctx.addIssue({ code: 'custom', path: ['blocks', i, 'timestamp'], message: "before the previous block's timestamp" });
+    });
+  });
+
+export type RollupSeed = z.infer<typeof RollupSeed>;
