@@ -1,7 +1,7 @@
 /**
  * eth_createAccessList as geth computes it: run the call as a transaction with the access list found so
  * far until the list no longer changes; sender, recipient and precompiles are not listed unless their
- * storage is touched. Answers the list (sorted by address, keys sorted), the gas used with it, and the
+ * storage is touched. Gas: the RPC cap, and EIP-7825's per-tx cap from Osaka. Answers the list (sorted by address, keys sorted), the gas used with it, and the
  * execution error of the last run, if any (a revert is part of the answer, not an RPC error).
  */
 import type { AccessListBytes } from '@ethereumjs/tx';
@@ -29,7 +29,11 @@ export async function createAccessListAt(chain: EthChain, block: MinedBlock, req
 
 export async function createAccessList(vm: VM, block: MinedBlock, req: CallRequest): Promise<AccessListResult> {
   if (!vm.common.isActivatedEIP(2930)) throw new ExecutionFailed('access lists need the berlin hardfork (EIP-2930)');
-  const gasLimit = cappedGas(block, req.gas);
+  let gasLimit = cappedGas(block, req.gas);
+  if (vm.common.isActivatedEIP(7825)) {
+    const maxTxGas = vm.common.param('maxTransactionGasLimit');
+    if (gasLimit > maxTxGas) gasLimit = maxTxGas;
+  }
   let list: AccessListBytes = normalize(req.accessList ?? []);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     let run;
