@@ -11,11 +11,34 @@ Options:
   -H, --host H      address to bind (default 127.0.0.1)
   -c, --chain FILE  a seed file to serve; repeat for several networks
                     (default: the shipped chains in chains/)
+  -k, --keys FILE   a keys file: API keys, plans, secrets, allowlists, limits
+                    (default: any well-formed key works, on the developer plan)
+  --plan PLAN       without --keys: the plan every key is on: free,
+                    developer (default), team, growth or custom
+  --max-batch N     most calls in one batch (default 1000)
+  --max-body-bytes N        largest HTTP body (default 5242880, 5 MB; over: 413)
+  --max-message-bytes N     largest WebSocket message (default 5242880; over: close 1009)
+  --request-timeout MS      time to send a whole HTTP request (default 30000)
+  --headers-timeout MS      time to send an HTTP request's headers (default 10000)
+  --keep-alive-timeout MS   idle keep-alive HTTP connections close after (default 5000)
   -h, --help        show this help
   -v, --version     print the version
 
 Each network is served at http://HOST:PORT/<network>/v3/<API_KEY> (HTTP JSON-RPC)
-and ws://HOST:PORT/<network>/ws/v3/<API_KEY> (WebSocket).`;
+and ws://HOST:PORT/<network>/ws/v3/<API_KEY> (WebSocket). The admin interface
+(JSON-RPC, methods devgate_*) is at http://HOST:PORT/admin.`;
+
+/** Numeric limit flags and the start() limit each sets. */
+const LIMIT_FLAGS = {
+  'max-batch': 'maxBatch',
+  'max-body-bytes': 'maxBodyBytes',
+  'max-message-bytes': 'maxMessageBytes',
+  'request-timeout': 'requestTimeoutMs',
+  'headers-timeout': 'headersTimeoutMs',
+  'keep-alive-timeout': 'keepAliveTimeoutMs',
+} as const;
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 async function main(argv: string[]): Promise<number> {
   let args;
@@ -26,6 +49,9 @@ async function main(argv: string[]): Promise<number> {
         port: { type: 'string', short: 'p' },
         host: { type: 'string', short: 'H' },
         chain: { type: 'string', short: 'c', multiple: true },
+        keys: { type: 'string', short: 'k' },
+        plan: { type: 'string' },
+        ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((f) => [f, { type: 'string' as const }])),
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -42,7 +68,27 @@ async function main(argv: string[]): Promise<number> {
     console.error(`devgate: --port must be a whole number from 0 to 65535, got ${JSON.stringify(args.port)}`);
     return 2;
   }
-  const gw = await start({ port, host: args.host ?? '127.0.0.1', chains: args.chain });
+  const limits: Record<string, number> = {};
+  for (const [flag, option] of Object.entries(LIMIT_FLAGS)) {
+    const raw = (args as Record<string, unknown>)[flag];
+    if (raw === undefined) continue;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n <= 0) {
+      console.error(`devgate: --${flag} must be a positive whole number, got ${JSON.stringify(raw)}`);
+      return 2;
+    }
+    limits[option] = n;
+  }
+  if (args.plan !== undefined && args.keys !== undefined) {
+    console.error('devgate: --plan applies without --keys; in a keys file, set "open" and "defaultPlan" instead');
+    return 2;
+  }
+  const host = args.host ?? '127.0.0.1';
+  const keys = args.plan === undefined ? args.keys : { open: true, defaultPlan: args.plan };
+  const gw = await start({ port, host, chains: args.chain, keys, limits });
+  if (!LOOPBACK.has(host)) {
+    console.warn(`devgate: warning: bound to ${host}, not 127.0.0.1: other machines can reach this gateway and its admin interface (/admin)`);
+  }
   for (const n of gw.networks) {
     console.log(`${n.name} (${n.kind}, chain id ${n.chainId})`);
     console.log(`  HTTP       ${gw.url(n.name, '<API_KEY>')}`);

@@ -1,0 +1,57 @@
+/** The policy flags of the devgate command: --keys, --plan and the limits, documented in --help; the bind warning. */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { post } from '../support/http.js';
+import { rpc } from './helpers.js';
+
+const CLI = ['--import', 'tsx', 'src/cli.ts'];
+const dir = mkdtempSync(join(tmpdir(), 'devgate-cli-keys-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('devgate policy flags', () => {
+  it('documents them in --help', () => {
+    const r = spawnSync(process.execPath, [...CLI, '--help'], { encoding: 'utf8' });
+    for (const flag of ['--keys', '--plan', '--max-batch', '--max-body-bytes', '--max-message-bytes', '--request-timeout', '--headers-timeout', '--keep-alive-timeout', '/admin']) {
+      expect(r.stdout).toContain(flag);
+    }
+  });
+
+  it('serves the keys of --keys with the limits given, and warns when bound beyond 127.0.0.1', async () => {
+    const seed = join(dir, 'alpha.json');
+    writeFileSync(seed, JSON.stringify({ name: 'alpha', kind: 'eth', chainId: 1 }));
+    const keys = join(dir, 'keys.json');
+    writeFileSync(keys, JSON.stringify({ keys: [{ key: 'mine', plan: 'growth' }] }));
+    const child = spawn(process.execPath, [...CLI, '--port', '0', '--host', '0.0.0.0', '--chain', seed, '--keys', keys, '--max-batch', '2'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (c) => (err += c));
+    try {
+      const port = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ready line:\n${out}\n${err}`)), 30_000);
+        child.stdout.on('data', (c) => {
+          out += c;
+          const m = /Listening on [^\s]+:(\d+)/.exec(out);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[1]!);
+          }
+        });
+      });
+      expect(err).toMatch(/warning: bound to 0\.0\.0\.0, not 127\.0\.0\.1/);
+      const base = `http://127.0.0.1:${port}/alpha/v3`;
+      expect((await post(`${base}/mine`, rpc('eth_chainId'))).json.result).toBe('0x1');
+      expect((await post(`${base}/other`, rpc('eth_chainId'))).status).toBe(401);
+      const batch = await post(`${base}/mine`, [rpc('eth_chainId', [], 1), rpc('eth_chainId', [], 2), rpc('eth_chainId', [], 3)]);
+      expect(batch.json.error.code).toBe(-32005);
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+});
