@@ -26,10 +26,9 @@ export const AllocAccount = z.object({
 /** The dev accounts: derived from a BIP-39 mnemonic at m/44'/60'/0'/0/i and funded at genesis. */
 export const DevAccounts = z
   .object({
-    mnemonic: z.string().default('test test test test test test test test test test test junk'),
-    count: z.number().int().min(0).max(1000).default(10),
-    /** Balance of each, in wei (default 10000 ETH). */
-    balance: quantity.default('10000000000000000000000'),
+    mnemonic: z.string().default('test test test test test test test test test test test junk').describe('BIP-39 mnemonic; accounts at m/44\'/60\'/0\'/0/i.'),
+    count: z.number().int().min(0).max(1000).default(10).describe('How many dev accounts (default 10).'),
+    balance: quantity.default('10000000000000000000000').describe('Balance of each, in wei (default 10000 ETH).'),
   })
   .strict();
 
@@ -39,32 +38,26 @@ export const DevAccounts = z
  */
 export const TxSpec = z
   .object({
-    raw: evenHex.optional(),
-    /** The sender: a dev account index (default 0) or a dev account's address. */
+    raw: evenHex.optional().describe('A transaction signed elsewhere: its serialized bytes (legacy RLP or typed envelope). Takes no other field.'),
     from: z
       .union([z.number(), z.string()])
       .refine((v) => (typeof v === 'number' ? Number.isInteger(v) && v >= 0 : /^0x[0-9a-fA-F]{40}$/.test(v)), 'not a dev account index or a 20-byte address')
-      .optional(),
-    /** Receiver; absent for a contract creation. An `@label` names a contract created earlier. */
-    to: target.optional(),
-    value: quantity.optional(),
-    /** Call data, or the init code of a creation. */
-    data: evenHex.optional(),
-    /** A compiled artifact of chains/contracts (`Token` -> chains/contracts/Token.json) to deploy, or whose ABI `function` is looked up in. */
-    artifact: z.string().regex(/^[A-Za-z0-9_]+$/, 'not an artifact name').optional(),
-    /** A function to call: a signature `transfer(address,uint256)` or, with `artifact`, a function name. */
-    function: z.string().min(1).optional(),
-    /** Constructor (with `artifact` and no `to`) or function arguments; `@label` strings become contract addresses. */
-    args: z.array(z.unknown()).optional(),
-    /** Names the created contract for later `@label` references. */
-    label: z.string().regex(/^[A-Za-z0-9_-]+$/, 'labels are letters, digits, _ and -').optional(),
-    gas: quantity.optional(),
-    type: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional(),
-    gasPrice: quantity.optional(),
-    maxFeePerGas: quantity.optional(),
-    maxPriorityFeePerGas: quantity.optional(),
+      .optional()
+      .describe("The sender: a dev account index (default 0) or a dev account's address."),
+    to: target.optional().describe('Receiver; absent for a contract creation. An `@label` names a contract created earlier.'),
+    value: quantity.optional().describe('Wei sent (default 0).'),
+    data: evenHex.optional().describe('Call data, or the init code of a creation.'),
+    artifact: z.string().regex(/^[A-Za-z0-9_]+$/, 'not an artifact name').optional().describe('A compiled artifact of chains/contracts (`Token` -> chains/contracts/Token.json) to deploy, or whose ABI `function` is looked up in.'),
+    function: z.string().min(1).optional().describe('A function to call: a signature `transfer(address,uint256)` or, with `artifact`, a function name.'),
+    args: z.array(z.unknown()).optional().describe('Constructor (with `artifact` and no `to`) or function arguments; `@label` strings become contract addresses.'),
+    label: z.string().regex(/^[A-Za-z0-9_-]+$/, 'labels are letters, digits, _ and -').optional().describe('Names the created contract for later `@label` references.'),
+    gas: quantity.optional().describe('Gas limit (default: estimated in the block, with a 25% margin; exactly 21000 for plain transfers).'),
+    type: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional().describe('0 legacy, 1 access list (EIP-2930), 2 fee market (EIP-1559; the default from london on).'),
+    gasPrice: quantity.optional().describe('Types 0 and 1 (default: base fee + 1 gwei).'),
+    maxFeePerGas: quantity.optional().describe('Type 2 (default: 2 x base fee + priority fee).'),
+    maxPriorityFeePerGas: quantity.optional().describe('Type 2 (default 1 gwei).'),
     accessList: z.array(z.object({ address, storageKeys: z.array(bytes32) }).strict()).optional(),
-    nonce: quantity.optional(),
+    nonce: quantity.optional().describe('Default: the next nonce of the sender.'),
   })
   .strict()
   .superRefine((tx, ctx) => {
@@ -73,40 +66,41 @@ export const TxSpec = z
       if (others.length > 0) ctx.addIssue({ code: 'custom', path: [others[0]!], message: 'a raw transaction takes no other fields' });
     }
     if (tx.function !== undefined && tx.to === undefined) ctx.addIssue({ code: 'custom', path: ['to'], message: 'a function call needs `to`' });
-  });
+  })
+  .meta({ id: 'EthTransaction' });
 
 export const SeedBlock = z
   .object({
-    /** Default: parent timestamp + 12. */
-    timestamp: quantity.optional(),
-    coinbase: address.optional(),
+    timestamp: quantity.optional().describe('Default: parent timestamp + 12.'),
+    coinbase: address.optional().describe('Fee recipient (default: the parent block\'s).'),
     transactions: z.array(TxSpec).default([]),
   })
   .strict();
 
-export const EthSeed = z.object({
-  $schema: z.string().optional(),
-  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'network names are lowercase letters, digits and dashes'),
-  kind: z.literal('eth'),
-  chainId: z.number().int().positive(),
-  hardfork: z.enum(HARDFORKS).default('osaka'),
-  genesis: z
-    .object({
-      timestamp: quantity.optional(),
-      gasLimit: quantity.optional(),
-      baseFeePerGas: quantity.optional(),
-      extraData: evenHex.optional(),
-      coinbase: address.optional(),
-      difficulty: quantity.optional(),
-    })
-    .strict()
-    .prefault({}),
-  alloc: z.record(address, AllocAccount).default({}),
-  accounts: DevAccounts.prefault({}),
-  blocks: z.array(SeedBlock).default([]),
-  /** Transactions left in the pending pool, in order. */
-  pending: z.array(TxSpec).default([]),
-});
+export const EthSeed = z
+  .object({
+    $schema: z.string().optional(),
+    name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'network names are lowercase letters, digits and dashes'),
+    kind: z.literal('eth'),
+    chainId: z.number().int().positive().describe('EIP-155 chain id.'),
+    hardfork: z.enum(HARDFORKS).default('osaka').describe('The rules every block runs under (default osaka).'),
+    genesis: z
+      .object({
+        timestamp: quantity.optional().describe('Unix seconds (default 0); each block adds 12 unless it gives its own.'),
+        gasLimit: quantity.optional().describe('Default 30000000; blocks keep it.'),
+        baseFeePerGas: quantity.optional().describe('London on (default 1 gwei); later blocks follow EIP-1559.'),
+        extraData: evenHex.optional(),
+        coinbase: address.optional(),
+        difficulty: quantity.optional().describe('Default 131072 before paris, 0 from paris on.'),
+      })
+      .strict()
+      .prefault({}),
+    alloc: z.record(address, AllocAccount).default({}).describe('Genesis accounts, as in a geth genesis alloc.'),
+    accounts: DevAccounts.prefault({}).describe('Dev accounts, funded at genesis.'),
+    blocks: z.array(SeedBlock).default([]).describe('Blocks after genesis, each really executed.'),
+    pending: z.array(TxSpec).default([]).describe('Transactions left in the pending pool, in order.'),
+  })
+  .strict();
 
 export type EthSeed = z.infer<typeof EthSeed>;
 export type AllocAccount = z.infer<typeof AllocAccount>;

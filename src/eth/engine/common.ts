@@ -1,10 +1,10 @@
 /** The Common (chain id + hardfork rules) of a seeded chain, with native sender recovery plugged in. */
 import { paramsBlock } from '@ethereumjs/block';
-import { createCustomCommon, Mainnet, type Common } from '@ethereumjs/common';
+import { Common, createCustomCommon, Mainnet } from '@ethereumjs/common';
 import { paramsEVM } from '@ethereumjs/evm';
 import { paramsTx } from '@ethereumjs/tx';
 import { paramsVM } from '@ethereumjs/vm';
-import { nativeEcrecover } from './crypto.js';
+import { nativeEcrecover, nativeEcsign } from './crypto.js';
 
 /**
  * A Common for a seed: every mainnet hardfork up to `hardfork` activated at block 0 (so
@@ -18,13 +18,24 @@ export function seedCommon(chainId: number, name: string, hardfork: string): Com
   return prepareCommon(createCustomCommon({ chainId, name, hardforks }, Mainnet, { hardfork }));
 }
 
+/** Param sets already merged into every Common the engine prepared. */
+const registered = new WeakSet<object>();
+const baseUpdateParams = Common.prototype.updateParams;
+
 /**
  * Readies a Common for the engine: registers the params of block, tx, EVM and VM (a fresh Common
- * throws `Missing parameter value` until someone did) and plugs in native sender recovery unless
- * it has its own.
+ * throws `Missing parameter value` until someone did), makes later registrations of those same
+ * sets free (@ethereumjs re-merges them and rebuilds its param cache for every tx, header and VM
+ * it creates: a third of seed building), and plugs in native secp256k1 unless it has its own.
  */
 export function prepareCommon(common: Common): Common {
-  for (const params of [paramsBlock, paramsTx, paramsEVM, paramsVM]) common.updateParams(params);
+  const all = [paramsBlock, paramsTx, paramsEVM, paramsVM];
+  for (const params of all) baseUpdateParams.call(common, params);
+  for (const params of all) registered.add(params);
+  common.updateParams = function (this: Common, params) {
+    if (!registered.has(params)) baseUpdateParams.call(this, params);
+  };
   if (nativeEcrecover !== undefined && common.customCrypto.ecrecover === undefined) common.customCrypto.ecrecover = nativeEcrecover;
+  if (nativeEcsign !== undefined && common.customCrypto.ecsign === undefined) common.customCrypto.ecsign = nativeEcsign;
   return common;
 }

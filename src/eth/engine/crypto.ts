@@ -4,10 +4,12 @@
  * @ethereumjs's own (@noble) recovery where the native binding does not load.
  */
 import { createRequire } from 'node:module';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { calculateSigRecovery, setLengthLeft } from '@ethereumjs/util';
 
 interface NativeSecp256k1 {
   ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed?: boolean): Uint8Array;
+  ecdsaSign(msg32: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number };
 }
 
 function loadNative(): NativeSecp256k1 | undefined {
@@ -39,4 +41,22 @@ export const nativeEcrecover: Ecrecover | undefined =
         sig.set(setLengthLeft(r, 32), 0);
         sig.set(setLengthLeft(s, 32), 32);
         return native.ecdsaRecover(sig, Number(recovery), msgHash, false).slice(1);
+      };
+
+/**
+ * Native RFC 6979 signing in @ethereumjs's `customCrypto.ecsign` shape (noble's `sign`), giving the
+ * same signatures as noble; options other than a deterministic, prehashed, recovered-format signature go to noble.
+ */
+export const nativeEcsign: typeof secp256k1.sign | undefined =
+  native === undefined
+    ? undefined
+    : (message, secretKey, opts) => {
+        if (opts?.format !== 'recovered' || opts.prehash !== false || (opts.extraEntropy !== undefined && opts.extraEntropy !== false) || message.length !== 32) {
+          return secp256k1.sign(message, secretKey, opts);
+        }
+        const { signature, recid } = native.ecdsaSign(message, secretKey);
+        const out = new Uint8Array(65);
+        out[0] = recid;
+        out.set(signature, 1);
+        return out;
       };

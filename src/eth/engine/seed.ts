@@ -95,7 +95,10 @@ export async function buildSeedChain(loaded: LoadedSeed, opts: EthChainOptions):
 /** A readable reason from an @ethereumjs error (without its long block/tx dumps). */
 function reason(err: unknown): string {
   const msg = err instanceof Error ? err.message : String(err);
-  return msg.replace(/\s*\((?:block|tx) (?:number|type)=[^)]*\)/g, '').replace(/\s+/g, ' ').trim();
+  return msg
+    .replace(/\s*\((?:vm hf=|block number=|tx type=)[\s\S]*\)\s*$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The seed's alloc plus the dev accounts (an alloc entry for a dev address wins). */
