@@ -22,7 +22,7 @@ import {
   type PublicClient,
 } from 'viem';
 import { start, type Gateway } from '../../src/index.js';
-import { ACCOUNT0, ACCOUNT1, ACCOUNT2, EMITTER, REVERTER, STORAGE_LAYOUT, TOKEN, readSurfaceSeed } from '../eth/methods/seed.js';
+import { ACCOUNT0, ACCOUNT1, ACCOUNT2, EMITTER, REVERTER, STORAGE_LAYOUT, TOKEN, readSurfaceSeed, UNLIMITED } from '../eth/methods/seed.js';
 
 const abi = (name: string) => JSON.parse(readFileSync(new URL(`../../chains/contracts/${name}.json`, import.meta.url), 'utf8')).abi as Abi;
 const tokenAbi = abi('Token');
@@ -33,7 +33,7 @@ let gw: Gateway;
 const clients: Record<string, PublicClient> = {};
 
 beforeAll(async () => {
-  gw = await start({ port: 0, chains: [readSurfaceSeed()] });
+  gw = await start({ port: 0, chains: [readSurfaceSeed()], keys: UNLIMITED });
   clients.http = createPublicClient({ transport: http(gw.url('dev')) }) as PublicClient;
   clients.ws = createPublicClient({ transport: webSocket(gw.wsUrl('dev')) }) as PublicClient;
 });

@@ -18,6 +18,9 @@ export const EMITTER = '0xcf7ed3acca5a467e9e704c703e8d87f634fb0fc9';
 
 export const GAS_LIMIT = 30_000_000n;
 
+/** Keys for test gateways: any key, on a plan without rate limits (tests send bursts). */
+export const UNLIMITED = { open: true, defaultPlan: 'growth' } as const;
+
 export function readSurfaceSeed(name = 'dev'): Record<string, unknown> {
   return {
     name,
