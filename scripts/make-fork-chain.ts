@@ -1,0 +1,370 @@
+/**
+ * Builds the fork-crossing test chain deterministically with @ethereumjs and writes
+ * test/fixtures/forks/{genesis.json,chain.rlp,blobs.json}:
+ *
+ * - genesis.json: a geth genesis with a hardfork schedule: homestead at 0, later forks by block
+ *   number, the merge by terminalTotalDifficulty, shanghai..bpo2 by timestamp, a blobSchedule
+ *   (mainnet values up to osaka, devnet values for bpo1/bpo2) and the Prague system contracts.
+ * - chain.rlp: every block from genesis on, as `geth export` writes it. Proof-of-work blocks carry
+ *   canonical ethash difficulties but no ethash seal (nonce and mixHash are zero).
+ * - blobs.json: the sidecar of each blob: the text it encodes, its KZG commitment and proof.
+ *
+ * Transactions: type 0 without and with EIP-155, type 1, 2, 3 (blobs, real KZG) and 4 (EIP-7702),
+ * contract creations, logs, reverts, withdrawals; blob blocks above target so excess blob gas grows.
+ *
+ * The schedule is given to @ethereumjs directly here (not read back from genesis.json), so that the
+ * importer's reading of the geth file is checked against an independent description.
+ *
+ * Run: npx tsx scripts/make-fork-chain.ts
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createBlock, type Block } from '@ethereumjs/block';
+import { createCustomCommon, Mainnet, type Common } from '@ethereumjs/common';
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
+import {
+  createAccessList2930Tx,
+  createBlob4844Tx,
+  createEOACode7702Tx,
+  createFeeMarket1559Tx,
+  createLegacyTx,
+  type TypedTransaction,
+} from '@ethereumjs/tx';
+import {
+  Account,
+  Address,
+  bytesToHex,
+  computeVersionedHash,
+  createAddressFromPrivateKey,
+  createContractAddress,
+  eoaCode7702SignAuthorization,
+  hexToBytes,
+  type PrefixedHexString,
+  utf8ToBytes,
+} from '@ethereumjs/util';
+import { buildBlock, createVM, type VM } from '@ethereumjs/vm';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { realKzg } from '../src/eth/engine/kzg.js';
+import { encodeChain } from '../src/eth/engine/rlp.js';
+
+const OUT = fileURLToPath(new URL('../test/fixtures/forks/', import.meta.url));
+const CHAIN_ID = 7357;
+const GENESIS_TIME = 1_700_000_000;
+const POW_SPACING = 5; // below the difficulty adjustment cutoffs, so PoW difficulty climbs block by block
+const POS_SPACING = 12;
+const GWEI = 1_000_000_000n;
+const ETHER = GWEI * GWEI;
+
+/** Block-numbered forks, then the merge and the timestamp forks (by the block that first runs them). */
+const BLOCK_FORKS = {
+  homestead: 0, tangerineWhistle: 3, spuriousDragon: 5, byzantium: 7, constantinople: 9, petersburg: 9,
+  istanbul: 11, muirGlacier: 11, berlin: 13, london: 15, arrowGlacier: 15, grayGlacier: 15,
+} as const;
+const MERGE_BLOCK = 18;
+const TIME_FORKS = { shanghai: 20, cancun: 22, prague: 25, osaka: 27, bpo1: 29, bpo2: 31 } as const;
+const LAST_BLOCK = 33;
+
+/** Blob schedule: mainnet values up to osaka; devnet-style values for the bpo forks. */
+const BLOB_SCHEDULE = {
+  cancun: { target: 3, max: 6, baseFeeUpdateFraction: 3338477 },
+  prague: { target: 6, max: 9, baseFeeUpdateFraction: 5007716 },
+  osaka: { target: 6, max: 9, baseFeeUpdateFraction: 5007716 },
+  bpo1: { target: 4, max: 6, baseFeeUpdateFraction: 4000000 },
+  bpo2: { target: 5, max: 8, baseFeeUpdateFraction: 4500000 },
+};
+
+/** The Prague system contracts (EIP-4788, 2935, 7002, 7251), as geth's dev genesis holds them. */
+const SYSTEM_CONTRACTS: Record<string, string> = {
+  '0x000f3df6d732807ef1319fb7b8bb8522d0beac02':
+    '0x3373fffffffffffffffffffffffffffffffffffffffe14604d57602036146024575f5ffd5b5f35801560495762001fff810690815414603c575f5ffd5b62001fff01545f5260205ff35b5f5ffd5b62001fff42064281555f359062001fff015500',
+  '0x0000f90827f1c53a10cb7a02335b175320002935':
+    '0x3373fffffffffffffffffffffffffffffffffffffffe14604657602036036042575f35600143038111604257611fff81430311604257611fff9006545f5260205ff35b5f5ffd5b5f35611fff60014303065500',
+  '0x00000961ef480eb55e80d19ad83579a64c007002':
+    '0x3373fffffffffffffffffffffffffffffffffffffffe1460cb5760115f54807fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff146101f457600182026001905f5b5f82111560685781019083028483029004916001019190604d565b909390049250505036603814608857366101f457346101f4575f5260205ff35b34106101f457600154600101600155600354806003026004013381556001015f35815560010160203590553360601b5f5260385f601437604c5fa0600101600355005b6003546002548082038060101160df575060105b5f5b8181146101835782810160030260040181604c02815460601b8152601401816001015481526020019060020154807fffffffffffffffffffffffffffffffff00000000000000000000000000000000168252906010019060401c908160381c81600701538160301c81600601538160281c81600501538160201c81600401538160181c81600301538160101c81600201538160081c81600101535360010160e1565b910180921461019557906002556101a0565b90505f6002555f6003555b5f54807fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff14156101cd57505f5b6001546002828201116101e25750505f6101e8565b01600290035b5f555f600155604c025ff35b5f5ffd',
+  '0x0000bbddc7ce488642fb579f8b00f3a590007251':
+    '0x3373fffffffffffffffffffffffffffffffffffffffe1460d35760115f54807fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff1461019a57600182026001905f5b5f82111560685781019083028483029004916001019190604d565b9093900492505050366060146088573661019a573461019a575f5260205ff35b341061019a57600154600101600155600354806004026004013381556001015f358155600101602035815560010160403590553360601b5f5260605f60143760745fa0600101600355005b6003546002548082038060021160e7575060025b5f5b8181146101295782810160040260040181607402815460601b815260140181600101548152602001816002015481526020019060030154905260010160e9565b910180921461013b5790600255610146565b90505f6002555f6003555b5f54807fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff141561017357505f5b6001546001828201116101885750505f61018e565b01600190035b5f555f6001556074025ff35b5f5ffd',
+};
+const DEPOSIT_CONTRACT = '0x00000000219ab540356cbb839cbe05303d7705fa';
+
+const hash = (text: string) => keccak_256(utf8ToBytes(text));
+const hex = (b: Uint8Array) => bytesToHex(b);
+const timeOf = (n: number) => (n <= MERGE_BLOCK ? GENESIS_TIME + POW_SPACING * n : GENESIS_TIME + POW_SPACING * MERGE_BLOCK + POS_SPACING * (n - MERGE_BLOCK));
+
+/**
+ * Store: with calldata, stores its first word in slot 0 and logs `Stored(address indexed, uint256)`;
+ * without, returns slot 0. No PUSH0, so it runs from homestead on.
+ */
+const TOPIC_STORED = hex(hash('Stored(address,uint256)')).slice(2);
+const STORE_RUNTIME = `0x361560375760003580600055600052337f${TOPIC_STORED}60206000a2005b60005460005260206000f3`;
+/** Reverter: reverts with a 32-byte payload (42). Before byzantium REVERT is an invalid opcode. */
+const REVERTER_RUNTIME = '0x602a60005260206000fd';
+
+/** Init code that returns `runtime` as the contract's code. */
+function deployCode(runtime: string): PrefixedHexString {
+  const body = runtime.slice(2);
+  const len = body.length / 2;
+  if (len > 255) throw new Error('runtime too long for this init code');
+  const l = len.toString(16).padStart(2, '0');
+  return `0x60${l}600c60003960${l}6000f3${body}`;
+}
+
+interface Actor {
+  readonly key: Uint8Array;
+  readonly address: Address;
+  nonce: bigint;
+}
+
+const actors: Actor[] = [0, 1, 2, 3].map((i) => {
+  const key = hash(`devgate fork chain account ${i}`);
+  return { key, address: createAddressFromPrivateKey(key), nonce: 0n };
+});
+const [alice, bob, carol, dave] = actors as [Actor, Actor, Actor, Actor];
+const COINBASE = new Address(hash('devgate fork chain coinbase').slice(0, 20));
+
+function chainCommon(): Common {
+  const hardforks: { name: string; block: number | null; timestamp?: number }[] = [{ name: 'chainstart', block: 0 }];
+  for (const [name, block] of Object.entries(BLOCK_FORKS)) hardforks.push({ name, block });
+  hardforks.push({ name: 'paris', block: MERGE_BLOCK }, { name: 'mergeNetsplitBlock', block: MERGE_BLOCK });
+  for (const [name, n] of Object.entries(TIME_FORKS)) hardforks.push({ name, block: null, timestamp: timeOf(n) });
+  // bpo forks with this chain's blob parameters instead of mainnet's (EIP-7892).
+  const bpo = (fork: 'bpo1' | 'bpo2') => ({
+    eips: [],
+    params: { target: BLOB_SCHEDULE[fork].target, max: BLOB_SCHEDULE[fork].max, blobGasPriceUpdateFraction: BLOB_SCHEDULE[fork].baseFeeUpdateFraction },
+  });
+  return createCustomCommon(
+    { name: 'forks', chainId: CHAIN_ID, hardforks, depositContractAddress: DEPOSIT_CONTRACT as PrefixedHexString, customHardforks: { bpo1: bpo('bpo1'), bpo2: bpo('bpo2') } },
+    Mainnet,
+    { hardfork: 'chainstart', customCrypto: { kzg: realKzg() } },
+  );
+}
+
+interface BlobRecord {
+  text: string;
+  commitment: string;
+  proof: string;
+  versionedHash: string;
+}
+const blobRecords: BlobRecord[] = [];
+
+/** A blob holding `text`: 31 bytes per field element, each element's top byte zero (so below the modulus). */
+export function textToBlob(text: string): PrefixedHexString {
+  const data = utf8ToBytes(text);
+  const blob = new Uint8Array(4096 * 32);
+  for (let i = 0; i * 31 < data.length; i++) blob.set(data.subarray(i * 31, (i + 1) * 31), i * 32 + 1);
+  return bytesToHex(blob);
+}
+
+/** `count` fresh blobs, each encoding a short text; their versioned hashes from real KZG commitments. */
+function makeBlobs(count: number): PrefixedHexString[] {
+  const kzg = realKzg();
+  const hashes: PrefixedHexString[] = [];
+  for (let i = 0; i < count; i++) {
+    const text = `devgate fork chain blob #${blobRecords.length}: ${'the quick brown fox jumps over the lazy dog '.repeat(1 + (blobRecords.length % 3))}`;
+    const commitment = kzg.blobToKzgCommitment(textToBlob(text)) as PrefixedHexString;
+    const versionedHash = computeVersionedHash(commitment, 1);
+    blobRecords.push({ text, commitment, proof: '', versionedHash });
+    hashes.push(versionedHash);
+  }
+  return hashes;
+}
+
+/**
+ * The KZG proof of every blob (reusing those of an earlier run's blobs.json for identical blobs:
+ * a proof takes ~2 s in pure JS), then one batch verification of all of them.
+ */
+function proveBlobs(): void {
+  const kzg = realKzg();
+  let earlier: BlobRecord[] = [];
+  try {
+    earlier = JSON.parse(readFileSync(`${OUT}blobs.json`, 'utf8')) as BlobRecord[];
+  } catch {
+    // first run
+  }
+  const known = new Map(earlier.map((r) => [`${r.text}|${r.commitment}`, r.proof]));
+  for (const r of blobRecords) r.proof = known.get(`${r.text}|${r.commitment}`) ?? kzg.computeBlobProof(textToBlob(r.text), r.commitment);
+  const ok = kzg.verifyBlobProofBatch(blobRecords.map((r) => textToBlob(r.text)), blobRecords.map((r) => r.commitment), blobRecords.map((r) => r.proof));
+  if (!ok) throw new Error('the KZG proofs of the blobs do not verify');
+}
+
+type TxKind = 'legacy-unprotected' | 'legacy' | 'access-list' | 'fee-market' | 'blob' | 'set-code';
+interface TxPlan {
+  kind: TxKind;
+  from: Actor;
+  to?: Address;
+  value?: bigint;
+  data?: PrefixedHexString;
+  gas?: bigint;
+  blobs?: number;
+  authorize?: { authority: Actor; delegate: Address };
+}
+
+function makeTx(plan: TxPlan, common: Common, baseFee: bigint | undefined): TypedTransaction {
+  const nonce = plan.from.nonce++;
+  const base = { nonce, to: plan.to, value: plan.value ?? 0n, data: plan.data ?? '0x', gasLimit: plan.gas ?? 100_000n };
+  const tip = 2n * GWEI;
+  const maxFee = (baseFee ?? 0n) * 2n + tip;
+  const accessList = plan.to === undefined || plan.data === undefined ? [] : [{ address: plan.to.toString(), storageKeys: [hex(new Uint8Array(32))] }];
+  switch (plan.kind) {
+    case 'legacy-unprotected': {
+      // Signed under homestead rules: no chain id in v (27/28), valid on every later fork too.
+      const homestead = common.copy();
+      homestead.setHardfork('homestead');
+      return createLegacyTx({ ...base, gasPrice: (baseFee ?? 0n) + 3n * GWEI }, { common: homestead }).sign(plan.from.key);
+    }
+    case 'legacy':
+      return createLegacyTx({ ...base, gasPrice: (baseFee ?? 0n) + 3n * GWEI }, { common }).sign(plan.from.key);
+    case 'access-list':
+      return createAccessList2930Tx({ ...base, gasPrice: (baseFee ?? 0n) + 3n * GWEI, accessList }, { common }).sign(plan.from.key);
+    case 'fee-market':
+      return createFeeMarket1559Tx({ ...base, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, accessList }, { common }).sign(plan.from.key);
+    case 'blob':
+      return createBlob4844Tx(
+        { ...base, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, maxFeePerBlobGas: GWEI, blobVersionedHashes: makeBlobs(plan.blobs ?? 1) },
+        { common },
+      ).sign(plan.from.key);
+    case 'set-code': {
+      const { authority, delegate } = plan.authorize!;
+      const auth = eoaCode7702SignAuthorization({ chainId: `0x${CHAIN_ID.toString(16)}`, address: delegate.toString(), nonce: `0x${authority.nonce.toString(16)}` }, authority.key);
+      authority.nonce++;
+      return createEOACode7702Tx({ ...base, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, accessList, authorizationList: [auth] }, { common }).sign(plan.from.key);
+    }
+  }
+}
+
+const word = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as PrefixedHexString;
+const contractAt = (from: Actor, nonce: bigint) => createContractAddress(from.address, nonce);
+
+const store = contractAt(alice, 0n);
+let reverter: Address | undefined;
+
+/** The transactions of block `n`. */
+function plan(n: number): TxPlan[] {
+  const transfer = (kind: TxKind, from: Actor, to: Actor, value: bigint): TxPlan => ({ kind, from, to: to.address, value, gas: 21_000n });
+  const call = (kind: TxKind, from: Actor, value: number): TxPlan => ({ kind, from, to: store, data: word(value) });
+  if (n === 1) return [{ kind: 'legacy-unprotected', from: alice, data: deployCode(STORE_RUNTIME), gas: 200_000n }, transfer('legacy-unprotected', bob, carol, ETHER)];
+  if (n < BLOCK_FORKS.spuriousDragon) return [call('legacy-unprotected', bob, n), transfer('legacy-unprotected', carol, dave, 2n * ETHER)];
+  if (n < BLOCK_FORKS.byzantium) return [call('legacy', alice, n), transfer('legacy', dave, bob, ETHER / 2n), transfer('legacy-unprotected', carol, alice, 1n)];
+  if (n === BLOCK_FORKS.byzantium) reverter = contractAt(carol, carol.nonce);
+  if (n === BLOCK_FORKS.byzantium) return [{ kind: 'legacy', from: carol, data: deployCode(REVERTER_RUNTIME), gas: 100_000n }, call('legacy', bob, n)];
+  if (n < BLOCK_FORKS.berlin) return [{ kind: 'legacy', from: alice, to: reverter!, gas: 50_000n }, call('legacy', dave, n), transfer('legacy', bob, carol, 3n)];
+  if (n < BLOCK_FORKS.london) return [call('access-list', alice, n), transfer('access-list', carol, bob, ETHER), call('legacy', dave, n + 1000)];
+  if (n < MERGE_BLOCK) return [call('fee-market', bob, n), transfer('access-list', alice, dave, 5n), transfer('legacy', carol, alice, 7n)];
+  if (n < TIME_FORKS.cancun) return [call('fee-market', alice, n), { kind: 'fee-market', from: dave, data: deployCode(STORE_RUNTIME), gas: 200_000n }, transfer('fee-market', bob, carol, ETHER)];
+  if (n < TIME_FORKS.prague) return [{ kind: 'blob', from: alice, to: bob.address, blobs: 2 }, { kind: 'blob', from: carol, to: dave.address, blobs: 2 }, call('fee-market', bob, n)];
+  if (n === TIME_FORKS.prague) {
+    return [{ kind: 'set-code', from: alice, to: dave.address, data: word(n), authorize: { authority: dave, delegate: store } }, { kind: 'blob', from: bob, to: carol.address, blobs: 6 }, { kind: 'blob', from: carol, to: alice.address, blobs: 1 }];
+  }
+  if (n < TIME_FORKS.osaka) return [{ kind: 'fee-market', from: bob, to: dave.address, data: word(n) }, { kind: 'blob', from: alice, to: bob.address, blobs: 4 }, { kind: 'blob', from: carol, to: bob.address, blobs: 3 }];
+  if (n < TIME_FORKS.bpo1) return [{ kind: 'blob', from: alice, to: carol.address, blobs: 6 }, { kind: 'blob', from: bob, to: carol.address, blobs: 1 }, call('legacy', dave, n)];
+  if (n < TIME_FORKS.bpo2) return [{ kind: 'blob', from: alice, to: dave.address, blobs: 3 }, { kind: 'blob', from: bob, to: dave.address, blobs: 2 }, call('access-list', carol, n)];
+  return [{ kind: 'blob', from: carol, to: alice.address, blobs: 4 }, { kind: 'blob', from: dave, to: alice.address, blobs: 2 }, call('fee-market', bob, n)];
+}
+
+async function buildChain(): Promise<{ genesis: Block; blocks: Block[]; tds: bigint[]; alloc: Record<string, object> }> {
+  const common = chainCommon();
+  const stateManager = new MerkleStateManager({ common, trie: new MerklePatriciaTrie({ useKeyHashing: true }), caches: new Caches() });
+  const alloc: Record<string, object> = {};
+  for (const a of actors) {
+    await stateManager.putAccount(a.address, new Account(0n, 1000n * ETHER));
+    alloc[a.address.toString()] = { balance: `0x${(1000n * ETHER).toString(16)}` };
+  }
+  for (const [address, code] of Object.entries(SYSTEM_CONTRACTS)) {
+    const addr = new Address(hexToBytes(address as PrefixedHexString));
+    await stateManager.putAccount(addr, new Account(1n, 0n));
+    await stateManager.putCode(addr, hexToBytes(code as PrefixedHexString));
+    alloc[address] = { balance: '0x0', nonce: '0x1', code };
+  }
+  await stateManager.checkpoint();
+  await stateManager.commit();
+  const genesis = createBlock(
+    { header: { number: 0n, stateRoot: await stateManager.getStateRoot(), timestamp: BigInt(GENESIS_TIME), gasLimit: 30_000_000n, difficulty: 131_072n, extraData: utf8ToBytes('devgate forks') } },
+    { common },
+  );
+  const vm: VM = await createVM({ common, stateManager });
+  let parent = genesis;
+  const blocks: Block[] = [];
+  const tds: bigint[] = [genesis.header.difficulty];
+  for (let n = 1; n <= LAST_BLOCK; n++) {
+    const timestamp = BigInt(timeOf(n));
+    vm.common.setHardforkBy({ blockNumber: BigInt(n), timestamp });
+    const pos = n >= MERGE_BLOCK;
+    const builder = await buildBlock(vm, {
+      parentBlock: parent,
+      headerData: {
+        timestamp,
+        coinbase: COINBASE,
+        // At the london block the gas target stays and the limit doubles (EIP-1559 elasticity).
+        gasLimit: n === BLOCK_FORKS.london ? parent.header.gasLimit * 2n : parent.header.gasLimit,
+        extraData: utf8ToBytes(`block ${n}`),
+        ...(pos && { mixHash: hash(`randao ${n}`) }),
+        ...(vm.common.isActivatedEIP(4788) && { parentBeaconBlockRoot: hash(`beacon root ${n}`) }),
+      },
+      withdrawals: vm.common.isActivatedEIP(4895)
+        ? [0, 1].map((i) => ({ index: BigInt(2 * n + i), validatorIndex: BigInt(i + 7), address: actors[(n + i) % 4]!.address, amount: BigInt(1_000_000 * (n + i)) }))
+        : undefined,
+      blockOpts: { calcDifficultyFromHeader: pos ? undefined : parent.header, putBlockIntoBlockchain: false },
+    });
+    const baseFee = !vm.common.isActivatedEIP(1559) ? undefined : n === BLOCK_FORKS.london ? vm.common.param('initialBaseFee') : parent.header.calcNextBaseFee();
+    for (const p of plan(n)) {
+      const tx = makeTx(p, vm.common, baseFee);
+      await builder.addTransaction(tx, { allowNoBlobs: true });
+    }
+    const { block } = await builder.build();
+    blocks.push(block);
+    tds.push(tds[tds.length - 1]! + block.header.difficulty);
+    parent = block;
+  }
+  return { genesis, blocks, tds, alloc };
+}
+
+function gethGenesisJson(genesis: Block, ttd: bigint, alloc: Record<string, object>) {
+  const config: Record<string, unknown> = { chainId: CHAIN_ID };
+  const names: Record<string, string> = {
+    homestead: 'homesteadBlock', tangerineWhistle: 'eip150Block', spuriousDragon: 'eip155Block', byzantium: 'byzantiumBlock',
+    constantinople: 'constantinopleBlock', petersburg: 'petersburgBlock', istanbul: 'istanbulBlock', muirGlacier: 'muirGlacierBlock',
+    berlin: 'berlinBlock', london: 'londonBlock', arrowGlacier: 'arrowGlacierBlock', grayGlacier: 'grayGlacierBlock',
+  };
+  for (const [fork, block] of Object.entries(BLOCK_FORKS)) {
+    config[names[fork]!] = block;
+    if (fork === 'spuriousDragon') config.eip158Block = block;
+  }
+  config.terminalTotalDifficulty = Number(ttd);
+  for (const [fork, n] of Object.entries(TIME_FORKS)) config[`${fork}Time`] = timeOf(n);
+  config.depositContractAddress = DEPOSIT_CONTRACT;
+  config.ethash = {};
+  config.blobSchedule = BLOB_SCHEDULE;
+  const h = genesis.header;
+  return {
+    config,
+    nonce: '0x0',
+    timestamp: `0x${h.timestamp.toString(16)}`,
+    extraData: hex(h.extraData),
+    gasLimit: `0x${h.gasLimit.toString(16)}`,
+    difficulty: `0x${h.difficulty.toString(16)}`,
+    mixHash: hex(h.mixHash),
+    coinbase: h.coinbase.toString(),
+    alloc,
+    number: '0x0',
+    gasUsed: '0x0',
+    parentHash: hex(h.parentHash),
+  };
+}
+
+async function main() {
+  const started = Date.now();
+  const { genesis, blocks, tds, alloc } = await buildChain();
+  // geth's rule: the terminal PoW block is the last one whose parent's TD is below the TTD.
+  const ttd = tds[MERGE_BLOCK - 1]!;
+  mkdirSync(OUT, { recursive: true });
+  proveBlobs();
+  writeFileSync(`${OUT}genesis.json`, `${JSON.stringify(gethGenesisJson(genesis, ttd, alloc), null, 2)}\n`);
+  writeFileSync(`${OUT}chain.rlp`, encodeChain([genesis, ...blocks]));
+  writeFileSync(`${OUT}blobs.json`, `${JSON.stringify(blobRecords, null, 1)}\n`);
+  const txCount = blocks.reduce((s, b) => s + b.transactions.length, 0);
+  console.log(`genesis ${hex(genesis.hash())}`);
+  console.log(`${blocks.length} blocks, ${txCount} transactions, ${blobRecords.length} blobs, head ${hex(blocks[blocks.length - 1]!.hash())}`);
+  console.log(`terminal total difficulty ${ttd} (first PoS block ${MERGE_BLOCK}), built in ${Date.now() - started} ms`);
+}
+
+await main();

@@ -1,0 +1,174 @@
+/**
+ * Importing a real chain: a geth genesis.json and, optionally, a `geth export` RLP file. The
+ * genesis becomes an EthChain (its hardfork schedule, alloc and header); every block of the file
+ * is decoded under its own hardfork and executed on the engine, which must reach the header's
+ * state root, receipts root, gas used and bloom, or the load fails naming the block.
+ *
+ * Checked per block: parent hash, number, timestamp order, gas limit bounds, base fee, ethash
+ * difficulty (PoW) or the PoS header shape, excess blob gas and blob gas used, transaction,
+ * uncle-hash and withdrawals roots, signatures, then execution (state, receipts, gas, bloom,
+ * requests hash). Not checked: the ethash seal (nonce/mixHash) and anything of the consensus layer
+ * (the beacon root and prevRandao are taken as the header gives them).
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Block } from '@ethereumjs/block';
+import { bytesToHex, equalsBytes } from '@ethereumjs/util';
+import { formatIssues, SeedError } from '../../seed/load.js';
+import { EthChain, type EthChainOptions } from './chain.js';
+import { GethGenesisFile, gethCommon, gethGenesisHeader, gethState, resolveMergeBlock } from './geth.js';
+import { decodeBlock, encodeChain, peekHeader, splitBlocks } from './rlp.js';
+
+/** What an import read, and how long it took (for load-time notes). */
+export interface ImportStats {
+  readonly blocks: number;
+  readonly transactions: number;
+  readonly mergeBlock?: bigint;
+  readonly millis: number;
+}
+
+export interface GethChainInput {
+  /** The parsed genesis.json, and a name for it in messages (usually its path). */
+  readonly genesis: unknown;
+  readonly genesisSource: string;
+  /** The chain file's bytes (plain or gzip), and a name for it in messages. */
+  readonly chain?: Uint8Array;
+  readonly chainSource?: string;
+}
+
+/** Validates a parsed geth genesis.json; errors name the bad field. */
+export function parseGethGenesis(value: unknown, source: string): GethGenesisFile {
+  const parsed = GethGenesisFile.safeParse(value);
+  if (!parsed.success) throw new SeedError(`invalid geth genesis ${source}:\n${formatIssues(parsed.error)}`);
+  return parsed.data;
+}
+
+/** A chain file split into blocks: the genesis block if the file starts with one, then blocks 1, 2, ... */
+export interface ChainFile {
+  readonly source: string;
+  readonly genesis?: Uint8Array;
+  readonly blocks: readonly Uint8Array[];
+  /** Each block's difficulty, read from its header (for a merge by terminal total difficulty). */
+  readonly difficulties: readonly bigint[];
+}
+
+/** Splits a chain file and checks its blocks are numbered 1, 2, ... (after an optional genesis). */
+export function readChainFile(file: Uint8Array, source: string): ChainFile {
+  const fail = (why: string): never => {
+    throw new SeedError(`cannot import ${source}: ${why}`);
+  };
+  let raws: Uint8Array[] = [];
+  try {
+    raws = splitBlocks(file);
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  const headers = raws.map((raw, i) => {
+    try {
+      return peekHeader(raw);
+    } catch (err) {
+      return fail(`item ${i} of the file: ${(err as Error).message}`);
+    }
+  });
+  // `geth export` starts with the genesis block; `geth import` skips it, importBlocks checks it.
+  const genesis = headers[0]?.number === 0n ? raws.shift() : undefined;
+  if (genesis !== undefined) headers.shift();
+  headers.forEach((h, i) => {
+    if (h.number !== BigInt(i + 1)) fail(`item ${i + (genesis ? 1 : 0)} of the file is block ${h.number}, expected block ${i + 1} (blocks must follow genesis without gaps)`);
+  });
+  return { source, genesis, blocks: raws, difficulties: headers.map((h) => h.difficulty) };
+}
+
+/**
+ * Executes the blocks of a chain file on `chain` (which holds only its genesis), each under its own
+ * hardfork; a block that does not execute to its header fails naming it. Returns the transaction count.
+ */
+export async function importBlocks(chain: EthChain, file: ChainFile): Promise<number> {
+  const fail = (why: string): never => {
+    throw new SeedError(`cannot import ${file.source}: ${why}`);
+  };
+  if (file.genesis !== undefined) {
+    const ours = chain.blockByNumber(0n)!.block;
+    const theirs = decodeBlock(file.genesis, chain.common);
+    if (!equalsBytes(ours.hash(), theirs.hash())) {
+      fail(`its block 0 (${bytesToHex(theirs.hash())}) is not this chain's genesis (${bytesToHex(ours.hash())})${genesisDiff(ours, theirs)}`);
+    }
+  }
+  let transactions = 0;
+  for (const [i, raw] of file.blocks.entries()) {
+    const number = i + 1;
+    let block: Block;
+    try {
+      block = decodeBlock(raw, chain.common);
+    } catch (err) {
+      return fail(`block ${number} cannot be decoded: ${shortReason(err)}`);
+    }
+    try {
+      // Blob gas used and the per-tx blob fee cap; the engine checks excess blob gas with the header.
+      if (block.common.isActivatedEIP(4844)) block.validateBlobTransactions(chain.head().block.header);
+      await chain.importBlock(block);
+    } catch (err) {
+      const msg = shortReason(err);
+      fail(msg.startsWith(`block ${number}`) ? msg : `block ${number}: ${msg}`);
+    }
+    transactions += block.transactions.length;
+  }
+  return transactions;
+}
+
+/** The chain as `geth export` writes it: every block from genesis, RLP-encoded back to back. */
+export function exportChain(chain: EthChain): Uint8Array {
+  return encodeChain([...chain.blocks()].map((m) => m.block));
+}
+
+/** Builds an EthChain from a geth genesis and its exported blocks (see the file comment for what is checked). */
+export async function importGethChain(input: GethChainInput, opts: EthChainOptions = {}): Promise<{ chain: EthChain; stats: ImportStats }> {
+  const started = performance.now();
+  const genesis = parseGethGenesis(input.genesis, input.genesisSource);
+  const file = input.chain === undefined ? undefined : readChainFile(input.chain, input.chainSource ?? 'chain file');
+  const mergeBlock = resolveMergeBlock(genesis, file?.difficulties ?? []);
+  let chain: EthChain;
+  try {
+    const common = gethCommon(genesis, { mergeBlock });
+    chain = await EthChain.fromGenesis({ common, state: gethState(genesis), header: gethGenesisHeader(genesis) }, opts);
+  } catch (err) {
+    throw new SeedError(`invalid geth genesis ${input.genesisSource}: ${(err as Error).message}`);
+  }
+  const transactions = file === undefined ? 0 : await importBlocks(chain, file);
+  const stats: ImportStats = { blocks: file?.blocks.length ?? 0, transactions, mergeBlock, millis: Math.round(performance.now() - started) };
+  return { chain, stats };
+}
+
+/** Reads a geth genesis file and, if given, a chain file (paths as given, or relative to `baseDir`). */
+export async function importGethFiles(genesisPath: string, chainPath: string | undefined, baseDir = process.cwd(), opts: EthChainOptions = {}) {
+  const read = (path: string, what: string): Buffer => {
+    try {
+      return readFileSync(resolve(baseDir, path));
+    } catch (err) {
+      throw new SeedError(`cannot read ${what} ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
+  };
+  let genesis: unknown;
+  try {
+    genesis = JSON.parse(read(genesisPath, 'geth genesis').toString('utf8'));
+  } catch (err) {
+    if (err instanceof SeedError) throw err;
+    throw new SeedError(`geth genesis ${genesisPath} is not valid JSON: ${(err as Error).message}`);
+  }
+  const chain = chainPath === undefined ? undefined : new Uint8Array(read(chainPath, 'chain file'));
+  return importGethChain({ genesis, genesisSource: genesisPath, chain, chainSource: chainPath }, opts);
+}
+
+/** Which genesis header fields differ, to make a genesis mismatch actionable. */
+function genesisDiff(ours: Block, theirs: Block): string {
+  const a = ours.header.toJSON() as Record<string, unknown>;
+  const b = theirs.header.toJSON() as Record<string, unknown>;
+  const fields = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => k !== 'hash' && JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+  return fields.length === 0 ? '' : `; differing header fields: ${fields.map((k) => `${k} (genesis.json ${String(a[k])}, file ${String(b[k])})`).join(', ')}`;
+}
+
+/** An @ethereumjs message without its long block/tx dumps. */
+function shortReason(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return msg.replace(/\s*\((?:vm hf|block number|block|tx) [^)]*\)+/g, '').replace(/\s+/g, ' ').trim();
+}
