@@ -43,7 +43,7 @@ const rpc = async (method: string, params: unknown[] = []) => {
   if (res.error) throw new Error(`${method}: ${JSON.stringify(res.error)}`);
   return res.result;
 };
-const rpcError = async (method: string, params: unknown[]) => (await call(url, method, params)).error;
+const rpcError = async (method: string, params: unknown) => (await call(url, method, params)).error;
 
 beforeAll(async () => {
   gw = await start({ port: 0, chains: [readSurfaceSeed()], keys: UNLIMITED });
@@ -272,7 +272,7 @@ describe('the calls around them', () => {
 });
 
 describe('wrong input', () => {
-  const cases: [string, string, unknown[], RegExp][] = [
+  const cases: [string, string, unknown, RegExp][] = [
     ['short address', 'eth_getBalance', ['0xf39fd6e51aad88f6f4ce6ab8827279cfffb922', 'latest'], /^invalid argument 0: hex string has length 38, want 40/],
     ['missing block', 'eth_getBalance', [ACCOUNT0], /^missing value for required argument 1$/],
     ['missing flag', 'eth_getBlockByNumber', ['0x1'], /^missing value for required argument 1$/],
