@@ -8,7 +8,8 @@ const T0 = Date.UTC(2026, 0, 1, 10);
 const clock = new ManualClock(T0);
 const UNAVAILABLE = { code: -32603, message: 'service temporarily unavailable' };
 const FAILOVER = { 'enable-failover': 'true' };
-const TX = '0x' + '11'.repeat(32);
+/** A chain with one block holding one real transfer, so forwarded answers are real blocks and receipts. */
+const alpha = { name: 'alpha', kind: 'eth', chainId: 1, blocks: [{ transactions: [{ from: 0, to: '0x' + '12'.repeat(20), value: '0x1' }] }] };
 let gw: Gateway;
 let byHash: object;
 let receipt: object;
@@ -18,7 +19,7 @@ let baseline: { byHash: any; receipt: any };
 beforeAll(async () => {
   gw = await start({
     port: 0,
-    chains: [chain('alpha'), chain('beta', 5)],
+    chains: [alpha, chain('beta', 5)],
     clock,
     keys: {
       keys: [
@@ -29,13 +30,15 @@ beforeAll(async () => {
       ],
     },
   });
-  const genesis = (await post(gw.url('alpha', 'growth'), rpc('eth_getBlockByNumber', ['0x0', false]))).json.result;
-  byHash = rpc('eth_getBlockByHash', [genesis.hash, false]);
-  receipt = rpc('eth_getTransactionReceipt', [TX], 2);
+  const block = (await post(gw.url('alpha', 'growth'), rpc('eth_getBlockByNumber', ['0x1', false]))).json.result;
+  byHash = rpc('eth_getBlockByHash', [block.hash, false]);
+  receipt = rpc('eth_getTransactionReceipt', [block.transactions[0]], 2);
   baseline = {
     byHash: (await post(gw.url('alpha', 'growth'), byHash)).json,
     receipt: (await post(gw.url('alpha', 'growth'), receipt)).json,
   };
+  expect(baseline.byHash.result).toMatchObject({ hash: block.hash, number: '0x1' });
+  expect(baseline.receipt.result).toMatchObject({ transactionHash: block.transactions[0], blockHash: block.hash, status: '0x1' });
 });
 afterAll(() => gw.stop());
 beforeEach(() => {
