@@ -10,7 +10,7 @@ import type { EthSeed } from '../../seed/eth.js';
 import { SeedError, type LoadedSeed } from '../../seed/load.js';
 import { Artifacts, SHIPPED_CONTRACTS } from './abi.js';
 import { deriveDevAccounts } from './accounts.js';
-import { EthChain, type EthChainOptions } from './chain.js';
+import { EthChain, type EthChainOptions, type GenesisArgs } from './chain.js';
 import { seedCommon } from './common.js';
 import { SeedTxFactory } from './seedTx.js';
 
@@ -20,38 +20,42 @@ const POW_GENESIS_DIFFICULTY = 131_072n;
 
 const big = (v: string | number | undefined, fallback: bigint): bigint => (v === undefined ? fallback : BigInt(v));
 
-export async function buildSeedChain(loaded: LoadedSeed, opts: EthChainOptions): Promise<EthChain> {
+/** The genesis a seed describes (Common, state with funded dev accounts, header fields), for fromGenesis. */
+export function seedGenesis(loaded: LoadedSeed): GenesisArgs {
   const seed = loaded.seed as EthSeed;
-  const fail = (path: string, why: string): never => {
-    throw new SeedError(`invalid seed ${loaded.source}: ${path}: ${why}`);
-  };
   const common = seedCommon(seed.chainId, seed.name, seed.hardfork);
   let accounts;
   try {
     accounts = deriveDevAccounts(seed.accounts.mnemonic, seed.accounts.count);
   } catch (err) {
-    return fail('accounts.mnemonic', (err as Error).message.replace(/^accounts\.mnemonic: /, ''));
+    throw new SeedError(`invalid seed ${loaded.source}: accounts.mnemonic: ${(err as Error).message.replace(/^accounts\.mnemonic: /, '')}`);
   }
-  const state = genesisState(seed, accounts.map((a) => a.address));
   const g = seed.genesis;
   const london = common.gteHardfork('london');
-  const chain = await EthChain.fromGenesis(
-    {
-      common,
-      state,
-      accounts,
-      header: {
-        timestamp: big(g.timestamp, 0n),
-        gasLimit: big(g.gasLimit, 30_000_000n),
-        extraData: g.extraData === undefined ? undefined : hexToBytes(g.extraData as PrefixedHexString),
-        coinbase: g.coinbase === undefined ? undefined : new Address(hexToBytes(g.coinbase as PrefixedHexString)),
-        difficulty: big(g.difficulty, common.gteHardfork('paris') ? 0n : POW_GENESIS_DIFFICULTY),
-        baseFeePerGas: london ? big(g.baseFeePerGas, GWEI) : undefined,
-      },
+  if (!london && g.baseFeePerGas !== undefined) throw new SeedError(`invalid seed ${loaded.source}: genesis.baseFeePerGas: no base fee before london (hardfork ${seed.hardfork})`);
+  return {
+    common,
+    state: genesisState(seed, accounts.map((a) => a.address)),
+    accounts,
+    header: {
+      timestamp: big(g.timestamp, 0n),
+      gasLimit: big(g.gasLimit, 30_000_000n),
+      extraData: g.extraData === undefined ? undefined : hexToBytes(g.extraData as PrefixedHexString),
+      coinbase: g.coinbase === undefined ? undefined : new Address(hexToBytes(g.coinbase as PrefixedHexString)),
+      difficulty: big(g.difficulty, common.gteHardfork('paris') ? 0n : POW_GENESIS_DIFFICULTY),
+      baseFeePerGas: london ? big(g.baseFeePerGas, GWEI) : undefined,
     },
-    opts,
-  );
-  if (!london && g.baseFeePerGas !== undefined) fail('genesis.baseFeePerGas', `no base fee before london (hardfork ${seed.hardfork})`);
+  };
+}
+
+export async function buildSeedChain(loaded: LoadedSeed, opts: EthChainOptions): Promise<EthChain> {
+  const seed = loaded.seed as EthSeed;
+  const fail = (path: string, why: string): never => {
+    throw new SeedError(`invalid seed ${loaded.source}: ${path}: ${why}`);
+  };
+  const genesis = seedGenesis(loaded);
+  const chain = await EthChain.fromGenesis(genesis, opts);
+  const { common, accounts = [] } = genesis;
 
   const factory = new SeedTxFactory(common, accounts, new Artifacts([join(loaded.baseDir, 'contracts'), SHIPPED_CONTRACTS]));
   for (const [i, spec] of seed.blocks.entries()) {
