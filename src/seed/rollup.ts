@@ -8,12 +8,14 @@ import { z } from 'zod';
 export const FELT_PRIME = (1n << 251n) + 17n * (1n << 192n) + 1n;
 const QUERY = 1n << 128n;
 
+const HEX = /^0x[0-9a-fA-F]{1,64}$/;
+
 export const Felt = z
   .string()
-  .regex(/^0x[0-9a-fA-F]{1,64}$/, 'not a felt: want 0x-prefixed hex')
-  .refine((v) => BigInt(v) < FELT_PRIME, 'not a felt: at least the field prime 2^251 + 17 * 2^192 + 1');
+  .regex(HEX, 'not a felt: want 0x-prefixed hex')
+  .refine((v) => !HEX.test(v) || BigInt(v) < FELT_PRIME, 'not a felt: at least the field prime 2^251 + 17 * 2^192 + 1');
 const Felts = z.array(Felt);
-const Amount = z.string().regex(/^0x[0-9a-fA-F]{1,64}$/, 'not a 0x-prefixed hex amount');
+const Amount = z.string().regex(HEX, 'not a 0x-prefixed hex amount');
 
 export const ResourceBoundWire = z.object({ max_amount: Amount, max_price_per_unit: Amount }).strict();
 const DaMode = z.enum(['L1', 'L2']);
@@ -65,7 +67,7 @@ export type OutcomeWire = z.infer<typeof OutcomeWire>;
 
 const SeedTransaction = z.object({ transaction: InvokeWire, outcome: OutcomeWire.optional() }).strict();
 
-const gweiMultiple = Amount.refine((v) => BigInt(v) % 1_000_000_000n === 0n, 'must be a whole number of gwei (a multiple of 10^9)');
+const gweiMultiple = Amount.refine((v) => !HEX.test(v) || BigInt(v) % 1_000_000_000n === 0n, 'must be a whole number of gwei (a multiple of 10^9)');
 
 export const L1Acceptance = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('manual') }).strict(),

@@ -27,7 +27,7 @@ export interface RollupConfig {
 }
 
 /** Most blocks one `sync()` seals to catch up with the clock; older missed intervals are skipped. */
-export const MAX_CATCH_UP_BLOCKS = 1_000;
+export const MAX_CATCH_UP_BLOCKS = 100;
 
 const felt = (n: bigint) => '0x' + n.toString(16);
 

@@ -3,7 +3,7 @@
  * them), and devgate's block hash and state commitment (Poseidon, modeled on Starknet 0.13.2).
  */
 import { computeHashOnElements, poseidonHashMany } from '@scure/starknet';
-import type { ExecutedTx, Felt, GasPrices, InvokeTransaction, ResourceBound, RollupState } from './types.js';
+import type { ContractState, ExecutedTx, Felt, GasPrices, InvokeTransaction, ResourceBound, RollupState } from './types.js';
 
 /** 2^128: added to a version for query-only (fee estimate) signatures. */
 export const QUERY_VERSION_OFFSET = 1n << 128n;
@@ -59,6 +59,16 @@ export function invokeTransactionHash(tx: InvokeTransaction, chainId: Felt): Fel
 const STATE_V0 = shortString('STARKNET_STATE_V0');
 const BLOCK_HASH_0 = shortString('STARKNET_BLOCK_HASH0');
 const GAS_PRICES_0 = shortString('STARKNET_GAS_PRICES0');
+/** Poseidon of the empty list: the commitment of an empty block's lists, computed once. */
+let emptyHash: bigint | undefined;
+const commit = (values: bigint[]): Felt => (values.length > 0 ? poseidonHashMany(values) : (emptyHash ??= poseidonHashMany([])));
+const gasPriceHashes = new Map<string, Felt>();
+function gasPricesHash(p: GasPrices): Felt {
+  const key = `${p.wei}:${p.fri}`;
+  let h = gasPriceHashes.get(key);
+  if (h === undefined) gasPriceHashes.set(key, (h = poseidonHashMany([GAS_PRICES_0, p.wei, p.fri])));
+  return h;
+}
 
 /**
  * The state commitment: Poseidon over a prefix and one leaf per contract, in address order; a
@@ -68,12 +78,20 @@ const GAS_PRICES_0 = shortString('STARKNET_GAS_PRICES0');
 export function stateCommitment(state: RollupState): Felt {
   const leaves = [...state.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([address, c]) => {
-      const slots = [...c.storage.entries()].filter(([, v]) => v !== 0n).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      const storageRoot = poseidonHashMany(slots.flat());
-      return poseidonHashMany([address, c.classHash, c.nonce, c.publicKey ?? 0n, c.balanceWei, c.balanceFri, storageRoot]);
-    });
+    .map(([address, c]) => contractLeaf(address, c));
   return poseidonHashMany([STATE_V0, ...leaves]);
+}
+
+/** Leaves by contract object: states share unchanged contracts, so each is hashed once. */
+const leafCache = new WeakMap<ContractState, { address: Felt; leaf: Felt }>();
+
+function contractLeaf(address: Felt, c: ContractState): Felt {
+  const cached = leafCache.get(c);
+  if (cached !== undefined && cached.address === address) return cached.leaf;
+  const slots = [...c.storage.entries()].filter(([, v]) => v !== 0n).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const leaf = poseidonHashMany([address, c.classHash, c.nonce, c.publicKey ?? 0n, c.balanceWei, c.balanceFri, commit(slots.flat())]);
+  leafCache.set(c, { address, leaf });
+  return leaf;
 }
 
 /** Fields of a block that its hash covers. */
@@ -109,11 +127,11 @@ export function blockHash(h: BlockHeaderFields): Felt {
     h.sequencerAddress,
     h.timestamp,
     counts,
-    poseidonHashMany(writes),
-    poseidonHashMany(txs.flatMap((t) => [t.hash, ...t.tx.signature])),
-    poseidonHashMany(events),
-    poseidonHashMany(receipts),
-    poseidonHashMany([GAS_PRICES_0, h.gasPrices.wei, h.gasPrices.fri]),
+    commit(writes),
+    commit(txs.flatMap((t) => [t.hash, ...t.tx.signature])),
+    commit(events),
+    commit(receipts),
+    gasPricesHash(h.gasPrices),
     shortString(h.starknetVersion),
     0n,
     h.parentHash,
