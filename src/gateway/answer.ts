@@ -19,7 +19,7 @@ export async function serveText(text: string, network: Network, caller: Caller, 
   const items = Array.isArray(message) ? message : [message];
   // An empty or oversized batch is answered by the envelope alone and costs nothing.
   if (Array.isArray(message) && (items.length === 0 || items.length > maxBatch)) {
-    return { kind: 'answered', response: await answer(message, { maxBatch, execute: () => Promise.reject(new Error('unreachable')) }), forwarded: false };
+    return { kind: 'answered', response: await answer(message, { maxBatch, execute: (call) => network.execute(call) }), forwarded: false };
   }
   const calls: PolicyCall[] = [];
   for (const item of items) {
