@@ -99,8 +99,20 @@ export const EthSeed = z
     accounts: DevAccounts.prefault({}).describe('Dev accounts, funded at genesis.'),
     blocks: z.array(SeedBlock).default([]).describe('Blocks after genesis, each really executed.'),
     pending: z.array(TxSpec).default([]).describe('Transactions left in the pending pool, in order.'),
+    gethGenesis: z.string().min(1).optional().describe('A geth genesis.json (path relative to this file) to start from instead of genesis, alloc and blocks; its config.chainId must equal chainId.'),
+    rlpChain: z.string().min(1).optional().describe('With gethGenesis: a `geth export` file (RLP blocks back to back, optionally gzipped) whose blocks are imported and checked.'),
   })
-  .strict();
+  .strict()
+  .superRefine((seed, ctx) => {
+    if (seed.gethGenesis === undefined) {
+      if (seed.rlpChain !== undefined) ctx.addIssue({ code: 'custom', path: ['rlpChain'], message: 'an rlpChain needs the gethGenesis it starts from' });
+      return;
+    }
+    const own = { genesis: Object.keys(seed.genesis).length, alloc: Object.keys(seed.alloc).length, blocks: seed.blocks.length, pending: seed.pending.length };
+    for (const [field, size] of Object.entries(own)) {
+      if (size > 0) ctx.addIssue({ code: 'custom', path: [field], message: `a seed with gethGenesis takes its chain from the geth files: remove ${field}` });
+    }
+  });
 
 export type EthSeed = z.infer<typeof EthSeed>;
 export type AllocAccount = z.infer<typeof AllocAccount>;

@@ -1,6 +1,6 @@
 /** Loading and validating seed files: each kind has its schema; errors name the bad field's path. */
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { EthSeed } from './eth.js';
 import { RollupSeed } from './rollup.js';
@@ -54,5 +54,22 @@ export function loadSeedFile(path: string): LoadedSeed {
   } catch (err) {
     throw new SeedError(`seed file ${path} is not valid JSON: ${(err as Error).message}`);
   }
+  if (looksLikeGethGenesis(value)) return gethGenesisSeed(value, path, full);
   return parseSeed(value, path, dirname(full));
+}
+
+/** Whether a parsed JSON value has the shape of a geth genesis.json (a `config` and an `alloc` object, no `kind`). */
+export function looksLikeGethGenesis(value: unknown): value is { config: Record<string, unknown>; alloc: object } {
+  const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+  return isObject(value) && isObject(value.config) && isObject(value.alloc) && !('kind' in value);
+}
+
+/** A geth genesis.json given as a chain: an eth network named after the file, with the genesis's chain id. */
+function gethGenesisSeed(value: { config: Record<string, unknown> }, path: string, full: string): LoadedSeed {
+  const chainId = value.config.chainId;
+  if (typeof chainId !== 'number' || !Number.isInteger(chainId) || chainId <= 0) {
+    throw new SeedError(`invalid geth genesis ${path}:\nconfig.chainId: expected a positive integer`);
+  }
+  const name = basename(full).replace(/\.json$/i, '').toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^[^a-z0-9]+|-+$/g, '') || 'geth';
+  return parseSeed({ name, kind: 'eth', chainId, gethGenesis: basename(full) }, path, dirname(full));
 }

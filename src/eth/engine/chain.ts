@@ -69,6 +69,7 @@ export class EthChain {
 
   /** Builds the chain a devgate seed describes: genesis, every seeded block executed, the pending pool. */
   static async fromSeed(loaded: LoadedSeed, opts: EthChainOptions = {}): Promise<EthChain> {
+    if ('gethGenesis' in loaded.seed && loaded.seed.gethGenesis !== undefined) return (await import('./import.js')).importSeedChain(loaded, opts);
     const { buildSeedChain } = await import('./seed.js');
     return buildSeedChain(loaded, opts);
   }

@@ -78,14 +78,6 @@ export const GethGenesisFile = z.looseObject({
 });
 export type GethGenesisFile = z.infer<typeof GethGenesisFile>;
 
-/** Whether a parsed JSON value has the shape of a geth genesis (a `config` and an `alloc` object). */
-export function looksLikeGethGenesis(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const v = value as Record<string, unknown>;
-  const isObject = (x: unknown) => typeof x === 'object' && x !== null && !Array.isArray(x);
-  return isObject(v.config) && isObject(v.alloc) && !('kind' in v);
-}
-
 const big = (v: string | number | null | undefined, fallback: bigint): bigint => (v === undefined || v === null ? fallback : BigInt(v));
 const hex0x = (v: string): PrefixedHexString => (v.startsWith('0x') ? v : `0x${v}`) as PrefixedHexString;
 
@@ -108,7 +100,8 @@ export function terminalTotalDifficulty(g: GethGenesisFile): bigint | undefined 
  * The number of the first proof-of-stake block, as geth decides it: the first block whose parent's
  * total difficulty reached the terminal total difficulty (a genesis with difficulty 0 and TTD 0 is
  * already merged). `difficulties` are the chain's blocks from 1 on, as their headers say. When the
- * chain never reaches the TTD the merge lies after its last block. Undefined without a TTD.
+ * chain never reaches the TTD, the merge is put after its last block and after every fork scheduled
+ * by block number (so the fork order stays the canonical one). Undefined without a TTD.
  */
 export function resolveMergeBlock(g: GethGenesisFile, difficulties: readonly bigint[]): bigint | undefined {
   const ttd = terminalTotalDifficulty(g);
@@ -119,7 +112,10 @@ export function resolveMergeBlock(g: GethGenesisFile, difficulties: readonly big
     if (td >= ttd) return BigInt(i + 1);
     td += difficulties[i]!;
   }
-  return BigInt(difficulties.length + 1);
+  if (td >= ttd) return BigInt(difficulties.length + 1);
+  const numbered = Object.entries(g.config).filter(([k, v]) => k.endsWith('Block') && k !== 'mergeNetsplitBlock' && typeof v === 'number');
+  const lastFork = Math.max(0, ...numbered.map(([, v]) => v as number));
+  return BigInt(Math.max(difficulties.length + 1, lastFork + 1));
 }
 
 export interface GethCommonOptions {

@@ -14,7 +14,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Block } from '@ethereumjs/block';
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
-import { formatIssues, SeedError } from '../../seed/load.js';
+import type { EthSeed } from '../../seed/eth.js';
+import { formatIssues, SeedError, type LoadedSeed } from '../../seed/load.js';
 import { EthChain, type EthChainOptions } from './chain.js';
 import { GethGenesisFile, gethCommon, gethGenesisHeader, gethState, resolveMergeBlock } from './geth.js';
 import { decodeBlock, encodeChain, peekHeader, splitBlocks } from './rlp.js';
@@ -137,6 +138,17 @@ export async function importGethChain(input: GethChainInput, opts: EthChainOptio
   const transactions = file === undefined ? 0 : await importBlocks(chain, file);
   const stats: ImportStats = { blocks: file?.blocks.length ?? 0, transactions, mergeBlock, millis: Math.round(performance.now() - started) };
   return { chain, stats };
+}
+
+/** The chain of a seed with `gethGenesis` (and optionally `rlpChain`), paths relative to the seed file. */
+export async function importSeedChain(loaded: LoadedSeed, opts: EthChainOptions = {}): Promise<EthChain> {
+  const seed = loaded.seed as EthSeed;
+  if (seed.gethGenesis === undefined) throw new SeedError(`seed ${loaded.source} has no gethGenesis`);
+  const { chain } = await importGethFiles(seed.gethGenesis, seed.rlpChain, loaded.baseDir, opts);
+  if (chain.chainId !== BigInt(seed.chainId)) {
+    throw new SeedError(`invalid seed ${loaded.source}: chainId: ${seed.chainId} differs from config.chainId ${chain.chainId} of ${seed.gethGenesis}`);
+  }
+  return chain;
 }
 
 /** Reads a geth genesis file and, if given, a chain file (paths as given, or relative to `baseDir`). */

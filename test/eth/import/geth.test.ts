@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createAddressFromString } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { GethGenesisFile, gethCommon, gethGenesisHeader, gethState, looksLikeGethGenesis, resolveMergeBlock } from '../../../src/eth/engine/geth.js';
+import { GethGenesisFile, gethCommon, gethGenesisHeader, gethState, resolveMergeBlock } from '../../../src/eth/engine/geth.js';
+import { looksLikeGethGenesis } from '../../../src/seed/load.js';
 import { prepareCommon } from '../../../src/eth/engine/common.js';
 import { importGethChain } from '../../../src/eth/engine/import.js';
 
@@ -35,7 +36,9 @@ describe('geth genesis', () => {
   it('resolves the merge block from the terminal total difficulty', () => {
     const g = GethGenesisFile.parse({ config: { chainId: 1, terminalTotalDifficulty: 300 }, difficulty: '0x64', alloc: {} });
     expect(resolveMergeBlock(g, [100n, 100n, 0n, 0n])).toBe(3n); // TD 100, 200, 300 -> block 3 is the first PoS block
-    expect(resolveMergeBlock(g, [100n])).toBe(2n); // not reached yet: after the last block
+    expect(resolveMergeBlock(g, [100n, 100n])).toBe(3n); // reached by the last block: the next one is PoS
+    expect(resolveMergeBlock(g, [100n])).toBe(2n); // not reached: after the last block...
+    expect(resolveMergeBlock(forks, [])).toBe(16n); // ...and after the last fork by number (grayGlacier 15)
     expect(resolveMergeBlock(devnet, [])).toBe(0n); // TTD 0 and a difficulty-0 genesis: merged at genesis
     expect(resolveMergeBlock(GethGenesisFile.parse({ config: { chainId: 1 }, alloc: {} }), [1n])).toBeUndefined();
   });
