@@ -12,25 +12,15 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { deriveDevAccounts } from '../src/eth/engine/accounts.js';
 
 type Tx = Record<string, unknown>;
 interface Block {
   transactions: Tx[];
 }
 
-/** The first 10 accounts of the `test test ... junk` mnemonic (anvil's and hardhat's). */
-const DEV = [
-  '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
-  '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
-  '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc',
-  '0x90f79bf6eb2c4f870365e785982e1f101e93b906',
-  '0x15d34aaf54267db7d7c367839aaf71a00a2c6a65',
-  '0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc',
-  '0x976ea74026e726554db657fa54763abd0c3a0aa9',
-  '0x14dc79964da2c08b23698b3d3cc7ca32193d9955',
-  '0x23618e81e3f5cdf7f54c3d65f7fbc0abaed2a8d0',
-  '0xa0ee7a142d267c1f36714e4a8f75612f20a79720',
-];
+/** The first 10 dev accounts of the default `test test ... junk` mnemonic (anvil's and hardhat's). */
+const DEV = deriveDevAccounts('test test test test test test test test test test test junk', 10).map((a) => a.address.toString());
 
 /** A deterministic address that nobody holds a key for (a token holder, a transfer target). */
 function holder(tag: string, i: number): string {

@@ -94,6 +94,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(`  HTTP       ${gw.url(n.name, '<API_KEY>')}`);
     console.log(`  WebSocket  ${gw.wsUrl(n.name, '<API_KEY>')}`);
   }
+  const firstEth = gw.networks.find((n) => n.kind === 'eth');
+  if (firstEth !== undefined) printDevAccounts(firstEth.name, gw.eth(firstEth.name).devAccounts());
   console.log(`Listening on ${gw.host}:${gw.port}`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
@@ -102,6 +104,16 @@ async function main(argv: string[]): Promise<number> {
   });
   await gw.stop();
   return 0;
+}
+
+/** The dev accounts of an eth network, as anvil prints them. */
+function printDevAccounts(network: string, accounts: readonly { address: { toString(): string }; privateKey: Uint8Array }[]): void {
+  if (accounts.length === 0) return;
+  console.log(`\nAvailable accounts (${network})\n==================`);
+  accounts.forEach((a, i) => console.log(`(${i}) ${a.address.toString()}`));
+  console.log('\nPrivate keys\n==================');
+  accounts.forEach((a, i) => console.log(`(${i}) 0x${Buffer.from(a.privateKey).toString('hex')}`));
+  console.log('');
 }
 
 main(process.argv.slice(2)).then(

@@ -15,6 +15,7 @@ import { LimitsOptions, mergeLimits } from './gateway/limits.js';
 import { loadKeysFile, OPEN_KEYS, parseKeys } from './gateway/policy/keys.js';
 import { createNetwork, type Network, type NetworkInfo } from './network.js';
 import type { RollupChain } from './rollup/engine/chain.js';
+import type { EthChain } from './eth/engine/chain.js';
 import { checkRollupL1Networks } from './rollup/network.js';
 import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/load.js';
 
@@ -66,6 +67,8 @@ export interface Gateway {
   readonly policy: GatewayControl;
   /** The engine of a rollup network, for control: createBlock, acceptOnL1, rejectBlock, setTime, increaseTime, addInvokeTransaction. */
   rollup(network: string): RollupChain;
+  /** The engine of an eth network: blocks, state, pending pool, dev accounts (devAccounts()), mineBlock. */
+  eth(network: string): EthChain;
   /** Closes HTTP and WebSocket and frees the port. */
   stop(): Promise<void>;
 }
@@ -129,6 +132,12 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
       const n = networks.find((x) => x.name === network)!;
       if (n.kind !== 'rollup') throw new TypeError(`network ${JSON.stringify(network)} is not a rollup network`);
       return n.engine as RollupChain;
+    },
+    eth(network) {
+      check(network);
+      const n = networks.find((x) => x.name === network)!;
+      if (n.kind !== 'eth') throw new TypeError(`network ${JSON.stringify(network)} is not an eth network`);
+      return n.engine as EthChain;
     },
     stop() {
       stopped ??= (async () => {
