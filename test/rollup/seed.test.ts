@@ -1,0 +1,81 @@
+/** The rollup seed format and the shipped chain: validation naming the bad field, every status shipped, ready accounts. */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock, SeedError, SHIPPED_CHAINS, start, type Gateway } from '../../src/index.js';
+import { parseSeed } from '../../src/seed/load.js';
+import { call } from '../support/http.js';
+import { START_MS, UNLIMITED_KEYS, increase, testSeed } from './fixture.js';
+import { DEV_ACCOUNTS, L1_RECEIVER, starknetMainnetSeed } from './make-starknet-seed.js';
+import { invokeV1, invokeV3, starknetJsHash } from './txs.js';
+
+const SHIPPED = fileURLToPath(new URL('../../chains/starknet-mainnet.json', import.meta.url));
+const [alice, bob, carol] = DEV_ACCOUNTS as [(typeof DEV_ACCOUNTS)[0], (typeof DEV_ACCOUNTS)[0], (typeof DEV_ACCOUNTS)[0]];
+
+describe('rollup seed validation', () => {
+  it('names the bad field', () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ chainId: 'SN MAIN' }, /chainId: a short string/],
+      [{ sequencerAddress: '0x' + 'f'.repeat(64) }, /sequencerAddress: not a felt: at least the field prime/],
+      [{ gasPrices: { wei: '0x1', fri: '0x0' } }, /gasPrices.wei: must be a whole number of gwei/],
+      [{ l1Acceptance: { kind: 'time' } }, /l1Acceptance.delayMs/],
+      [{ blocks: [{ timestamp: 5, status: 'ACCEPTED_ON_L2' }, { timestamp: 6, status: 'ACCEPTED_ON_L1' }] }, /blocks\[1\].status: ACCEPTED_ON_L1 after an ACCEPTED_ON_L2 block/],
+      [{ blocks: [{ timestamp: 5, status: 'REJECTED' }] }, /blocks\[0\].status: the genesis block cannot be rejected/],
+      [{ blocks: [{ timestamp: 5 }, { timestamp: 4 }] }, /blocks\[1\].timestamp: before the previous block's timestamp/],
+      [{ contracts: [{ address: DEV_ACCOUNTS[0]!.address, classHash: '0x1' }] }, /contracts\[0\].address: address .* is listed twice/],
+      [{ pending: [{ transaction: { type: 'INVOKE', version: '0x2' } }] }, /pending\[0\].transaction.version/],
+      [{ prefix: 'rollup' }, /prefix: rollup and devnet are taken/],
+    ];
+    for (const [overrides, message] of cases) expect(() => parseSeed(testSeed(overrides), 'test'), message.source).toThrow(message);
+  });
+
+  it('refuses a seed whose transactions do not apply, naming the transaction', async () => {
+    const tx = invokeV1(alice, increase(1), 1);
+    await expect(start({ port: 0, chains: [testSeed({ blocks: [{ timestamp: 5, transactions: [{ transaction: tx }] }] })] })).rejects.toThrow(
+      /invalid rollup seed rollup-test: blocks\[0\]\.transactions\[0\]: Invalid transaction nonce: "Invalid transaction nonce. Expected: 0x0, got: 0x1"/,
+    );
+    const unsigned = { ...invokeV1(alice, increase(1), 0), signature: [] };
+    await expect(start({ port: 0, chains: [testSeed({ pending: [{ transaction: unsigned }] })] })).rejects.toThrow(SeedError);
+  });
+});
+
+describe('the shipped starknet-mainnet chain', () => {
+  let gw: Gateway;
+  let url: string;
+  const seed = starknetMainnetSeed() as any;
+  const txHash = (block: number, i = 0) => starknetJsHash(seed.blocks[block].transactions[i].transaction);
+
+  beforeAll(async () => {
+    gw = await start({ port: 0, clock: new ManualClock(START_MS), keys: UNLIMITED_KEYS });
+    url = gw.url('starknet-mainnet');
+  });
+  afterAll(() => gw.stop());
+
+  it('is what the generator makes, and is shipped', () => {
+    expect(JSON.parse(readFileSync(SHIPPED, 'utf8'))).toEqual(seed);
+    expect(SHIPPED_CHAINS).toContain(SHIPPED);
+    expect(gw.networks).toContainEqual({ name: 'starknet-mainnet', kind: 'rollup', chainId: 'SN_MAIN' });
+  });
+
+  it('has blocks in every status, a pending block, and receipts with events and messages', async () => {
+    const statuses = [];
+    for (let n = 0; n <= 4; n++) statuses.push((await call(url, 'starknet_getBlockWithTxHashes', [{ block_number: n }])).result.status);
+    expect(statuses).toEqual(['ACCEPTED_ON_L1', 'ACCEPTED_ON_L1', 'ACCEPTED_ON_L1', 'ACCEPTED_ON_L2', 'ACCEPTED_ON_L2']);
+    expect((await call(url, 'starknet_getTransactionReceipt', [txHash(4)])).result).toMatchObject({ status: 'REJECTED', block_number: 4 });
+    expect((await call(url, 'starknet_getTransactionReceipt', [txHash(5)])).result).toMatchObject({ status: 'ACCEPTED_ON_L2', block_number: 4 });
+    const pending = (await call(url, 'starknet_getBlockWithTxHashes', ['pending'])).result;
+    expect(pending).toMatchObject({ status: 'PENDING', transactions: [starknetJsHash(seed.pending[0].transaction)] });
+    const receipt = (await call(url, 'starknet_getTransactionReceipt', [txHash(2)])).result;
+    expect(receipt.messages_sent).toEqual([{ from_address: expect.any(String), to_address: L1_RECEIVER, payload: ['0x5', bob.address] }]);
+    expect(receipt.events).toHaveLength(1);
+    expect((await call(url, 'starknet_getTransactionReceipt', [txHash(1)])).result.events[0].keys).toHaveLength(1);
+  });
+
+  it('has accounts ready for fee estimates at their next nonces', async () => {
+    const request = [invokeV1(alice, increase(1), 2, { query: true }), invokeV3(bob, increase(1), 2, { query: true }), invokeV1(carol, increase(1), 1, { query: true })];
+    const r = await call(url, 'starknet_estimateFee', { request, block_id: 'pending' });
+    expect(r.result).toHaveLength(3);
+    const latest = await call(url, 'starknet_estimateFee', { request: [request[2]], block_id: 'latest' });
+    expect(latest.error.data.revert_error).toBe('Invalid transaction nonce. Expected: 0x0, got: 0x1');
+  });
+});
