@@ -80,7 +80,7 @@ export class EthChain {
     const gHeader = args.genesisBlock?.header;
     const scheduled = common.hardforks().some((h) => Number(h.block ?? 0) > 0 || Number(h.timestamp ?? 0) > 0 || (h as { ttd?: unknown }).ttd != null);
     if (scheduled) common.setHardforkBy({ blockNumber: 0n, timestamp: gHeader?.timestamp ?? BigInt(args.header?.timestamp?.toString() ?? 0) });
-    const headState = new MerkleStateManager({ common, trie: new MerklePatriciaTrie({ useKeyHashing: true }), caches: new Caches() });
+    const headState = new MerkleStateManager({ common, trie: new MerklePatriciaTrie({ useKeyHashing: true, common }), caches: new Caches() });
     await headState.generateCanonicalGenesis(args.state ?? {});
     for (const acc of args.accounts ?? []) {
       if ((await headState.getAccount(acc.address)) === undefined) await headState.putAccount(acc.address, new Account());

@@ -4,7 +4,7 @@ import { Common, createCustomCommon, Mainnet } from '@ethereumjs/common';
 import { paramsEVM } from '@ethereumjs/evm';
 import { paramsTx } from '@ethereumjs/tx';
 import { paramsVM } from '@ethereumjs/vm';
-import { nativeEcrecover, nativeEcsign } from './crypto.js';
+import { nativeEcrecover, nativeEcsign, nativeKeccak256 } from './crypto.js';
 
 /**
  * A Common for a seed: every mainnet hardfork up to `hardfork` activated at block 0 (so
@@ -26,7 +26,7 @@ const baseUpdateParams = Common.prototype.updateParams;
  * Readies a Common for the engine: registers the params of block, tx, EVM and VM (a fresh Common
  * throws `Missing parameter value` until someone did), makes later registrations of those same
  * sets free (@ethereumjs re-merges them and rebuilds its param cache for every tx, header and VM
- * it creates: a third of seed building), and plugs in native secp256k1 unless it has its own.
+ * it creates: a third of seed building), and plugs in native secp256k1 and keccak-256 unless it has its own.
  */
 export function prepareCommon(common: Common): Common {
   const all = [paramsBlock, paramsTx, paramsEVM, paramsVM];
@@ -37,5 +37,6 @@ export function prepareCommon(common: Common): Common {
   };
   if (nativeEcrecover !== undefined && common.customCrypto.ecrecover === undefined) common.customCrypto.ecrecover = nativeEcrecover;
   if (nativeEcsign !== undefined && common.customCrypto.ecsign === undefined) common.customCrypto.ecsign = nativeEcsign;
+  if (nativeKeccak256 !== undefined && common.customCrypto.keccak256 === undefined) common.customCrypto.keccak256 = nativeKeccak256;
   return common;
 }

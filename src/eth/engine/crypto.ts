@@ -1,9 +1,11 @@
 /**
- * Native secp256k1 sender recovery for @ethereumjs (`customCrypto.ecrecover`): libsecp256k1 from the
+ * Native crypto for @ethereumjs's `customCrypto`: keccak-256 (the `keccak` package's prebuilt
+ * binding; state trie hashing is most of block building) and secp256k1 sender recovery for @ethereumjs (`customCrypto.ecrecover`): libsecp256k1 from the
  * `secp256k1` package's bundled prebuilds, ~20x faster than the pure-JS curve. Falls back to
  * @ethereumjs's own (@noble) recovery where the native binding does not load.
  */
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { calculateSigRecovery, setLengthLeft } from '@ethereumjs/util';
 
@@ -22,6 +24,39 @@ function loadNative(): NativeSecp256k1 | undefined {
 }
 
 const native = loadNative();
+
+interface NativeKeccakState {
+  initialize(rate: number, capacity: number): void;
+  absorb(data: Buffer): void;
+  absorbLastFewBits(bits: number): void;
+  squeeze(length: number): Buffer;
+}
+
+function loadKeccak(): NativeKeccakState | undefined {
+  try {
+    const require = createRequire(import.meta.url);
+    // The binding alone: the package root wraps it in streams and falls back to JS silently.
+    const State = require('node-gyp-build')(dirname(require.resolve('keccak/package.json'))) as new () => NativeKeccakState;
+    const state = new State();
+    state.initialize(1088, 512);
+    return state;
+  } catch {
+    return undefined;
+  }
+}
+
+const keccakState = loadKeccak();
+
+/** Native keccak-256 (one reused sponge; synchronous, so never shared mid-hash), or undefined. */
+export const nativeKeccak256: ((msg: Uint8Array) => Uint8Array) | undefined =
+  keccakState === undefined
+    ? undefined
+    : (msg) => {
+        keccakState.initialize(1088, 512);
+        keccakState.absorb(Buffer.from(msg.buffer, msg.byteOffset, msg.byteLength));
+        keccakState.absorbLastFewBits(0x01);
+        return new Uint8Array(keccakState.squeeze(32));
+      };
 
 /** True when sender recovery runs on the native library. */
 export const nativeSecp256k1 = native !== undefined;
