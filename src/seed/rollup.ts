@@ -14,7 +14,11 @@ export const Felt = z
   .string()
   .regex(HEX, 'not a felt: want 0x-prefixed hex')
   .refine((v) => !HEX.test(v) || BigInt(v) < FELT_PRIME, 'not a felt: at least the field prime 2^251 + 17 * 2^192 + 1');
-const Felts = z.array(Felt);
+/** Most felts in one list (calldata, signature, event keys or data, payload), as Starknet's gateway allows. */
+export const MAX_FELTS = 4_000;
+/** Most events, messages or storage writes in one outcome. */
+export const MAX_OUTCOME_ITEMS = 1_000;
+const Felts = z.array(Felt).max(MAX_FELTS, `at most ${MAX_FELTS} felts`);
 const Amount = z.string().regex(HEX, 'not a 0x-prefixed hex amount');
 
 export const ResourceBoundWire = z.object({ max_amount: Amount, max_price_per_unit: Amount }).strict();
@@ -58,9 +62,9 @@ export type InvokeWire = z.infer<typeof InvokeWire>;
 export const OutcomeWire = z
   .object({
     /** `from_address` defaults to the sender. */
-    events: z.array(z.object({ from_address: Felt.optional(), keys: Felts, data: Felts }).strict()).optional(),
-    messages_sent: z.array(z.object({ from_address: Felt.optional(), to_address: Felt, payload: Felts }).strict()).optional(),
-    storage_writes: z.array(z.object({ contract_address: Felt, key: Felt, value: Felt }).strict()).optional(),
+    events: z.array(z.object({ from_address: Felt.optional(), keys: Felts, data: Felts }).strict()).max(MAX_OUTCOME_ITEMS).optional(),
+    messages_sent: z.array(z.object({ from_address: Felt.optional(), to_address: Felt, payload: Felts }).strict()).max(MAX_OUTCOME_ITEMS).optional(),
+    storage_writes: z.array(z.object({ contract_address: Felt, key: Felt, value: Felt }).strict()).max(MAX_OUTCOME_ITEMS).optional(),
   })
   .strict();
 export type OutcomeWire = z.infer<typeof OutcomeWire>;

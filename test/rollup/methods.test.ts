@@ -241,6 +241,8 @@ describe('rollup_estimateFee', () => {
       [{ request: [{ ...tx, surprise: '0x1' }], block_id: 'latest' }, /"request": "0": .*surprise/],
       [{ request: [tx] }, /missing value for required argument "block_id"/],
       [{ request: [tx], block_id: 'latest', simulation_flags: ['FAST'] }, /"simulation_flags": "0": unknown simulation flag/],
+      [{ request: Array(101).fill(tx), block_id: 'latest' }, /"request": at most 100 transactions per estimate, got 101/],
+      [{ request: [{ ...tx, calldata: Array(4001).fill('0x1') }], block_id: 'latest' }, /"request": "0": "calldata": at most 4000 felts/],
     ];
     for (const [params, message] of cases) {
       const r = await call(url, 'rollup_estimateFee', params);

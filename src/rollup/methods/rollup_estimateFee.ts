@@ -1,6 +1,8 @@
+import { InvalidArgument } from '../../errors.js';
 import { defineMethod, optional, required } from '../../rpc/method.js';
-import { arrayOf } from '../../rpc/params.js';
+import { arrayOf, type Decoder } from '../../rpc/params.js';
 import type { RollupContext } from '../context.js';
+import type { InvokeTransaction } from '../engine/types.js';
 import { formatEstimate } from '../format.js';
 import { blockId, invokeTransaction, simulationFlags } from '../params.js';
 
@@ -12,10 +14,18 @@ import { blockId, invokeTransaction, simulationFlags } from '../params.js';
  *   "sender_address":"0x64b4...","calldata":["0x1","0x49d3...","0x83af...","0x3","0x1","0x2","0x0"],"signature":["0x..","0x.."],
  *   "nonce":"0x2","max_fee":"0x0"}],"block_id":"latest"}}
  */
+/** Most transactions one estimate simulates (each has its signature checked). */
+export const MAX_ESTIMATE_TRANSACTIONS = 100;
+
+const request: Decoder<InvokeTransaction[]> = (value) => {
+  if (Array.isArray(value) && value.length > MAX_ESTIMATE_TRANSACTIONS) throw new InvalidArgument(`at most ${MAX_ESTIMATE_TRANSACTIONS} transactions per estimate, got ${value.length}`);
+  return arrayOf(invokeTransaction, 'an array of transactions')(value);
+};
+
 export const rollup_estimateFee = defineMethod({
   name: 'rollup_estimateFee',
   named: true,
-  params: [required('request', arrayOf(invokeTransaction, 'an array of transactions')), required('block_id', blockId), optional('simulation_flags', simulationFlags)],
+  params: [required('request', request), required('block_id', blockId), optional('simulation_flags', simulationFlags)],
   handler: (ctx: RollupContext, request, id, flags) =>
     ctx.chain.estimateFee(request, id, { validate: !(flags?.skipValidate ?? false) }).map(formatEstimate),
 });
