@@ -18,6 +18,8 @@ export interface Measure {
   failures: number;
   /** The failures by kind, where any. */
   failureKinds?: Record<string, number>;
+  /** The start of the first answer with an error or a null result. */
+  firstFailure?: string;
 }
 
 /** Why a figure could not be timed on a server, as `n/a (<reason>)`; undefined when the sample is sound. */
@@ -60,6 +62,12 @@ const WARMUP_S = 1;
 export async function httpLoad(figure: Figure, url: string, meta: BenchMeta, opts: { connections: number; duration: number; seed: number }): Promise<Measure> {
   const rand = prng(opts.seed);
   let id = 1;
+  let firstFailure: string | undefined;
+  const sound = (body: string) => {
+    const ok = !body.includes('"error"') && !body.includes('"result":null');
+    if (!ok) firstFailure ??= body.slice(0, 300);
+    return ok;
+  };
   const run = (duration: number) =>
     autocannon({
       url,
@@ -70,7 +78,7 @@ export async function httpLoad(figure: Figure, url: string, meta: BenchMeta, opt
       timeout: 30,
       requests: [{ setupRequest: (req) => ({ ...req, body: requestText(figure.make(rand, meta), id++) }) }],
       // Cheap, on every answer: an error object or a null result counts as a failure.
-      verifyBody: (body) => !body.includes('"error"') && !body.includes('"result":null'),
+      verifyBody: sound,
     });
   await run(WARMUP_S);
   const r = await run(opts.duration);
@@ -81,6 +89,7 @@ export async function httpLoad(figure: Figure, url: string, meta: BenchMeta, opt
     requests: r.requests.total,
     failures: r.errors + r.non2xx + r.mismatches,
     ...(r.errors + r.non2xx + r.mismatches > 0 ? { failureKinds: { connectionErrors: r.errors, timeouts: r.timeouts, non2xx: r.non2xx, errorOrNullAnswers: r.mismatches } } : {}),
+    ...(firstFailure ? { firstFailure } : {}),
   };
 }
 
@@ -101,6 +110,7 @@ async function wsRun(figure: Figure, url: string, meta: BenchMeta, opts: { conne
   );
   const latencies: number[] = [];
   let failures = 0;
+  let firstFailure: string | undefined;
   let id = 1;
   let running = true;
   const started = performance.now();
@@ -116,7 +126,7 @@ async function wsRun(figure: Figure, url: string, meta: BenchMeta, opts: { conne
         ws.on('message', (data) => {
           latencies.push(performance.now() - sentAt);
           const text = data.toString();
-          if (text.includes('"error"') || text.includes('"result":null')) failures++;
+          if (text.includes('"error"') || text.includes('"result":null')) (failures++, (firstFailure ??= text.slice(0, 300)));
           send();
         });
         ws.on('close', () => ((running = false), resolve()));
@@ -131,5 +141,5 @@ async function wsRun(figure: Figure, url: string, meta: BenchMeta, opts: { conne
   await Promise.all(sockets.map((ws) => new Promise<void>((r) => (ws.readyState === WebSocket.CLOSED ? r() : (ws.once('close', () => r()), ws.close())))));
   latencies.sort((a, b) => a - b);
   const at = (q: number) => (latencies.length === 0 ? 0 : latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!);
-  return { reqPerSec: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), requests: latencies.length, failures };
+  return { reqPerSec: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), requests: latencies.length, failures, ...(firstFailure ? { firstFailure } : {}) };
 }

@@ -5,7 +5,6 @@ import { REPO_ROOT } from './seed.js';
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount?: number;
 }
 
 export interface Hotspot {
@@ -27,14 +26,26 @@ function shortUrl(url: string): string {
   return path.startsWith(REPO_ROOT) ? path.slice(REPO_ROOT.length + 1) : path || '(native)';
 }
 
-/** Self time per function and per file, as shares of the samples where the process was not idle. */
-export function summarizeProfile(path: string, top = 15): ProfileSummary {
-  const profile = JSON.parse(readFileSync(path, 'utf8')) as { nodes: ProfileNode[] };
+/** The monotonic clock in microseconds, the clock of a profile's sample times (Linux: CLOCK_MONOTONIC for both). */
+export const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
+
+/**
+ * Self time per function and per file, as shares of the samples where the process was not idle;
+ * with `window` (monotonicUs() times), only the samples taken in it (e.g. the load, not the startup).
+ */
+export function summarizeProfile(path: string, top = 15, window?: { fromUs: number; toUs: number }): ProfileSummary {
+  const profile = JSON.parse(readFileSync(path, 'utf8')) as { nodes: ProfileNode[]; startTime: number; samples: number[]; timeDeltas: number[] };
+  const hitsOf = new Map<number, number>();
+  let t = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    t += profile.timeDeltas[i] ?? 0;
+    if (!window || (t >= window.fromUs && t <= window.toUs)) hitsOf.set(id, (hitsOf.get(id) ?? 0) + 1);
+  });
   const byFunction = new Map<string, number>();
   const byFile = new Map<string, number>();
   let busy = 0;
   for (const node of profile.nodes) {
-    const hits = node.hitCount ?? 0;
+    const hits = hitsOf.get(node.id) ?? 0;
     const { functionName, url, lineNumber } = node.callFrame;
     if (hits === 0 || functionName === '(idle)') continue;
     busy += hits;

@@ -5,17 +5,18 @@
  *   npm run bench -- --only proof,receipt  # some figures (results go to .devgate-cache/bench/)
  *   npm run bench -- --duration 3 --skip-startup --no-anvil
  *   npm run bench -- --profile --only blockFull,proof   # devgate under node --cpu-prof; prints hotspots
+ *   npm run bench -- --devgate-url http://127.0.0.1:8545/bench/v3/k   # a devgate already serving the seed
  */
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FIGURES, type Figure } from './figures.js';
 import { checkFigure, httpLoad, wsLoad, type Measure } from './load.js';
-import { summarizeProfile, type ProfileSummary } from './profile.js';
+import { monotonicUs, summarizeProfile, type ProfileSummary } from './profile.js';
 import { machine, markdown, terminalTable, type BenchResults, type FigureResult, type ServerFigure, type StartupResult } from './report.js';
 import { benchChain, CACHE_DIR, DEFAULT_CHAIN_OPTIONS, REPO_ROOT, type BenchChain } from './seed.js';
-import { anvilBinary, anvilVersion, call, replayOnAnvil, startAnvil, startDevgate, type Server } from './servers.js';
+import { anvilBinary, anvilVersion, call, replayOnAnvil, startAnvil, startDevgate, type DevgateOptions, type Server } from './servers.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -25,6 +26,8 @@ const { values: args } = parseArgs({
     'no-anvil': { type: 'boolean', default: false },
     'skip-startup': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    /** Use a devgate already serving the bench seed (its HTTP address); no startup figures. */
+    'devgate-url': { type: 'string' },
   },
 });
 const duration = Number(args.duration);
@@ -36,7 +39,7 @@ if (unknown?.length) {
   process.exit(2);
 }
 const figures = FIGURES.filter((f) => !only || only.includes(f.id));
-const fullRun = !only && !args.profile && !args['skip-startup'] && !args['no-anvil'];
+const fullRun = !only && !args.profile && !args['skip-startup'] && !args['no-anvil'] && !args['devgate-url'];
 const log = (line: string) => console.log(line);
 const running: Server[] = [];
 
@@ -48,7 +51,7 @@ async function main(): Promise<void> {
   const startup: StartupResult[] = [];
   const memory: BenchResults['memory'] = {};
 
-  const devgate = await devgateUnderTest(chain, startup, profileDir);
+  const devgate = args['devgate-url'] ? runningDevgate(args['devgate-url']) : await devgateUnderTest(chain, startup, profileDir);
   if (devgate) {
     memory.devgateAfterLoadMb = devgate.rssMb();
     const head = Number(await call(devgate.url, 'eth_blockNumber'));
@@ -61,7 +64,9 @@ async function main(): Promise<void> {
   let anvilStatus = args['no-anvil'] ? 'skipped (--no-anvil)' : 'skipped (anvil missing: the @foundry-rs/anvil dev dependency is not installed)';
   const anvilRelease = binary ? await anvilVersion(binary) : undefined;
   if (binary) {
-    anvil = await startAnvil(binary, DEFAULT_CHAIN_OPTIONS);
+    // Every historical state in memory: anvil's default keeps ~500 and reads older ones from disk,
+    // which made its eth_call at random blocks ~14x slower here. The bench compares with anvil at its best.
+    anvil = await startAnvil(binary, DEFAULT_CHAIN_OPTIONS, ['--prune-history', String(chain.meta.head + 100)]);
     running.push(anvil);
     startup.push({ what: `anvil ${anvilRelease}, empty chain`, firstMs: anvil.startupMs, status: 'ok' });
     const t0 = performance.now();
@@ -73,13 +78,17 @@ async function main(): Promise<void> {
   if (anvil) anvilStatus = 'ok';
 
   const results: FigureResult[] = [];
+  /** When devgate was under each figure's load (for the CPU profile). */
+  const loadWindows: { id: string; fromUs: number; toUs: number }[] = [];
   for (const [n, figure] of figures.entries()) {
     const seed = 1000 + n;
     const result: FigureResult = { id: figure.id, label: figure.label, devgate: { status: 'skipped (devgate did not start)' }, anvil: { status: anvilStatus } };
     const dv = devgate ? await checkFigure(figure, devgate.url, chain.meta, seed) : undefined;
     const av = anvil ? await checkFigure(figure, anvil.url, chain.meta, seed) : undefined;
     if (dv && av?.ok && dv.ok) result.note = compareDigests(dv.digests, av.digests);
+    const fromUs = monotonicUs();
     if (devgate && dv) result.devgate = dv.ok ? await measure(figure, devgate, chain, seed) : { status: `n/a (${dv.reason})` };
+    if (result.devgate.status === 'ok') loadWindows.push({ id: figure.id, fromUs, toUs: monotonicUs() });
     if (anvil && av) result.anvil = av.ok ? await measure(figure, anvil, chain, seed) : { status: `n/a (${av.reason})` };
     if (result.devgate.reqPerSec && result.anvil.reqPerSec) result.ratio = result.devgate.reqPerSec / result.anvil.reqPerSec;
     log(progressLine(result));
@@ -90,7 +99,7 @@ async function main(): Promise<void> {
   if (anvil) memory.anvilAfterRunMb = anvil.rssMb();
   await stopAll();
 
-  const out: BenchResults & { profile?: ProfileSummary } = {
+  const out: BenchResults & { profile?: Record<string, ProfileSummary> } = {
     date: new Date().toISOString(),
     machine: machine(loadAtStart, anvilRelease),
     settings: { connections, durationSeconds: duration, warmupSeconds: 1 },
@@ -100,14 +109,14 @@ async function main(): Promise<void> {
     ...(anvilReplayMs !== undefined ? { anvilReplayMs: Math.round(anvilReplayMs) } : {}),
     figures: results,
   };
-  if (profileDir) out.profile = printProfile(profileDir);
+  if (profileDir && devgate) out.profile = printProfile(profileDir, devgate.pid, loadWindows);
   console.log(`\n${terminalTable(out)}\n`);
   for (const s of startup) console.log(`startup ${s.what}: ${s.status === 'ok' ? `${s.firstMs?.toFixed(0)} ms${s.secondMs === undefined ? '' : `, second start ${s.secondMs.toFixed(0)} ms`}` : s.status}`);
   console.log(`memory (RSS MB): ${JSON.stringify(memory)}`);
   for (const f of results) {
     for (const [name, side] of [['devgate', f.devgate], ['anvil', f.anvil]] as const) {
       if (side.status !== 'ok' && !side.status.startsWith('skipped')) console.log(`${f.id} on ${name}: ${side.status}`);
-      if (side.failureKinds) console.log(`${f.id} on ${name}: failures ${JSON.stringify(side.failureKinds)}`);
+      if (side.failures) console.log(`${f.id} on ${name}: ${side.failures} failures ${JSON.stringify(side.failureKinds ?? {})}, first: ${side.firstFailure ?? '?'}`);
     }
     if (f.note) console.log(`note ${f.id}: ${f.note}`);
   }
@@ -119,44 +128,48 @@ async function main(): Promise<void> {
   console.log(`results: ${join(dir, `${name}.json`)}`);
 }
 
-/** Measures startup (shipped chains and the bench seed, twice each) and returns the devgate the load runs against. */
+/**
+ * Measures startup: the shipped chains twice, the bench seed twice. The second start of the bench
+ * seed (under --cpu-prof with --profile) stays up as the devgate the load runs against.
+ */
 async function devgateUnderTest(chain: BenchChain, startup: StartupResult[], profileDir?: string): Promise<Server | undefined> {
   const bench = { chains: [chain.seedPath], network: 'bench' };
+  const what = `devgate, ${chain.meta.head}-block seed`;
   if (!args['skip-startup']) {
-    startup.push(await timeTwice('devgate, shipped chains', { network: 'mainnet' }));
-    const seeded = await timeTwice(`devgate, ${chain.meta.head}-block seed`, bench, true);
-    startup.push(seeded);
-    if (seeded.status !== 'ok') return undefined;
+    const shipped = await startTimes('devgate, shipped chains', { network: 'mainnet' }, false);
+    startup.push(shipped.result);
   }
-  try {
-    const server = await startDevgate({ ...bench, cpuProfDir: profileDir });
-    running.push(server);
-    if (args['skip-startup']) startup.push({ what: `devgate, ${chain.meta.head}-block seed`, firstMs: server.startupMs, status: 'ok' });
-    return server;
-  } catch (err) {
-    log(`devgate did not start with the bench seed: ${(err as Error).message}`);
-    if (args['skip-startup']) startup.push({ what: `devgate, ${chain.meta.head}-block seed`, status: `failed: ${(err as Error).message.split('\n')[0]}` });
-    return undefined;
-  }
+  const seeded = await startTimes(what, { ...bench, cpuProfDir: profileDir }, true);
+  startup.push(seeded.result);
+  return seeded.server;
 }
 
-async function timeTwice(what: string, opts: { chains?: string[]; network: string }, rss = false): Promise<StartupResult> {
+function runningDevgate(url: string): Server {
+  const u = new URL(url);
+  const ws = `ws://${u.host}${u.pathname.replace(/\/v3\//, '/ws/v3/')}`;
+  return { name: 'devgate', pid: 0, url, wsUrl: ws, startupMs: 0, rssMb: () => undefined, stop: async () => {} };
+}
+
+/** Starts devgate (twice unless --skip-startup) and records the times to the first answer; keeps the last one running if `keep`. */
+async function startTimes(what: string, opts: DevgateOptions, keep: boolean): Promise<{ result: StartupResult; server?: Server }> {
   const times: number[] = [];
-  for (let i = 0; i < 2; i++) {
-    let server: Server;
+  const starts = args['skip-startup'] ? 1 : 2;
+  let server: Server | undefined;
+  for (let i = 0; i < starts; i++) {
+    const last = i === starts - 1;
     try {
-      server = await startDevgate(opts);
+      server = await startDevgate(last ? opts : { ...opts, cpuProfDir: undefined });
     } catch (err) {
       log(`startup ${what}: failed: ${(err as Error).message}`);
-      return { what, status: `failed: ${(err as Error).message.split('\n')[0]!.slice(0, 120)}` };
+      return { result: { what, status: `failed (${(err as Error).message.split('\n')[0]!.slice(0, 120)})` } };
     }
     running.push(server);
     times.push(server.startupMs);
-    if (rss && i === 0) log(`devgate RSS after loading the seed: ${server.rssMb()} MB`);
-    await server.stop();
+    if (keep) log(`${what}: started in ${server.startupMs.toFixed(0)} ms, RSS ${server.rssMb()} MB`);
+    if (!(keep && last)) await server.stop();
   }
-  log(`startup ${what}: ${times.map((t) => `${t.toFixed(0)} ms`).join(', then ')}`);
-  return { what, firstMs: times[0], secondMs: times[1], status: 'ok' };
+  if (!keep) log(`startup ${what}: ${times.map((t) => `${t.toFixed(0)} ms`).join(', then ')}`);
+  return { result: { what, firstMs: times[0], secondMs: times[1], status: 'ok' }, server: keep ? server : undefined };
 }
 
 async function measure(figure: Figure, server: Server, chain: BenchChain, seed: number): Promise<ServerFigure> {
@@ -202,16 +215,20 @@ function progressLine(r: FigureResult): string {
   return `${r.label}: ${side('devgate', r.devgate)}; ${side('anvil', r.anvil)}${r.ratio ? `; ratio ${r.ratio.toFixed(2)}` : ''}`;
 }
 
-function printProfile(dir: string): ProfileSummary | undefined {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(dir, f));
-  const newest = files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
-  if (!newest) return void log(`no CPU profile was written to ${dir}`);
-  const summary = summarizeProfile(newest);
-  console.log(`\nCPU profile ${newest} (${summary.busySamples} busy samples); self time:`);
-  for (const f of summary.functions) console.log(`  ${f.selfPercent.toFixed(1).padStart(5)}%  ${f.name}`);
-  console.log('by file or package:');
-  for (const f of summary.files) console.log(`  ${f.selfPercent.toFixed(1).padStart(5)}%  ${f.name}`);
-  return summary;
+/** Hotspots of devgate's main thread during each figure's load (the tsx loader thread is left out). */
+function printProfile(dir: string, pid: number, windows: { id: string; fromUs: number; toUs: number }[]): Record<string, ProfileSummary> | undefined {
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile') && f.includes(`.${pid}.0.`));
+  if (!file) return void log(`no CPU profile of devgate's main thread was written to ${dir}`);
+  const out: Record<string, ProfileSummary> = {};
+  for (const w of windows) {
+    const summary = (out[w.id] = summarizeProfile(join(dir, file), 15, w));
+    const busyShare = (summary.busySamples / ((w.toUs - w.fromUs) / 1000)) * 100;
+    console.log(`\nCPU profile of devgate under ${w.id} (${join(dir, file)}; ~${busyShare.toFixed(0)}% of one core busy); self time:`);
+    for (const f of summary.functions) console.log(`  ${f.selfPercent.toFixed(1).padStart(5)}%  ${f.name}`);
+    console.log('  by file or package:');
+    for (const f of summary.files.slice(0, 10)) console.log(`  ${f.selfPercent.toFixed(1).padStart(5)}%  ${f.name}`);
+  }
+  return out;
 }
 
 async function stopAll(): Promise<void> {

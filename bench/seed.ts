@@ -5,7 +5,7 @@
  * The seed is written to `.devgate-cache/bench/`, keyed by the generator's inputs.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { encodeFunctionData, getContractAddress, keccak256, toHex, type Hex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
@@ -129,6 +129,8 @@ export async function benchChain(options: BenchChainOptions = DEFAULT_CHAIN_OPTI
     blocks: blocks.map((b) => ({ timestamp: toHex(b.timestamp), transactions: b.raw.map((raw) => ({ raw })) })),
   };
   mkdirSync(CACHE_DIR, { recursive: true });
+  // Seeds of other inputs (an older generator or Token artifact) are stale: drop them.
+  for (const f of readdirSync(CACHE_DIR)) if (/^[0-9a-f]{16}\.(seed|meta)\.json$/.test(f) && !f.startsWith(key)) rmSync(join(CACHE_DIR, f));
   writeAtomic(seedPath, JSON.stringify(seed));
   writeAtomic(metaPath, JSON.stringify(meta));
   log(`generated the bench seed (${blocks.length} blocks, ${meta.txHashes.length} txs) in ${((performance.now() - started) / 1000).toFixed(1)} s: ${seedPath}`);

@@ -111,12 +111,13 @@ export interface DevgateOptions {
 export async function startDevgate(opts: DevgateOptions): Promise<Server> {
   const args = [
     ...(opts.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfDir] : []),
-    '--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts'), '--port', '0', '--host', '127.0.0.1',
+    // The growth plan has no rate limits: the bench measures the node, not the plan's credits per second.
+    '--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts'), '--port', '0', '--host', '127.0.0.1', '--plan', 'growth',
     ...(opts.chains ?? []).flatMap((c) => ['--chain', c]),
   ];
   const started = performance.now();
   const proc = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  const port = await waitForPort(proc, 'devgate', opts.timeoutMs ?? 300_000);
+  const port = await waitForPort(proc, 'devgate', opts.timeoutMs ?? 900_000);
   const url = `http://127.0.0.1:${port}/${opts.network}/v3/bench`;
   await firstAnswer(url, 30_000);
   return {
@@ -147,11 +148,12 @@ export async function anvilVersion(binary: string): Promise<string> {
 }
 
 /** Starts anvil with the chain's genesis settings, mining only on `evm_mine`. */
-export async function startAnvil(binary: string, options: BenchChainOptions): Promise<Server> {
+export async function startAnvil(binary: string, options: BenchChainOptions, extraArgs: string[] = []): Promise<Server> {
   const args = [
     '--port', '0', '--host', '127.0.0.1', '--chain-id', String(options.chainId), '--hardfork', options.hardfork,
     '--timestamp', String(options.genesisTimestamp), '--base-fee', options.baseFeePerGas.toString(), '--gas-limit', String(options.gasLimit),
     '--accounts', String(options.senders), '--balance', '10000', '--no-mining', '--order', 'fifo',
+    ...extraArgs,
   ];
   const started = performance.now();
   const proc = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
