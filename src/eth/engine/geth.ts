@@ -135,9 +135,10 @@ export function gethCommon(g: GethGenesisFile, opts: GethCommonOptions = {}): Co
   // ethereumjs reads Paris from `mergeForkBlock` (or from `mergeNetsplitBlock`, or puts it at 0 when a
   // timestamp fork exists); a merge by TTD must name the block explicitly, or PoW blocks run as PoS.
   const hasTimestampForks = Object.keys(config).some((k) => k.endsWith('Time') && typeof config[k] === 'number');
-  if (opts.mergeBlock !== undefined && config.mergeNetsplitBlock === undefined) {
+  const mergeNamed = config.mergeNetsplitBlock !== undefined || config.mergeForkBlock !== undefined;
+  if (opts.mergeBlock !== undefined && !mergeNamed) {
     config.mergeForkBlock = Number(opts.mergeBlock);
-  } else if (terminalTotalDifficulty(g) !== undefined && config.mergeNetsplitBlock === undefined && hasTimestampForks) {
+  } else if (terminalTotalDifficulty(g) !== undefined && !mergeNamed && hasTimestampForks) {
     throw new Error('genesis merges by terminalTotalDifficulty: the merge block must be resolved from the chain first');
   }
   delete config.terminalTotalDifficulty; // ethereumjs v10 does not schedule by TTD; resolved above

@@ -1,7 +1,7 @@
 /** Reading geth genesis files: hardfork schedule, merge by TTD, blob schedule, alloc and header. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createAddressFromString } from '@ethereumjs/util';
+import { bytesToHex, createAddressFromString } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { GethGenesisFile, gethCommon, gethGenesisHeader, gethState, resolveMergeBlock } from '../../../src/eth/engine/geth.js';
 import { looksLikeGethGenesis } from '../../../src/seed/load.js';
@@ -76,6 +76,13 @@ describe('geth genesis', () => {
     const dev = gethState(devnet)['0x70997970c51812dc3a010c7d01b50e0d17dc79c8'] as [string, string, [string, string][], string];
     expect(dev[0]).toBe('0xde0b6b3a7640000');
     expect(dev[2]).toEqual([[`0x${'0'.repeat(63)}1`, '0x02']]);
+  });
+
+  it("computes geth's own genesis hash for geth's test genesis (core/genesis_test.go customg)", async () => {
+    const word1 = `0x01${'00'.repeat(31)}`;
+    const genesis = { config: { chainId: 1, homesteadBlock: 3, ethash: {} }, alloc: { [`0x01${'00'.repeat(19)}`]: { balance: '0x1', storage: { [word1]: word1 } } } };
+    const { chain } = await importGethChain({ genesis, genesisSource: 'customg' });
+    expect(bytesToHex(chain.head().hash)).toBe('0x89c99d90b79719238d2645c7642f2c9295246e80775b38cfd162b696817fbd50');
   });
 
   it('builds a post-merge genesis with the defaults of its hardfork (base fee, withdrawals, blobs, requests)', async () => {
