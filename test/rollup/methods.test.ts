@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, start, type Gateway } from '../../src/index.js';
-import { call } from '../support/http.js';
+import { call, WsClient } from '../support/http.js';
 import { ALICE, BOB, CAROL, COUNTER, GENESIS_TS, START_MS, increase, testSeed, UNLIMITED_KEYS } from './fixture.js';
 import { hex, invokeV1, invokeV3, starknetJsHash } from './txs.js';
 
@@ -255,5 +255,19 @@ describe('rollup_chainId and rollup_blockNumber', () => {
   it('answer under both prefixes', async () => {
     expect((await both('chainId', {}, [])).result).toBe('0x534e5f4d41494e');
     expect(typeof (await both('blockNumber', {}, [])).result).toBe('number');
+  });
+});
+
+describe('over WebSocket', () => {
+  it('answers the same as over HTTP', async () => {
+    const ws = await WsClient.open(gw.wsUrl('rollup-test'));
+    try {
+      const params = { block_id: { block_number: 1 } };
+      const viaWs = await ws.request({ jsonrpc: '2.0', id: 7, method: 'starknet_getBlockWithTxHashes', params });
+      expect(viaWs).toEqual({ ...(await call(url, 'starknet_getBlockWithTxHashes', params, 7)) });
+      expect(viaWs.result.block_number).toBe(1);
+    } finally {
+      ws.close();
+    }
   });
 });

@@ -2,11 +2,10 @@
  * Applying one INVOKE transaction to a state: sender and nonce checks, signature validation against
  * the account's public key, the outcome (given, or derived from the calls), gas and fee.
  */
-import { Point, Signature, verify } from '@scure/starknet';
+import { Point, poseidonHashMany, Signature, verify } from '@scure/starknet';
 import { feeUnit, gasConsumed, gasPriceFor, maxFeeOf } from './fees.js';
 import { invokeTransactionHash } from './hash.js';
 import type { ContractState, ExecutedTx, Felt, GasPrices, InvokeTransaction, OutcomeInput, RollupState, StorageWrite, TxOutcome } from './types.js';
-import { poseidonHashMany } from '@scure/starknet';
 
 /** Why a transaction could not be applied; the chain turns it into the right RollupError. */
 export type FailureKind = 'not-deployed' | 'nonce' | 'validation' | 'resources' | 'balance' | 'execution';
@@ -73,16 +72,42 @@ function signatureValid(hash: Felt, signature: readonly Felt[], publicKey: Felt)
   } catch {
     return false;
   }
-  const x = publicKey.toString(16).padStart(64, '0');
-  for (const prefix of ['02', '03']) {
+  // A Stark key is an x coordinate; Cairo's check accepts either point with that x. Try the one that verified last first.
+  const points = publicPoints(publicKey);
+  for (const [i, point] of points.entries()) {
+    let ok = false;
     try {
-      const point = Point.fromHex(prefix + x);
-      if (verify(sig, felt(hash), point.toHex(false))) return true;
+      ok = verify(sig, felt(hash), point);
     } catch {
-      // not a curve point, or out of range: invalid
+      // out of range: invalid
+    }
+    if (ok) {
+      if (i > 0) pointCache.set(publicKey, [point, ...points.filter((p) => p !== point)]);
+      return true;
     }
   }
   return false;
+}
+
+/** The uncompressed points whose x is the key (none if it is not on the curve), by public key. */
+const pointCache = new Map<Felt, string[]>();
+
+function publicPoints(publicKey: Felt): string[] {
+  let points = pointCache.get(publicKey);
+  if (points === undefined) {
+    const x = publicKey.toString(16).padStart(64, '0');
+    points = [];
+    for (const prefix of ['02', '03']) {
+      try {
+        points.push(Point.fromHex(prefix + x).toHex(false));
+      } catch {
+        // not on the curve
+      }
+    }
+    if (pointCache.size > 10_000) pointCache.clear();
+    pointCache.set(publicKey, points);
+  }
+  return points;
 }
 
 /** Applies `tx` to `state`; returns the new state (a copy) and the executed transaction. */
