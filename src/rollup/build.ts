@@ -26,7 +26,6 @@ export function buildRollupChain(seed: RollupSeed, clock: Clock): RollupChain {
   const chain = new RollupChain(
     {
       chainId: shortString(seed.chainId),
-      chainName: seed.chainId,
       starknetVersion: seed.starknetVersion,
       sequencerAddress: BigInt(seed.sequencerAddress),
       gasPrices: { wei: BigInt(seed.gasPrices.wei), fri: BigInt(seed.gasPrices.fri) },

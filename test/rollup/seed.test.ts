@@ -42,11 +42,12 @@ describe('rollup seed validation', () => {
 describe('the shipped starknet-mainnet chain', () => {
   let gw: Gateway;
   let url: string;
+  const clock = new ManualClock(START_MS);
   const seed = starknetMainnetSeed() as any;
   const txHash = (block: number, i = 0) => starknetJsHash(seed.blocks[block].transactions[i].transaction);
 
   beforeAll(async () => {
-    gw = await start({ port: 0, clock: new ManualClock(START_MS), keys: UNLIMITED_KEYS });
+    gw = await start({ port: 0, clock, keys: UNLIMITED_KEYS, chains: [SHIPPED] });
     url = gw.url('starknet-mainnet');
   });
   afterAll(() => gw.stop());
@@ -77,5 +78,15 @@ describe('the shipped starknet-mainnet chain', () => {
     expect(r.result).toHaveLength(3);
     const latest = await call(url, 'starknet_estimateFee', { request: [request[2]], block_id: 'latest' });
     expect(latest.error.data.revert_error).toBe('Invalid transaction nonce. Expected: 0x0, got: 0x1');
+  });
+
+  it('accepts its ACCEPTED_ON_L2 blocks on L1 ten minutes after start', async () => {
+    clock.advance(599_999);
+    expect((await call(url, 'starknet_getBlockWithTxHashes', ['latest'])).result.status).toBe('ACCEPTED_ON_L2');
+    clock.advance(1);
+    expect((await call(url, 'starknet_getBlockWithTxHashes', ['latest'])).result.status).toBe('ACCEPTED_ON_L1');
+    expect((await call(url, 'starknet_getBlockWithTxHashes', [{ block_number: 3 }])).result.status).toBe('ACCEPTED_ON_L1');
+    expect((await call(url, 'starknet_getTransactionReceipt', [txHash(4)])).result.status).toBe('REJECTED');
+    expect((await call(url, 'starknet_getBlockWithTxHashes', ['pending'])).result.status).toBe('PENDING');
   });
 });

@@ -15,9 +15,8 @@ import type {
 } from './types.js';
 
 export interface RollupConfig {
-  /** The chain id as a felt (the short string `SN_MAIN`) and as text. */
+  /** The chain id as a felt (the short string `SN_MAIN`). */
   readonly chainId: Felt;
-  readonly chainName: string;
   readonly starknetVersion: string;
   readonly sequencerAddress: Felt;
   readonly gasPrices: GasPrices;
