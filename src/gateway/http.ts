@@ -15,6 +15,7 @@ export function httpApp(ctx: GatewayContext): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
+  app.use(cors);
   app.use(bodyParser(ctx));
   app.all('/{*path}', (req, res) => void serve(ctx, req, res));
   app.use((err: { type?: string; status?: number }, _req: Request, res: Response, _next: unknown) => {
@@ -29,6 +30,20 @@ export function httpApp(ctx: GatewayContext): express.Express {
   });
   return app;
 }
+
+/**
+ * CORS, as a hosted gateway answers browsers: any origin (the origins allowlist is what restricts
+ * them), preflights answered with 204.
+ */
+const cors: RequestHandler = (req, res, next) => {
+  res.set('Access-Control-Allow-Origin', '*');
+  res.set('Access-Control-Expose-Headers', 'X-Devgate-Forwarded');
+  if (req.method !== 'OPTIONS') return next();
+  res.set('Access-Control-Allow-Methods', 'POST, OPTIONS');
+  res.set('Access-Control-Allow-Headers', 'Content-Type, Authorization, Enable-Failover');
+  res.set('Access-Control-Max-Age', '600');
+  res.status(204).end();
+};
 
 /** A text body parser whose size limit follows the current limits. */
 function bodyParser(ctx: GatewayContext): RequestHandler {

@@ -39,6 +39,9 @@ export function handleUpgrade(ctx: GatewayContext, req: IncomingMessage, socket:
   ctx.wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ctx, ws, network, caller));
 }
 
+/** Close code and reason when a connection's key has been removed. */
+export const KEY_REMOVED = { code: 1008, reason: 'invalid project id' } as const;
+
 function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, caller: Caller): void {
   const key = caller.key.key;
   let mine = ctx.sockets.get(key);
@@ -49,8 +52,11 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
     if (mine.size === 0 && ctx.sockets.get(key) === mine) ctx.sockets.delete(key);
   });
   ws.on('message', (data, isBinary) => {
+    // The key as it is now: changed or removed through the admin interface since the upgrade.
+    const current = ctx.policy.keys.lookup(key);
+    if (current === undefined) return ws.close(KEY_REMOVED.code, KEY_REMOVED.reason);
     const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
-    void serveText(text, network, caller, ctx.policy, ctx.limits().maxBatch).then((outcome) => {
+    void serveText(text, network, { ...caller, key: current }, ctx.policy, ctx.limits().maxBatch).then((outcome) => {
       if (ws.readyState !== ws.OPEN) return;
       if (outcome.kind === 'refused') ws.send(JSON.stringify(refusalBody(outcome.refusal, outcome.id, 'ws').body));
       else if (outcome.response !== undefined) ws.send(JSON.stringify(outcome.response));

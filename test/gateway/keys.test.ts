@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Gateway } from '../../src/index.js';
 import { post } from '../support/http.js';
-import { ask, basic, chain, openWs, refusedUpgrade, rpc } from './helpers.js';
+import { ask, basic, chain, closeCode, openWs, refusedUpgrade, rpc } from './helpers.js';
 
 const A = '0x' + 'aa'.repeat(20);
 const B = '0x' + 'bb'.repeat(20);
@@ -174,5 +174,34 @@ describe('allowlists over WebSocket', () => {
     expect((await ask(wc, rpc('eth_getBalance', [B, 'latest']))).error).toEqual(FORBIDDEN.error);
     expect(await ask(wc, rpc('eth_getBalance', [A, 'latest']))).toEqual({ jsonrpc: '2.0', id: 1, result: '0x0' });
     wc.close();
+  });
+});
+
+describe('changes while connected', () => {
+  it('applies a changed key to an open WebSocket, and closes it when the key is removed', async () => {
+    gw.policy.setKey({ key: 'temp', plan: 'team' });
+    const ws = await openWs(gw.wsUrl('alpha', 'temp'));
+    expect((await ask(ws, rpc('net_version'))).result).toBe('1');
+    gw.policy.setKey({ key: 'temp', plan: 'team', allowlist: { methods: ['eth_chainId'] } });
+    expect((await ask(ws, rpc('net_version'))).error).toEqual(FORBIDDEN.error);
+    gw.policy.removeKey('temp');
+    const closing = closeCode(ws);
+    ws.send(JSON.stringify(rpc('eth_chainId')));
+    expect(await closing).toBe(1008);
+  });
+});
+
+describe('browsers', () => {
+  it('answers CORS preflights and lets pages read the answer and the forwarding header', async () => {
+    const pre = await fetch(gw.url('alpha', 'plain'), {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,enable-failover' },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+    expect(pre.headers.get('access-control-allow-headers')).toMatch(/Enable-Failover/);
+    const r = await post(gw.url('alpha', 'plain'), rpc('eth_chainId'), { origin: 'https://app.example.com' });
+    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.headers.get('access-control-expose-headers')).toBe('X-Devgate-Forwarded');
   });
 });
