@@ -1,6 +1,7 @@
 /** The rollup seed format and the shipped chain: validation naming the bad field, every status shipped, ready accounts. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { RpcProvider } from 'starknet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, SeedError, SHIPPED_CHAINS, start, type Gateway } from '../../src/index.js';
 import { parseSeed } from '../../src/seed/load.js';
@@ -70,6 +71,17 @@ describe('the shipped starknet-mainnet chain', () => {
     expect(receipt.messages_sent).toEqual([{ from_address: expect.any(String), to_address: L1_RECEIVER, payload: ['0x5', bob.address] }]);
     expect(receipt.events).toHaveLength(1);
     expect((await call(url, 'starknet_getTransactionReceipt', [txHash(1)])).result.events[0].keys).toHaveLength(1);
+  });
+
+  it('is read by a real client: starknet.js RpcProvider', async () => {
+    const provider = new RpcProvider({ nodeUrl: url });
+    expect(await provider.getChainId()).toBe('0x534e5f4d41494e');
+    expect(await provider.getBlockNumber()).toBe(4);
+    const block: any = await provider.getBlockWithTxHashes(2);
+    expect(block).toMatchObject({ status: 'ACCEPTED_ON_L1', block_number: 2, transactions: [txHash(2)] });
+    const receipt: any = await provider.getTransactionReceipt(txHash(2));
+    expect(receipt).toMatchObject({ transaction_hash: txHash(2), status: 'ACCEPTED_ON_L1', block_hash: block.block_hash });
+    expect(((await provider.getBlockWithTxHashes('pending')) as any).status).toBe('PENDING');
   });
 
   it('has accounts ready for fee estimates at their next nonces', async () => {
