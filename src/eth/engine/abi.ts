@@ -88,6 +88,19 @@ export function deployData(artifact: Artifact, args: readonly unknown[]): Uint8A
  * a function name of its ABI.
  */
 export function callData(fn: string, args: readonly unknown[], artifact: Artifact | undefined): Uint8Array {
+  // A signature does not depend on the artifact; a bare name does.
+  const cache = fn.includes('(') || artifact === undefined ? bySignature : (byArtifact.get(artifact) ?? byArtifact.set(artifact, new Map()).get(artifact)!);
+  let entry = cache.get(fn);
+  if (entry === undefined) cache.set(fn, (entry = functionEncoder(fn, artifact)));
+  return entry.encode(coerceArgs(entry.inputs, args, 'args'));
+}
+
+/** Parsed functions with their encoders (building one hashes its signature), kept for the next call. */
+type Encoder = { inputs: readonly AbiParam[]; encode(value: unknown): Uint8Array };
+const bySignature = new Map<string, Encoder>();
+const byArtifact = new WeakMap<Artifact, Map<string, Encoder>>();
+
+function functionEncoder(fn: string, artifact: Artifact | undefined): Encoder {
   let item: AbiItem;
   if (fn.includes('(')) {
     try {
@@ -105,5 +118,5 @@ export function callData(fn: string, args: readonly unknown[], artifact: Artifac
   const contract = createContract([{ outputs: [], ...item }] as never) as unknown as Record<string, { encodeInput(v: unknown): Uint8Array }>;
   const method = contract[name];
   if (method === undefined) throw new Error(`function: cannot encode ${fn}`);
-  return method.encodeInput(coerceArgs(item.inputs ?? [], args, 'args'));
+  return { inputs: item.inputs ?? [], encode: (value) => method.encodeInput(value) };
 }
