@@ -1,8 +1,9 @@
 /**
  * eth_createAccessList as geth computes it: run the call as a transaction with the access list found so
  * far until the list no longer changes; sender, recipient and precompiles are not listed unless their
- * storage is touched. Gas: the RPC cap, and EIP-7825's per-tx cap from Osaka. Answers the list (sorted by address, keys sorted), the gas used with it, and the
- * execution error of the last run, if any (a revert is part of the answer, not an RPC error).
+ * storage is touched. Gas: the RPC cap, and EIP-7825's per-tx cap from Osaka. Answers the list (sorted
+ * by address, keys sorted), the gas used with it, and the execution error of the last run, if any (a
+ * revert is part of the answer, not an RPC error).
  */
 import type { AccessListBytes } from '@ethereumjs/tx';
 import { hexToBytes, setLengthLeft, type PrefixedHexString } from '@ethereumjs/util';

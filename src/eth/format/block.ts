@@ -4,10 +4,20 @@
  * parentBeaconBlockRoot, requestsHash). `size` is the RLP length of the block, as geth's Block.Size().
  * The pending block has null hash, logsBloom, nonce and number; its transactions are pending ones.
  */
+import type { Block } from '@ethereumjs/block';
 import { bytesHex, quantityHex } from '../../hex.js';
 import type { MinedBlock } from '../engine/types.js';
 import { sortedKeys } from './sorted.js';
 import { formatTransaction, type TxPlacement } from './transaction.js';
+
+/** RLP sizes of blocks already formatted (a block never changes once built). */
+const sizes = new WeakMap<Block, number>();
+
+function blockSize(block: Block): number {
+  let size = sizes.get(block);
+  if (size === undefined) sizes.set(block, (size = block.serialize().length));
+  return size;
+}
 
 export interface BlockFormatOptions {
   /** Full transaction objects (true) or their hashes (false). */
@@ -33,7 +43,7 @@ export function formatBlock(mined: MinedBlock, opts: BlockFormatOptions): Record
     difficulty: quantityHex(h.difficulty),
     totalDifficulty: quantityHex(mined.totalDifficulty),
     extraData: bytesHex(h.extraData),
-    size: quantityHex(block.serialize().length),
+    size: quantityHex(blockSize(block)),
     gasLimit: quantityHex(h.gasLimit),
     gasUsed: quantityHex(h.gasUsed),
     timestamp: quantityHex(h.timestamp),
