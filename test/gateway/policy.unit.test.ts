@@ -99,6 +99,17 @@ describe('the per-second window', () => {
     expect(w.used(1400)).toBe(0);
     expect(w.check(0, 600, 500)).toMatchObject({ ok: false, backoffSeconds: 1 });
   });
+
+  it('keeps an exact sum over many entries as old ones leave the window', () => {
+    const w = new RateWindow();
+    for (let t = 0; t < 3000; t++) w.add(t, 1 + (t % 3));
+    const sum = (from: number) => Array.from({ length: 3000 - from }, (_, i) => 1 + ((from + i) % 3)).reduce((x, y) => x + y, 0);
+    expect(w.used(2500)).toBe(sum(1501));
+    expect(w.used(2999)).toBe(sum(2000));
+    expect(w.used(4000)).toBe(0);
+    w.add(4000, 7);
+    expect(w.used(4000)).toBe(7);
+  });
 });
 
 describe('usage', () => {

@@ -10,10 +10,19 @@ export type RateCheck =
 export class RateWindow {
   private readonly spent: { at: number; credits: number }[] = [];
   private sum = 0;
+  /** Index of the oldest entry still in the window. */
+  private head = 0;
 
   /** Credits spent in the second up to `now`. */
   used(now: number): number {
-    while (this.spent.length > 0 && this.spent[0]!.at <= now - WINDOW_MS) this.sum -= this.spent.shift()!.credits;
+    while (this.head < this.spent.length && this.spent[this.head]!.at <= now - WINDOW_MS) this.sum -= this.spent[this.head++]!.credits;
+    if (this.head === this.spent.length) {
+      this.spent.length = 0;
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.spent.length) {
+      this.spent.splice(0, this.head);
+      this.head = 0;
+    }
     return this.sum;
   }
 
@@ -23,7 +32,8 @@ export class RateWindow {
     if (used + cost <= limit) return { ok: true };
     let freed = 0;
     let backoffMs = WINDOW_MS;
-    for (const s of this.spent) {
+    for (let i = this.head; i < this.spent.length; i++) {
+      const s = this.spent[i]!;
       freed += s.credits;
       if (used - freed + cost <= limit) {
         backoffMs = s.at + WINDOW_MS - now;
