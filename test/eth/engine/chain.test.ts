@@ -202,3 +202,35 @@ describe('pending pool', () => {
     expect(await chain.getAccount(addr('0x00000000000000000000000000000000000000b4'), chain.head())).toBeUndefined();
   });
 });
+
+describe('mining the pool', () => {
+  it('addPending rebuilds the pending block; mineBlock turns the pool into the next block', async () => {
+    const own = await EthChain.fromSeed(loadSeedFile('test/fixtures/eth/small.json'));
+    const before = own.head();
+    const draft = await own.pendingDraft();
+    const { createFeeMarket1559Tx } = await import('@ethereumjs/tx');
+    const dev3 = own.devAccounts()[3]!;
+    const nonce = (await own.getAccount(dev3.address, before))!.nonce;
+    const baseFee = draft.context.header.baseFeePerGas!;
+    const tx = createFeeMarket1559Tx(
+      { chainId: 31337n, nonce, gasLimit: 21000n, maxFeePerGas: baseFee * 2n, maxPriorityFeePerGas: 1n, to: '0x00000000000000000000000000000000000000b6', value: 99n },
+      { common: own.common },
+    ).sign(dev3.privateKey);
+    const firstPending = await own.pendingBlock();
+    await own.addPending(tx);
+    const pending = await own.pendingBlock();
+    expect(pending).not.toBe(firstPending);
+    expect(pending.block.transactions).toHaveLength(4);
+    expect(own.transaction(tx.hash())?.kind).toBe('pending');
+
+    const mined = await own.mineBlock();
+    expect(mined.number).toBe(before.number + 1n);
+    expect(own.head()).toBe(mined);
+    expect(mined.block.transactions.map((t) => bytesToHex(t.hash()))).toEqual(pending.block.transactions.map((t) => bytesToHex(t.hash())));
+    expect(mined.hash).toEqual(pending.hash); // same parent, same timestamp default, same transactions
+    expect(own.pendingTransactions()).toHaveLength(0);
+    expect(own.transaction(tx.hash())).toMatchObject({ kind: 'mined', index: 3 });
+    expect((await own.getAccount(addr('0x00000000000000000000000000000000000000b6'), mined))!.balance).toBe(99n);
+    expect((await own.pendingBlock()).block.transactions).toHaveLength(0);
+  });
+});
