@@ -1,7 +1,8 @@
 /**
  * eth_call on the real EVM: `evm.runCall` on the state after a block with that block's header as
  * context, inside checkpoint()/revert() so it never changes state. Gas is capped at 10x the block gas
- * limit (geth's RPC gas cap); a call without gas gets the cap. A REVERT becomes ExecutionReverted with
+ * limit (geth's RPC gas cap); a call without gas gets the cap, and a call is aborted after 5 s (geth's
+ * EVM timeout), so one looping call cannot hold the process. A REVERT becomes ExecutionReverted with
  * the reason decoded as geth does (Error(string), Panic(uint256)); other failures ExecutionFailed.
  */
 import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type AccessListBytes, type TypedTransaction } from '@ethereumjs/tx';
@@ -46,18 +47,25 @@ export function callGasPrice(req: CallRequest, baseFee: bigint | undefined): big
   return baseFee + tip < maxFee ? baseFee + tip : maxFee;
 }
 
+/** geth's RPC EVM timeout (`--rpc.evmtimeout`, default 5 s): a longer eth_call is aborted. */
+export const CALL_TIMEOUT_MS = 5_000;
+
 /** Runs a call at the state after `block` and returns its output. Never changes state. */
-export async function callAt(chain: EthChain, block: MinedBlock, req: CallRequest): Promise<Uint8Array> {
+export async function callAt(chain: EthChain, block: MinedBlock, req: CallRequest, timeoutMs = CALL_TIMEOUT_MS): Promise<Uint8Array> {
   const vm = await chain.vmAt(block);
-  return runCall(vm, block, req);
+  return runCall(vm, block, req, timeoutMs);
 }
 
-/** Runs a call on `vm` (whose state is `block`'s post-state), reverting every change afterwards. */
-export async function runCall(vm: VM, block: MinedBlock, req: CallRequest): Promise<Uint8Array> {
+/**
+ * Runs a call on `vm` (whose state is `block`'s post-state, a VM of its own), reverting every change
+ * afterwards. Aborted after `timeoutMs`, as geth aborts a call at its EVM timeout.
+ */
+export async function runCall(vm: VM, block: MinedBlock, req: CallRequest, timeoutMs = CALL_TIMEOUT_MS): Promise<Uint8Array> {
   const gasLimit = cappedGas(block, req.gas);
   const caller = req.from ?? createZeroAddress();
   const gasPrice = callGasPrice(req, block.block.header.baseFeePerGas);
   const value = req.value ?? 0n;
+  const deadline = setDeadline(vm, timeoutMs);
   await vm.stateManager.checkpoint();
   try {
     if (gasPrice > 0n) await checkFunds(vm, caller, gasLimit * gasPrice + value);
@@ -74,10 +82,42 @@ export async function runCall(vm: VM, block: MinedBlock, req: CallRequest): Prom
     const err = result.execResult.exceptionError;
     if (err !== undefined) throw executionError(err.error, result.execResult.returnValue);
     return result.execResult.returnValue;
+  } catch (err) {
+    if (err instanceof CallTimeout) throw new ExecutionFailed(`execution aborted (timeout = ${formatSeconds(timeoutMs)})`);
+    throw err;
   } finally {
+    deadline.clear();
     await vm.stateManager.revert();
   }
 }
+
+/** Thrown from inside the interpreter to stop a call that ran out of time. */
+class CallTimeout extends Error {}
+
+interface OpcodeEntry {
+  opHandler: (...args: unknown[]) => unknown;
+}
+
+/**
+ * Makes JUMP and JUMPI of this VM (every loop takes one) check a deadline every 1024 jumps and throw
+ * CallTimeout past it. The EVM rethrows non-EVM errors, so the call stops there. The VM's opcode
+ * table is its own (built when the VM is), so other VMs are untouched.
+ */
+function setDeadline(vm: VM, timeoutMs: number): { clear(): void } {
+  const map = (vm.evm as unknown as { _opcodeMap: OpcodeEntry[] })._opcodeMap;
+  const deadline = performance.now() + timeoutMs;
+  let jumps = 0;
+  const originals = [0x56, 0x57].map((op) => [map[op]!, map[op]!.opHandler] as const);
+  for (const [entry, inner] of originals) {
+    entry.opHandler = (...args: unknown[]) => {
+      if ((++jumps & 1023) === 0 && performance.now() > deadline) throw new CallTimeout();
+      return inner(...args);
+    };
+  }
+  return { clear: () => originals.forEach(([entry, inner]) => (entry.opHandler = inner)) };
+}
+
+const formatSeconds = (ms: number) => `${ms / 1000}s`;
 
 async function checkFunds(vm: VM, caller: Address, want: bigint): Promise<void> {
   const have = (await vm.stateManager.getAccount(caller))?.balance ?? 0n;

@@ -56,6 +56,17 @@ describe('eth_call engine', () => {
     expect(await (await chain.stateAt(head)).getStateRoot()).toEqual(before);
     expect(chain.head()).toBe(head);
   });
+
+  it('aborts a call that outruns the timeout (geth: execution aborted), and the next call runs normally', async () => {
+    const head = chain.head();
+    const to = createAddressFromString(REVERTER);
+    const loop = { to, data: bytes(encodeFunctionData({ abi: parseAbi(['function burnAllGas()']), functionName: 'burnAllGas' })) };
+    await expect(callAt(chain, head, loop, 300)).rejects.toThrow('execution aborted (timeout = 0.3s)');
+    const counter = bytes(encodeFunctionData({ abi: reverter, functionName: 'counter' }));
+    expect(BigInt('0x' + Buffer.from(await callAt(chain, head, { to, data: counter }, 300)).toString('hex'))).toBe(1n);
+    // With a small gas limit the loop runs out of gas before the deadline.
+    await expect(callAt(chain, head, { ...loop, gas: 100_000n })).rejects.toThrow('out of gas');
+  });
 });
 
 describe('estimateGas engine', () => {
