@@ -19,7 +19,8 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createBlock, type Block } from '@ethereumjs/block';
+import { createBlock, createBlockHeader, type Block, type BlockHeader } from '@ethereumjs/block';
+import { RLP } from '@ethereumjs/rlp';
 import { createCustomCommon, Mainnet, type Common } from '@ethereumjs/common';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
@@ -310,12 +311,49 @@ async function buildChain(): Promise<{ genesis: Block; blocks: Block[]; tds: big
       const tx = makeTx(p, vm.common, baseFee);
       await builder.addTransaction(tx, { allowNoBlobs: true });
     }
-    const { block } = await builder.build();
+    if (n === UNCLE_INCLUDED_AT) await creditUncleRewards(vm, n);
+    let { block } = await builder.build();
+    if (n === UNCLE_INCLUDED_AT) block = withUncle(block, uncleOf(blocks[n - 3] ?? genesis, n - 1, vm.common), vm.common);
     blocks.push(block);
     tds.push(tds[tds.length - 1]! + block.header.difficulty);
     parent = block;
   }
   return { genesis, blocks, tds, alloc };
+}
+
+/** Block 10 includes an uncle: a sibling of block 9 mined by UNCLE_MINER (PoW rewards for both). */
+const UNCLE_INCLUDED_AT = 10;
+const UNCLE_MINER = new Address(hash('devgate fork chain uncle miner').slice(0, 20));
+
+/** A valid ethash-era header at `number` on `parent`, other than the canonical one (its own miner and time). */
+function uncleOf(parent: Block, number: number, common: Common): BlockHeader {
+  const uncleCommon = common.copy();
+  uncleCommon.setHardforkBy({ blockNumber: BigInt(number), timestamp: BigInt(timeOf(number) + 1) });
+  return createBlockHeader(
+    { parentHash: parent.hash(), number: BigInt(number), timestamp: BigInt(timeOf(number) + 1), coinbase: UNCLE_MINER, gasLimit: parent.header.gasLimit, stateRoot: parent.header.stateRoot, extraData: utf8ToBytes('uncle') },
+    { common: uncleCommon, calcDifficultyFromHeader: parent.header },
+  );
+}
+
+/**
+ * The rewards an uncle brings (the builder knows only the miner's base reward): the uncle's miner
+ * gets (8 + uncle number - number) / 8 of the block reward, the including miner 1/32 more.
+ */
+async function creditUncleRewards(vm: VM, n: number): Promise<void> {
+  const reward = vm.common.param('minerReward');
+  const credit = async (address: Address, amount: bigint) => {
+    const account = (await vm.stateManager.getAccount(address)) ?? new Account();
+    account.balance += amount;
+    await vm.stateManager.putAccount(address, account);
+  };
+  await credit(UNCLE_MINER, ((8n + BigInt(n - 1) - BigInt(n)) * reward) / 8n);
+  await credit(COINBASE, reward / 32n);
+}
+
+/** The same block with an uncle in its body and header (state and receipts are unchanged by that). */
+function withUncle(block: Block, uncle: BlockHeader, common: Common): Block {
+  const header = { ...block.header.toJSON(), uncleHash: keccak_256(RLP.encode([uncle.raw()])) };
+  return createBlock({ header, transactions: block.transactions, uncleHeaders: [uncle.toJSON()] }, { common });
 }
 
 function gethGenesisJson(genesis: Block, ttd: bigint, alloc: Record<string, object>) {

@@ -5,10 +5,11 @@
  * state root, receipts root, gas used and bloom, or the load fails naming the block.
  *
  * Checked per block: parent hash, number, timestamp order, gas limit bounds, base fee, ethash
- * difficulty (PoW) or the PoS header shape, excess blob gas and blob gas used, transaction,
- * uncle-hash and withdrawals roots, signatures, then execution (state, receipts, gas, bloom,
- * requests hash). Not checked: the ethash seal (nonce/mixHash) and anything of the consensus layer
- * (the beacon root and prevRandao are taken as the header gives them).
+ * difficulty (PoW) or the PoS header shape, uncles (ancestry, time, gas limit, difficulty),
+ * excess blob gas and blob gas used, transaction, uncle-hash and withdrawals roots, signatures,
+ * then execution (state, receipts, gas, bloom, requests hash, uncle rewards). Not checked: the
+ * ethash seal (nonce/mixHash, of blocks and uncles) and anything of the consensus layer (the
+ * beacon root and prevRandao are taken as the header gives them).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -107,6 +108,7 @@ export async function importBlocks(chain: EthChain, file: ChainFile): Promise<nu
     try {
       // Blob gas used and the per-tx blob fee cap; the engine checks excess blob gas with the header.
       if (block.common.isActivatedEIP(4844)) block.validateBlobTransactions(chain.head().block.header);
+      checkUncles(chain, block);
       await chain.importBlock(block);
     } catch (err) {
       const msg = shortReason(err);
@@ -115,6 +117,30 @@ export async function importBlocks(chain: EthChain, file: ChainFile): Promise<nu
     transactions += block.transactions.length;
   }
   return transactions;
+}
+
+/**
+ * Proof-of-work uncles, as geth verifies them: each a header on an ancestor at most 6 generations
+ * back, neither an ancestor itself nor included before, with a valid time, gas limit and difficulty.
+ */
+function checkUncles(chain: EthChain, block: Block): void {
+  const n = block.header.number;
+  const earlier = new Set<string>();
+  for (let k = n - 6n > 0n ? n - 6n : 1n; k < n; k++) for (const u of chain.blockByNumber(k)!.block.uncleHeaders) earlier.add(bytesToHex(u.hash()));
+  for (const [i, uncle] of block.uncleHeaders.entries()) {
+    const fail = (why: string): never => {
+      throw new Error(`block ${n}: uncle ${i} ${why}`);
+    };
+    if (uncle.number >= n || uncle.number + 7n <= n || uncle.number === 0n) fail(`(number ${uncle.number}) is not within 6 generations`);
+    const parent = chain.blockByNumber(uncle.number - 1n)!;
+    if (!equalsBytes(parent.hash, uncle.parentHash)) fail(`does not descend from block ${parent.number} of this chain`);
+    if (equalsBytes(chain.blockByNumber(uncle.number)!.hash, uncle.hash())) fail(`is block ${uncle.number} of the chain itself`);
+    if (earlier.has(bytesToHex(uncle.hash()))) fail('was already included');
+    if (uncle.timestamp <= parent.block.header.timestamp) fail('has a timestamp not after its parent');
+    uncle.validateGasLimit(parent.block.header);
+    const difficulty = uncle.ethashCanonicalDifficulty(parent.block.header);
+    if (uncle.difficulty !== difficulty) fail(`difficulty ${uncle.difficulty} != ${difficulty}`);
+  }
 }
 
 /** The chain as `geth export` writes it: every block from genesis, RLP-encoded back to back. */

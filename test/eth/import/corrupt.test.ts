@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { RLP } from '@ethereumjs/rlp';
 import { concatBytes } from '@ethereumjs/util';
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { describe, expect, it } from 'vitest';
 import { importGethChain } from '../../../src/eth/engine/import.js';
 import { splitBlocks } from '../../../src/eth/engine/rlp.js';
@@ -32,6 +33,14 @@ describe('importing a chain that does not add up', () => {
 
   it('fails on a pre-byzantium block whose receipts root is wrong, naming the block', async () => {
     await expect(load(withHeaderField(4, 5, new Uint8Array(32).fill(9)))).rejects.toThrow(/block 4 .*receiptTrie/);
+  });
+
+  it('fails on an uncle whose difficulty is not the ethash one, even with a matching uncle hash', async () => {
+    const decoded = RLP.decode(raws[10]!) as unknown as [Uint8Array[], Uint8Array[], Uint8Array[][]];
+    decoded[2][0]![7] = RLP.decode(RLP.encode(131072n)) as Uint8Array;
+    decoded[0][1] = keccak_256(RLP.encode(decoded[2] as never));
+    const file = concatBytes(...raws.slice(0, 10), RLP.encode(decoded as never));
+    await expect(load(file)).rejects.toThrow(/block 10: uncle 0 difficulty 131072 != \d+/);
   });
 
   it('fails on a PoW block whose difficulty is not the ethash one', async () => {
