@@ -1,4 +1,22 @@
-/** The devgate seed format of an `eth` network, as a zod schema (the JSON Schema is generated from it). */
+/**
+ * The devgate seed format of an `eth` network, as a zod schema (chains/seed.schema.json is generated
+ * from it by scripts/seed-schema.ts). Every block is really executed; transactions are signed with
+ * the dev accounts' keys, and fields left out are filled in as a wallet would (nonce, fees, gas).
+ *
+ * @example
+ * {
+ *   "name": "local", "kind": "eth", "chainId": 31337, "hardfork": "osaka",
+ *   "accounts": { "count": 10 },
+ *   "blocks": [
+ *     { "transactions": [{ "artifact": "Token", "label": "token" }] },
+ *     { "transactions": [
+ *       { "to": "@token", "artifact": "Token", "function": "transfer", "args": ["0x00000000000000000000000000000000000000b1", "1000"] },
+ *       { "from": 1, "type": 0, "to": "0x00000000000000000000000000000000000000b2", "value": "0x1" }
+ *     ] }
+ *   ],
+ *   "pending": [{ "from": 2, "to": "0x00000000000000000000000000000000000000b3", "value": "1" }]
+ * }
+ */
 import { z } from 'zod';
 
 const hex = z.string().regex(/^0x[0-9a-fA-F]*$/, 'not a 0x-prefixed hex string');
@@ -49,7 +67,7 @@ export const TxSpec = z
     data: evenHex.optional().describe('Call data, or the init code of a creation.'),
     artifact: z.string().regex(/^[A-Za-z0-9_]+$/, 'not an artifact name').optional().describe('A compiled artifact of chains/contracts (`Token` -> chains/contracts/Token.json) to deploy, or whose ABI `function` is looked up in.'),
     function: z.string().min(1).optional().describe('A function to call: a signature `transfer(address,uint256)` or, with `artifact`, a function name.'),
-    args: z.array(z.unknown()).optional().describe('Constructor (with `artifact` and no `to`) or function arguments; `@label` strings become contract addresses.'),
+    args: z.array(z.unknown()).optional().describe('Constructor (with `artifact` and no `to`) or function arguments; `@label` strings become contract addresses (`@@x` is the string `@x`).'),
     label: z.string().regex(/^[A-Za-z0-9_-]+$/, 'labels are letters, digits, _ and -').optional().describe('Names the created contract for later `@label` references.'),
     gas: quantity.optional().describe('Gas limit (default: estimated in the block, with a 25% margin; exactly 21000 for plain transfers).'),
     type: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional().describe('0 legacy, 1 access list (EIP-2930), 2 fee market (EIP-1559; the default from london on).'),

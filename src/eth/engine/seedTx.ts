@@ -113,8 +113,9 @@ export class SeedTxFactory {
     return raw ?? new Uint8Array();
   }
 
-  /** `@label` strings in arguments become contract addresses; arrays are walked. */
+  /** `@label` strings in arguments become contract addresses (`@@x` is the string `@x`); arrays are walked. */
   private resolveArg(arg: unknown): unknown {
+    if (typeof arg === 'string' && arg.startsWith('@@')) return arg.slice(1);
     if (typeof arg === 'string' && arg.startsWith('@')) return this.resolveAddress(arg, 'args').toString();
     if (Array.isArray(arg)) return arg.map((a) => this.resolveArg(a));
     return arg;
