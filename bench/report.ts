@@ -55,7 +55,7 @@ const ms = (n: number | undefined) => (n === undefined ? '' : n < 10 ? n.toFixed
 
 /** The status, short enough for a table cell: `n/a (method missing)`; the details are in the JSON and the notes. */
 export function shortStatus(status: string): string {
-  const m = /^(n\/a|skipped|failed) \(([^:(]+)/.exec(status);
+  const m = /^(n\/a|skipped|failed) \(([^:()]+)/.exec(status);
   return m ? `${m[1]} (${m[2]!.trim()})` : status.slice(0, 40);
 }
 
@@ -96,7 +96,8 @@ export function markdown(results: BenchResults): string {
     ...results.startup.map((s) => `| ${s.what} | ${s.status === 'ok' ? `${num(s.firstMs)} ms` : s.status} | ${s.secondMs === undefined ? '' : `${num(s.secondMs)} ms`} |`),
     '',
     `RSS of devgate: ${results.memory.devgateAfterLoadMb ?? '?'} MB after loading the seed, ${results.memory.devgateAfterRunMb ?? '?'} MB after the load run` +
-      (results.memory.anvilAfterRunMb !== undefined ? `; anvil: ${results.memory.anvilAfterReplayMb} MB after the replay, ${results.memory.anvilAfterRunMb} MB after the load run.` : '.'),
+      (results.memory.anvilAfterRunMb !== undefined ? `; anvil: ${results.memory.anvilAfterReplayMb} MB after the replay, ${results.memory.anvilAfterRunMb} MB after the load run.` : '.') +
+      (results.anvilReplayMs !== undefined ? ` anvil took ${(results.anvilReplayMs / 1000).toFixed(1)} s to replay the chain over JSON-RPC.` : ''),
   ];
   const notes = results.figures.filter((f) => f.note);
   if (notes.length > 0) out.push('', ...notes.map((f) => `- ${f.label}: ${f.note}`));
