@@ -266,6 +266,9 @@ describe('the calls around them', () => {
     expect(fees.gasUsedRatio).toHaveLength(2);
     expect(fees.gasUsedRatio[1]).toBe(0);
     expect(await rpc('eth_feeHistory', [2, 'latest'])).not.toHaveProperty('reward');
+    expect(await rpc('eth_feeHistory', ['0x2', 'latest', []])).not.toHaveProperty('reward');
+    expect(await rpc('eth_feeHistory', ['0x0', 'latest'])).toEqual({ oldestBlock: '0x0', gasUsedRatio: null });
+    expect(BigInt(await rpc('eth_call', [{ to: GAS_LEFT_ADDRESS }, 'latest', {}]))).toBe(GAS_LIMIT * 10n - 2n);
     const list = await rpc('eth_createAccessList', [{ from: ACCOUNT0, to: REVERTER, data: toFunctionSelector('revertWithReason()') }, 'latest']);
     expect(list).toEqual({ accessList: [], error: 'execution reverted', gasUsed: expect.stringMatching(QUANTITY) });
   });
@@ -296,6 +299,7 @@ describe('wrong input', () => {
     ['percentiles', 'eth_feeHistory', ['0x2', 'latest', [75, 25]], /invalid reward percentile: #0:75 > #1:25/],
     ['too many', 'eth_chainId', [1], /^too many arguments, want at most 0$/],
     ['params type', 'eth_getBalance', { address: ACCOUNT0 }, /^non-array args$/],
+    ['overrides', 'eth_call', [{ to: REVERTER }, 'latest', { [REVERTER]: { balance: '0x1' } }], /^invalid argument 2: state overrides are not supported$/],
   ];
   it.each(cases)('%s -> -32602 naming the argument', async (_name, method, params, message) => {
     const err = await rpcError(method, params);

@@ -1,10 +1,9 @@
 import { bytesHex } from '../../hex.js';
 import { defineMethod, optional, required } from '../../rpc/method.js';
-import { InvalidArgument } from '../../errors.js';
-import { blockNumberOrHash, object } from '../../rpc/params.js';
+import { blockNumberOrHash } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
 import { callAt } from '../engine/call.js';
-import { callObject, stateBlock } from '../params.js';
+import { callObject, noOverrides, stateBlock } from '../params.js';
 
 /**
  * eth_call: executes a message call on the state after the given block (number, tag, or EIP-1898
@@ -18,9 +17,3 @@ export const eth_call = defineMethod({
   params: [required('transaction', callObject), required('block', blockNumberOrHash), optional('stateOverrides', noOverrides)],
   handler: async (ctx: EthContext, req, sel, _overrides) => bytesHex(await callAt(ctx.chain, await stateBlock(ctx.chain, sel), req)),
 });
-
-/** State overrides (geth's third argument) are accepted only when empty: devgate does not apply them. */
-function noOverrides(value: unknown): undefined {
-  if (Object.keys(object(value, 'a state override object')).length > 0) throw new InvalidArgument('state overrides are not supported');
-  return undefined;
-}

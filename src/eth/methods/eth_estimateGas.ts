@@ -3,7 +3,7 @@ import { defineMethod, optional, required } from '../../rpc/method.js';
 import { blockNumberOrHash } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
 import { estimateGasAt } from '../engine/estimate.js';
-import { callObject, stateBlock } from '../params.js';
+import { callObject, noOverrides, stateBlock } from '../params.js';
 
 /**
  * eth_estimateGas: the gas a transaction needs, by geth's binary search on the state after the block
@@ -12,8 +12,8 @@ import { callObject, stateBlock } from '../params.js';
  */
 export const eth_estimateGas = defineMethod({
   name: 'eth_estimateGas',
-  params: [required('transaction', callObject), optional('block', blockNumberOrHash)],
-  handler: async (ctx: EthContext, req, sel) => {
+  params: [required('transaction', callObject), optional('block', blockNumberOrHash), optional('stateOverrides', noOverrides)],
+  handler: async (ctx: EthContext, req, sel, _overrides) => {
     const block = await stateBlock(ctx.chain, sel ?? { tag: 'latest' });
     return quantityHex(await estimateGasAt(ctx.chain, block, req));
   },

@@ -43,7 +43,7 @@ export const eth_feeHistory = defineMethod({
     for (let num = newest.number; blocks.length < Number(n) && num >= 0n; num--) {
       blocks.unshift(num === newest.number ? newest : ctx.chain.blockByNumber(num)!);
     }
-    const h = feeHistory(blocks, percentiles);
+    const h = feeHistory(blocks, percentiles !== undefined && percentiles.length > 0 ? percentiles : undefined);
     const out: Record<string, unknown> = { oldestBlock: quantityHex(h.oldestBlock) };
     if (h.reward !== undefined) out.reward = h.reward.map((r) => r.map(quantityHex));
     out.baseFeePerGas = h.baseFeePerGas.map(quantityHex);
