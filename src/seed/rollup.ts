@@ -21,7 +21,11 @@ export const MAX_OUTCOME_ITEMS = 1_000;
 const Felts = z.array(Felt).max(MAX_FELTS, `at most ${MAX_FELTS} felts`);
 const Amount = z.string().regex(HEX, 'not a 0x-prefixed hex amount');
 
-export const ResourceBoundWire = z.object({ max_amount: Amount, max_price_per_unit: Amount }).strict();
+const uint = (bits: number) => Amount.refine((v) => !HEX.test(v) || BigInt(v) < 1n << BigInt(bits), `more than ${bits} bits`);
+const U64 = uint(64);
+const U128 = uint(128);
+
+export const ResourceBoundWire = z.object({ max_amount: U64, max_price_per_unit: U128 }).strict();
 const DaMode = z.enum(['L1', 'L2']);
 
 /** INVOKE v1 (or its query version): fee in wei, at most `max_fee`. */
@@ -33,7 +37,7 @@ export const InvokeV1Wire = z
     calldata: Felts,
     signature: Felts,
     nonce: Felt,
-    max_fee: Amount,
+    max_fee: Felt,
   })
   .strict();
 
@@ -47,7 +51,7 @@ export const InvokeV3Wire = z
     signature: Felts,
     nonce: Felt,
     resource_bounds: z.object({ l1_gas: ResourceBoundWire, l2_gas: ResourceBoundWire, l1_data_gas: ResourceBoundWire.optional() }).strict(),
-    tip: Amount.default('0x0'),
+    tip: U64.default('0x0'),
     paymaster_data: Felts.default([]),
     account_deployment_data: Felts.default([]),
     nonce_data_availability_mode: DaMode.default('L1'),

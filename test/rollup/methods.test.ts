@@ -173,6 +173,7 @@ describe('rollup_addInvokeTransaction, rollup_getTransactionReceipt and devnet c
       [{ ...good, version: '0x2' }, -32602, /"invoke_transaction": "version": want 0x1, 0x3/],
       [{ ...good, max_fee: undefined }, -32602, /"invoke_transaction": "max_fee"/],
       [{ ...good, calldata: ['0x1', 'zz'] }, -32602, /"invoke_transaction": "calldata": "1": not a felt/],
+      [{ ...invokeV3(BOB, increase(1), 0), tip: '0x10000000000000000' }, -32602, /"invoke_transaction": "tip": more than 64 bits/],
     ];
     for (const [tx, code, message] of cases) {
       const r = await call(url, 'rollup_addInvokeTransaction', { invoke_transaction: tx });
