@@ -70,7 +70,7 @@ describe('eth_call engine', () => {
 });
 
 describe('estimateGas engine', () => {
-  it.each([0n, 10n, 200n])('burnGas(%i): the estimate succeeds and 1.5%% less does not', async (rounds) => {
+  it.each([0n, 10n, 200n])('burnGas(%s): the estimate succeeds and 1.5 percent less does not', async (rounds) => {
     const head = chain.head();
     const req = { from: createAddressFromString(ACCOUNT0), to: createAddressFromString(REVERTER), data: bytes(encodeFunctionData({ abi: reverter, functionName: 'burnGas', args: [rounds] })) };
     const estimate = await estimateGasAt(chain, head, req);
