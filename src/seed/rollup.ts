@@ -75,7 +75,7 @@ export type OutcomeWire = z.infer<typeof OutcomeWire>;
 
 const SeedTransaction = z.object({ transaction: InvokeWire, outcome: OutcomeWire.optional() }).strict();
 
-const gweiMultiple = Amount.refine((v) => !HEX.test(v) || BigInt(v) % 1_000_000_000n === 0n, 'must be a whole number of gwei (a multiple of 10^9)');
+const gweiMultiple = U128.refine((v) => !HEX.test(v) || BigInt(v) % 1_000_000_000n === 0n, 'must be a whole number of gwei (a multiple of 10^9)');
 
 export const L1Acceptance = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('manual') }).strict(),
@@ -116,11 +116,11 @@ export const RollupSeed = z
             address: Felt,
             publicKey: Felt,
             classHash: Felt.default('0x0'),
-            nonce: Amount.default('0x0'),
-            /** ETH in wei (pays v1 fees). */
-            balance: Amount.default('0x0'),
-            /** STRK in fri (pays v3 fees). */
-            strkBalance: Amount.default('0x0'),
+            nonce: Felt.default('0x0'),
+            /** ETH in wei (pays v1 fees), below 2^128. */
+            balance: U128.default('0x0'),
+            /** STRK in fri (pays v3 fees), below 2^128. */
+            strkBalance: U128.default('0x0'),
           })
           .strict(),
       )

@@ -19,6 +19,7 @@ describe('rollup seed validation', () => {
       [{ chainId: 'SN MAIN' }, /chainId: a short string/],
       [{ sequencerAddress: '0x' + 'f'.repeat(64) }, /sequencerAddress: not a felt: at least the field prime/],
       [{ gasPrices: { wei: '0x1', fri: '0x0' } }, /gasPrices.wei: must be a whole number of gwei/],
+      [{ gasPrices: { wei: '0x' + 'f'.repeat(40), fri: '0x0' } }, /gasPrices.wei: more than 128 bits/],
       [{ l1Acceptance: { kind: 'time' } }, /l1Acceptance.delayMs/],
       [{ blocks: [{ timestamp: 5, status: 'ACCEPTED_ON_L2' }, { timestamp: 6, status: 'ACCEPTED_ON_L1' }] }, /blocks\[1\].status: ACCEPTED_ON_L1 after an ACCEPTED_ON_L2 block/],
       [{ blocks: [{ timestamp: 5, status: 'REJECTED' }] }, /blocks\[0\].status: the genesis block cannot be rejected/],
