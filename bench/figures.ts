@@ -13,6 +13,8 @@ export interface Figure {
   /** The label of the table row. */
   readonly label: string;
   readonly transport: 'http' | 'ws';
+  /** Issue 7's target for devgate/anvil: 1.0 for pure reads, 0.5 for EVM work (eth_call, eth_getProof). */
+  readonly target: number;
   /** One request's params (single call) or a whole batch. */
   make(rand: Rand, meta: BenchMeta): { method: string; params: unknown[] } | { batch: { method: string; params: unknown[] }[] };
   /** The part of a result both servers must agree on (hashes of blocks differ: anvil's genesis is not devgate's). */
@@ -43,6 +45,7 @@ export const FIGURES: readonly Figure[] = [
     id: 'blockNumber',
     label: 'eth_blockNumber',
     transport: 'http',
+    target: 1.0,
     make: () => ({ method: 'eth_blockNumber', params: [] }),
     digest: (r) => r,
   },
@@ -50,6 +53,7 @@ export const FIGURES: readonly Figure[] = [
     id: 'blockFull',
     label: 'eth_getBlockByNumber (full txs)',
     transport: 'http',
+    target: 1.0,
     make: (rand, meta) => ({ method: 'eth_getBlockByNumber', params: [block(rand, meta), true] }),
     digest: (b) => (b == null ? b : { ...pickFields(b, ['number', 'timestamp', 'gasUsed', 'gasLimit', 'logsBloom']), transactions: b.transactions.map((t: any) => pickFields(t, TX_FIELDS)) }),
   },
@@ -57,6 +61,7 @@ export const FIGURES: readonly Figure[] = [
     id: 'txByHash',
     label: 'eth_getTransactionByHash',
     transport: 'http',
+    target: 1.0,
     make: (rand, meta) => ({ method: 'eth_getTransactionByHash', params: [pick(rand, meta.txHashes)] }),
     digest: (t) => pickFields(t, TX_FIELDS),
   },
@@ -64,6 +69,7 @@ export const FIGURES: readonly Figure[] = [
     id: 'receipt',
     label: 'eth_getTransactionReceipt',
     transport: 'http',
+    target: 1.0,
     make: (rand, meta) => ({ method: 'eth_getTransactionReceipt', params: [pick(rand, meta.txHashes)] }),
     digest: receiptDigest,
   },
@@ -71,6 +77,7 @@ export const FIGURES: readonly Figure[] = [
     id: 'blockReceipts',
     label: 'eth_getBlockReceipts',
     transport: 'http',
+    target: 1.0,
     make: (rand, meta) => ({ method: 'eth_getBlockReceipts', params: [block(rand, meta)] }),
     digest: (rs) => (rs == null ? rs : rs.map(receiptDigest)),
   },
@@ -78,6 +85,7 @@ export const FIGURES: readonly Figure[] = [
     id: 'callLatest',
     label: 'eth_call balanceOf (latest)',
     transport: 'http',
+    target: 0.5,
     make: (rand, meta) => ({ method: 'eth_call', params: [balanceOf(meta, pick(rand, meta.holders)), 'latest'] }),
     digest: (r) => r,
   },
@@ -85,6 +93,7 @@ export const FIGURES: readonly Figure[] = [
     id: 'callHistorical',
     label: 'eth_call balanceOf (random block)',
     transport: 'http',
+    target: 0.5,
     make: (rand, meta) => ({ method: 'eth_call', params: [balanceOf(meta, pick(rand, meta.holders)), toHex(int(rand, 2, meta.head))] }),
     digest: (r) => r,
   },
@@ -92,6 +101,7 @@ export const FIGURES: readonly Figure[] = [
     id: 'proof',
     label: 'eth_getProof (random block)',
     transport: 'http',
+    target: 0.5,
     make: (rand, meta) => {
       const holder = pick(rand, meta.holders);
       const at = block(rand, meta);
@@ -107,6 +117,7 @@ export const FIGURES: readonly Figure[] = [
     id: 'logsHolder',
     label: 'eth_getLogs 100 blocks, one holder',
     transport: 'http',
+    target: 1.0,
     make: (rand, meta) => {
       const from = int(rand, 1, meta.head - 99);
       return { method: 'eth_getLogs', params: [{ fromBlock: toHex(from), toBlock: toHex(from + 99), address: meta.token, topics: [TRANSFER_TOPIC, null, pad32(pick(rand, meta.holders))] }] };
@@ -117,6 +128,7 @@ export const FIGURES: readonly Figure[] = [
     id: 'logsAll',
     label: 'eth_getLogs 100 blocks, all transfers',
     transport: 'http',
+    target: 1.0,
     make: (rand, meta) => {
       const from = int(rand, 1, meta.head - 99);
       return { method: 'eth_getLogs', params: [{ fromBlock: toHex(from), toBlock: toHex(from + 99), address: meta.token }] };
@@ -127,6 +139,7 @@ export const FIGURES: readonly Figure[] = [
     id: 'batch10',
     label: 'batch of 10 mixed calls',
     transport: 'http',
+    target: 1.0,
     make: (rand, meta) => {
       const holder = pick(rand, meta.holders);
       return {
@@ -149,6 +162,7 @@ export const FIGURES: readonly Figure[] = [
     id: 'wsBlockNumber',
     label: 'WebSocket eth_blockNumber round trip',
     transport: 'ws',
+    target: 1.0,
     make: () => ({ method: 'eth_blockNumber', params: [] }),
   },
 ];

@@ -82,7 +82,7 @@ async function main(): Promise<void> {
   const loadWindows: { id: string; fromUs: number; toUs: number }[] = [];
   for (const [n, figure] of figures.entries()) {
     const seed = 1000 + n;
-    const result: FigureResult = { id: figure.id, label: figure.label, devgate: { status: 'skipped (devgate did not start)' }, anvil: { status: anvilStatus } };
+    const result: FigureResult = { id: figure.id, label: figure.label, target: figure.target, devgate: { status: 'skipped (devgate did not start)' }, anvil: { status: anvilStatus } };
     const dv = devgate ? await checkFigure(figure, devgate.url, chain.meta, seed) : undefined;
     const av = anvil ? await checkFigure(figure, anvil.url, chain.meta, seed) : undefined;
     if (dv && av?.ok && dv.ok) result.note = compareDigests(dv.digests, av.digests);
