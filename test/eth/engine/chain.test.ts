@@ -5,7 +5,7 @@ import { decodeFunctionResult, encodeFunctionData, keccak256, toEventSelector, t
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EthChain } from '../../../src/eth/engine/chain.js';
 import type { MinedBlock } from '../../../src/eth/engine/types.js';
-import { loadSeedFile } from '../../../src/seed/load.js';
+import { loadSeedFile, parseSeed } from '../../../src/seed/load.js';
 
 const artifact = (name: string) => JSON.parse(readFileSync(`chains/contracts/${name}.json`, 'utf8')) as { abi: Abi };
 const tokenAbi = artifact('Token').abi;
@@ -232,5 +232,26 @@ describe('mining the pool', () => {
     expect(own.transaction(tx.hash())).toMatchObject({ kind: 'mined', index: 3 });
     expect((await own.getAccount(addr('0x00000000000000000000000000000000000000b6'), mined))!.balance).toBe(99n);
     expect((await own.pendingBlock()).block.transactions).toHaveLength(0);
+  });
+});
+
+describe('raw transactions', () => {
+  it('are decoded, their sender recovered, and mined with the hash the signer computed', async () => {
+    const { privateKeyToAccount } = await import('viem/accounts');
+    const { keccak256: hash } = await import('viem');
+    const outsider = privateKeyToAccount('0x0123456789012345678901234567890123456789012345678901234567890123');
+    const raw1559 = await outsider.signTransaction({ chainId: 31337, type: 'eip1559', nonce: 0, to: B1, value: 5n, gas: 21000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n });
+    const rawLegacy = await outsider.signTransaction({ chainId: 31337, type: 'legacy', nonce: 1, to: B1, value: 6n, gas: 21000n, gasPrice: 10n ** 10n });
+    const chainWithRaw = await EthChain.fromSeed(
+      parseSeed(
+        { name: 'raw', kind: 'eth', chainId: 31337, alloc: { [outsider.address]: { balance: '1000000000000000000' } }, blocks: [{ transactions: [{ raw: raw1559 }, { raw: rawLegacy }] }], pending: [] },
+        'raw',
+      ),
+    );
+    const block = chainWithRaw.blockByNumber(1n)!;
+    expect(block.block.transactions.map((t) => bytesToHex(t.hash()))).toEqual([hash(raw1559), hash(rawLegacy)]);
+    expect(block.senders.map((s) => s.toString())).toEqual([outsider.address.toLowerCase(), outsider.address.toLowerCase()]);
+    expect(block.receipts.map((r) => r.status)).toEqual([1, 1]);
+    expect((await chainWithRaw.getAccount(addr(B1), block))!.balance).toBe(11n);
   });
 });
