@@ -8,7 +8,7 @@ import { createCustomCommon, Mainnet } from '@ethereumjs/common';
 import { toFunctionSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Gateway } from '../../src/index.js';
-import { call } from '../support/http.js';
+import { call, WsClient } from '../support/http.js';
 import { ACCOUNT0, ACCOUNT1, GAS_LEFT_ADDRESS, GAS_LIMIT, REVERTER, STORAGE_LAYOUT, readSurfaceSeed, UNLIMITED } from '../eth/methods/seed.js';
 
 const QUANTITY = /^0x(0|[1-9a-f][0-9a-f]*)$/;
@@ -271,6 +271,27 @@ describe('the calls around them', () => {
     expect(BigInt(await rpc('eth_call', [{ to: GAS_LEFT_ADDRESS }, 'latest', {}]))).toBe(GAS_LIMIT * 10n - 2n);
     const list = await rpc('eth_createAccessList', [{ from: ACCOUNT0, to: REVERTER, data: toFunctionSelector('revertWithReason()') }, 'latest']);
     expect(list).toEqual({ accessList: [], error: 'execution reverted', gasUsed: expect.stringMatching(QUANTITY) });
+  });
+});
+
+describe('WebSocket (SPEC 4.1)', () => {
+  it('answers eth_getBlockByHash, eth_getBlockByNumber and eth_getProof exactly as HTTP does', async () => {
+    const ws = await WsClient.open(gw.wsUrl('dev'));
+    try {
+      const hash = (await rpc('eth_getBlockByNumber', ['0x2', false])).hash;
+      for (const [method, params] of [
+        ['eth_getBlockByHash', [hash, true]],
+        ['eth_getBlockByNumber', ['0x3', true]],
+        ['eth_getBlockByNumber', ['pending', false]],
+        ['eth_getProof', [STORAGE_LAYOUT, ['0x0', '0x3'], '0x2']],
+      ] as [string, unknown[]][]) {
+        const viaWs = await ws.request({ jsonrpc: '2.0', id: 7, method, params });
+        expect(viaWs).toEqual(await call(url, method, params, 7));
+        expect(viaWs.result).toBeTruthy();
+      }
+    } finally {
+      ws.close();
+    }
   });
 });
 
