@@ -36,6 +36,8 @@ export interface GethChainInput {
   /** The chain file's bytes (plain or gzip), and a name for it in messages. */
   readonly chain?: Uint8Array;
   readonly chainSource?: string;
+  /** The chain id a seed names for this genesis (checked before any block is read), and the seed's name. */
+  readonly expect?: { readonly chainId: number; readonly source: string };
 }
 
 /** Validates a parsed geth genesis.json; errors name the bad field. */
@@ -152,6 +154,9 @@ export function exportChain(chain: EthChain): Uint8Array {
 export async function importGethChain(input: GethChainInput, opts: EthChainOptions = {}): Promise<{ chain: EthChain; stats: ImportStats }> {
   const started = performance.now();
   const genesis = parseGethGenesis(input.genesis, input.genesisSource);
+  if (input.expect !== undefined && input.expect.chainId !== genesis.config.chainId) {
+    throw new SeedError(`invalid seed ${input.expect.source}: chainId: ${input.expect.chainId} differs from config.chainId ${genesis.config.chainId} of ${input.genesisSource}`);
+  }
   const file = input.chain === undefined ? undefined : readChainFile(input.chain, input.chainSource ?? 'chain file');
   const mergeBlock = resolveMergeBlock(genesis, file?.difficulties ?? []);
   let chain: EthChain;
@@ -170,15 +175,18 @@ export async function importGethChain(input: GethChainInput, opts: EthChainOptio
 export async function importSeedChain(loaded: LoadedSeed, opts: EthChainOptions = {}): Promise<EthChain> {
   const seed = loaded.seed as EthSeed;
   if (seed.gethGenesis === undefined) throw new SeedError(`seed ${loaded.source} has no gethGenesis`);
-  const { chain } = await importGethFiles(seed.gethGenesis, seed.rlpChain, loaded.baseDir, opts);
-  if (chain.chainId !== BigInt(seed.chainId)) {
-    throw new SeedError(`invalid seed ${loaded.source}: chainId: ${seed.chainId} differs from config.chainId ${chain.chainId} of ${seed.gethGenesis}`);
-  }
-  return chain;
+  const expect = { chainId: seed.chainId, source: loaded.source };
+  return (await importGethFiles(seed.gethGenesis, seed.rlpChain, loaded.baseDir, opts, expect)).chain;
 }
 
 /** Reads a geth genesis file and, if given, a chain file (paths as given, or relative to `baseDir`). */
-export async function importGethFiles(genesisPath: string, chainPath: string | undefined, baseDir = process.cwd(), opts: EthChainOptions = {}) {
+export async function importGethFiles(
+  genesisPath: string,
+  chainPath: string | undefined,
+  baseDir = process.cwd(),
+  opts: EthChainOptions = {},
+  expect?: GethChainInput['expect'],
+) {
   const read = (path: string, what: string): Buffer => {
     try {
       return readFileSync(resolve(baseDir, path));
@@ -194,7 +202,7 @@ export async function importGethFiles(genesisPath: string, chainPath: string | u
     throw new SeedError(`geth genesis ${genesisPath} is not valid JSON: ${(err as Error).message}`);
   }
   const chain = chainPath === undefined ? undefined : new Uint8Array(read(chainPath, 'chain file'));
-  return importGethChain({ genesis, genesisSource: genesisPath, chain, chainSource: chainPath }, opts);
+  return importGethChain({ genesis, genesisSource: genesisPath, chain, chainSource: chainPath, expect }, opts);
 }
 
 /** Which genesis header fields differ, to make a genesis mismatch actionable. */
