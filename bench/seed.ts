@@ -5,9 +5,10 @@
  * The seed is written to `.devgate-cache/bench/`, keyed by the generator's inputs.
  */
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { encodeFunctionData, getContractAddress, keccak256, toHex, type Hex } from 'viem';
+import { encodeFunctionData, getContractAddress, keccak256, serializeTransaction, toHex, type Hex, type TransactionSerializableEIP1559 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 
 /** Bump when the generated chain changes for the same options. */
@@ -102,6 +103,15 @@ function cacheKey(options: BenchChainOptions, bytecode: Hex): string {
   return createHash('sha256').update(inputs).digest('hex').slice(0, 16);
 }
 
+/** libsecp256k1 (the `secp256k1` package: native where its prebuild loads, else its JS fallback): ~15x faster than signing with viem. */
+const secp256k1 = createRequire(import.meta.url)('secp256k1') as { ecdsaSign(msg32: Uint8Array, key: Uint8Array): { signature: Uint8Array; recid: number } };
+
+/** Signs an EIP-1559 transaction (RFC 6979 nonces, low s: the same bytes viem's signTransaction gives). */
+function signTx(tx: TransactionSerializableEIP1559, key: Uint8Array): Hex {
+  const { signature, recid } = secp256k1.ecdsaSign(keccak256(serializeTransaction(tx), 'bytes'), key);
+  return serializeTransaction(tx, { r: toHex(signature.subarray(0, 32)), s: toHex(signature.subarray(32)), yParity: recid });
+}
+
 const TRANSFER_ABI = [
   { type: 'function', name: 'transfer', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'value', type: 'uint256' }], outputs: [{ type: 'bool' }] },
 ] as const;
@@ -157,9 +167,10 @@ async function generate(options: BenchChainOptions, bytecode: Hex, key: string):
   const fees = { type: 'eip1559', chainId: options.chainId, maxFeePerGas: 3n * options.baseFeePerGas, maxPriorityFeePerGas: 1_000_000_000n } as const;
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
 
+  const keys = accounts.map((a) => a.getHdKey().privateKey!);
   const sign = async (from: number, tx: { to?: Hex; value?: bigint; data?: Hex; gas: bigint }): Promise<Hex> => {
     const nonce = nonces[from]!++;
-    return accounts[from]!.signTransaction({ ...fees, ...tx, nonce });
+    return signTx({ ...fees, ...tx, nonce }, keys[from]!);
   };
   const tokenTransfer = (from: number, to: Hex, amount: bigint) =>
     sign(from, { to: tokenAddress, gas: 120_000n, data: encodeFunctionData({ abi: TRANSFER_ABI, functionName: 'transfer', args: [to, amount] }) });
