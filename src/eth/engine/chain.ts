@@ -35,7 +35,7 @@ export interface GenesisArgs {
   genesisBlock?: Block;
   /** Or header fields to build the genesis block from (number and stateRoot are filled in). */
   header?: HeaderData;
-  /** Dev accounts (address and key) known for this chain, if any. */
+  /** Dev accounts (address and key) known for this chain, if any; their funds belong in `state`. */
   accounts?: DevAccount[];
 }
 
@@ -82,9 +82,6 @@ export class EthChain {
     if (scheduled) common.setHardforkBy({ blockNumber: 0n, timestamp: gHeader?.timestamp ?? BigInt(args.header?.timestamp?.toString() ?? 0) });
     const headState = new MerkleStateManager({ common, trie: new MerklePatriciaTrie({ useKeyHashing: true, common }), caches: new Caches() });
     await headState.generateCanonicalGenesis(args.state ?? {});
-    for (const acc of args.accounts ?? []) {
-      if ((await headState.getAccount(acc.address)) === undefined) await headState.putAccount(acc.address, new Account());
-    }
     const stateRoot = await headState.getStateRoot();
     let genesis = args.genesisBlock;
     if (genesis !== undefined && !equalsBytes(genesis.header.stateRoot, stateRoot)) {
