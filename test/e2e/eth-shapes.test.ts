@@ -218,6 +218,13 @@ describe('eth_call', () => {
       message: 'execution reverted: Reverter: always reverts',
       data: '0x08c379a0' + pad32('0x20').slice(2) + pad32('0x18').slice(2) + Buffer.from('Reverter: always reverts').toString('hex').padEnd(64, '0'),
     });
+    const custom = await rpcError('eth_call', [{ from: ACCOUNT1, to: REVERTER, data: toFunctionSelector('revertWithCustomError(uint256)') + pad32('0x7').slice(2) }, 'latest']);
+    expect(custom).toEqual({
+      code: 3,
+      message: `execution reverted: Unauthorized(${ACCOUNT1}, 7)`,
+      data: toFunctionSelector('Unauthorized(address,uint256)') + pad32(ACCOUNT1).slice(2) + pad32('0x7').slice(2),
+    });
+    expect(await rpcError('eth_call', [{ to: REVERTER, data: toFunctionSelector('revertWithoutData()') }, 'latest'])).toEqual({ code: 3, message: 'execution reverted', data: '0x' });
     expect(await rpcError('eth_call', [{ to: REVERTER, data: toFunctionSelector('panicAssert()') }, 'latest'])).toEqual({
       code: 3,
       message: 'execution reverted: assert(false)',

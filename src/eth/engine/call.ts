@@ -3,12 +3,17 @@
  * context, inside checkpoint()/revert() so it never changes state. Gas is capped at 10x the block gas
  * limit (geth's RPC gas cap); a call without gas gets the cap, and a call is aborted after 5 s (geth's
  * EVM timeout), so one looping call cannot hold the process. A REVERT becomes ExecutionReverted with
- * the reason decoded as geth does (Error(string), Panic(uint256)); other failures ExecutionFailed.
+ * the reason decoded as geth does (Error(string), Panic(uint256)), and custom errors the shipped
+ * contract ABIs declare; other failures become ExecutionFailed.
  */
 import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type AccessListBytes, type TypedTransaction } from '@ethereumjs/tx';
 import { createZeroAddress, type Address, bytesToBigInt } from '@ethereumjs/util';
 import { runTx, type VM } from '@ethereumjs/vm';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { decodeError } from 'micro-eth-signer/abi.js';
 import { ExecutionFailed, ExecutionReverted } from '../../errors.js';
+import { SHIPPED_CONTRACTS } from './abi.js';
 import type { EthChain } from './chain.js';
 import type { MinedBlock } from './types.js';
 
@@ -148,8 +153,10 @@ const PANIC_REASONS: Record<string, string> = {
 };
 
 /**
- * The reason of a revert payload as geth's abi.UnpackRevert gives it: the message of Error(string),
- * the meaning of Panic(uint256); undefined for anything else (custom errors, empty payloads).
+ * The reason of a revert payload: the message of Error(string) and the meaning of Panic(uint256) as
+ * geth's abi.UnpackRevert gives them; a custom error whose selector an ABI of chains/contracts declares,
+ * as `Name(arg, ...)` (geth cannot know it and says no more than `execution reverted`); undefined for
+ * anything else (unknown custom errors, empty or malformed payloads).
  */
 export function decodeRevertReason(data: Uint8Array): string | undefined {
   if (data.length < 4) return undefined;
@@ -161,7 +168,53 @@ export function decodeRevertReason(data: Uint8Array): string | undefined {
     const code = bytesToBigInt(body.subarray(0, 32));
     return PANIC_REASONS[code.toString()] ?? `unknown panic code: 0x${code.toString(16)}`;
   }
-  return undefined;
+  return decodeCustomError(data);
+}
+
+interface ErrorAbiItem {
+  readonly type: 'error';
+  readonly name: string;
+  readonly inputs: readonly { readonly name?: string; readonly type: string }[];
+}
+
+let knownErrors: ErrorAbiItem[] | undefined;
+
+/** The `error` entries of every artifact in chains/contracts, read once. */
+function shippedErrors(): ErrorAbiItem[] {
+  if (knownErrors !== undefined) return knownErrors;
+  knownErrors = [];
+  for (const file of readdirSync(SHIPPED_CONTRACTS).filter((f) => f.endsWith('.json'))) {
+    try {
+      const abi = (JSON.parse(readFileSync(join(SHIPPED_CONTRACTS, file), 'utf8')) as { abi?: unknown }).abi;
+      if (Array.isArray(abi)) knownErrors.push(...(abi as ErrorAbiItem[]).filter((item) => item?.type === 'error'));
+    } catch {
+      // Not an artifact: skip it.
+    }
+  }
+  return knownErrors;
+}
+
+function decodeCustomError(data: Uint8Array): string | undefined {
+  let decoded;
+  try {
+    decoded = decodeError(data, shippedErrors() as never);
+  } catch {
+    return undefined;
+  }
+  if (decoded === undefined) return undefined;
+  const item = shippedErrors().find((e) => decoded.signature === `${e.name}(${e.inputs.map((i) => i.type).join(',')})`);
+  const inputs = item?.inputs ?? [];
+  const args: unknown[] =
+    inputs.length === 0 ? [] : inputs.length === 1 ? [decoded.args] : Array.isArray(decoded.args) ? decoded.args : inputs.map((i) => (decoded.args as Record<string, unknown>)[i.name ?? '']);
+  return `${decoded.name}(${args.map(showArg).join(', ')})`;
+}
+
+/** An ABI value as text: integers in decimal, bytes as hex, arrays in brackets. */
+function showArg(v: unknown): string {
+  if (v instanceof Uint8Array) return '0x' + Buffer.from(v).toString('hex');
+  if (Array.isArray(v)) return `[${v.map(showArg).join(', ')}]`;
+  if (v !== null && typeof v === 'object') return `(${Object.values(v).map(showArg).join(', ')})`;
+  return String(v);
 }
 
 /** Decodes an ABI-encoded `string` (offset, length, bytes); undefined when malformed. */

@@ -5,7 +5,7 @@
  */
 import { verifyMerkleProof } from '@ethereumjs/mpt';
 import { createAddressFromString, hexToBytes } from '@ethereumjs/util';
-import { encodeAbiParameters, encodeFunctionData, keccak256, parseAbi, toBytes } from 'viem';
+import { encodeAbiParameters, encodeErrorResult, encodeFunctionData, keccak256, parseAbi, toBytes } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgument } from '../../../src/errors.js';
 import { callAt, decodeRevertReason, runCallTx } from '../../../src/eth/engine/call.js';
@@ -38,8 +38,20 @@ describe('decodeRevertReason', () => {
     expect(decodeRevertReason(panic(0x99n))).toBe('unknown panic code: 0x99');
   });
 
-  it('gives nothing for custom errors, empty and malformed payloads', () => {
+  it('decodes custom errors the shipped contract ABIs declare', () => {
+    const unauthorized = encodeErrorResult({
+      abi: parseAbi(['error Unauthorized(address caller, uint256 code)']),
+      errorName: 'Unauthorized',
+      args: ['0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc', 7n],
+    });
+    expect(decodeRevertReason(bytes(unauthorized))).toBe('Unauthorized(0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc, 7)');
+    const balance = encodeErrorResult({ abi: parseAbi(['error InsufficientBalance(uint256 have, uint256 want)']), errorName: 'InsufficientBalance', args: [1n, 2n] });
+    expect(decodeRevertReason(bytes(balance))).toBe('InsufficientBalance(1, 2)');
+  });
+
+  it('gives nothing for unknown custom errors, empty and malformed payloads', () => {
     expect(decodeRevertReason(new Uint8Array())).toBeUndefined();
+    expect(decodeRevertReason(bytes('0x12345678'))).toBeUndefined();
     expect(decodeRevertReason(bytes('0xda472023'))).toBeUndefined();
     expect(decodeRevertReason(bytes('0x08c379a0'))).toBeUndefined();
     expect(decodeRevertReason(bytes(('0x08c379a0' + 'ff'.repeat(64)) as `0x${string}`))).toBeUndefined();
