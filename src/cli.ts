@@ -20,7 +20,7 @@ Options:
   --max-message-bytes N     largest WebSocket message (default 5242880; over: close 1009)
   --request-timeout MS      time to send a whole HTTP request (default 30000)
   --headers-timeout MS      time to send an HTTP request's headers (default 10000)
-  --keep-alive-timeout MS   idle keep-alive HTTP connections close after (default 5000)
+  --keep-alive-timeout MS   idle keep-alive HTTP connections close after (default 65000)
   -h, --help        show this help
   -v, --version     print the version
 

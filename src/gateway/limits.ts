@@ -12,7 +12,10 @@ export interface GatewayLimits {
   readonly requestTimeoutMs: number;
   /** Time a client has to send an HTTP request's headers, in ms (at most requestTimeoutMs). */
   readonly headersTimeoutMs: number;
-  /** How long an idle keep-alive HTTP connection stays open, in ms. */
+  /**
+   * How long an idle keep-alive HTTP connection stays open, in ms. Longer than clients' own idle timeouts
+   * (undici: 4 s), so a client never reuses a connection the server is closing at that moment.
+   */
   readonly keepAliveTimeoutMs: number;
 }
 
@@ -22,7 +25,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   maxMessageBytes: 5 * 1024 * 1024,
   requestTimeoutMs: 30_000,
   headersTimeoutMs: 10_000,
-  keepAliveTimeoutMs: 5_000,
+  keepAliveTimeoutMs: 65_000,
 };
 
 const positive = z.number().int().positive();
