@@ -20,6 +20,9 @@ import { checkRollupL1Networks } from './rollup/network.js';
 import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/load.js';
 
 export type { NetworkInfo, NetworkKind } from './network.js';
+export type { RollupChain } from './rollup/engine/chain.js';
+export type { BlockId as RollupBlockId, InvokeTransaction as RollupInvokeTransaction, OutcomeInput as RollupOutcome } from './rollup/engine/types.js';
+export { invokeTransaction as decodeRollupInvoke } from './rollup/params.js';
 export { SeedError } from './seed/load.js';
 export { VERSION } from './version.js';
 export { ManualClock, systemClock, type Clock } from './clock.js';

@@ -6,9 +6,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import type { EthChain } from '../../src/eth/engine/chain.js';
-import { ManualClock, start, type Gateway } from '../../src/index.js';
+import { decodeRollupInvoke, ManualClock, start, type Gateway } from '../../src/index.js';
 import { createNetwork, type Network } from '../../src/network.js';
-import { invokeTransaction } from '../../src/rollup/params.js';
 import { createRollupNetwork } from '../../src/rollup/network.js';
 import { parseSeed } from '../../src/seed/load.js';
 import { RollupSeed } from '../../src/seed/rollup.js';
@@ -128,7 +127,7 @@ describe('control through the gateway handle', () => {
 
   it('gw.rollup(name) gives the RollupChain: what it does shows over HTTP', async () => {
     const chain = gw.rollup('rollup-test');
-    const hash = chain.addInvokeTransaction(invokeTransaction(invokeV1(BOB, increase(2), 0)), { events: [{ fromAddress: 1n, keys: [2n], data: [] }] });
+    const hash = chain.addInvokeTransaction(decodeRollupInvoke(invokeV1(BOB, increase(2), 0)), { events: [{ fromAddress: 1n, keys: [2n], data: [] }] });
     chain.setTime(BigInt(GENESIS_TS + 500));
     const block = chain.createBlock();
     expect((await call(url, 'rollup_getBlockWithTxHashes', ['latest'])).result).toMatchObject({ block_hash: '0x' + block.hash.toString(16), timestamp: GENESIS_TS + 500 });
