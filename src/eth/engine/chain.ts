@@ -224,6 +224,9 @@ export class EthChain {
     try {
       result = await runBlock(this.headVm, { block, setHardfork: this.scheduled });
     } catch (err) {
+      // runBlock reverts its checkpoint, but state flushed for the root check can survive in the
+      // caches: go back to head's root explicitly, so a rejected block leaves no trace.
+      await this.headState.setStateRoot(parent.block.header.stateRoot, true);
       throw new Error(`block ${n} does not execute to its header: ${(err as Error).message}`);
     }
     const mined = minedBlock(block, parent.totalDifficulty, senders, storedReceipts(block, senders, result.receipts, result.results));

@@ -58,6 +58,18 @@ describe('osaka seed', () => {
     await expect(broken).rejects.toThrow(/block 2 does not execute to its header: .*stateRoot/);
   });
 
+  it('leaves the chain as it was after a rejected block: the real block still imports', async () => {
+    const genesis = seedGenesis(loadSeedFile('test/fixtures/eth/small.json'));
+    const target = await EthChain.fromGenesis({ ...genesis, genesisBlock: first.blockByNumber(0n)!.block });
+    const real = createBlockFromRLP(first.blockByNumber(1n)!.block.serialize(), { common: target.common });
+    const data = real.toJSON();
+    const forged = createBlock({ ...data, header: { ...data.header, stateRoot: `0x${'22'.repeat(32)}` } } as BlockData, { common: target.common });
+    await expect(target.importBlock(forged)).rejects.toThrow(/block 1 /);
+    expect(target.head().number).toBe(0n);
+    await target.importBlock(real);
+    expect(target.head().hash).toEqual(first.blockByNumber(1n)!.hash);
+  });
+
   it('rejects a block that does not follow head', async () => {
     const genesis = seedGenesis(loadSeedFile('test/fixtures/eth/small.json'));
     const target = await EthChain.fromGenesis({ ...genesis, genesisBlock: first.blockByNumber(0n)!.block });
