@@ -210,6 +210,10 @@ describe('eth_call', () => {
     expect(BigInt(await rpc('eth_call', [counter, { blockNumber: '0x3' }]))).toBe(1n);
     expect(await rpc('eth_getBlockByNumber', ['latest', false])).toEqual(before);
     expect((await call(url, 'eth_call', [counter, '0x99'])).error).toEqual({ code: -32000, message: 'header not found' });
+    expect(await rpcError('eth_call', [{ from: '0x000000000000000000000000000000000000dEaD', to: ACCOUNT1, value: '0x1' }, 'latest'])).toEqual({
+      code: -32000,
+      message: 'insufficient funds for gas * price + value: address 0x000000000000000000000000000000000000dead have 0 want 1',
+    });
   });
 
   it('answers a revert with code 3, the decoded reason and the payload', async () => {

@@ -73,7 +73,7 @@ export async function runCall(vm: VM, block: MinedBlock, req: CallRequest, timeo
   const deadline = setDeadline(vm, timeoutMs);
   await vm.stateManager.checkpoint();
   try {
-    if (gasPrice > 0n) await checkFunds(vm, caller, gasLimit * gasPrice + value);
+    if (gasPrice > 0n || value > 0n) await checkFunds(vm, caller, gasLimit * gasPrice + value);
     const result = await vm.evm.runCall({
       block: block.block,
       caller,
