@@ -123,6 +123,17 @@ describe('imported fork chain', () => {
     expect(await rpc('eth_blobBaseFee')).toMatch(/^0x[1-9a-f][0-9a-f]*$/);
   });
 
+  it('uncles of the proof-of-work era are listed and counted', async () => {
+    const withUncles = blocks.filter((b) => b.uncles.length > 0);
+    expect(withUncles.length).toBeGreaterThan(0);
+    for (const b of withUncles) {
+      expect(b.uncles.every((u: string) => /^0x[0-9a-f]{64}$/.test(u))).toBe(true);
+      expect(await rpc('eth_getUncleCountByBlockNumber', [b.number])).toBe('0x' + b.uncles.length.toString(16));
+      expect(await rpc('eth_getUncleCountByBlockHash', [b.hash])).toBe('0x' + b.uncles.length.toString(16));
+      expect(b.sha3Uncles).not.toBe('0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347');
+    }
+  });
+
   it('proofs verify against the stateRoot of a block in every era', async () => {
     const senders = [...new Set(blocks.flatMap((b) => b.transactions.map((t: any) => t.from)))];
     for (const n of [1, Math.floor(blocks.length / 2), blocks.length - 1]) {
