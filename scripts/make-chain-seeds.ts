@@ -93,7 +93,6 @@ function mainnet(): unknown {
   for (let b = 2; b < 300; b++) {
     const txs: Tx[] = [];
     txs.push(transfer(transfers++));
-    if (b % 2 === 0) txs.push(transfer(transfers++));
     // Token: account 0 pays a new holder in most blocks; holders come back for a second payment.
     if (b % 4 !== 3) txs.push(tokenTransfer(holder('token', holderIndex++ % HOLDERS), BigInt(1 + (b % 97)) * ETHER));
     if (b % 25 === 5) txs.push(tokenTransfer(DEV[4]!, 5000n * ETHER), tokenTransfer(DEV[5]!, 20n * ETHER, 4));

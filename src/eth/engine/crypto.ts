@@ -12,6 +12,8 @@ import { calculateSigRecovery, setLengthLeft } from '@ethereumjs/util';
 interface NativeSecp256k1 {
   ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed?: boolean): Uint8Array;
   ecdsaSign(msg32: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number };
+  publicKeyCreate(privateKey: Uint8Array, compressed?: boolean): Uint8Array;
+  privateKeyTweakAdd(privateKey: Uint8Array, tweak: Uint8Array): Uint8Array;
 }
 
 function loadNative(): NativeSecp256k1 | undefined {
@@ -94,4 +96,15 @@ export const nativeEcsign: typeof secp256k1.sign | undefined =
         out[0] = recid;
         out.set(signature, 1);
         return out;
+      };
+
+/** Native secp256k1 key operations for BIP-32 derivation, or undefined when the binding is unavailable. */
+export const nativeKeys =
+  native === undefined
+    ? undefined
+    : {
+        /** The public key of a private key: 33 bytes compressed, or 65 uncompressed. */
+        publicKey: (privateKey: Uint8Array, compressed: boolean) => native.publicKeyCreate(privateKey, compressed),
+        /** (privateKey + tweak) mod n, as a new array; throws when the result is invalid. */
+        addPrivate: (privateKey: Uint8Array, tweak: Uint8Array) => native.privateKeyTweakAdd(Uint8Array.from(privateKey), tweak),
       };

@@ -1,11 +1,12 @@
-/** Native secp256k1 (sender recovery and signing) agrees with @ethereumjs's own @noble implementation. */
+/** Native secp256k1 (recovery, signing, key derivation) agrees with @noble, @ethereumjs and viem. */
 import { createLegacyTx, createFeeMarket1559Tx } from '@ethereumjs/tx';
-import { bigIntToUnpaddedBytes, ecrecover, hexToBytes } from '@ethereumjs/util';
+import { bigIntToUnpaddedBytes, bytesToHex, ecrecover, hexToBytes } from '@ethereumjs/util';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { describe, expect, it } from 'vitest';
 import { nativeEcrecover, nativeEcsign, nativeSecp256k1 } from '../../../src/eth/engine/crypto.js';
 import { seedCommon } from '../../../src/eth/engine/common.js';
+import { deriveDevAccounts } from '../../../src/eth/engine/accounts.js';
 
 describe('native secp256k1', () => {
   it('loads from the bundled prebuilds', () => {
@@ -49,5 +50,18 @@ describe('native secp256k1', () => {
     expect(tx.getSenderAddress().toString()).toBe('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
     expect(legacy.getSenderAddress().toString()).toBe('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
     expect([37n, 38n]).toContain(legacy.v); // EIP-155 on chain 1
+  });
+});
+
+describe('dev account derivation', () => {
+  it("matches viem's BIP-32/39 accounts (m/44'/60'/0'/0/i) for any mnemonic", async () => {
+    const { mnemonicToAccount } = await import('viem/accounts');
+    const mnemonic = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+    const ours = deriveDevAccounts(mnemonic, 25);
+    for (const i of [0, 1, 7, 24]) {
+      const theirs = mnemonicToAccount(mnemonic, { addressIndex: i });
+      expect(ours[i]!.address.toString()).toBe(theirs.address.toLowerCase());
+      expect(bytesToHex(ours[i]!.privateKey)).toBe(bytesToHex(theirs.getHdKey().privateKey!));
+    }
   });
 });
