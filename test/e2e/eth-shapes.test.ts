@@ -280,6 +280,17 @@ describe('the calls around them', () => {
     expect(await rpc('eth_feeHistory', ['0x2', 'latest', []])).not.toHaveProperty('reward');
     expect(await rpc('eth_feeHistory', ['0x0', 'latest'])).toEqual({ oldestBlock: '0x0', gasUsedRatio: null });
     expect(BigInt(await rpc('eth_call', [{ to: GAS_LEFT_ADDRESS }, 'latest', {}]))).toBe(GAS_LIMIT * 10n - 2n);
+    const poor = '0x000000000000000000000000000000000000dead';
+    expect(await rpcError('eth_estimateGas', [{ from: poor, to: REVERTER, gasPrice: '0x3b9aca00' }])).toEqual({ code: -32000, message: 'gas required exceeds allowance (0)' });
+    expect(await rpcError('eth_estimateGas', [{ from: poor, to: ACCOUNT1, value: '0x10' }])).toEqual({
+      code: -32000,
+      message: `insufficient funds for gas * price + value: address ${poor} have 0 want 16`,
+    });
+    const code = await rpc('eth_getCode', [GAS_LEFT_ADDRESS, 'latest']);
+    const initCode = '0x69' + code.slice(2).padEnd(20, '0') + '600052600a6016f3'; // PUSH10 runtime, MSTORE, RETURN(22, 10)
+    expect(await rpc('eth_call', [{ from: ACCOUNT0, data: initCode }, 'latest'])).toBe(code.padEnd(22, '0'));
+    const creation = await rpc('eth_createAccessList', [{ from: ACCOUNT0, data: initCode }, 'latest']);
+    expect(creation.accessList).toEqual([]);
     const list = await rpc('eth_createAccessList', [{ from: ACCOUNT0, to: REVERTER, data: toFunctionSelector('revertWithReason()') }, 'latest']);
     expect(list).toEqual({ accessList: [], error: 'execution reverted', gasUsed: expect.stringMatching(QUANTITY) });
   });

@@ -6,7 +6,7 @@
  * revert is part of the answer, not an RPC error).
  */
 import type { AccessListBytes } from '@ethereumjs/tx';
-import { hexToBytes, setLengthLeft, type PrefixedHexString } from '@ethereumjs/util';
+import { bigIntToUnpaddedBytes, createZeroAddress, generateAddress, hexToBytes, setLengthLeft, type PrefixedHexString } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { ExecutionFailed } from '../../errors.js';
 import { cappedGas, runCallTx, type CallRequest } from './call.js';
@@ -36,6 +36,8 @@ export async function createAccessList(vm: VM, block: MinedBlock, req: CallReque
     if (gasLimit > maxTxGas) gasLimit = maxTxGas;
   }
   let list: AccessListBytes = normalize(req.accessList ?? []);
+  // Like the recipient, the address a creation makes is left out unless its storage is touched (geth).
+  const created = req.to === undefined ? hex(await createdAddress(vm, req)) : undefined;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     let run;
     try {
@@ -44,10 +46,12 @@ export async function createAccessList(vm: VM, block: MinedBlock, req: CallReque
       throw new ExecutionFailed(`failed to apply transaction: ${err instanceof Error ? err.message.replace(/ \(block number=.*$/s, '') : String(err)}`);
     }
     const next = normalize(
-      (run.accessList ?? []).map((e): [Uint8Array, Uint8Array[]] => [
-        hexToBytes(e.address as PrefixedHexString),
-        e.storageKeys.map((k) => setLengthLeft(hexToBytes(k as PrefixedHexString), 32)),
-      ]),
+      (run.accessList ?? [])
+        .filter((e) => !(e.storageKeys.length === 0 && e.address.replace(/^0x/, '') === created))
+        .map((e): [Uint8Array, Uint8Array[]] => [
+          hexToBytes(e.address as PrefixedHexString),
+          e.storageKeys.map((k) => setLengthLeft(hexToBytes(k as PrefixedHexString), 32)),
+        ]),
     );
     if (sameList(next, list)) {
       const error = run.evmError === undefined ? undefined : run.evmError === 'revert' ? 'execution reverted' : run.evmError;
@@ -56,6 +60,13 @@ export async function createAccessList(vm: VM, block: MinedBlock, req: CallReque
     list = next;
   }
   throw new ExecutionFailed('access list did not converge');
+}
+
+/** The address a creation by `from` makes: from its nonce (given, or the account's). */
+async function createdAddress(vm: VM, req: CallRequest): Promise<Uint8Array> {
+  const from = req.from ?? createZeroAddress();
+  const nonce = req.nonce ?? (await vm.stateManager.getAccount(from))?.nonce ?? 0n;
+  return generateAddress(from.bytes, bigIntToUnpaddedBytes(nonce));
 }
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');

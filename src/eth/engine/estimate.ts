@@ -28,8 +28,9 @@ export async function estimateGas(vm: VM, block: MinedBlock, req: CallRequest): 
     try {
       return await runCallTx(vm, block, req, gas);
     } catch (err) {
-      // Below the intrinsic gas (or the calldata floor) the tx is invalid: a failure for the search.
-      if (gas < hi) return { failed: true, gasUsed: gas, gasRefund: 0n, returnValue: new Uint8Array() };
+      // Below the intrinsic gas (or the calldata floor) the tx is invalid: a failure for the search,
+      // as geth counts ErrIntrinsicGas; any other invalidity is the answer.
+      if (gas < hi || INTRINSIC.test(cleanMessage(err))) return { failed: true, gasUsed: gas, gasRefund: 0n, returnValue: new Uint8Array() };
       throw new ExecutionFailed(cleanMessage(err));
     }
   };
@@ -67,12 +68,16 @@ export async function estimateGas(vm: VM, block: MinedBlock, req: CallRequest): 
 async function highestAllowance(vm: VM, block: MinedBlock, req: CallRequest): Promise<bigint> {
   let hi = req.gas !== undefined && req.gas >= TX_GAS ? req.gas : block.block.header.gasLimit;
   const feeCap = req.maxFeePerGas ?? req.gasPrice ?? (req.maxPriorityFeePerGas !== undefined ? callGasPrice(req, block.block.header.baseFeePerGas) : 0n);
+  const from = req.from ?? createZeroAddress();
+  const balance = (await vm.stateManager.getAccount(from))?.balance ?? 0n;
+  const value = req.value ?? 0n;
   if (feeCap > 0n) {
-    const balance = (await vm.stateManager.getAccount(req.from ?? createZeroAddress()))?.balance ?? 0n;
-    const value = req.value ?? 0n;
     if (value >= balance && value > 0n) throw new ExecutionFailed('insufficient funds for transfer');
     const allowance = (balance - value) / feeCap;
     if (hi > allowance) hi = allowance;
+  } else if (value > balance) {
+    // Unpriced runs skip the fee check but a transfer still needs the value (geth's buyGas check).
+    throw new ExecutionFailed(`insufficient funds for gas * price + value: address ${from.toString()} have ${balance} want ${value}`);
   }
   const cap = gasCap(block);
   if (hi > cap) hi = cap;
@@ -83,8 +88,11 @@ async function highestAllowance(vm: VM, block: MinedBlock, req: CallRequest): Pr
   return hi;
 }
 
+/** ethereumjs's words for a gas limit under the intrinsic gas or the EIP-7623 calldata floor. */
+const INTRINSIC = /INTRINSIC_GAS_TOO_LOW|lower than the minimum gas limit|base fee exceeds gas limit|floor/i;
+
 /** An ethereumjs error message without its block/tx debug suffix. */
 function cleanMessage(err: unknown): string {
   const msg = err instanceof Error ? err.message : String(err);
-  return msg.replace(/ \(block number=.*$/s, '').replace(/ -> .*$/s, '');
+  return msg.replace(/ \((vm hf|block number)=.*$/s, '').replace(/ -> .*$/s, '');
 }
