@@ -55,9 +55,9 @@ export async function buildSeedChain(loaded: LoadedSeed, opts: EthChainOptions):
   };
   const genesis = seedGenesis(loaded);
   const chain = await EthChain.fromGenesis(genesis, opts);
-  const { common, accounts = [] } = genesis;
+  const { accounts = [] } = genesis;
 
-  const factory = new SeedTxFactory(common, accounts, new Artifacts([join(loaded.baseDir, 'contracts'), SHIPPED_CONTRACTS]));
+  const factory = new SeedTxFactory(accounts, new Artifacts([join(loaded.baseDir, 'contracts'), SHIPPED_CONTRACTS]));
   for (const [i, spec] of seed.blocks.entries()) {
     const parentTime = chain.head().block.header.timestamp;
     const timestamp = spec.timestamp === undefined ? undefined : BigInt(spec.timestamp);

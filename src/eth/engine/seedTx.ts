@@ -3,7 +3,6 @@
  * nonce and gas filled in as a wallet would), or a raw one is decoded. The sender's public key is
  * put in the transaction's cache, so no signature is ever recovered for seeded transactions.
  */
-import type { Common } from '@ethereumjs/common';
 import { createTx, createTxFromRLP, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx';
 import { Address, bigIntToUnpaddedBytes, generateAddress, hexToBytes, privateToPublic, type PrefixedHexString } from '@ethereumjs/util';
 import type { TxSpec } from '../../seed/eth.js';
@@ -22,7 +21,6 @@ export class SeedTxFactory {
   private readonly publicKeys = new Map<string, Uint8Array>();
 
   constructor(
-    private readonly common: Common,
     private readonly accounts: readonly DevAccount[],
     private readonly artifacts: Artifacts,
   ) {}
