@@ -33,6 +33,12 @@ export const HARDFORKS = [
   'petersburg', 'istanbul', 'muirGlacier', 'berlin', 'london', 'arrowGlacier', 'grayGlacier', 'paris',
   'shanghai', 'cancun', 'prague', 'osaka', 'bpo1', 'bpo2',
 ] as const;
+export type Hardfork = (typeof HARDFORKS)[number];
+
+/** Whether `hardfork` is `since` or a later one. */
+export function hardforkAtLeast(hardfork: Hardfork, since: Hardfork): boolean {
+  return HARDFORKS.indexOf(hardfork) >= HARDFORKS.indexOf(since);
+}
 
 export const AllocAccount = z.object({
   balance: quantity.optional(),

@@ -5,6 +5,7 @@ import { paramsEVM } from '@ethereumjs/evm';
 import { paramsTx } from '@ethereumjs/tx';
 import { paramsVM } from '@ethereumjs/vm';
 import { nativeEcrecover, nativeEcsign, nativeKeccak256 } from './crypto.js';
+import { lazyKzg } from './kzg.js';
 
 /**
  * A Common for a seed: every mainnet hardfork up to `hardfork` activated at block 0 (so
@@ -38,5 +39,7 @@ export function prepareCommon(common: Common): Common {
   if (nativeEcrecover !== undefined && common.customCrypto.ecrecover === undefined) common.customCrypto.ecrecover = nativeEcrecover;
   if (nativeEcsign !== undefined && common.customCrypto.ecsign === undefined) common.customCrypto.ecsign = nativeEcsign;
   if (nativeKeccak256 !== undefined && common.customCrypto.keccak256 === undefined) common.customCrypto.keccak256 = nativeKeccak256;
+  // Blob (type 3) transactions need a KZG even to be decoded; the real one loads on first use.
+  common.customCrypto.kzg ??= lazyKzg;
   return common;
 }

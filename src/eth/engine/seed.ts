@@ -6,13 +6,14 @@
 import { join } from 'node:path';
 import type { GenesisState } from '@ethereumjs/common';
 import { Address, bigIntToHex, hexToBytes, setLengthLeft, bytesToHex, type PrefixedHexString } from '@ethereumjs/util';
-import type { EthSeed } from '../../seed/eth.js';
+import { hardforkAtLeast, type EthSeed } from '../../seed/eth.js';
 import { SeedError, type LoadedSeed } from '../../seed/load.js';
 import { Artifacts, SHIPPED_CONTRACTS } from './abi.js';
 import { deriveDevAccounts } from './accounts.js';
 import { EthChain, type EthChainOptions, type GenesisArgs } from './chain.js';
 import { seedCommon } from './common.js';
 import { SeedTxFactory } from './seedTx.js';
+import { SYSTEM_CONTRACTS } from './systemContracts.js';
 
 const GWEI = 1_000_000_000n;
 /** Pre-merge genesis difficulty when the seed gives none (the ethash minimum, as hardhat uses). */
@@ -105,9 +106,15 @@ function reason(err: unknown): string {
     .trim();
 }
 
-/** The seed's alloc plus the dev accounts (an alloc entry for a dev address wins). */
+/**
+ * The seed's alloc plus the dev accounts and the system contracts of the seed's hardfork, as a real
+ * node's genesis holds them (an alloc entry for the same address wins).
+ */
 function genesisState(seed: EthSeed, devAddresses: readonly Address[]): GenesisState {
   const state: GenesisState = {};
+  for (const c of SYSTEM_CONTRACTS) {
+    if (hardforkAtLeast(seed.hardfork, c.since)) state[c.address as PrefixedHexString] = ['0x0', c.code as PrefixedHexString, [], '0x1'];
+  }
   const balance = bigIntToHex(BigInt(seed.accounts.balance));
   for (const a of devAddresses) state[a.toString()] = [balance, '0x', [], '0x0'];
   for (const [addr, acc] of Object.entries(seed.alloc)) {
