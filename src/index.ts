@@ -100,8 +100,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const networks: Network[] = [];
   const l1BlockNumber = async (name: string) => {
     const l1 = networks.find((n) => n.name === name && n.kind === 'eth');
-    const r = l1 === undefined ? undefined : await l1.execute({ id: 0, method: 'eth_blockNumber', params: [] });
-    return r !== undefined && 'result' in r && typeof r.result === 'string' ? BigInt(r.result) : undefined;
+    return l1 === undefined ? undefined : (l1.engine as EthChain).head().number;
   };
   for (const s of seeds) networks.push(await createNetwork(s, { clock: opts.clock, l1BlockNumber }));
   const server = new GatewayServer(networks, { limits, keys, clock: opts.clock });
