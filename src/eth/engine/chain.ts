@@ -9,7 +9,7 @@ import type { GenesisState } from '@ethereumjs/common';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { Account, Address, bytesToHex, equalsBytes } from '@ethereumjs/util';
+import { Account, Address, bytesToHex, equalsBytes, MapDB, ValueEncoding } from '@ethereumjs/util';
 import { createVM, runBlock, type VM } from '@ethereumjs/vm';
 import type { LoadedSeed } from '../../seed/load.js';
 import { ChainView } from './chainView.js';
@@ -40,6 +40,20 @@ export interface GenesisArgs {
 }
 
 const key = (hash: Uint8Array) => bytesToHex(hash);
+
+/** True when `common` has a hardfork schedule (imported chains): blocks then pick their hardfork. */
+const hasSchedule = (common: Common) => common.hardforks().some((h) => Number(h.block ?? 0) > 0 || Number(h.timestamp ?? 0) > 0 || (h as { ttd?: unknown }).ttd != null);
+
+/** Everything a chain is rebuilt from without executing anything (see snapshot.ts). */
+export interface ChainParts {
+  readonly common: Common;
+  /** The trie node store: every state, storage and code node by unprefixed hex key (values: bytes, or hex where a trie wrote strings). */
+  readonly nodes: Map<string, Uint8Array>;
+  /** Every mined block from genesis, in order. */
+  readonly blocks: readonly MinedBlock[];
+  readonly pool: readonly PendingTx[];
+  readonly accounts: readonly DevAccount[];
+}
 
 export class EthChain {
   private readonly byHash = new Map<string, MinedBlock>();
@@ -78,7 +92,7 @@ export class EthChain {
   static async fromGenesis(args: GenesisArgs, opts: EthChainOptions = {}): Promise<EthChain> {
     const common = prepareCommon(args.common);
     const gHeader = args.genesisBlock?.header;
-    const scheduled = common.hardforks().some((h) => Number(h.block ?? 0) > 0 || Number(h.timestamp ?? 0) > 0 || (h as { ttd?: unknown }).ttd != null);
+    const scheduled = hasSchedule(common);
     if (scheduled) common.setHardforkBy({ blockNumber: 0n, timestamp: gHeader?.timestamp ?? BigInt(args.header?.timestamp?.toString() ?? 0) });
     const headState = new MerkleStateManager({ common, trie: new MerklePatriciaTrie({ useKeyHashing: true, common }), caches: new Caches() });
     await headState.generateCanonicalGenesis(args.state ?? {});
@@ -94,6 +108,39 @@ export class EthChain {
     const chain = new EthChain(common, mined, view, headState, vm, args.accounts ?? [], scheduled, opts);
     chain.append(minedBlock(genesis, 0n, [], []));
     return chain;
+  }
+
+  /**
+   * A chain rebuilt from saved parts (a snapshot): no block is executed. Throws when head's state
+   * root is not in `nodes` or a block does not follow its parent, so a broken snapshot is never used.
+   */
+  static async restore(parts: ChainParts, opts: EthChainOptions = {}): Promise<EthChain> {
+    const common = prepareCommon(parts.common);
+    const head = parts.blocks[parts.blocks.length - 1]?.block.header;
+    if (head === undefined) throw new Error('a chain needs its genesis block');
+    parts.blocks.forEach((m, i) => {
+      if (m.number !== BigInt(i)) throw new Error(`block ${i} is numbered ${m.number}`);
+      if (i > 0 && !equalsBytes(m.block.header.parentHash, parts.blocks[i - 1]!.hash)) throw new Error(`block ${i} does not follow block ${i - 1}`);
+    });
+    const scheduled = hasSchedule(common);
+    if (scheduled) common.setHardforkBy({ blockNumber: head.number, timestamp: head.timestamp });
+    const trie = new MerklePatriciaTrie({ useKeyHashing: true, common, db: new MapDB(parts.nodes), valueEncoding: ValueEncoding.Bytes });
+    const headState = new MerkleStateManager({ common, trie, caches: new Caches() });
+    await headState.setStateRoot(head.stateRoot);
+    const mined: MinedBlock[] = [];
+    const view = new ChainView(mined);
+    const vm = await createVM({ common, stateManager: headState, blockchain: view });
+    const chain = new EthChain(common, mined, view, headState, vm, parts.accounts, scheduled, opts);
+    for (const m of parts.blocks) chain.append(m);
+    chain.pool = [...parts.pool];
+    return chain;
+  }
+
+  /** The parts `restore` takes (the node store is shared, not copied: encode it before the chain moves on). */
+  parts(): ChainParts {
+    const db = this.headState['_trie'].database().db as unknown as { _database?: Map<string, Uint8Array> };
+    if (!(db._database instanceof Map)) throw new Error('the state is not kept in an in-memory node store');
+    return { common: this.common, nodes: db._database, blocks: this.mined, pool: this.pool, accounts: this.accounts };
   }
 
   get chainId(): bigint {

@@ -1,0 +1,157 @@
+/**
+ * A cache of built eth chains on disk: a seed's chain is built once, saved as a snapshot, and the
+ * next start with the same inputs restores it without executing anything. The key hashes
+ * everything the build depends on: the validated seed, the content of every file it can read
+ * (contract artifacts of the seed's and devgate's contracts/ folders, gethGenesis, rlpChain),
+ * devgate's version, the engine's own source files and the @ethereumjs package versions. A file
+ * that is corrupt, foreign or from another build is ignored and replaced, never trusted.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir, platform } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SHIPPED_CONTRACTS } from '../eth/engine/abi.js';
+import { EthChain, type EthChainOptions } from '../eth/engine/chain.js';
+import { seedGenesis } from '../eth/engine/seed.js';
+import { encodeSnapshot, restoreSnapshot, SNAPSHOT_FORMAT } from '../eth/engine/snapshot.js';
+import type { EthSeed } from '../seed/eth.js';
+import type { LoadedSeed } from '../seed/load.js';
+import { VERSION } from '../version.js';
+
+/** `false`: always build; `{ dir }`: keep built chains in `dir`; undefined: the default directory. */
+export type CacheOption = false | { readonly dir: string } | undefined;
+
+/** What a start reports of the cache, per chain. */
+export type CacheOutcome = 'hit' | 'stored' | 'off' | 'unsupported';
+
+/**
+ * The default cache directory: `node_modules/.cache/devgate` when the working directory has a
+ * node_modules, else the OS cache directory's `devgate`. Under vitest there is none (the cache is
+ * off), so test results never depend on an earlier run; `DEVGATE_CACHE_DIR` overrides both.
+ */
+export function defaultCacheDir(): string | undefined {
+  const env = process.env.DEVGATE_CACHE_DIR;
+  if (env !== undefined && env !== '') return resolve(env);
+  if (process.env.VITEST !== undefined) return undefined;
+  if (existsSync(join(process.cwd(), 'node_modules'))) return join(process.cwd(), 'node_modules', '.cache', 'devgate');
+  const home = homedir();
+  const os = platform();
+  const base =
+    os === 'win32' ? (process.env.LOCALAPPDATA ?? join(home, 'AppData', 'Local')) : os === 'darwin' ? join(home, 'Library', 'Caches') : (process.env.XDG_CACHE_HOME ?? join(home, '.cache'));
+  return join(base, 'devgate');
+}
+
+/** The directory a cache option names, or undefined when caching is off. */
+export function cacheDir(option: CacheOption): string | undefined {
+  if (option === false) return undefined;
+  return option === undefined ? defaultCacheDir() : resolve(option.dir);
+}
+
+/** Builds a seed's eth chain, or restores it from the cache in `dir` (and stores a fresh build there). */
+export async function cachedEthChain(loaded: LoadedSeed, dir: string | undefined, opts: EthChainOptions = {}): Promise<{ chain: EthChain; cache: CacheOutcome }> {
+  const seed = loaded.seed as EthSeed;
+  // Imported geth chains take their Common from files this cache does not model yet: always built.
+  if (dir === undefined || seed.gethGenesis !== undefined) return { chain: await EthChain.fromSeed(loaded, opts), cache: dir === undefined ? 'off' : 'unsupported' };
+  const key = chainKey(loaded);
+  const file = join(dir, `${Buffer.from(key).toString('hex')}.chain`);
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    bytes = undefined;
+  }
+  if (bytes !== undefined) {
+    const { common, accounts = [] } = seedGenesis(loaded);
+    try {
+      return { chain: await restoreSnapshot(bytes, { key, common, accounts, options: opts }), cache: 'hit' };
+    } catch {
+      // Corrupt or foreign: build again and replace it.
+    }
+  }
+  const chain = await EthChain.fromSeed(loaded, opts);
+  await chain.pendingBlock();
+  return { chain, cache: store(file, encodeSnapshot(chain.parts(), key)) ? 'stored' : 'off' };
+}
+
+/** Writes a file whole or not at all (temp file, then rename); a failure only means no cache. */
+function store(file: string, bytes: Uint8Array): boolean {
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(tmp, bytes);
+    renameSync(tmp, file);
+    return true;
+  } catch {
+    rmSync(tmp, { force: true });
+    return false;
+  }
+}
+
+/** The 32-byte key of a seed's chain: a hash of everything its build depends on. */
+export function chainKey(loaded: LoadedSeed): Uint8Array {
+  const seed = loaded.seed as EthSeed;
+  const h = createHash('sha256');
+  const part = (label: string, value: string | Uint8Array) => {
+    h.update(`${label}\0${value.length}\0`);
+    h.update(value);
+  };
+  part('format', String(SNAPSHOT_FORMAT));
+  part('devgate', VERSION);
+  for (const [name, version] of ethereumjsVersions()) part(`package ${name}`, version);
+  for (const [name, text] of engineSources()) part(`engine ${name}`, text);
+  part('seed', JSON.stringify(seed));
+  for (const dir of [join(loaded.baseDir, 'contracts'), SHIPPED_CONTRACTS]) {
+    for (const [name, content] of jsonFiles(dir)) part(`artifact ${dir} ${name}`, content);
+  }
+  for (const path of [seed.gethGenesis, seed.rlpChain]) {
+    if (path === undefined) continue;
+    const full = resolve(loaded.baseDir, path);
+    part(`file ${full}`, existsSync(full) ? readFileSync(full) : 'missing');
+  }
+  return new Uint8Array(h.digest());
+}
+
+let versions: [string, string][] | undefined;
+/** Name and version of each @ethereumjs package the engine runs on. */
+function ethereumjsVersions(): [string, string][] {
+  if (versions !== undefined) return versions;
+  const require = createRequire(import.meta.url);
+  versions = ['block', 'common', 'evm', 'mpt', 'rlp', 'statemanager', 'tx', 'util', 'vm'].map((n) => {
+    const name = `@ethereumjs/${n}`;
+    try {
+      let dir = dirname(require.resolve(name));
+      while (!existsSync(join(dir, 'package.json')) || (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name !== name) {
+        const up = dirname(dir);
+        if (up === dir) return [name, 'unknown'];
+        dir = up;
+      }
+      return [name, (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version];
+    } catch {
+      return [name, 'unknown'];
+    }
+  });
+  return versions;
+}
+
+let sources: [string, string][] | undefined;
+/** The engine's source files (src/eth/engine, or dist's), so a changed build of devgate never reuses a chain. */
+function engineSources(): [string, string][] {
+  if (sources !== undefined) return sources;
+  const dir = fileURLToPath(new URL('../eth/engine/', import.meta.url));
+  sources = readdirSync(dir)
+    .filter((f) => /\.(ts|js)$/.test(f))
+    .sort()
+    .map((f) => [f, readFileSync(join(dir, f), 'utf8')]);
+  return sources;
+}
+
+/** Every .json file of a folder, by name, sorted (none if the folder does not exist). */
+function jsonFiles(dir: string): [string, Buffer][] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => [f, readFileSync(join(dir, f))]);
+}

@@ -1,0 +1,159 @@
+/**
+ * The cache of built chains: a chain restored from its snapshot answers as the freshly built one
+ * (hashes, roots, receipts, historical balances and proofs, the pending block); a changed seed or
+ * artifact misses; a corrupt, truncated or foreign file is rebuilt, never trusted. Every test uses
+ * its own temporary directory, so nothing depends on an earlier run.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getMerkleStateProof } from '@ethereumjs/statemanager';
+import { createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cachedEthChain, chainKey } from '../../src/cache/chainCache.js';
+import { EthChain } from '../../src/eth/engine/chain.js';
+import { encodeSnapshot, restoreSnapshot, SnapshotError } from '../../src/eth/engine/snapshot.js';
+import { seedGenesis } from '../../src/eth/engine/seed.js';
+import { parseSeed, type LoadedSeed } from '../../src/seed/load.js';
+
+const work = mkdtempSync(join(tmpdir(), 'devgate-cache-test-'));
+const seedDir = join(work, 'seed');
+mkdirSync(join(seedDir, 'contracts'), { recursive: true });
+copyFileSync('chains/contracts/Token.json', join(seedDir, 'contracts', 'Token.json'));
+const seedValue = JSON.parse(readFileSync('test/fixtures/eth/small.json', 'utf8')) as { blocks: { transactions: unknown[] }[] };
+const load = (value: unknown = seedValue): LoadedSeed => parseSeed(value, 'small', seedDir);
+let dirCount = 0;
+const freshDir = () => join(work, `cache-${dirCount++}`);
+const files = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.chain'));
+
+let fresh: EthChain;
+let restored: EthChain;
+let dir: string;
+/** Head of the seeded chain (the tests below mine on `fresh` and `restored`). */
+let seededHead: { number: bigint; hash: Uint8Array };
+
+beforeAll(async () => {
+  fresh = await EthChain.fromSeed(load());
+  seededHead = { number: fresh.head().number, hash: fresh.head().hash };
+  dir = freshDir();
+  const first = await cachedEthChain(load(), dir);
+  expect(first.cache).toBe('stored');
+  const second = await cachedEthChain(load(), dir);
+  expect(second.cache).toBe('hit');
+  restored = second.chain;
+});
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('a chain restored from the cache', () => {
+  it('has the same blocks, senders, receipts and total difficulty', () => {
+    const a = [...fresh.blocks()];
+    const b = [...restored.blocks()];
+    expect(b.length).toBe(a.length);
+    expect(a.length).toBeGreaterThan(4);
+    a.forEach((m, i) => {
+      const r = b[i]!;
+      expect(r.hash).toEqual(m.hash);
+      expect(r.block.serialize()).toEqual(m.block.serialize());
+      expect(r.block.header.stateRoot).toEqual(m.block.header.stateRoot);
+      expect(r.block.header.receiptTrie).toEqual(m.block.header.receiptTrie);
+      expect(r.totalDifficulty).toBe(m.totalDifficulty);
+      expect(r.senders.map(String)).toEqual(m.senders.map(String));
+      expect(r.receipts).toEqual(m.receipts);
+    });
+    expect(restored.transaction(a[2]!.block.transactions[1]!.hash())).toMatchObject({ kind: 'mined', index: 1 });
+  });
+
+  it('answers historical balances, storage and proofs at every block', async () => {
+    const addresses = [...fresh.devAccounts().map((d) => d.address), createAddressFromString('0x00000000000000000000000000000000000000b1')];
+    const token = fresh.blockByNumber(1n)!.receipts[0]!.contractAddress!;
+    const slot = setLengthLeft(hexToBytes('0x02'), 32);
+    for (const m of fresh.blocks()) {
+      const r = restored.blockByNumber(m.number)!;
+      for (const a of addresses) expect((await restored.getAccount(a, r))?.balance).toBe((await fresh.getAccount(a, m))?.balance);
+      expect(await restored.getStorage(token, slot, r)).toEqual(await fresh.getStorage(token, slot, m));
+      const pa = await getMerkleStateProof(await restored.stateAt(r), token, [slot]);
+      const pb = await getMerkleStateProof(await fresh.stateAt(m), token, [slot]);
+      expect(pa).toEqual(pb);
+    }
+  });
+
+  it('has the same pending pool and pending block, and keeps mining like the fresh chain', async () => {
+    expect(restored.pendingTransactions().map((p) => p.tx.hash())).toEqual(fresh.pendingTransactions().map((p) => p.tx.hash()));
+    expect(restored.pendingTransactions().map((p) => p.sender.toString())).toEqual(fresh.pendingTransactions().map((p) => p.sender.toString()));
+    const [pa, pb] = await Promise.all([restored.pendingBlock(), fresh.pendingBlock()]);
+    expect(pa.hash).toEqual(pb.hash);
+    expect(pa.receipts).toEqual(pb.receipts);
+    const [ma, mb] = [await restored.mineBlock(), await fresh.mineBlock()];
+    expect(ma.hash).toEqual(mb.hash);
+    expect(ma.block.header.stateRoot).toEqual(mb.block.header.stateRoot);
+  });
+});
+
+describe('cache keys', () => {
+  it('a changed seed misses the cache', async () => {
+    const changed = structuredClone(seedValue);
+    changed.blocks.push({ transactions: [{ from: 2, to: '0x00000000000000000000000000000000000000b9', value: '5' }] });
+    expect(chainKey(load(changed))).not.toEqual(chainKey(load()));
+    const out = await cachedEthChain(load(changed), dir);
+    expect(out.cache).toBe('stored');
+    expect(out.chain.head().number).toBe(seededHead.number + 1n);
+  });
+
+  it('a changed artifact in the seed folder misses the cache', async () => {
+    const before = chainKey(load());
+    const file = join(seedDir, 'contracts', 'Token.json');
+    const original = readFileSync(file, 'utf8');
+    try {
+      writeFileSync(file, original + '\n');
+      expect(chainKey(load())).not.toEqual(before);
+    } finally {
+      writeFileSync(file, original);
+    }
+    expect(chainKey(load())).toEqual(before);
+  });
+
+  it('cache off builds and writes nothing', async () => {
+    const out = await cachedEthChain(load(), undefined);
+    expect(out.cache).toBe('off');
+    expect(out.chain.head().hash).toEqual(seededHead.hash);
+  });
+});
+
+describe('a damaged cache file', () => {
+  const damage = async (how: (bytes: Buffer) => Buffer) => {
+    const d = freshDir();
+    expect((await cachedEthChain(load(), d)).cache).toBe('stored');
+    const file = join(d, files(d)[0]!);
+    writeFileSync(file, how(readFileSync(file)));
+    const out = await cachedEthChain(load(), d);
+    expect(out.cache).toBe('stored');
+    expect(out.chain.head().hash).toEqual(seededHead.hash);
+    expect((await cachedEthChain(load(), d)).cache).toBe('hit');
+  };
+
+  it('is rebuilt when a byte is flipped', () =>
+    damage((b) => {
+      b[b.length >> 1] ^= 0xff;
+      return b;
+    }));
+  it('is rebuilt when truncated', () => damage((b) => b.subarray(0, b.length - 100)));
+  it('is rebuilt when it is not a snapshot at all', () => damage(() => Buffer.from('{"not":"a chain"}')));
+
+  it('a snapshot of another chain is refused by its key', async () => {
+    const bytes = encodeSnapshot(fresh.parts(), new Uint8Array(32).fill(7));
+    const { common, accounts = [] } = seedGenesis(load());
+    await expect(restoreSnapshot(bytes, { key: chainKey(load()), common, accounts })).rejects.toThrow(SnapshotError);
+    await expect(restoreSnapshot(bytes, { key: new Uint8Array(32).fill(7), common, accounts })).resolves.toBeInstanceOf(EthChain);
+  });
+
+  it('a snapshot whose head state is missing from the node store is refused', async () => {
+    const parts = fresh.parts();
+    const nodes = new Map(parts.nodes);
+    nodes.delete(Buffer.from(fresh.head().block.header.stateRoot).toString('hex'));
+    const key = new Uint8Array(32).fill(9);
+    const bytes = encodeSnapshot({ ...parts, nodes }, key);
+    const { common, accounts = [] } = seedGenesis(load());
+    await expect(restoreSnapshot(bytes, { key, common, accounts })).rejects.toThrow(/sound chain/);
+  });
+});
