@@ -24,8 +24,7 @@ export interface AccessListResult {
 const MAX_ROUNDS = 16;
 
 export async function createAccessListAt(chain: EthChain, block: MinedBlock, req: CallRequest): Promise<AccessListResult> {
-  const vm = await chain.vmAt(block);
-  return createAccessList(vm, block, req);
+  return chain.withVmAt(block, (vm) => createAccessList(vm, block, req));
 }
 
 export async function createAccessList(vm: VM, block: MinedBlock, req: CallRequest): Promise<AccessListResult> {

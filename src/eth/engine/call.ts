@@ -57,8 +57,7 @@ export const CALL_TIMEOUT_MS = 5_000;
 
 /** Runs a call at the state after `block` and returns its output. Never changes state. */
 export async function callAt(chain: EthChain, block: MinedBlock, req: CallRequest, timeoutMs = CALL_TIMEOUT_MS): Promise<Uint8Array> {
-  const vm = await chain.vmAt(block);
-  return runCall(vm, block, req, timeoutMs);
+  return chain.withVmAt(block, (vm) => runCall(vm, block, req, timeoutMs));
 }
 
 /**
@@ -71,6 +70,7 @@ export async function runCall(vm: VM, block: MinedBlock, req: CallRequest, timeo
   const gasPrice = callGasPrice(req, block.block.header.baseFeePerGas);
   const value = req.value ?? 0n;
   const deadline = setDeadline(vm, timeoutMs);
+  freshJournal(vm);
   await vm.stateManager.checkpoint();
   try {
     if (gasPrice > 0n || value > 0n) await checkFunds(vm, caller, gasLimit * gasPrice + value);
@@ -94,6 +94,17 @@ export async function runCall(vm: VM, block: MinedBlock, req: CallRequest, timeo
     deadline.clear();
     await vm.stateManager.revert();
   }
+}
+
+/**
+ * Forgets what an earlier call on this (reused) VM warmed (EIP-2929 addresses and slots, touched
+ * accounts): evm.runCall, unlike runTx, does not reset the journal, and warm accesses cost less gas.
+ */
+function freshJournal(vm: VM): void {
+  const journal = vm.evm.journal as unknown as { cleanJournal(): void; accessList?: unknown; preimages?: unknown };
+  journal.cleanJournal();
+  delete journal.accessList;
+  delete journal.preimages;
 }
 
 /** Thrown from inside the interpreter to stop a call that ran out of time. */

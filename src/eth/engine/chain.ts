@@ -17,6 +17,7 @@ import { prepareCommon } from './common.js';
 import { BlockDraft, nextHeaderData } from './draft.js';
 import { minedBlock, storedReceipts } from './receipts.js';
 import type { BlockId, DevAccount, MinedBlock, PendingTx, TxLookup } from './types.js';
+import { ReadStates, VmPool } from './vmPool.js';
 
 export interface EthChainOptions {
   /** How many blocks `safe` trails `latest` (default 32, clamped at genesis). */
@@ -63,6 +64,9 @@ export class EthChain {
   private pending: Promise<MinedBlock> | undefined;
   private readonly safeDepth: bigint;
   private readonly finalizedDepth: bigint;
+  /** Idle VMs of recently called blocks, and read-only states of recently read ones (see vmPool.ts). */
+  private readonly vms = new VmPool((block) => this.vmAt(block));
+  private readonly reads = new ReadStates((block) => this.readOnlyState(block));
 
   private constructor(
     readonly common: Common,
@@ -231,6 +235,26 @@ export class EthChain {
     return createVM({ common, stateManager, blockchain: this.view });
   }
 
+  /**
+   * Runs `fn` with a VM at `block`'s post-state, reused across calls and leased to one call at a time.
+   * `fn` must undo its writes with checkpoint()/revert() (a VM left with a checkpoint open is dropped).
+   */
+  withVmAt<T>(block: MinedBlock, fn: (vm: VM) => Promise<T>): Promise<T> {
+    return this.vms.use(block, fn);
+  }
+
+  /** A shared state after `block` for reads only (no caches, so nothing is ever written back): never write to it. */
+  readStateAt(block: MinedBlock): Promise<MerkleStateManager> {
+    return this.reads.at(block);
+  }
+
+  private async readOnlyState(block: MinedBlock): Promise<MerkleStateManager> {
+    const trie = this.headState['_trie'].shallowCopy(false);
+    const state = new MerkleStateManager({ common: this.headState.common, trie, prefixCodeHashes: this.headState['_prefixCodeHashes'], prefixStorageTrieKeys: this.headState['_prefixStorageTrieKeys'] });
+    await state.setStateRoot(block.block.header.stateRoot);
+    return state;
+  }
+
   /** The Common of a block at this number and time (a copy; with the block's hardfork for scheduled chains). */
   commonAt(number: bigint, timestamp: bigint): Common {
     const common = this.common.copy();
@@ -239,16 +263,16 @@ export class EthChain {
   }
 
   async getAccount(address: Address, block: MinedBlock): Promise<Account | undefined> {
-    return (await this.stateAt(block)).getAccount(address);
+    return (await this.readStateAt(block)).getAccount(address);
   }
 
   async getCode(address: Address, block: MinedBlock): Promise<Uint8Array> {
-    return (await this.stateAt(block)).getCode(address);
+    return (await this.readStateAt(block)).getCode(address);
   }
 
   /** The value of a storage slot (32-byte key) as stored: minimal bytes, empty for zero. */
   async getStorage(address: Address, slot: Uint8Array, block: MinedBlock): Promise<Uint8Array> {
-    const state = await this.stateAt(block);
+    const state = await this.readStateAt(block);
     if ((await state.getAccount(address)) === undefined) return new Uint8Array();
     return state.getStorage(address, slot);
   }

@@ -18,8 +18,7 @@ const ERROR_RATIO = 0.015;
 
 /** The gas a call needs to succeed at the state after `block`. */
 export async function estimateGasAt(chain: EthChain, block: MinedBlock, req: CallRequest): Promise<bigint> {
-  const vm = await chain.vmAt(block);
-  return estimateGas(vm, block, req);
+  return chain.withVmAt(block, (vm) => estimateGas(vm, block, req));
 }
 
 export async function estimateGas(vm: VM, block: MinedBlock, req: CallRequest): Promise<bigint> {

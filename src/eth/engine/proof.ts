@@ -36,8 +36,7 @@ const toBytes = (hex: string) => hexToBytes(hex as PrefixedHexString);
 
 /** The proof of an account and storage keys at the state after `block`. */
 export async function proveAt(chain: EthChain, block: MinedBlock, address: Address, keys: readonly StorageKey[]): Promise<AccountProof> {
-  const state = await chain.stateAt(block);
-  return prove(state, address, keys);
+  return prove(await chain.readStateAt(block), address, keys);
 }
 
 /** The proof of an account and storage keys in `state` (which it only reads). */

@@ -8,13 +8,13 @@ import { createAddressFromString, hexToBytes } from '@ethereumjs/util';
 import { encodeAbiParameters, encodeErrorResult, encodeFunctionData, keccak256, parseAbi, toBytes } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgument } from '../../../src/errors.js';
-import { callAt, decodeRevertReason, runCallTx } from '../../../src/eth/engine/call.js';
+import { callAt, decodeRevertReason, runCall, runCallTx } from '../../../src/eth/engine/call.js';
 import { EthChain } from '../../../src/eth/engine/chain.js';
 import { estimateGasAt } from '../../../src/eth/engine/estimate.js';
 import { proveAt } from '../../../src/eth/engine/proof.js';
 import { callObject, logFilterParam, receiptsBlockParam, storageSlot } from '../../../src/eth/params.js';
 import { parseSeed } from '../../../src/seed/load.js';
-import { ACCOUNT0, REVERTER, STORAGE_LAYOUT, readSurfaceSeed } from './seed.js';
+import { ACCOUNT0, ACCOUNT1, ACCOUNT2, REVERTER, STORAGE_LAYOUT, TOKEN, readSurfaceSeed } from './seed.js';
 
 const bytes = (hex: `0x${string}`) => hexToBytes(hex);
 const reverter = parseAbi(['function burnGas(uint256 rounds) returns (bytes32)', 'function increment() returns (uint256)', 'function counter() view returns (uint256)']);
@@ -79,6 +79,53 @@ describe('eth_call engine', () => {
     // With a small gas limit the loop runs out of gas before the deadline.
     await expect(callAt(chain, head, { ...loop, gas: 100_000n })).rejects.toThrow('out of gas');
   });
+});
+
+describe('eth_call on reused VMs', () => {
+  const token = parseAbi(['function balanceOf(address) view returns (uint256)']);
+  const asBig = (out: Uint8Array) => BigInt('0x' + (Buffer.from(out).toString('hex') || '0'));
+  const nodeCount = () => (chain['headState']['_trie'].database().db as unknown as { _database: Map<string, unknown> })._database.size;
+
+  it('concurrent calls on one block answer as if each ran alone, and the node store does not grow', async () => {
+    const head = chain.head();
+    const rev = createAddressFromString(REVERTER);
+    const increment = { to: rev, data: bytes(encodeFunctionData({ abi: reverter, functionName: 'increment' })) };
+    const counter = { to: rev, data: bytes(encodeFunctionData({ abi: reverter, functionName: 'counter' })) };
+    const cases = [
+      [increment, 2n],
+      [counter, 1n],
+      [balance(ACCOUNT1), 990n],
+      [balance(ACCOUNT2), 10n],
+    ] as const;
+    const nodes = nodeCount();
+    const all = Array.from({ length: 40 }, (_, i) => cases[i % cases.length]!);
+    const results = await Promise.all(all.map(([req]) => callAt(chain, head, req)));
+    expect(results.map(asBig)).toEqual(all.map(([, want]) => want));
+    expect(nodeCount()).toBe(nodes);
+    expect(await (await chain.stateAt(head)).getStateRoot()).toEqual(head.block.header.stateRoot);
+  });
+
+  it('a reused VM forgets what an earlier call warmed: the least gas that works is the same on every call', async () => {
+    const head = chain.head();
+    const req = balance(ACCOUNT1);
+    // The least gas for balanceOf on a fresh VM (cold slots), by bisection.
+    let lo = 0n;
+    let hi = 100_000n;
+    while (lo + 1n < hi) {
+      const mid = (lo + hi) / 2n;
+      const ok = await runCall(await chain.vmAt(head), head, { ...req, gas: mid }).then(() => true, () => false);
+      if (ok) hi = mid;
+      else lo = mid;
+    }
+    for (let i = 0; i < 3; i++) {
+      expect(asBig(await callAt(chain, head, { ...req, gas: hi }))).toBe(990n);
+      await expect(callAt(chain, head, { ...req, gas: hi - 1n })).rejects.toThrow('out of gas');
+    }
+  });
+
+  function balance(who: `0x${string}`) {
+    return { to: createAddressFromString(TOKEN), data: bytes(encodeFunctionData({ abi: token, functionName: 'balanceOf', args: [who] })) };
+  }
 });
 
 describe('estimateGas engine', () => {

@@ -1,0 +1,101 @@
+/**
+ * Reused VMs and read-only states per block, so eth_call and state reads skip building a VM (its
+ * opcode table, a Common copy) and a state copy on every request. A VM is leased to one call at a
+ * time (concurrent calls on a block get VMs of their own), and a call must undo its writes with
+ * checkpoint()/revert(); a VM that comes back with a checkpoint still open is dropped, not reused.
+ */
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { bytesToHex } from '@ethereumjs/util';
+import type { VM } from '@ethereumjs/vm';
+import type { MinedBlock } from './types.js';
+
+/** A map that forgets its least recently used entry past `capacity`. */
+export class Lru<K, V> {
+  private readonly entries = new Map<K, V>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(key: K): V | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: K, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K);
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
+  values(): IterableIterator<V> {
+    return this.entries.values();
+  }
+}
+
+/** Idle VMs of the most recently used blocks (by block hash), a few per block. */
+export class VmPool {
+  private readonly idle: Lru<string, VM[]>;
+
+  constructor(
+    private readonly create: (block: MinedBlock) => Promise<VM>,
+    maxBlocks = 16,
+    private readonly maxPerBlock = 4,
+  ) {
+    this.idle = new Lru(maxBlocks);
+  }
+
+  /** Runs `fn` with a VM at `block`'s post-state that no other call uses meanwhile. */
+  async use<T>(block: MinedBlock, fn: (vm: VM) => Promise<T>): Promise<T> {
+    const key = bytesToHex(block.hash);
+    const vm = this.idle.get(key)?.pop() ?? (await this.create(block));
+    try {
+      return await fn(vm);
+    } finally {
+      this.release(key, vm);
+    }
+  }
+
+  /** How many idle VMs are kept (for tests). */
+  idleCount(): number {
+    let n = 0;
+    for (const list of this.idle.values()) n += list.length;
+    return n;
+  }
+
+  private release(key: string, vm: VM): void {
+    if ((vm.stateManager as unknown as { _checkpointCount?: number })._checkpointCount !== 0) return;
+    let list = this.idle.get(key);
+    if (list === undefined) this.idle.set(key, (list = []));
+    if (list.length < this.maxPerBlock) list.push(vm);
+  }
+}
+
+/** Read-only states of the most recently used blocks (never written to, so any number of reads may share one). */
+export class ReadStates {
+  private readonly states: Lru<string, Promise<MerkleStateManager>>;
+
+  constructor(
+    private readonly create: (block: MinedBlock) => Promise<MerkleStateManager>,
+    maxBlocks = 32,
+  ) {
+    this.states = new Lru(maxBlocks);
+  }
+
+  at(block: MinedBlock): Promise<MerkleStateManager> {
+    const key = bytesToHex(block.hash);
+    let state = this.states.get(key);
+    if (state === undefined) {
+      state = this.create(block);
+      this.states.set(key, state);
+      state.catch(() => this.states.delete(key));
+    }
+    return state;
+  }
+}
