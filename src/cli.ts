@@ -21,6 +21,10 @@ Options:
   --request-timeout MS      time to send a whole HTTP request (default 30000)
   --headers-timeout MS      time to send an HTTP request's headers (default 10000)
   --keep-alive-timeout MS   idle keep-alive HTTP connections close after (default 65000)
+  --cache-dir DIR   where built chains are cached, so the next start of the same
+                    chains skips building (default node_modules/.cache/devgate,
+                    or the OS cache folder)
+  --no-cache        build every chain, read and write no cache
   -h, --help        show this help
   -v, --version     print the version
 
@@ -51,6 +55,8 @@ async function main(argv: string[]): Promise<number> {
         chain: { type: 'string', short: 'c', multiple: true },
         keys: { type: 'string', short: 'k' },
         plan: { type: 'string' },
+        'cache-dir': { type: 'string' },
+        'no-cache': { type: 'boolean' },
         ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((f) => [f, { type: 'string' as const }])),
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -85,7 +91,12 @@ async function main(argv: string[]): Promise<number> {
   }
   const host = args.host ?? '127.0.0.1';
   const keys = args.plan === undefined ? args.keys : { open: true, defaultPlan: args.plan };
-  const gw = await start({ port, host, chains: args.chain, keys, limits });
+  if (args['no-cache'] && args['cache-dir'] !== undefined) {
+    console.error('devgate: give either --no-cache or --cache-dir, not both');
+    return 2;
+  }
+  const cache = args['no-cache'] ? false : args['cache-dir'] === undefined ? undefined : { dir: args['cache-dir'] };
+  const gw = await start({ port, host, chains: args.chain, keys, limits, cache });
   if (!LOOPBACK.has(host)) {
     console.warn(`devgate: warning: bound to ${host}, not 127.0.0.1: other machines can reach this gateway and its admin interface (/admin)`);
   }

@@ -17,6 +17,7 @@ import { createNetwork, type Network, type NetworkInfo } from './network.js';
 import type { RollupChain } from './rollup/engine/chain.js';
 import type { EthChain } from './eth/engine/chain.js';
 import { checkRollupL1Networks } from './rollup/network.js';
+import { cacheDir } from './cache/chainCache.js';
 import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/load.js';
 
 export type { NetworkInfo, NetworkKind } from './network.js';
@@ -51,6 +52,8 @@ const StartOptions = z
     /** Request limits (batch, body and message size, HTTP timeouts); these win over maxBatch/maxBodyBytes. */
     limits: LimitsOptions.optional(),
     /** devgate's clock (default: wall time); tests pass a ManualClock. */
+    /** Built eth chains are cached on disk (default dir: node_modules/.cache/devgate or the OS cache dir; none under vitest); false: always build. */
+    cache: z.union([z.literal(false), z.object({ dir: z.string().min(1) }).strict()]).optional(),
     clock: z.custom<Clock>((v) => typeof (v as Clock | undefined)?.now === 'function', 'expected a clock with a now() method').default(systemClock),
   })
   .strict();
@@ -102,7 +105,8 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     const l1 = networks.find((n) => n.name === name && n.kind === 'eth');
     return l1 === undefined ? undefined : (l1.engine as EthChain).head().number;
   };
-  for (const s of seeds) networks.push(await createNetwork(s, { clock: opts.clock, l1BlockNumber }));
+  const cache = cacheDir(opts.cache);
+  for (const s of seeds) networks.push(await createNetwork(s, { clock: opts.clock, l1BlockNumber, cacheDir: cache }));
   const server = new GatewayServer(networks, { limits, keys, clock: opts.clock });
   let address;
   try {

@@ -1,5 +1,5 @@
 /** A network served by the gateway: its name, kind and chain id, and how it runs one JSON-RPC call. */
-import { EthChain } from './eth/engine/chain.js';
+import { cachedEthChain } from './cache/chainCache.js';
 import { ethMethods } from './eth/methods/index.js';
 import type { EthContext } from './eth/context.js';
 import type { RpcCall, RpcResponse } from './rpc/envelope.js';
@@ -24,6 +24,8 @@ export interface NetworkEnv {
   readonly clock: Clock;
   /** The head block number of another network of the same gateway (a rollup's L1); undefined if none. */
   readonly l1BlockNumber?: (network: string) => Promise<bigint | undefined>;
+  /** Where built eth chains are cached (see src/cache/chainCache.ts); undefined: every chain is built. */
+  readonly cacheDir?: string;
 }
 
 export interface Network extends NetworkInfo {
@@ -60,7 +62,7 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
   const seed = loaded.seed;
   switch (seed.kind) {
     case 'eth': {
-      const chain = await EthChain.fromSeed(loaded);
+      const { chain } = await cachedEthChain(loaded, env.cacheDir);
       const ctx: EthContext = { chain, networkName: seed.name };
       return new TableNetwork(seed.name, 'eth', chain.chainId.toString(10), chain, ethMethods(), ctx);
     }
