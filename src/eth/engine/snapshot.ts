@@ -1,26 +1,29 @@
 /**
  * A built chain as bytes, and back, without executing anything: the trie node store (every node,
  * so historical state stays readable), each block's RLP with its senders and receipts, and the
- * pending pool. Total difficulty is summed again from the headers. The file is checksummed
- * (sha-256) and EthChain.restore checks head's state root is in the store and the blocks chain up;
- * anything else throws SnapshotError, never a half-restored chain.
+ * pending pool. Block hashes and total difficulty are computed again from the headers, which must
+ * chain up; the file is checksummed (CRC-32) and EthChain.restore checks head's state root is in
+ * the store; anything else throws SnapshotError, never a half-restored chain. Blocks and receipts
+ * are decoded on first use (a start reads only the headers).
  *
- * Layout: MAGIC, u32 format, 32-byte key, u32 meta length, meta (RLP), u32 node count, then per
- * node u8 key length, key, u32 value length, value; last the sha-256 of everything before it.
+ * Layout (u32 little-endian): MAGIC, format, 32-byte key, block count, per block: RLP length,
+ * block RLP, tx count, senders (20 bytes each), tx hashes (32 each), receipts length, receipts
+ * (RLP); pool count, per pending tx: RLP length, tx RLP, sender; node count, per node: u8 key
+ * length, key, value length, value; last the CRC-32 of everything before it.
  */
-import { createHash } from 'node:crypto';
-import { createBlockFromRLP } from '@ethereumjs/block';
+import { crc32 } from 'node:zlib';
+import { createBlockFromRLP, type Block, type BlockOptions } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import { createTxFromRLP } from '@ethereumjs/tx';
-import { Address, bigIntToUnpaddedBytes, bytesToBigInt, concatBytes, equalsBytes } from '@ethereumjs/util';
+import { Address, bigIntToUnpaddedBytes, bytesToBigInt, equalsBytes } from '@ethereumjs/util';
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { EthChain, type ChainParts, type EthChainOptions } from './chain.js';
-import { minedBlock } from './receipts.js';
 import type { DevAccount, MinedBlock, PendingTx, StoredLog, StoredReceipt } from './types.js';
 
 const MAGIC = new TextEncoder().encode('devgate-chain\0');
 /** Bumped whenever the layout or the meaning of a field changes. */
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 
 export class SnapshotError extends Error {
   override name = 'SnapshotError';
@@ -29,50 +32,64 @@ export class SnapshotError extends Error {
 type Nested = Uint8Array | Nested[];
 const big = (n: bigint) => bigIntToUnpaddedBytes(n);
 
+/** Appends bytes and little-endian u32s to a growing list of chunks. */
+class Writer {
+  readonly chunks: Uint8Array[] = [];
+  size = 0;
+  bytes(b: Uint8Array): void {
+    this.chunks.push(b);
+    this.size += b.length;
+  }
+  u32(n: number): void {
+    const b = Buffer.allocUnsafe(4);
+    b.writeUInt32LE(n);
+    this.bytes(b);
+  }
+  sized(b: Uint8Array): void {
+    this.u32(b.length);
+    this.bytes(b);
+  }
+}
+
 /** The bytes of a chain's parts under `key` (32 bytes: what the chain was built from). */
 export function encodeSnapshot(parts: ChainParts, key: Uint8Array): Uint8Array {
   if (key.length !== 32) throw new SnapshotError('a snapshot key has 32 bytes');
-  const blocks: Nested = parts.blocks.map((m) => [m.block.serialize(), concatBytes(...m.senders.map((s) => s.bytes)), m.receipts.map(encodeReceipt)]);
-  const pool: Nested = parts.pool.map((p) => [p.tx.serialize(), p.sender.bytes]);
-  const meta = RLP.encode([blocks, pool]);
-  let size = MAGIC.length + 4 + 32 + 4 + meta.length + 4;
+  const w = new Writer();
+  w.bytes(MAGIC);
+  w.u32(SNAPSHOT_FORMAT);
+  w.bytes(key);
+  w.u32(parts.blocks.length);
+  for (const m of parts.blocks) {
+    w.sized(m.block.serialize());
+    w.u32(m.senders.length);
+    for (const s of m.senders) w.bytes(s.bytes);
+    for (const tx of m.block.transactions) w.bytes(tx.hash());
+    w.sized(RLP.encode(m.receipts.map(encodeReceipt)));
+  }
+  w.u32(parts.pool.length);
+  for (const p of parts.pool) {
+    w.sized(p.tx.serialize());
+    w.bytes(p.sender.bytes);
+  }
   // Values are bytes, or unprefixed hex where a trie wrote with string encoding (storage tries do):
   // both are saved as bytes, and the node store reads either back as the same bytes.
-  const keys: Buffer[] = [];
-  const values: Uint8Array[] = [];
+  w.u32(parts.nodes.size);
   for (const [k, v] of parts.nodes as Map<string, Uint8Array | string>) {
     const kb = Buffer.from(k, 'hex');
     if (kb.length > 255 || kb.toString('hex') !== k) throw new SnapshotError(`node key ${k} is not short hex`);
     const vb = typeof v === 'string' ? Buffer.from(v, 'hex') : v;
     if (typeof v === 'string' && vb.length * 2 !== v.length) throw new SnapshotError(`node ${k} is not hex`);
-    keys.push(kb);
-    values.push(vb);
-    size += 1 + kb.length + 4 + vb.length;
+    w.bytes(Uint8Array.of(kb.length));
+    w.bytes(kb);
+    w.sized(vb);
   }
-  const out = Buffer.allocUnsafe(size + 32);
+  const out = Buffer.allocUnsafe(w.size + 4);
   let at = 0;
-  const bytes = (b: Uint8Array) => {
-    out.set(b, at);
-    at += b.length;
-  };
-  const u32 = (n: number) => {
-    out.writeUInt32LE(n, at);
-    at += 4;
-  };
-  bytes(MAGIC);
-  u32(SNAPSHOT_FORMAT);
-  bytes(key);
-  u32(meta.length);
-  bytes(meta);
-  u32(parts.nodes.size);
-  for (const [i, v] of values.entries()) {
-    const kb = keys[i]!;
-    out[at++] = kb.length;
-    bytes(kb);
-    u32(v.length);
-    bytes(v);
+  for (const c of w.chunks) {
+    out.set(c, at);
+    at += c.length;
   }
-  bytes(createHash('sha256').update(out.subarray(0, at)).digest());
+  out.writeUInt32LE(crc32(out.subarray(0, at)), at);
   return out;
 }
 
@@ -104,13 +121,14 @@ function decodeParts(buf: Buffer, ctx: SnapshotContext): ChainParts {
     throw new SnapshotError(why);
   };
   const head = MAGIC.length + 4 + 32;
-  if (buf.length < head + 32 || !equalsBytes(buf.subarray(0, MAGIC.length), MAGIC)) fail('not a devgate chain snapshot');
+  if (buf.length < head + 4 || !equalsBytes(buf.subarray(0, MAGIC.length), MAGIC)) fail('not a devgate chain snapshot');
   if (buf.readUInt32LE(MAGIC.length) !== SNAPSHOT_FORMAT) fail('snapshot of another format');
   if (!equalsBytes(buf.subarray(MAGIC.length + 4, head), ctx.key)) fail('snapshot of another chain');
-  const body = buf.subarray(0, buf.length - 32);
-  if (!equalsBytes(createHash('sha256').update(body).digest(), buf.subarray(buf.length - 32))) fail('snapshot checksum mismatch');
+  const body = buf.subarray(0, buf.length - 4);
+  if (crc32(body) !== buf.readUInt32LE(body.length)) fail('snapshot checksum mismatch');
   let at = head;
   const u32 = () => {
+    if (at + 4 > body.length) fail('snapshot truncated');
     const n = body.readUInt32LE(at);
     at += 4;
     return n;
@@ -122,32 +140,72 @@ function decodeParts(buf: Buffer, ctx: SnapshotContext): ChainParts {
     at += n;
     return view;
   };
-  const [blocksRaw, poolRaw] = RLP.decode(take(u32())) as [Nested[][], Uint8Array[][]];
+
+  const opts = { common: ctx.common, setHardfork: true };
+  const keccak = ctx.common.customCrypto.keccak256 ?? keccak_256;
+  const blocks: MinedBlock[] = [];
+  const txHashes: Uint8Array[][] = [];
+  let td = 0n;
+  let parent: Uint8Array | undefined;
   const count = u32();
-  const nodes = new Map<string, Uint8Array>();
   for (let i = 0; i < count; i++) {
-    const length = body[at++]!;
+    const raw = take(u32());
+    const n = u32();
+    const senders = Array.from({ length: n }, () => new Address(take(20)));
+    txHashes.push(Array.from({ length: n }, () => take(32)));
+    const receiptsRaw = take(u32());
+    const header = blockHeader(raw, keccak);
+    if (header.number !== BigInt(i)) fail(`block ${i} is numbered ${header.number}`);
+    if (parent !== undefined && !equalsBytes(header.parentHash, parent)) fail(`block ${i} does not follow block ${i - 1}`);
+    parent = header.hash;
+    td += header.difficulty;
+    blocks.push(lazyMinedBlock(raw, opts, header, td, senders, receiptsRaw));
+  }
+  const pool: PendingTx[] = [];
+  const poolCount = u32();
+  const txCommon = blocks[blocks.length - 1]?.block.common ?? ctx.common;
+  for (let i = 0; i < poolCount; i++) pool.push({ tx: createTxFromRLP(take(u32()), { common: txCommon }), sender: new Address(take(20)) });
+  const nodeCount = u32();
+  const nodes = new Map<string, Uint8Array>();
+  for (let i = 0; i < nodeCount; i++) {
+    const length = take(1)[0]!;
     const k = body.toString('hex', at, at + length);
     take(length);
     nodes.set(k, take(u32()));
   }
   if (at !== body.length) fail('snapshot has trailing bytes');
+  return { common: ctx.common, nodes, blocks, pool, accounts: ctx.accounts, txHashes };
+}
 
-  const opts = { common: ctx.common, setHardfork: true };
-  const blocks: MinedBlock[] = [];
-  let td = 0n;
-  for (const [raw, sendersRaw, receiptsRaw] of blocksRaw as [Uint8Array, Uint8Array, Nested[][]][]) {
-    const block = createBlockFromRLP(raw, opts);
-    const senders = block.transactions.map((_, i) => new Address(sendersRaw.subarray(i * 20, i * 20 + 20)));
-    if (sendersRaw.length !== senders.length * 20 || receiptsRaw.length !== senders.length) fail(`block ${block.header.number}: senders or receipts do not match its transactions`);
-    const mined = minedBlock(block, td, senders, receiptsRaw.map(decodeReceipt));
-    td = mined.totalDifficulty;
-    blocks.push(mined);
-  }
-  const headBlock = blocks[blocks.length - 1]?.block;
-  const txCommon = headBlock?.common ?? ctx.common;
-  const pool: PendingTx[] = poolRaw.map(([tx, sender]) => ({ tx: createTxFromRLP(tx!, { common: txCommon }), sender: new Address(sender!) }));
-  return { common: ctx.common, nodes, blocks, pool, accounts: ctx.accounts };
+/** Hash, parent hash, number and difficulty of a raw block, from its header alone. */
+function blockHeader(raw: Uint8Array, keccak: (b: Uint8Array) => Uint8Array): { hash: Uint8Array; parentHash: Uint8Array; number: bigint; difficulty: bigint } {
+  const start = raw[0]! >= 0xf8 ? 1 + raw[0]! - 0xf7 : 1;
+  const b = raw[start]!;
+  if (raw[0]! < 0xc0 || b < 0xf8) throw new SnapshotError('a block is not an RLP list starting with its header');
+  const lengthBytes = b - 0xf7;
+  let length = 0;
+  for (let i = 1; i <= lengthBytes; i++) length = length * 256 + raw[start + i]!;
+  const headerRaw = raw.subarray(start, start + 1 + lengthBytes + length);
+  const fields = RLP.decode(headerRaw) as Uint8Array[];
+  return { hash: keccak(headerRaw), parentHash: fields[0]!, difficulty: bytesToBigInt(fields[7]!), number: bytesToBigInt(fields[8]!) };
+}
+
+/** A mined block whose Block and receipts are decoded on first use. */
+function lazyMinedBlock(raw: Uint8Array, opts: BlockOptions, header: { hash: Uint8Array; number: bigint }, totalDifficulty: bigint, senders: Address[], receiptsRaw: Uint8Array): MinedBlock {
+  let block: Block | undefined;
+  let receipts: StoredReceipt[] | undefined;
+  return {
+    hash: header.hash,
+    number: header.number,
+    totalDifficulty,
+    senders,
+    get block() {
+      return (block ??= createBlockFromRLP(raw, opts));
+    },
+    get receipts() {
+      return (receipts ??= (RLP.decode(receiptsRaw) as Nested[][]).map(decodeReceipt));
+    },
+  };
 }
 
 /** [status or root flag, value, cumulative gas, gas used, price, bloom, logs, contract, blob fields]. */
