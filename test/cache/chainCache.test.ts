@@ -156,4 +156,15 @@ describe('a damaged cache file', () => {
     const { common, accounts = [] } = seedGenesis(load());
     await expect(restoreSnapshot(bytes, { key, common, accounts })).rejects.toThrow(/sound chain/);
   });
+
+  it('a snapshot whose blocks do not chain up is refused', async () => {
+    const other = structuredClone(seedValue) as { genesis: { timestamp: string } };
+    other.genesis.timestamp = '0x6553f101';
+    const foreign = await EthChain.fromSeed(load(other));
+    const parts = fresh.parts();
+    const blocks = [parts.blocks[0]!, foreign.blockByNumber(1n)!, ...parts.blocks.slice(2)];
+    const key = new Uint8Array(32).fill(5);
+    const { common, accounts = [] } = seedGenesis(load());
+    await expect(restoreSnapshot(encodeSnapshot({ ...parts, blocks }, key), { key, common, accounts })).rejects.toThrow(/block 1 does not follow block 0/);
+  });
 });
