@@ -20,7 +20,7 @@ const work = mkdtempSync(join(tmpdir(), 'devgate-cache-test-'));
 const seedDir = join(work, 'seed');
 mkdirSync(join(seedDir, 'contracts'), { recursive: true });
 copyFileSync('chains/contracts/Token.json', join(seedDir, 'contracts', 'Token.json'));
-const seedValue = JSON.parse(readFileSync('test/fixtures/eth/small.json', 'utf8')) as { blocks: { transactions: unknown[] }[] };
+const seedValue = JSON.parse(readFileSync('test/fixtures/eth/small.json', 'utf8')) as { blocks: { transactions: unknown[] }[]; genesis: { timestamp: string } };
 const load = (value: unknown = seedValue): LoadedSeed => parseSeed(value, 'small', seedDir);
 let dirCount = 0;
 const freshDir = () => join(work, `cache-${dirCount++}`);
@@ -158,7 +158,7 @@ describe('a damaged cache file', () => {
   });
 
   it('a snapshot whose blocks do not chain up is refused', async () => {
-    const other = structuredClone(seedValue) as { genesis: { timestamp: string } };
+    const other = structuredClone(seedValue);
     other.genesis.timestamp = '0x6553f101';
     const foreign = await EthChain.fromSeed(load(other));
     const parts = fresh.parts();
