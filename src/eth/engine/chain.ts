@@ -100,7 +100,10 @@ export class EthChain {
     const gHeader = args.genesisBlock?.header;
     const scheduled = hasSchedule(common);
     if (scheduled) common.setHardforkBy({ blockNumber: 0n, timestamp: gHeader?.timestamp ?? BigInt(args.header?.timestamp?.toString() ?? 0) });
-    const headState = new MerkleStateManager({ common, trie: new MerklePatriciaTrie({ useKeyHashing: true, common }), caches: new Caches() });
+    // Bytes values, set explicitly: storage tries are copies of this trie's options, and without it
+    // they store every node as a hex string (hex conversions on every read and write, twice the memory).
+    const trie = new MerklePatriciaTrie({ useKeyHashing: true, common, db: new MapDB(), valueEncoding: ValueEncoding.Bytes });
+    const headState = new MerkleStateManager({ common, trie, caches: new Caches() });
     await headState.generateCanonicalGenesis(args.state ?? {});
     const stateRoot = await headState.getStateRoot();
     let genesis = args.genesisBlock;
