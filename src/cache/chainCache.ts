@@ -55,7 +55,9 @@ export async function cachedEthChain(loaded: LoadedSeed, dir: string | undefined
   // Imported geth chains take their Common from files this cache does not model yet: always built.
   if (dir === undefined || seed.gethGenesis !== undefined) return { chain: await EthChain.fromSeed(loaded, opts), cache: dir === undefined ? 'off' : 'unsupported' };
   const key = chainKey(loaded);
-  const file = join(dir, `${Buffer.from(key).toString('hex')}.chain`);
+  // One file per network name: storing a new build of a seed removes its older ones.
+  const prefix = `${seed.name.replace(/[^A-Za-z0-9_-]/g, '_')}-`;
+  const file = join(dir, `${prefix}${Buffer.from(key).toString('hex')}.chain`);
   let bytes: Uint8Array | undefined;
   try {
     bytes = readFileSync(file);
@@ -72,7 +74,20 @@ export async function cachedEthChain(loaded: LoadedSeed, dir: string | undefined
   }
   const chain = await EthChain.fromSeed(loaded, opts);
   await chain.pendingBlock();
-  return { chain, cache: store(file, encodeSnapshot(chain.parts(), key)) ? 'stored' : 'off' };
+  const stored = store(file, encodeSnapshot(chain.parts(), key));
+  if (stored) prune(dir, prefix, file);
+  return { chain, cache: stored ? 'stored' : 'off' };
+}
+
+/** Removes the other snapshots of a network (older builds of its seed); failures are ignored. */
+function prune(dir: string, prefix: string, keep: string): void {
+  try {
+    for (const f of readdirSync(dir)) {
+      if (f.startsWith(prefix) && /^[0-9a-f]{64}\.chain$/.test(f.slice(prefix.length)) && join(dir, f) !== keep) rmSync(join(dir, f), { force: true });
+    }
+  } catch {
+    // Another process may be pruning too.
+  }
 }
 
 /** Writes a file whole or not at all (temp file, then rename); a failure only means no cache. */

@@ -95,8 +95,13 @@ describe('cache keys', () => {
     const changed = structuredClone(seedValue);
     changed.blocks.push({ transactions: [{ from: 2, to: '0x00000000000000000000000000000000000000b9', value: '5' }] });
     expect(chainKey(load(changed))).not.toEqual(chainKey(load()));
+    const before = files(dir);
+    expect(before).toHaveLength(1);
     const out = await cachedEthChain(load(changed), dir);
     expect(out.cache).toBe('stored');
+    // The older build of the same network is pruned.
+    expect(files(dir)).toHaveLength(1);
+    expect(files(dir)[0]).not.toBe(before[0]);
     expect(out.chain.head().number).toBe(seededHead.number + 1n);
   });
 
