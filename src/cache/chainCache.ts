@@ -16,6 +16,8 @@ import { SHIPPED_CONTRACTS } from '../eth/engine/abi.js';
 import { EthChain, type EthChainOptions } from '../eth/engine/chain.js';
 import { seedGenesis } from '../eth/engine/seed.js';
 import { encodeSnapshot, restoreSnapshot, SNAPSHOT_FORMAT } from '../eth/engine/snapshot.js';
+import type { Common } from '@ethereumjs/common';
+import type { DevAccount } from '../eth/engine/types.js';
 import type { EthSeed } from '../seed/eth.js';
 import type { LoadedSeed } from '../seed/load.js';
 import { VERSION } from '../version.js';
@@ -24,7 +26,7 @@ import { VERSION } from '../version.js';
 export type CacheOption = false | { readonly dir: string } | undefined;
 
 /** What a start reports of the cache, per chain. */
-export type CacheOutcome = 'hit' | 'stored' | 'off' | 'unsupported';
+export type CacheOutcome = 'hit' | 'stored' | 'off';
 
 /**
  * The default cache directory: `node_modules/.cache/devgate` when the working directory has a
@@ -52,8 +54,7 @@ export function cacheDir(option: CacheOption): string | undefined {
 /** Builds a seed's eth chain, or restores it from the cache in `dir` (and stores a fresh build there). */
 export async function cachedEthChain(loaded: LoadedSeed, dir: string | undefined, opts: EthChainOptions = {}): Promise<{ chain: EthChain; cache: CacheOutcome }> {
   const seed = loaded.seed as EthSeed;
-  // Imported geth chains take their Common from files this cache does not model yet: always built.
-  if (dir === undefined || seed.gethGenesis !== undefined) return { chain: await EthChain.fromSeed(loaded, opts), cache: dir === undefined ? 'off' : 'unsupported' };
+  if (dir === undefined) return { chain: await EthChain.fromSeed(loaded, opts), cache: 'off' };
   const key = chainKey(loaded);
   // One file per network name: storing a new build of a seed removes its older ones.
   const prefix = `${seed.name.replace(/[^A-Za-z0-9_-]/g, '_')}-`;
@@ -65,8 +66,8 @@ export async function cachedEthChain(loaded: LoadedSeed, dir: string | undefined
     bytes = undefined;
   }
   if (bytes !== undefined) {
-    const { common, accounts = [] } = seedGenesis(loaded);
     try {
+      const { common, accounts } = await chainRules(loaded);
       return { chain: await restoreSnapshot(bytes, { key, common, accounts, options: opts }), cache: 'hit' };
     } catch {
       // Corrupt or foreign: build again and replace it.
@@ -88,6 +89,21 @@ function prune(dir: string, prefix: string, keep: string): void {
   } catch {
     // Another process may be pruning too.
   }
+}
+
+/** The Common and dev accounts of a seed's chain, without building it. */
+async function chainRules(loaded: LoadedSeed): Promise<{ common: Common; accounts: readonly DevAccount[] }> {
+  const seed = loaded.seed as EthSeed;
+  if (seed.gethGenesis === undefined) {
+    const { common, accounts = [] } = seedGenesis(loaded);
+    return { common, accounts };
+  }
+  // An imported chain: the genesis's schedule, with the merge block its chain file's difficulties give.
+  const { parseGethGenesis, readChainFile } = await import('../eth/engine/import.js');
+  const { gethCommon, resolveMergeBlock } = await import('../eth/engine/geth.js');
+  const genesis = parseGethGenesis(JSON.parse(readFileSync(resolve(loaded.baseDir, seed.gethGenesis), 'utf8')), seed.gethGenesis);
+  const file = seed.rlpChain === undefined ? undefined : readChainFile(readFileSync(resolve(loaded.baseDir, seed.rlpChain)), seed.rlpChain);
+  return { common: gethCommon(genesis, { mergeBlock: resolveMergeBlock(genesis, file?.difficulties ?? []) }), accounts: [] };
 }
 
 /** Writes a file whole or not at all (temp file, then rename); a failure only means no cache. */

@@ -14,7 +14,7 @@ import { cachedEthChain, chainKey } from '../../src/cache/chainCache.js';
 import { EthChain } from '../../src/eth/engine/chain.js';
 import { encodeSnapshot, restoreSnapshot, SnapshotError } from '../../src/eth/engine/snapshot.js';
 import { seedGenesis } from '../../src/eth/engine/seed.js';
-import { parseSeed, type LoadedSeed } from '../../src/seed/load.js';
+import { loadSeedFile, parseSeed, type LoadedSeed } from '../../src/seed/load.js';
 
 const work = mkdtempSync(join(tmpdir(), 'devgate-cache-test-'));
 const seedDir = join(work, 'seed');
@@ -171,5 +171,30 @@ describe('a damaged cache file', () => {
     const key = new Uint8Array(32).fill(5);
     const { common, accounts = [] } = seedGenesis(load());
     await expect(restoreSnapshot(encodeSnapshot({ ...parts, blocks }, key), { key, common, accounts })).rejects.toThrow(/block 1 does not follow block 0/);
+  });
+});
+
+describe('an imported geth chain (genesis.json + chain.rlp)', () => {
+  it('is restored from the cache with the same blocks, receipts, state and hardfork schedule', async () => {
+    const forks = loadSeedFile('test/fixtures/forks/seed.json');
+    const built = await EthChain.fromSeed(forks);
+    const d = freshDir();
+    expect((await cachedEthChain(forks, d)).cache).toBe('stored');
+    const out = await cachedEthChain(forks, d);
+    expect(out.cache).toBe('hit');
+    const r = out.chain;
+    expect(r.head().number).toBe(built.head().number);
+    for (const m of built.blocks()) {
+      const x = r.blockByNumber(m.number)!;
+      expect(x.hash).toEqual(m.hash);
+      expect(x.totalDifficulty).toBe(m.totalDifficulty);
+      expect(x.block.common.hardfork()).toBe(m.block.common.hardfork());
+      expect(x.block.uncleHeaders.map((u) => u.hash())).toEqual(m.block.uncleHeaders.map((u) => u.hash()));
+      expect(x.receipts).toEqual(m.receipts);
+      expect(x.senders.map(String)).toEqual(m.senders.map(String));
+      for (const s of m.senders) expect((await r.getAccount(s, x))?.balance).toBe((await built.getAccount(s, m))?.balance);
+    }
+    expect(r.common.hardfork()).toBe(built.common.hardfork());
+    expect((await r.pendingBlock()).hash).toEqual((await built.pendingBlock()).hash);
   });
 });

@@ -19,6 +19,7 @@ import { createTxFromRLP } from '@ethereumjs/tx';
 import { Address, bigIntToUnpaddedBytes, bytesToBigInt, equalsBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { EthChain, type ChainParts, type EthChainOptions } from './chain.js';
+import { prepareCommon } from './common.js';
 import type { DevAccount, MinedBlock, PendingTx, StoredLog, StoredReceipt } from './types.js';
 
 const MAGIC = new TextEncoder().encode('devgate-chain\0');
@@ -141,7 +142,7 @@ function decodeParts(buf: Buffer, ctx: SnapshotContext): ChainParts {
     return view;
   };
 
-  const opts = { common: ctx.common, setHardfork: true };
+  const opts = { common: prepareCommon(ctx.common), setHardfork: true };
   const keccak = ctx.common.customCrypto.keccak256 ?? keccak_256;
   const blocks: MinedBlock[] = [];
   const txHashes: Uint8Array[][] = [];
