@@ -99,7 +99,7 @@ export function markdown(results: BenchResults): string {
     '',
     "Issue 7's startup targets, with the 1,000-block seed: first start under 5 s, second start under 0.5 s, RSS after the load run under 300 MB.",
     '',
-    '| startup (process start to first answer) | first start | second start |',
+    '| startup (process start to first answer) | first start (empty cache) | second start |',
     '| --- | ---: | ---: |',
     ...results.startup.map((s) => `| ${s.what} | ${s.status === 'ok' ? `${num(s.firstMs)} ms` : s.status} | ${s.secondMs === undefined ? '' : `${num(s.secondMs)} ms`} |`),
     '',

@@ -7,8 +7,8 @@
  *   npm run bench -- --profile --only blockFull,proof   # devgate under node --cpu-prof; prints hotspots
  *   npm run bench -- --devgate-url http://127.0.0.1:8545/bench/v3/k   # a devgate already serving the seed
  */
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FIGURES, type Figure } from './figures.js';
@@ -16,7 +16,7 @@ import { checkFigure, httpLoad, wsLoad, type Measure } from './load.js';
 import { monotonicUs, summarizeProfile, type ProfileSummary } from './profile.js';
 import { machine, markdown, terminalTable, type BenchResults, type FigureResult, type ServerFigure, type StartupResult } from './report.js';
 import { benchChain, CACHE_DIR, DEFAULT_CHAIN_OPTIONS, REPO_ROOT, type BenchChain } from './seed.js';
-import { anvilBinary, anvilVersion, call, replayOnAnvil, startAnvil, startDevgate, type DevgateOptions, type Server } from './servers.js';
+import { anvilBinary, anvilVersion, call, devgateHasCache, replayOnAnvil, startAnvil, startDevgate, type DevgateOptions, type Server } from './servers.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -42,6 +42,8 @@ const figures = FIGURES.filter((f) => !only || only.includes(f.id));
 const fullRun = !only && !args.profile && !args['skip-startup'] && !args['no-anvil'] && !args['devgate-url'];
 const log = (line: string) => console.log(line);
 const running: Server[] = [];
+/** Run at the end (temporary folders). */
+const cleanups: (() => void)[] = [];
 
 async function main(): Promise<void> {
   const loadAtStart = loadavg();
@@ -133,10 +135,14 @@ async function main(): Promise<void> {
  * seed (under --cpu-prof with --profile) stays up as the devgate the load runs against.
  */
 async function devgateUnderTest(chain: BenchChain, startup: StartupResult[], profileDir?: string): Promise<Server | undefined> {
-  const bench = { chains: [chain.seedPath], network: 'bench' };
+  // A fresh cache of built chains: the first start builds (cold), the second may restore.
+  const cacheDir = (await devgateHasCache()) ? mkdtempSync(join(tmpdir(), 'devgate-bench-cache-')) : undefined;
+  if (cacheDir) cleanups.push(() => rmSync(cacheDir, { recursive: true, force: true }));
+  else log('devgate has no cache of built chains (--cache-dir): both starts build');
+  const bench = { chains: [chain.seedPath], network: 'bench', cacheDir };
   const what = `devgate, ${chain.meta.head}-block seed`;
   if (!args['skip-startup']) {
-    const shipped = await startTimes('devgate, shipped chains', { network: 'mainnet' }, false);
+    const shipped = await startTimes('devgate, shipped chains', { network: 'mainnet', cacheDir }, false);
     startup.push(shipped.result);
   }
   const seeded = await startTimes(what, { ...bench, cpuProfDir: profileDir }, true);
@@ -233,6 +239,7 @@ function printProfile(dir: string, pid: number, windows: { id: string; fromUs: n
 
 async function stopAll(): Promise<void> {
   await Promise.all(running.splice(0).map((s) => s.stop()));
+  for (const clean of cleanups.splice(0)) clean();
 }
 
 process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));

@@ -104,7 +104,18 @@ export interface DevgateOptions {
   network: string;
   /** Write a V8 CPU profile into this folder (node --cpu-prof). */
   cpuProfDir?: string;
+  /** devgate's cache of built chains (`--cache-dir`), where its CLI has one. */
+  cacheDir?: string;
   timeoutMs?: number;
+}
+
+/** Whether devgate's CLI takes `--cache-dir` (a cache of built chains on disk). */
+export async function devgateHasCache(): Promise<boolean> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts'), '--help'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
+  let out = '';
+  proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  await new Promise((r) => proc.once('exit', r));
+  return out.includes('--cache-dir');
 }
 
 /** Starts devgate's CLI on a free port and waits for its first answer. */
@@ -114,6 +125,7 @@ export async function startDevgate(opts: DevgateOptions): Promise<Server> {
     // The growth plan has no rate limits: the bench measures the node, not the plan's credits per second.
     '--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts'), '--port', '0', '--host', '127.0.0.1', '--plan', 'growth',
     ...(opts.chains ?? []).flatMap((c) => ['--chain', c]),
+    ...(opts.cacheDir ? ['--cache-dir', opts.cacheDir] : []),
   ];
   const started = performance.now();
   const proc = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
