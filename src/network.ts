@@ -62,7 +62,7 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
   const seed = loaded.seed;
   switch (seed.kind) {
     case 'eth': {
-      const { chain } = await cachedEthChain(loaded, env.cacheDir);
+      const { chain } = await cachedEthChain(loaded, env.cacheDir, { safeDepth: seed.safeDepth, finalizedDepth: seed.finalizedDepth });
       const ctx: EthContext = { chain, networkName: seed.name };
       return new TableNetwork(seed.name, 'eth', chain.chainId.toString(10), chain, ethMethods(), ctx);
     }

@@ -123,6 +123,8 @@ export const EthSeed = z
     accounts: DevAccounts.prefault({}).describe('Dev accounts, funded at genesis.'),
     blocks: z.array(SeedBlock).default([]).describe('Blocks after genesis, each really executed.'),
     pending: z.array(TxSpec).default([]).describe('Transactions left in the pending pool, in order.'),
+    safeDepth: z.number().int().nonnegative().default(32).describe('How many blocks the `safe` tag trails `latest` (default 32).'),
+    finalizedDepth: z.number().int().nonnegative().default(64).describe('How many blocks the `finalized` tag trails `latest` (default 64).'),
     gethGenesis: z.string().min(1).optional().describe('A geth genesis.json (path relative to this file) to start from instead of genesis, alloc and blocks; its config.chainId must equal chainId.'),
     rlpChain: z.string().min(1).optional().describe('With gethGenesis: a `geth export` file (RLP blocks back to back, optionally gzipped) whose blocks are imported and checked.'),
   })
