@@ -1,11 +1,12 @@
 /** The HTTP half of the gateway: routing, key checks, policy and the answer, plus the admin interface. */
 import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { adminMethods } from '../admin/index.js';
 import { answer, failure, parseJson } from '../rpc/envelope.js';
 import { ErrorCode, RpcError } from '../rpc/errors.js';
 import { serveText } from './answer.js';
 import { BAD_SECRET, INVALID_KEY, MISSING_KEY, refusalBody, type TextReply } from './replies.js';
-import { resolveRoute } from './route.js';
+import { resolveRoute, type Route } from './route.js';
 import type { GatewayContext } from './server.js';
 
 /** The path of the admin interface (JSON-RPC, methods `devgate_*`). */
@@ -29,6 +30,82 @@ export function httpApp(ctx: GatewayContext): express.Express {
     }
   });
   return app;
+}
+
+/**
+ * The gateway's request handler: a JSON-RPC POST with a plain body (length given, within the limit,
+ * not compressed, UTF-8) takes a short path on node:http; everything else goes through express. Both
+ * answer alike (status, body, CORS and content headers); express costs ~3x the CPU of a simple read.
+ */
+export function httpHandler(ctx: GatewayContext): (req: IncomingMessage, res: ServerResponse) => void {
+  const app = httpApp(ctx);
+  return (req, res) => {
+    const route = fastRoute(ctx, req);
+    if (route === undefined) app(req, res);
+    else serveFast(ctx, route, req, res).catch(() => res.destroy());
+  };
+}
+
+/** The route of a request the short path answers, or undefined for express. Decides before anything is read or counted. */
+function fastRoute(ctx: GatewayContext, req: IncomingMessage): Extract<Route, { kind: 'rpc' }> | undefined {
+  if (req.method !== 'POST') return undefined;
+  const h = req.headers;
+  if (h['content-length'] === undefined || h['transfer-encoding'] !== undefined) return undefined;
+  if (h['content-encoding'] !== undefined && h['content-encoding'].toLowerCase() !== 'identity') return undefined;
+  const length = Number(h['content-length']);
+  if (!Number.isSafeInteger(length) || length > ctx.limits().maxBodyBytes) return undefined;
+  const type = h['content-type'];
+  if (type !== undefined && /charset/i.test(type) && !/charset\s*=\s*"?utf-?8"?\s*(;|$)/i.test(type)) return undefined;
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  if (path === ADMIN_PATH || path === `${ADMIN_PATH}/`) return undefined;
+  const route = resolveRoute(path, h.host, ctx.names);
+  return route.kind === 'rpc' && route.transport === 'http' ? route : undefined;
+}
+
+const CORS_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'X-Devgate-Forwarded' };
+
+function reply(res: ServerResponse, status: number, type: string, text: string, headers: Readonly<Record<string, string>> = {}): void {
+  res.writeHead(status, { ...CORS_HEADERS, ...headers, 'Content-Type': `${type}; charset=utf-8`, 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
+      resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    });
+    req.on('error', reject);
+  });
+}
+
+/** The same steps as `serve` below, on node:http. */
+async function serveFast(ctx: GatewayContext, route: Extract<Route, { kind: 'rpc' }>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const text = await readBody(req);
+  const auth = ctx.policy.authenticate(route.key, req.headers.authorization);
+  if (!auth.ok) {
+    const r = auth.reason === 'unknown-key' ? INVALID_KEY : BAD_SECRET;
+    return reply(res, r.status, 'text/plain', r.text, r.headers);
+  }
+  if (!ctx.policy.headersAllowed(auth, { origin: req.headers.origin, userAgent: req.headers['user-agent'] })) {
+    return reply(res, 403, 'application/json', JSON.stringify(refusalBody({ kind: 'allowlist' }, null, 'http').body));
+  }
+  const network = ctx.networks.get(route.network)!;
+  const caller = { ...auth, failover: /^true$/i.test(String(req.headers['enable-failover'] ?? '')) };
+  const outcome = await serveText(text, network, caller, ctx.policy, ctx.limits().maxBatch);
+  if (outcome.kind === 'refused') {
+    const { status, body } = refusalBody(outcome.refusal, outcome.id, 'http');
+    return reply(res, status, 'application/json', JSON.stringify(body));
+  }
+  const forwarded: Record<string, string> = outcome.forwarded ? { 'X-Devgate-Forwarded': 'partner' } : {};
+  if (outcome.response === undefined) {
+    res.writeHead(204, { ...CORS_HEADERS, ...forwarded });
+    res.end();
+  } else reply(res, 200, 'application/json', JSON.stringify(outcome.response), forwarded);
 }
 
 /**

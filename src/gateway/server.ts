@@ -9,7 +9,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Clock } from '../clock.js';
 import type { Network } from '../network.js';
 import { createControl, type GatewayControl } from './control.js';
-import { httpApp } from './http.js';
+import { httpHandler } from './http.js';
 import { DEFAULT_LIMITS, type GatewayLimits } from './limits.js';
 import { Policy } from './policy/index.js';
 import { OPEN_KEYS, type KeysConfig } from './policy/keys.js';
@@ -63,7 +63,7 @@ export class GatewayServer {
       wss: this.wss,
     };
     const shortest = Math.min(this.limits.headersTimeoutMs, this.limits.requestTimeoutMs);
-    this.server = createServer({ connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(shortest / 4))) }, httpApp(ctx));
+    this.server = createServer({ connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(shortest / 4))) }, httpHandler(ctx));
     this.applyLimits(this.limits);
     this.server.on('upgrade', (req, socket, head) => handleUpgrade(ctx, req, socket, head));
   }
