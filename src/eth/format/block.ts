@@ -26,7 +26,20 @@ export interface BlockFormatOptions {
   readonly pending?: boolean;
 }
 
+/** Wire objects already made, per block object and form (a MinedBlock never changes; a new pending block is a new object). */
+const formatted = new WeakMap<MinedBlock, Map<number, Record<string, unknown>>>();
+
+/** The wire object of a block; made once per block and form, then shared (callers must not change it). */
 export function formatBlock(mined: MinedBlock, opts: BlockFormatOptions): Record<string, unknown> {
+  const form = (opts.fullTransactions ? 1 : 0) + (opts.pending === true ? 2 : 0);
+  let forms = formatted.get(mined);
+  if (forms === undefined) formatted.set(mined, (forms = new Map()));
+  let out = forms.get(form);
+  if (out === undefined) forms.set(form, (out = makeBlock(mined, opts)));
+  return out;
+}
+
+function makeBlock(mined: MinedBlock, opts: BlockFormatOptions): Record<string, unknown> {
   const { block } = mined;
   const h = block.header;
   const pending = opts.pending === true;

@@ -9,8 +9,17 @@ import type { MinedBlock } from '../engine/types.js';
 import { formatLog } from './log.js';
 import { sortedKeys } from './sorted.js';
 
-/** The receipt of the transaction at `index` of a mined block. */
+/** Wire receipts already made, per block object (its receipts never change). */
+const formatted = new WeakMap<MinedBlock, Record<string, unknown>[]>();
+
+/** The receipt of the transaction at `index` of a mined block; made once, then shared (callers must not change it). */
 export function formatReceipt(mined: MinedBlock, index: number): Record<string, unknown> {
+  let receipts = formatted.get(mined);
+  if (receipts === undefined) formatted.set(mined, (receipts = []));
+  return (receipts[index] ??= makeReceipt(mined, index));
+}
+
+function makeReceipt(mined: MinedBlock, index: number): Record<string, unknown> {
   const tx = mined.block.transactions[index]!;
   const receipt = mined.receipts[index]!;
   const txHash = tx.hash();
