@@ -67,7 +67,14 @@ export class EthChain {
   private readonly safeDepth: bigint;
   private readonly finalizedDepth: bigint;
   /** Idle VMs of recently called blocks, and read-only states of recently read ones (see vmPool.ts). */
-  private readonly vms = new VmPool((block) => this.vmAt(block));
+  private readonly vms = new VmPool({
+    create: (block) => this.vmAt(block),
+    // Without a hardfork schedule every block runs under the same rules: one pool of VMs, each
+    // pointed at the block of its call (a root switch costs far less than a new VM).
+    key: (block) => (this.scheduled ? key(block.hash) : 'any'),
+    retarget: (vm, block) => vm.stateManager.setStateRoot(block.block.header.stateRoot),
+    maxPerKey: 32,
+  });
   private readonly reads = new ReadStates((block) => this.readOnlyState(block));
 
   private constructor(

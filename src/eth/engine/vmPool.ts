@@ -39,22 +39,39 @@ export class Lru<K, V> {
   }
 }
 
-/** Idle VMs of the most recently used blocks (by block hash), a few per block. */
+export interface VmPoolOptions {
+  /** A new VM at a block's post-state. */
+  readonly create: (block: MinedBlock) => Promise<VM>;
+  /** Blocks whose VMs may serve each other (same rules); default: the block hash, each block its own. */
+  readonly key?: (block: MinedBlock) => string;
+  /** Points an idle VM of the same key at another block's post-state. */
+  readonly retarget?: (vm: VM, block: MinedBlock) => Promise<void>;
+  /** Keys kept (least recently used first out), and idle VMs kept per key. */
+  readonly maxKeys?: number;
+  readonly maxPerKey?: number;
+}
+
+/** Idle VMs of the most recently used keys (by default blocks), a few per key. */
 export class VmPool {
   private readonly idle: Lru<string, VM[]>;
+  /** The block each VM's state is at. */
+  private readonly at = new WeakMap<VM, MinedBlock>();
+  private readonly maxPerKey: number;
 
-  constructor(
-    private readonly create: (block: MinedBlock) => Promise<VM>,
-    maxBlocks = 16,
-    private readonly maxPerBlock = 4,
-  ) {
-    this.idle = new Lru(maxBlocks);
+  constructor(private readonly opts: VmPoolOptions) {
+    this.idle = new Lru(opts.maxKeys ?? 16);
+    this.maxPerKey = opts.maxPerKey ?? 4;
   }
 
   /** Runs `fn` with a VM at `block`'s post-state that no other call uses meanwhile. */
   async use<T>(block: MinedBlock, fn: (vm: VM) => Promise<T>): Promise<T> {
-    const key = bytesToHex(block.hash);
-    const vm = this.idle.get(key)?.pop() ?? (await this.create(block));
+    const key = this.opts.key?.(block) ?? bytesToHex(block.hash);
+    let vm = this.idle.get(key)?.pop();
+    if (vm === undefined) this.at.set((vm = await this.opts.create(block)), block);
+    else if (this.at.get(vm) !== block) {
+      await this.opts.retarget!(vm, block);
+      this.at.set(vm, block);
+    }
     try {
       return await fn(vm);
     } finally {
@@ -73,7 +90,7 @@ export class VmPool {
     if ((vm.stateManager as unknown as { _checkpointCount?: number })._checkpointCount !== 0) return;
     let list = this.idle.get(key);
     if (list === undefined) this.idle.set(key, (list = []));
-    if (list.length < this.maxPerBlock) list.push(vm);
+    if (list.length < this.maxPerKey) list.push(vm);
   }
 }
 
