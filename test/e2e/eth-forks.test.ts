@@ -10,7 +10,7 @@ import { verifyMerkleProof } from '@ethereumjs/mpt';
 import { Transaction } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Gateway } from '../../src/index.js';
-import { call } from '../support/http.js';
+import { result } from '../support/http.js';
 import { UNLIMITED } from '../eth/methods/seed.js';
 
 const SEED = fileURLToPath(new URL('../fixtures/forks/seed.json', import.meta.url));
@@ -26,11 +26,7 @@ const KEYS: Record<string, string[]> = {
 
 let gw: Gateway;
 let url: string;
-const rpc = async (method: string, params: unknown[] = []) => {
-  const res = await call(url, method, params);
-  if (res.error) throw new Error(`${method}: ${JSON.stringify(res.error)}`);
-  return res.result;
-};
+const rpc = (method: string, params: unknown[] = []) => result(url, method, params);
 const word = (q: string) => '0x' + q.slice(2).padStart(64, '0');
 const bytes = (h: string) => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
 

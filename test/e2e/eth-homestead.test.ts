@@ -9,7 +9,7 @@ import { createCustomCommon, Mainnet } from '@ethereumjs/common';
 import { createPublicClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Gateway } from '../../src/index.js';
-import { call } from '../support/http.js';
+import { result } from '../support/http.js';
 import { UNLIMITED } from '../eth/methods/seed.js';
 
 const SEED = fileURLToPath(new URL('../fixtures/eth/homestead.json', import.meta.url));
@@ -25,11 +25,7 @@ const BLOCK_KEYS = [
 
 let gw: Gateway;
 let url: string;
-const rpc = async (method: string, params: unknown[] = []) => {
-  const res = await call(url, method, params);
-  if (res.error) throw new Error(`${method}: ${JSON.stringify(res.error)}`);
-  return res.result;
-};
+const rpc = (method: string, params: unknown[] = []) => result(url, method, params);
 
 beforeAll(async () => {
   gw = await start({ port: 0, chains: [SEED], keys: UNLIMITED });

@@ -8,7 +8,7 @@ import { createCustomCommon, Mainnet } from '@ethereumjs/common';
 import { toFunctionSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Gateway } from '../../src/index.js';
-import { call, WsClient } from '../support/http.js';
+import { call, result, WsClient } from '../support/http.js';
 import { ACCOUNT0, ACCOUNT1, GAS_LEFT_ADDRESS, GAS_LIMIT, REVERTER, STORAGE_LAYOUT, readSurfaceSeed, UNLIMITED } from '../eth/methods/seed.js';
 
 const QUANTITY = /^0x(0|[1-9a-f][0-9a-f]*)$/;
@@ -38,11 +38,7 @@ const pad32 = (hex: string) => '0x' + hex.slice(2).padStart(64, '0');
 
 let gw: Gateway;
 let url: string;
-const rpc = async (method: string, params: unknown[] = []) => {
-  const res = await call(url, method, params);
-  if (res.error) throw new Error(`${method}: ${JSON.stringify(res.error)}`);
-  return res.result;
-};
+const rpc = (method: string, params: unknown[] = []) => result(url, method, params);
 const rpcError = async (method: string, params: unknown) => (await call(url, method, params)).error;
 
 beforeAll(async () => {

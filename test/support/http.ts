@@ -30,6 +30,13 @@ export async function call(url: string, method: string, params: unknown = [], id
   return (await post(url, { jsonrpc: '2.0', id, method, params })).json;
 }
 
+/** Calls one method and gives its result; an error response throws, naming the method. */
+export async function result(url: string, method: string, params: unknown = []): Promise<any> {
+  const res = await call(url, method, params);
+  if (res.error) throw new Error(`${method}: ${JSON.stringify(res.error)}`);
+  return res.result;
+}
+
 /** An open WebSocket that answers each sent text with the next message. */
 export class WsClient {
   private queue: string[] = [];
