@@ -1,5 +1,5 @@
 /** Loading and validating seed files: each kind has its schema; errors name the bad field's path. */
-import { readFileSync } from 'node:fs';
+import { readJsonFile } from '../jsonFile.js';
 import { basename, dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { EthSeed } from './eth.js';
@@ -42,18 +42,7 @@ export function parseSeed(value: unknown, source: string, baseDir = process.cwd(
 /** Reads and validates a seed file. */
 export function loadSeedFile(path: string): LoadedSeed {
   const full = resolve(path);
-  let text: string;
-  try {
-    text = readFileSync(full, 'utf8');
-  } catch (err) {
-    throw new SeedError(`cannot read seed file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new SeedError(`seed file ${path} is not valid JSON: ${(err as Error).message}`);
-  }
+  const value = readJsonFile(full, 'seed file', (message) => new SeedError(message), path);
   if (looksLikeGethGenesis(value)) return gethGenesisSeed(value, path, full);
   return parseSeed(value, path, dirname(full));
 }

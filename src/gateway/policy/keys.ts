@@ -3,7 +3,7 @@
  * gateway looks keys up in. Without a keys file the store is open: any well-formed key works, on
  * the `developer` plan.
  */
-import { readFileSync } from 'node:fs';
+import { readJsonFile } from '../../jsonFile.js';
 import { z } from 'zod';
 import { formatIssues } from '../../seed/load.js';
 import { KEY_PATTERN } from '../route.js';
@@ -80,18 +80,7 @@ export function parseKeys(value: unknown, source: string): KeysConfig {
 
 /** Reads and validates a keys file. */
 export function loadKeysFile(path: string): KeysConfig {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new KeysError(`cannot read keys file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new KeysError(`keys file ${path} is not valid JSON: ${(err as Error).message}`);
-  }
+  const value = readJsonFile(path, 'keys file', (message) => new KeysError(message));
   return parseKeys(value, `file ${path}`);
 }
 
