@@ -16,7 +16,7 @@ import { checkFigure, httpLoad, wsLoad, type Measure } from './load.js';
 import { monotonicUs, summarizeProfile, type ProfileSummary } from './profile.js';
 import { machine, markdown, terminalTable, type BenchResults, type FigureResult, type ServerFigure, type StartupResult } from './report.js';
 import { benchChain, CACHE_DIR, DEFAULT_CHAIN_OPTIONS, REPO_ROOT, type BenchChain } from './seed.js';
-import { anvilBinary, anvilVersion, call, devgateHasCache, replayOnAnvil, startAnvil, startDevgate, type DevgateOptions, type Server } from './servers.js';
+import { anvilBinary, anvilVersion, call, devgateHasCache, ensureBuilt, replayOnAnvil, startAnvil, startDevgate, type DevgateOptions, type Server } from './servers.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -135,6 +135,7 @@ async function main(): Promise<void> {
  * seed (under --cpu-prof with --profile) stays up as the devgate the load runs against.
  */
 async function devgateUnderTest(chain: BenchChain, startup: StartupResult[], profileDir?: string): Promise<Server | undefined> {
+  ensureBuilt(log);
   // A fresh cache of built chains: the first start builds (cold), the second may restore.
   const cacheDir = (await devgateHasCache()) ? mkdtempSync(join(tmpdir(), 'devgate-bench-cache-')) : undefined;
   if (cacheDir) cleanups.push(() => rmSync(cacheDir, { recursive: true, force: true }));

@@ -1,9 +1,10 @@
 /**
- * The two servers under test, as child processes on 127.0.0.1 and free ports: devgate (its CLI,
- * `node --import tsx src/cli.ts`) and anvil (the binary of the `@foundry-rs/anvil` npm package).
+ * The two servers under test, as child processes on 127.0.0.1 and free ports: devgate (its CLI as
+ * an installed package runs it, `node bin/devgate.js` on the built `dist/`) and anvil (the binary of
+ * the `@foundry-rs/anvil` npm package).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchChain, BenchChainOptions } from './seed.js';
 import { REPO_ROOT } from './seed.js';
@@ -109,9 +110,38 @@ export interface DevgateOptions {
   timeoutMs?: number;
 }
 
+/** devgate's command: the installed package's bin, which runs the built `dist/cli.js`. */
+const DEVGATE_BIN = join(REPO_ROOT, 'bin', 'devgate.js');
+const BUILT_CLI = join(REPO_ROOT, 'dist', 'cli.js');
+
+/** The newest modification time (ms) of any file under `dir`. */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Builds `dist/` (`npm run build`: tsc writes every output file, `dist/cli.js` among them) when
+ * `dist/cli.js` is missing or older than the newest file under `src/`, so the bench never measures
+ * stale code. A build with type errors still emits; it is reported and the bench goes on.
+ */
+export function ensureBuilt(log: (line: string) => void): void {
+  const srcNewest = newestMtime(join(REPO_ROOT, 'src'));
+  if (existsSync(BUILT_CLI) && statSync(BUILT_CLI).mtimeMs >= srcNewest) return;
+  log(existsSync(BUILT_CLI) ? 'dist/ is older than src/: building it (npm run build)' : 'dist/ is missing: building it (npm run build)');
+  const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const run = spawnSync(process.execPath, [tsc, '-p', join(REPO_ROOT, 'tsconfig.build.json')], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (run.status !== 0) log(`warning: npm run build reported errors:\n${(run.stdout + run.stderr).trim().slice(0, 1500)}`);
+  if (!existsSync(BUILT_CLI)) throw new Error('npm run build did not write dist/cli.js');
+}
+
 /** Whether devgate's CLI takes `--cache-dir` (a cache of built chains on disk). */
 export async function devgateHasCache(): Promise<boolean> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts'), '--help'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
+  const proc = spawn(process.execPath, [DEVGATE_BIN, '--help'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
   let out = '';
   proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
   await new Promise((r) => proc.once('exit', r));
@@ -123,7 +153,7 @@ export async function startDevgate(opts: DevgateOptions): Promise<Server> {
   const args = [
     ...(opts.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfDir] : []),
     // The growth plan has no rate limits: the bench measures the node, not the plan's credits per second.
-    '--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts'), '--port', '0', '--host', '127.0.0.1', '--plan', 'growth',
+    DEVGATE_BIN, '--port', '0', '--host', '127.0.0.1', '--plan', 'growth',
     ...(opts.chains ?? []).flatMap((c) => ['--chain', c]),
     ...(opts.cacheDir ? ['--cache-dir', opts.cacheDir] : []),
   ];

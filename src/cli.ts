@@ -1,6 +1,6 @@
 /** The `devgate` command: serves the shipped chains (or the given ones) until SIGINT/SIGTERM. */
 import { parseArgs } from 'node:util';
-import { start, VERSION } from './index.js';
+import { VERSION } from './version.js';
 
 const HELP = `devgate ${VERSION}: a local devnet that emulates a hosted blockchain node gateway
 
@@ -96,6 +96,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const cache = args['no-cache'] ? false : args['cache-dir'] === undefined ? undefined : { dir: args['cache-dir'] };
+  // Loaded here, so --help, --version and a bad flag answer without loading the engines.
+  const { start } = await import('./index.js');
   const gw = await start({ port, host, chains: args.chain, keys, limits, cache });
   if (!LOOPBACK.has(host)) {
     console.warn(`devgate: warning: bound to ${host}, not 127.0.0.1: other machines can reach this gateway and its admin interface (/admin)`);

@@ -13,10 +13,9 @@ import { DEFAULT_LIMITS, GatewayServer } from './gateway/server.js';
 import type { GatewayControl } from './gateway/control.js';
 import { LimitsOptions, mergeLimits } from './gateway/limits.js';
 import { loadKeysFile, OPEN_KEYS, parseKeys } from './gateway/policy/keys.js';
-import { createNetwork, type Network, type NetworkInfo } from './network.js';
+import { checkRollupL1Networks, createNetwork, type Network, type NetworkInfo } from './network.js';
 import type { RollupChain } from './rollup/engine/chain.js';
 import type { EthChain } from './eth/engine/chain.js';
-import { checkRollupL1Networks } from './rollup/network.js';
 import { cacheDir } from './cache/chainCache.js';
 import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/load.js';
 
@@ -52,7 +51,7 @@ const StartOptions = z
     /** Request limits (batch, body and message size, HTTP timeouts); these win over maxBatch/maxBodyBytes. */
     limits: LimitsOptions.optional(),
     /** devgate's clock (default: wall time); tests pass a ManualClock. */
-    /** Built eth chains are cached on disk (default dir: node_modules/.cache/devgate or the OS cache dir; none under vitest); false: always build. */
+    /** Built chains are cached on disk (default dir: node_modules/.cache/devgate or the OS cache dir; none under vitest); false: always build. */
     cache: z.union([z.literal(false), z.object({ dir: z.string().min(1) }).strict()]).optional(),
     clock: z.custom<Clock>((v) => typeof (v as Clock | undefined)?.now === 'function', 'expected a clock with a now() method').default(systemClock),
   })

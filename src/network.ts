@@ -6,7 +6,7 @@ import type { RpcCall, RpcResponse } from './rpc/envelope.js';
 import type { MethodTable } from './rpc/dispatch.js';
 import type { LoadedSeed } from './seed/load.js';
 import type { Clock } from './clock.js';
-import { createRollupNetwork } from './rollup/network.js';
+import type { RollupSeed } from './seed/rollup.js';
 
 export type NetworkKind = 'eth' | 'rollup';
 
@@ -24,7 +24,7 @@ export interface NetworkEnv {
   readonly clock: Clock;
   /** The head block number of another network of the same gateway (a rollup's L1); undefined if none. */
   readonly l1BlockNumber?: (network: string) => Promise<bigint | undefined>;
-  /** Where built eth chains are cached (see src/cache/chainCache.ts); undefined: every chain is built. */
+  /** Where built chains are cached (see src/cache/chainCache.ts, rollupCache.ts); undefined: every chain is built. */
   readonly cacheDir?: string;
 }
 
@@ -66,7 +66,22 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
       const ctx: EthContext = { chain, networkName: seed.name };
       return new TableNetwork(seed.name, 'eth', chain.chainId.toString(10), chain, ethMethods(), ctx);
     }
-    case 'rollup':
-      return createRollupNetwork(seed, env);
+    case 'rollup': {
+      // The rollup engine (and @scure/starknet) loads only when a rollup network is served.
+      const { cachedRollupNetwork } = await import('./rollup/network.js');
+      return cachedRollupNetwork(seed, env);
+    }
+  }
+}
+
+/** Checks that every rollup whose L1 acceptance counts blocks names an eth network of the same gateway. */
+export function checkRollupL1Networks(seeds: readonly { kind: string; name: string; l1Acceptance?: RollupSeed['l1Acceptance'] }[]): void {
+  for (const s of seeds) {
+    const rule = s.kind === 'rollup' ? s.l1Acceptance : undefined;
+    if (rule?.kind !== 'blocks') continue;
+    const l1 = seeds.find((o) => o.name === rule.network);
+    if (l1?.kind !== 'eth') {
+      throw new TypeError(`rollup ${JSON.stringify(s.name)}: l1Acceptance.network ${JSON.stringify(rule.network)} is not an eth network of this gateway`);
+    }
   }
 }

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir, platform } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SHIPPED_CONTRACTS } from '../eth/engine/abi.js';
 import { EthChain, type EthChainOptions } from '../eth/engine/chain.js';
@@ -56,15 +56,8 @@ export async function cachedEthChain(loaded: LoadedSeed, dir: string | undefined
   const seed = loaded.seed as EthSeed;
   if (dir === undefined) return { chain: await EthChain.fromSeed(loaded, opts), cache: 'off' };
   const key = chainKey(loaded);
-  // One file per network name: storing a new build of a seed removes its older ones.
-  const prefix = `${seed.name.replace(/[^A-Za-z0-9_-]/g, '_')}-`;
-  const file = join(dir, `${prefix}${Buffer.from(key).toString('hex')}.chain`);
-  let bytes: Uint8Array | undefined;
-  try {
-    bytes = readFileSync(file);
-  } catch {
-    bytes = undefined;
-  }
+  const file = snapshotPath(dir, seed.name, key);
+  const bytes = readSnapshot(file);
   if (bytes !== undefined) {
     try {
       const { common, accounts } = await chainRules(loaded);
@@ -76,8 +69,7 @@ export async function cachedEthChain(loaded: LoadedSeed, dir: string | undefined
   const chain = await EthChain.fromSeed(loaded, opts);
   await chain.pendingBlock();
   const snapshot = encodeSnapshot(chain.parts(), key);
-  const stored = store(file, snapshot);
-  if (stored) prune(dir, prefix, file);
+  const stored = storeSnapshot(file, snapshot);
   // Serve the chain restored from its snapshot, as a later start will: the same lazily decoded
   // blocks, and the build's garbage is freed (1,000 x 10 seed: RSS ~480 -> ~380 MB).
   try {
@@ -86,6 +78,28 @@ export async function cachedEthChain(loaded: LoadedSeed, dir: string | undefined
   } catch {
     return { chain, cache: stored ? 'stored' : 'off' };
   }
+}
+
+/** The file of a network's snapshot under `key`: one file per network name, `<name>-<key hex>.chain`. */
+export function snapshotPath(dir: string, network: string, key: Uint8Array): string {
+  return join(dir, `${network.replace(/[^A-Za-z0-9_-]/g, '_')}-${Buffer.from(key).toString('hex')}.chain`);
+}
+
+/** The bytes of a snapshot file, or undefined if there is none (or it cannot be read). */
+export function readSnapshot(file: string): Uint8Array | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stores a snapshot and removes the network's older ones (older builds of its seed); false if it could not be written. */
+export function storeSnapshot(file: string, bytes: Uint8Array): boolean {
+  if (!store(file, bytes)) return false;
+  const name = basename(file);
+  prune(dirname(file), name.slice(0, name.length - '0'.repeat(64).length - '.chain'.length), file);
+  return true;
 }
 
 /** Removes the other snapshots of a network (older builds of its seed); failures are ignored. */
@@ -139,7 +153,7 @@ export function chainKey(loaded: LoadedSeed): Uint8Array {
   part('format', String(SNAPSHOT_FORMAT));
   part('devgate', VERSION);
   for (const [name, version] of ethereumjsVersions()) part(`package ${name}`, version);
-  for (const [name, text] of engineSources()) part(`engine ${name}`, text);
+  for (const [name, text] of sourceFiles(new URL('../eth/engine/', import.meta.url))) part(`engine ${name}`, text);
   part('seed', JSON.stringify(seed));
   for (const dir of [join(loaded.baseDir, 'contracts'), SHIPPED_CONTRACTS]) {
     for (const [name, content] of jsonFiles(dir)) part(`artifact ${dir} ${name}`, content);
@@ -155,35 +169,38 @@ export function chainKey(loaded: LoadedSeed): Uint8Array {
 let versions: [string, string][] | undefined;
 /** Name and version of each @ethereumjs package the engine runs on. */
 function ethereumjsVersions(): [string, string][] {
-  if (versions !== undefined) return versions;
-  const require = createRequire(import.meta.url);
-  versions = ['block', 'common', 'evm', 'mpt', 'rlp', 'statemanager', 'tx', 'util', 'vm'].map((n) => {
-    const name = `@ethereumjs/${n}`;
-    try {
-      let dir = dirname(require.resolve(name));
-      while (!existsSync(join(dir, 'package.json')) || (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name !== name) {
-        const up = dirname(dir);
-        if (up === dir) return [name, 'unknown'];
-        dir = up;
-      }
-      return [name, (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version];
-    } catch {
-      return [name, 'unknown'];
-    }
-  });
+  versions ??= ['block', 'common', 'evm', 'mpt', 'rlp', 'statemanager', 'tx', 'util', 'vm'].map((n) => [`@ethereumjs/${n}`, packageVersion(`@ethereumjs/${n}`)]);
   return versions;
 }
 
-let sources: [string, string][] | undefined;
-/** The engine's source files (src/eth/engine, or dist's), so a changed build of devgate never reuses a chain. */
-function engineSources(): [string, string][] {
-  if (sources !== undefined) return sources;
-  const dir = fileURLToPath(new URL('../eth/engine/', import.meta.url));
-  sources = readdirSync(dir)
-    .filter((f) => /\.(ts|js)$/.test(f))
-    .sort()
-    .map((f) => [f, readFileSync(join(dir, f), 'utf8')]);
-  return sources;
+/** The installed version of a package, or `unknown`. */
+export function packageVersion(name: string): string {
+  try {
+    let dir = dirname(createRequire(import.meta.url).resolve(name));
+    while (!existsSync(join(dir, 'package.json')) || (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name !== name) {
+      const up = dirname(dir);
+      if (up === dir) return 'unknown';
+      dir = up;
+    }
+    return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+const sources = new Map<string, [string, string][]>();
+/** The .ts/.js files of an engine folder (src's or dist's) by name, so a changed build of devgate never reuses a chain. */
+export function sourceFiles(folder: URL): [string, string][] {
+  const dir = fileURLToPath(folder);
+  let files = sources.get(dir);
+  if (files === undefined) {
+    files = readdirSync(dir)
+      .filter((f) => /\.(ts|js)$/.test(f))
+      .sort()
+      .map((f) => [f, readFileSync(join(dir, f), 'utf8')]);
+    sources.set(dir, files);
+  }
+  return files;
 }
 
 /** Every .json file of a folder, by name, sorted (none if the folder does not exist). */

@@ -2,10 +2,22 @@
 import type { Clock } from '../clock.js';
 import { SeedError } from '../seed/load.js';
 import type { RollupSeed } from '../seed/rollup.js';
-import { RollupChain } from './engine/chain.js';
+import { RollupChain, type RollupConfig } from './engine/chain.js';
 import { shortString } from './engine/hash.js';
 import type { ContractState, Felt } from './engine/types.js';
 import { invokeFromWire, outcomeFromWire } from './params.js';
+
+/** The chain rules a rollup seed sets. */
+export function rollupConfig(seed: RollupSeed): RollupConfig {
+  return {
+    chainId: shortString(seed.chainId),
+    starknetVersion: seed.starknetVersion,
+    sequencerAddress: BigInt(seed.sequencerAddress),
+    gasPrices: { wei: BigInt(seed.gasPrices.wei), fri: BigInt(seed.gasPrices.fri) },
+    l1Acceptance: seed.l1Acceptance,
+    blockTimeMs: seed.blockTimeMs,
+  };
+}
 
 export function buildRollupChain(seed: RollupSeed, clock: Clock): RollupChain {
   const state = new Map<Felt, ContractState>();
@@ -23,18 +35,7 @@ export function buildRollupChain(seed: RollupSeed, clock: Clock): RollupChain {
     const storage = new Map(Object.entries(c.storage).map(([k, v]) => [BigInt(k), BigInt(v)] as const));
     state.set(BigInt(c.address), { classHash: BigInt(c.classHash), nonce: 0n, balanceWei: 0n, balanceFri: 0n, storage });
   }
-  const chain = new RollupChain(
-    {
-      chainId: shortString(seed.chainId),
-      starknetVersion: seed.starknetVersion,
-      sequencerAddress: BigInt(seed.sequencerAddress),
-      gasPrices: { wei: BigInt(seed.gasPrices.wei), fri: BigInt(seed.gasPrices.fri) },
-      l1Acceptance: seed.l1Acceptance,
-      blockTimeMs: seed.blockTimeMs,
-    },
-    clock,
-    state,
-  );
+  const chain = new RollupChain(rollupConfig(seed), clock, state);
   const submit = (txs: RollupSeed['pending'], where: string) =>
     txs.forEach((t, i) => {
       const tx = invokeFromWire(t.transaction);

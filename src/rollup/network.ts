@@ -6,6 +6,7 @@
 import type { RpcCall, RpcResponse } from '../rpc/envelope.js';
 import type { Network, NetworkEnv } from '../network.js';
 import type { RollupSeed } from '../seed/rollup.js';
+import { cachedRollupChain } from '../cache/rollupCache.js';
 import { buildRollupChain } from './build.js';
 import type { RollupContext } from './context.js';
 import type { RollupChain } from './engine/chain.js';
@@ -65,14 +66,7 @@ export function createRollupNetwork(seed: RollupSeed, env: NetworkEnv): RollupNe
   return new RollupNetwork(buildRollupChain(seed, env.clock), seed, env);
 }
 
-/** Checks that every rollup whose L1 acceptance counts blocks names an eth network of the same gateway. */
-export function checkRollupL1Networks(seeds: readonly { kind: string; name: string; l1Acceptance?: RollupSeed['l1Acceptance'] }[]): void {
-  for (const s of seeds) {
-    const rule = s.kind === 'rollup' ? s.l1Acceptance : undefined;
-    if (rule?.kind !== 'blocks') continue;
-    const l1 = seeds.find((o) => o.name === rule.network);
-    if (l1?.kind !== 'eth') {
-      throw new TypeError(`rollup ${JSON.stringify(s.name)}: l1Acceptance.network ${JSON.stringify(rule.network)} is not an eth network of this gateway`);
-    }
-  }
+/** The rollup network a seed describes, its chain restored from the cache of built chains when there (env.cacheDir). */
+export function cachedRollupNetwork(seed: RollupSeed, env: NetworkEnv): RollupNetwork {
+  return new RollupNetwork(cachedRollupChain(seed, env.clock, env.cacheDir).chain, seed, env);
 }

@@ -6,8 +6,7 @@ import type { z } from 'zod';
 import { InvalidArgument } from '../errors.js';
 import { describe, type Decoder } from '../rpc/params.js';
 import { Felt as FeltSchema, InvokeV1Wire, InvokeV3Wire, OutcomeWire, type InvokeWire } from '../seed/rollup.js';
-import { QUERY_VERSION_OFFSET } from './engine/hash.js';
-import type { BlockId, Felt, InvokeTransaction, OutcomeInput } from './engine/types.js';
+import { QUERY_VERSION_OFFSET, type BlockId, type Felt, type InvokeTransaction, type OutcomeInput } from './engine/types.js';
 
 /** Runs a zod schema as a decoder; the first issue becomes the message, with its path. */
 function fromSchema<S extends z.ZodType>(schema: S): Decoder<z.infer<S>> {

@@ -30,7 +30,25 @@ export const MAX_CATCH_UP_BLOCKS = 100;
 
 const felt = (n: bigint) => '0x' + n.toString(16);
 
-type TxLocation = { readonly block: SealedBlock; readonly index: number } | { readonly pendingIndex: number };
+/** Where a transaction is: in a sealed block (on the chain or rejected), or pending. */
+export type TxLocation = { readonly block: SealedBlock; readonly index: number } | { readonly pendingIndex: number };
+
+/** Everything a chain is rebuilt from without hashing or checking anything again (see src/rollup/snapshot.ts). */
+export interface RollupChainParts {
+  /** The chain, oldest first. */
+  readonly blocks: readonly SealedBlock[];
+  /** Every sealed block by hash: the chain's and rejected ones. */
+  readonly byHash: ReadonlyMap<Felt, SealedBlock>;
+  readonly txs: ReadonlyMap<Felt, TxLocation>;
+  readonly pendingTxs: readonly ExecutedTx[];
+  readonly pendingState: RollupState;
+  /** Chain time (s) at the clock reading `anchorMs`. */
+  readonly anchorSec: bigint;
+  /** Clock readings (ms): the time anchor and the next interval seal; blocks' `sealedAtMs` are readings too. */
+  readonly anchorMs: number;
+  readonly nextSealMs: number;
+  readonly l1Head?: bigint;
+}
 
 export class RollupChain {
   private readonly blocks: SealedBlock[] = [];
@@ -52,6 +70,32 @@ export class RollupChain {
     this.anchorMs = clock.now();
     // No interval sealing while a seed is applied: startClock() starts the schedule.
     this.nextSealMs = Number.POSITIVE_INFINITY;
+  }
+
+  /** The chain as parts (shared, not copied: encode them before the chain moves on). */
+  parts(): RollupChainParts {
+    const { blocks, byHash, txs, pendingTxs, pendingState, anchorSec, anchorMs, nextSealMs, l1Head } = this;
+    return { blocks, byHash, txs, pendingTxs, pendingState, anchorSec, anchorMs, nextSealMs, l1Head };
+  }
+
+  /**
+   * A chain rebuilt from parts, as if it had been built now: every clock reading in them (the time
+   * anchor, the next seal, when blocks were sealed) moves by the same amount, to this clock's now.
+   */
+  static restore(config: RollupConfig, clock: Clock, parts: RollupChainParts): RollupChain {
+    const chain = new RollupChain(config, clock, parts.pendingState);
+    const shift = (ms: number) => ms + (chain.anchorMs - parts.anchorMs);
+    // Blocks are copied (their status changes), each once: the chain, byHash and txs share them.
+    const copies = new Map<SealedBlock, SealedBlock>();
+    const copy = (b: SealedBlock) => copies.get(b) ?? copies.set(b, { ...b, sealedAtMs: shift(b.sealedAtMs) }).get(b)!;
+    for (const b of parts.blocks) chain.blocks.push(copy(b));
+    for (const [hash, b] of parts.byHash) chain.byHash.set(hash, copy(b));
+    for (const [hash, loc] of parts.txs) chain.txs.set(hash, 'block' in loc ? { block: copy(loc.block), index: loc.index } : loc);
+    chain.pendingTxs = [...parts.pendingTxs];
+    chain.anchorSec = parts.anchorSec;
+    chain.nextSealMs = shift(parts.nextSealMs);
+    chain.l1Head = parts.l1Head;
+    return chain;
   }
 
   // ---- time and automatic progress ----

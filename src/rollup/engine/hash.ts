@@ -3,10 +3,9 @@
  * them), and devgate's block hash and state commitment (Poseidon, modeled on Starknet 0.13.2).
  */
 import { computeHashOnElements, poseidonHashMany } from '@scure/starknet';
-import type { ContractState, ExecutedTx, Felt, GasPrices, InvokeTransaction, ResourceBound, RollupState } from './types.js';
+import { QUERY_VERSION_OFFSET, type ContractState, type ExecutedTx, type Felt, type GasPrices, type InvokeTransaction, type ResourceBound, type RollupState } from './types.js';
 
-/** 2^128: added to a version for query-only (fee estimate) signatures. */
-export const QUERY_VERSION_OFFSET = 1n << 128n;
+export { QUERY_VERSION_OFFSET };
 
 /** A Cairo short string (at most 31 ASCII characters) as a felt. */
 export function shortString(s: string): Felt {

@@ -6,6 +6,9 @@
 /** A Starknet field element (0 <= x < 2^251 + 17 * 2^192 + 1). */
 export type Felt = bigint;
 
+/** 2^128: added to a version for query-only (fee estimate) signatures. */
+export const QUERY_VERSION_OFFSET = 1n << 128n;
+
 export type BlockStatus = 'PENDING' | 'ACCEPTED_ON_L2' | 'ACCEPTED_ON_L1' | 'REJECTED';
 
 export type DataAvailabilityMode = 'L1' | 'L2';
