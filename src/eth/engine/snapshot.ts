@@ -20,6 +20,7 @@ import { Address, bigIntToUnpaddedBytes, bytesToBigInt, equalsBytes } from '@eth
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { EthChain, type ChainParts, type EthChainOptions } from './chain.js';
 import { prepareCommon } from './common.js';
+import { SnapshotNodes } from './snapshotNodes.js';
 import type { DevAccount, MinedBlock, PendingTx, StoredLog, StoredReceipt } from './types.js';
 
 const MAGIC = new TextEncoder().encode('devgate-chain\0');
@@ -152,7 +153,7 @@ function decodeParts(buf: Buffer, ctx: SnapshotContext): ChainParts {
   for (let i = 0; i < count; i++) {
     const raw = take(u32());
     const n = u32();
-    const senders = Array.from({ length: n }, () => new Address(take(20)));
+    const senders = take(20 * n);
     txHashes.push(Array.from({ length: n }, () => take(32)));
     const receiptsRaw = take(u32());
     const header = blockHeader(raw, keccak);
@@ -167,39 +168,61 @@ function decodeParts(buf: Buffer, ctx: SnapshotContext): ChainParts {
   const txCommon = blocks[blocks.length - 1]?.block.common ?? ctx.common;
   for (let i = 0; i < poolCount; i++) pool.push({ tx: createTxFromRLP(take(u32()), { common: txCommon }), sender: new Address(take(20)) });
   const nodeCount = u32();
-  const nodes = new Map<string, Uint8Array>();
-  for (let i = 0; i < nodeCount; i++) {
-    const length = take(1)[0]!;
-    const k = body.toString('hex', at, at + length);
-    take(length);
-    nodes.set(k, take(u32()));
-  }
+  // Only an index over the nodes: each is read out of the file's bytes on first use.
+  const nodes = new SnapshotNodes(body, at, nodeCount);
+  at = nodes.end;
   if (at !== body.length) fail('snapshot has trailing bytes');
   return { common: ctx.common, nodes, blocks, pool, accounts: ctx.accounts, txHashes };
 }
 
-/** Hash, parent hash, number and difficulty of a raw block, from its header alone. */
-function blockHeader(raw: Uint8Array, keccak: (b: Uint8Array) => Uint8Array): { hash: Uint8Array; parentHash: Uint8Array; number: bigint; difficulty: bigint } {
-  const start = raw[0]! >= 0xf8 ? 1 + raw[0]! - 0xf7 : 1;
-  const b = raw[start]!;
-  if (raw[0]! < 0xc0 || b < 0xf8) throw new SnapshotError('a block is not an RLP list starting with its header');
-  const lengthBytes = b - 0xf7;
-  let length = 0;
-  for (let i = 1; i <= lengthBytes; i++) length = length * 256 + raw[start + i]!;
-  const headerRaw = raw.subarray(start, start + 1 + lengthBytes + length);
-  const fields = RLP.decode(headerRaw) as Uint8Array[];
-  return { hash: keccak(headerRaw), parentHash: fields[0]!, difficulty: bytesToBigInt(fields[7]!), number: bytesToBigInt(fields[8]!) };
+/** The RLP item at `at` of `b`: where its payload starts, how long it is, where the next item starts. */
+function rlpItem(b: Uint8Array, at: number): { start: number; length: number; end: number } {
+  const p = b[at];
+  if (p === undefined) throw new SnapshotError('a block header is truncated');
+  let start = at + 1;
+  let length: number;
+  if (p < 0x80) [start, length] = [at, 1];
+  else if (p < 0xb8) length = p - 0x80;
+  else if (p < 0xc0 || (p >= 0xf8 && p <= 0xff)) {
+    const n = p < 0xc0 ? p - 0xb7 : p - 0xf7;
+    length = 0;
+    for (let i = 0; i < n; i++) length = length * 256 + (b[at + 1 + i] ?? 0);
+    start = at + 1 + n;
+  } else length = p - 0xc0;
+  if (start + length > b.length) throw new SnapshotError('a block header is truncated');
+  return { start, length, end: start + length };
 }
 
-/** A mined block whose Block and receipts are decoded on first use. */
-function lazyMinedBlock(raw: Uint8Array, opts: BlockOptions, header: { hash: Uint8Array; number: bigint }, totalDifficulty: bigint, senders: Address[], receiptsRaw: Uint8Array): MinedBlock {
+/** Hash, parent hash, number and difficulty of a raw block, read from its header's RLP in place. */
+function blockHeader(raw: Uint8Array, keccak: (b: Uint8Array) => Uint8Array): { hash: Uint8Array; parentHash: Uint8Array; number: bigint; difficulty: bigint } {
+  if (raw[0]! < 0xc0) throw new SnapshotError('a block is not an RLP list starting with its header');
+  const block = rlpItem(raw, 0);
+  const header = rlpItem(raw, block.start);
+  if (raw[block.start]! < 0xc0) throw new SnapshotError('a block is not an RLP list starting with its header');
+  // Fields 0 (parent hash), 7 (difficulty) and 8 (number) of the header list.
+  const fields: { start: number; length: number }[] = [];
+  for (let at = header.start; fields.length < 9 && at < header.end; ) {
+    const item = rlpItem(raw, at);
+    fields.push(item);
+    at = item.end;
+  }
+  if (fields.length < 9) throw new SnapshotError('a block header has too few fields');
+  const field = (i: number) => raw.subarray(fields[i]!.start, fields[i]!.start + fields[i]!.length);
+  return { hash: keccak(raw.subarray(block.start, header.end)), parentHash: field(0), difficulty: bytesToBigInt(field(7)), number: bytesToBigInt(field(8)) };
+}
+
+/** A mined block whose Block, senders (20 bytes each in `sendersRaw`) and receipts are decoded on first use. */
+function lazyMinedBlock(raw: Uint8Array, opts: BlockOptions, header: { hash: Uint8Array; number: bigint }, totalDifficulty: bigint, sendersRaw: Uint8Array, receiptsRaw: Uint8Array): MinedBlock {
   let block: Block | undefined;
+  let senders: Address[] | undefined;
   let receipts: StoredReceipt[] | undefined;
   return {
     hash: header.hash,
     number: header.number,
     totalDifficulty,
-    senders,
+    get senders() {
+      return (senders ??= Array.from({ length: sendersRaw.length / 20 }, (_, i) => new Address(sendersRaw.subarray(i * 20, i * 20 + 20))));
+    },
     get block() {
       return (block ??= createBlockFromRLP(raw, opts));
     },
