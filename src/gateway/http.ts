@@ -2,7 +2,7 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { adminMethods } from '../admin/index.js';
-import { answer, failure, parseJson } from '../rpc/envelope.js';
+import { answer, failure, parseJson, responseText } from '../rpc/envelope.js';
 import { ErrorCode, RpcError } from '../rpc/errors.js';
 import { serveText } from './answer.js';
 import { BAD_SECRET, INVALID_KEY, MISSING_KEY, refusalBody, type TextReply } from './replies.js';
@@ -105,7 +105,7 @@ async function serveFast(ctx: GatewayContext, route: Extract<Route, { kind: 'rpc
   if (outcome.response === undefined) {
     res.writeHead(204, { ...CORS_HEADERS, ...forwarded });
     res.end();
-  } else reply(res, 200, 'application/json', JSON.stringify(outcome.response), forwarded);
+  } else reply(res, 200, 'application/json', responseText(outcome.response), forwarded);
 }
 
 /**
@@ -170,7 +170,7 @@ async function serve(ctx: GatewayContext, req: Request, res: Response): Promise<
   }
   if (outcome.forwarded) res.set('X-Devgate-Forwarded', 'partner');
   if (outcome.response === undefined) res.status(204).end();
-  else res.status(200).type('application/json').send(JSON.stringify(outcome.response));
+  else res.status(200).type('application/json').send(responseText(outcome.response));
 }
 
 const admin = adminMethods();

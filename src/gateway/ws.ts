@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { Network } from '../network.js';
+import { responseText } from '../rpc/envelope.js';
 import { serveText } from './answer.js';
 import type { Caller } from './policy/index.js';
 import { BAD_SECRET, INVALID_KEY, MISSING_KEY, refusalBody, type TextReply } from './replies.js';
@@ -59,7 +60,7 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
     void serveText(text, network, { ...caller, key: current }, ctx.policy, ctx.limits().maxBatch).then((outcome) => {
       if (ws.readyState !== ws.OPEN) return;
       if (outcome.kind === 'refused') ws.send(JSON.stringify(refusalBody(outcome.refusal, outcome.id, 'ws').body));
-      else if (outcome.response !== undefined) ws.send(JSON.stringify(outcome.response));
+      else if (outcome.response !== undefined) ws.send(responseText(outcome.response));
     });
   });
   // ws closes the connection itself (1009 for an oversized message); nothing to add.

@@ -3,6 +3,7 @@
  * WebSocket. What runs a call is given by the caller (the gateway), so policy can sit in between.
  */
 import { ErrorCode, RpcError } from './errors.js';
+import { jsonText } from './rawJson.js';
 
 export type RpcId = string | number | null;
 
@@ -23,6 +24,22 @@ export function success(id: RpcId, result: unknown): RpcResponse {
 
 export function failure(id: RpcId, error: RpcError): RpcResponse {
   return { jsonrpc: '2.0', id, error: error.toJSON() };
+}
+
+/**
+ * The JSON text of a response or batch of responses, as JSON.stringify would write it (same key order),
+ * with a RawJson result spliced in as is.
+ */
+export function responseText(response: RpcResponse | readonly RpcResponse[]): string {
+  if (!Array.isArray(response)) return oneResponseText(response as RpcResponse);
+  let text = '[';
+  for (let i = 0; i < response.length; i++) text += (i === 0 ? '' : ',') + oneResponseText(response[i]!);
+  return text + ']';
+}
+
+function oneResponseText(r: RpcResponse): string {
+  if (!('result' in r) || r.result === undefined || r.id === undefined) return JSON.stringify(r);
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(r.id)},"result":${jsonText(r.result)}}`;
 }
 
 /** Parses a JSON text; a parse failure is the -32700 response. */

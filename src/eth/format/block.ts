@@ -6,9 +6,11 @@
  */
 import type { Block } from '@ethereumjs/block';
 import { bytesHex, quantityHex } from '../../hex.js';
+import type { RawJson } from '../../rpc/rawJson.js';
 import type { MinedBlock } from '../engine/types.js';
 import { sortedKeys } from './sorted.js';
 import { formatTransaction, type TxPlacement } from './transaction.js';
+import { rawJsonOf, textsOf } from './wireText.js';
 
 /** RLP sizes of blocks already formatted (a block never changes once built). */
 const sizes = new WeakMap<Block, number>();
@@ -26,20 +28,15 @@ export interface BlockFormatOptions {
   readonly pending?: boolean;
 }
 
-/** Wire objects already made, per block object and form (a MinedBlock never changes; a new pending block is a new object). */
-const formatted = new WeakMap<MinedBlock, Map<number, Record<string, unknown>>>();
-
-/** The wire object of a block; made once per block and form, then shared (callers must not change it). */
-export function formatBlock(mined: MinedBlock, opts: BlockFormatOptions): Record<string, unknown> {
-  const form = (opts.fullTransactions ? 1 : 0) + (opts.pending === true ? 2 : 0);
-  let forms = formatted.get(mined);
-  if (forms === undefined) formatted.set(mined, (forms = new Map()));
-  let out = forms.get(form);
-  if (out === undefined) forms.set(form, (out = makeBlock(mined, opts)));
-  return out;
+/** The JSON text of a mined (not pending) block, made once per block and form. */
+export function minedBlockJson(mined: MinedBlock, fullTransactions: boolean): RawJson {
+  const t = textsOf(mined);
+  if (fullTransactions) return (t.full ??= rawJsonOf(formatBlock(mined, { fullTransactions: true })));
+  return (t.hashes ??= rawJsonOf(formatBlock(mined, { fullTransactions: false })));
 }
 
-function makeBlock(mined: MinedBlock, opts: BlockFormatOptions): Record<string, unknown> {
+/** The wire object of a block (made afresh: answers of mined blocks use minedBlockJson). */
+export function formatBlock(mined: MinedBlock, opts: BlockFormatOptions): Record<string, unknown> {
   const { block } = mined;
   const h = block.header;
   const pending = opts.pending === true;

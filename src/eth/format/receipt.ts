@@ -5,21 +5,29 @@
  */
 import { TransactionType } from '@ethereumjs/tx';
 import { bytesHex, quantityHex } from '../../hex.js';
+import { RawJson } from '../../rpc/rawJson.js';
 import type { MinedBlock } from '../engine/types.js';
 import { formatLog } from './log.js';
 import { sortedKeys } from './sorted.js';
+import { rawJsonOf, textsOf } from './wireText.js';
 
-/** Wire receipts already made, per block object (its receipts never change). */
-const formatted = new WeakMap<MinedBlock, Record<string, unknown>[]>();
-
-/** The receipt of the transaction at `index` of a mined block; made once, then shared (callers must not change it). */
-export function formatReceipt(mined: MinedBlock, index: number): Record<string, unknown> {
-  let receipts = formatted.get(mined);
-  if (receipts === undefined) formatted.set(mined, (receipts = []));
-  return (receipts[index] ??= makeReceipt(mined, index));
+/** The JSON text of the receipt at `index` of a mined block, made once. */
+export function receiptJson(mined: MinedBlock, index: number): RawJson {
+  return (textsOf(mined).receipts[index] ??= rawJsonOf(formatReceipt(mined, index)));
 }
 
-function makeReceipt(mined: MinedBlock, index: number): Record<string, unknown> {
+/** The JSON text of every receipt of a mined block (eth_getBlockReceipts), made once. */
+export function blockReceiptsJson(mined: MinedBlock): RawJson {
+  const t = textsOf(mined);
+  if (t.receiptList === undefined) {
+    const parts = mined.block.transactions.map((_, i) => receiptJson(mined, i).text);
+    t.receiptList = new RawJson(`[${parts.join(',')}]`);
+  }
+  return t.receiptList;
+}
+
+/** The receipt of the transaction at `index` of a mined block (made afresh: answers use receiptJson). */
+export function formatReceipt(mined: MinedBlock, index: number): Record<string, unknown> {
   const tx = mined.block.transactions[index]!;
   const receipt = mined.receipts[index]!;
   const txHash = tx.hash();

@@ -8,12 +8,25 @@
 import { TransactionType, type TypedTransaction } from '@ethereumjs/tx';
 import { bytesToBigInt, type Address } from '@ethereumjs/util';
 import { bytesHex, quantityHex } from '../../hex.js';
+import type { RawJson } from '../../rpc/rawJson.js';
+import type { MinedBlock } from '../engine/types.js';
 import { formatAccessList } from './accessList.js';
+import { rawJsonOf, textsOf } from './wireText.js';
 
 /** Where a transaction is: mined at an index of a block, or pending. */
 export type TxPlacement =
   | { readonly kind: 'mined'; readonly blockHash: Uint8Array; readonly blockNumber: bigint; readonly index: number; readonly baseFee?: bigint }
   | { readonly kind: 'pending' };
+
+/** Where the transaction at `index` of a mined block sits. */
+export function minedPlacement(mined: MinedBlock, index: number): TxPlacement {
+  return { kind: 'mined', blockHash: mined.hash, blockNumber: mined.number, index, baseFee: mined.block.header.baseFeePerGas };
+}
+
+/** The JSON text of the transaction at `index` of a mined block, made once. */
+export function minedTransactionJson(mined: MinedBlock, index: number): RawJson {
+  return (textsOf(mined).transactions[index] ??= rawJsonOf(formatTransaction(mined.block.transactions[index]!, mined.senders[index]!, minedPlacement(mined, index))));
+}
 
 export function formatTransaction(tx: TypedTransaction, from: Address, at: TxPlacement): Record<string, unknown> {
   const mined = at.kind === 'mined';

@@ -1,7 +1,7 @@
 import { defineMethod, required } from '../../rpc/method.js';
 import { bool, hash32 } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
-import { formatBlock } from '../format/block.js';
+import { minedBlockJson } from '../format/block.js';
 
 /**
  * eth_getBlockByHash: a block by hash, with full transactions when the flag is true; null when unknown.
@@ -12,6 +12,6 @@ export const eth_getBlockByHash = defineMethod({
   params: [required('blockHash', hash32), required('fullTransactions', bool)],
   handler: (ctx: EthContext, hash, fullTransactions) => {
     const block = ctx.chain.blockByHash(hash);
-    return block === undefined ? null : formatBlock(block, { fullTransactions });
+    return block === undefined ? null : minedBlockJson(block, fullTransactions);
   },
 });

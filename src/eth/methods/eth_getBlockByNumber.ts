@@ -1,7 +1,7 @@
 import { defineMethod, required } from '../../rpc/method.js';
 import { blockNumberOrTag, bool } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
-import { formatBlock } from '../format/block.js';
+import { formatBlock, minedBlockJson } from '../format/block.js';
 
 /**
  * eth_getBlockByNumber: a block by number or tag (`latest`, `earliest`, `pending`, `safe`,
@@ -15,6 +15,7 @@ export const eth_getBlockByNumber = defineMethod({
   handler: async (ctx: EthContext, ref, fullTransactions) => {
     const block = await ctx.chain.resolveBlock('tag' in ref ? ref.tag : ref.number);
     if (block === undefined) return null;
-    return formatBlock(block, { fullTransactions, pending: 'tag' in ref && ref.tag === 'pending' });
+    if ('tag' in ref && ref.tag === 'pending') return formatBlock(block, { fullTransactions, pending: true });
+    return minedBlockJson(block, fullTransactions);
   },
 });

@@ -1,6 +1,6 @@
 import { defineMethod, required } from '../../rpc/method.js';
 import type { EthContext } from '../context.js';
-import { formatBlockReceipts } from '../format/receipt.js';
+import { blockReceiptsJson } from '../format/receipt.js';
 import { findBlock, isPending, receiptsBlockParam } from '../params.js';
 
 /**
@@ -13,6 +13,6 @@ export const eth_getBlockReceipts = defineMethod({
   params: [required('block', receiptsBlockParam)],
   handler: async (ctx: EthContext, sel) => {
     const block = await findBlock(ctx.chain, isPending(sel) ? { tag: 'latest' } : sel);
-    return block === undefined ? null : formatBlockReceipts(block);
+    return block === undefined ? null : blockReceiptsJson(block);
   },
 });

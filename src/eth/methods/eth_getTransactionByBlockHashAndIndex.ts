@@ -1,7 +1,7 @@
 import { defineMethod, required } from '../../rpc/method.js';
 import { hash32, uint64 } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
-import { formatTransaction } from '../format/transaction.js';
+import { minedTransactionJson } from '../format/transaction.js';
 
 /**
  * eth_getTransactionByBlockHashAndIndex: the transaction at an index of a block; null when there is none.
@@ -13,13 +13,6 @@ export const eth_getTransactionByBlockHashAndIndex = defineMethod({
   handler: (ctx: EthContext, hash, index) => {
     const block = ctx.chain.blockByHash(hash);
     if (block === undefined || index >= BigInt(block.block.transactions.length)) return null;
-    const i = Number(index);
-    return formatTransaction(block.block.transactions[i]!, block.senders[i]!, {
-      kind: 'mined',
-      blockHash: block.hash,
-      blockNumber: block.number,
-      index: i,
-      baseFee: block.block.header.baseFeePerGas,
-    });
+    return minedTransactionJson(block, Number(index));
   },
 });

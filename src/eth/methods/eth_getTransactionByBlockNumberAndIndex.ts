@@ -1,7 +1,7 @@
 import { defineMethod, required } from '../../rpc/method.js';
 import { blockNumberOrTag, uint64 } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
-import { formatTransaction, type TxPlacement } from '../format/transaction.js';
+import { formatTransaction, minedTransactionJson } from '../format/transaction.js';
 
 /**
  * eth_getTransactionByBlockNumberAndIndex: the transaction at an index of a block given by number or
@@ -15,10 +15,7 @@ export const eth_getTransactionByBlockNumberAndIndex = defineMethod({
     const block = await ctx.chain.resolveBlock('tag' in ref ? ref.tag : ref.number);
     if (block === undefined || index >= BigInt(block.block.transactions.length)) return null;
     const i = Number(index);
-    const at: TxPlacement =
-      'tag' in ref && ref.tag === 'pending'
-        ? { kind: 'pending' }
-        : { kind: 'mined', blockHash: block.hash, blockNumber: block.number, index: i, baseFee: block.block.header.baseFeePerGas };
-    return formatTransaction(block.block.transactions[i]!, block.senders[i]!, at);
+    if ('tag' in ref && ref.tag === 'pending') return formatTransaction(block.block.transactions[i]!, block.senders[i]!, { kind: 'pending' });
+    return minedTransactionJson(block, i);
   },
 });

@@ -1,7 +1,7 @@
 import { defineMethod, required } from '../../rpc/method.js';
 import { hash32 } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
-import { formatTransaction } from '../format/transaction.js';
+import { formatTransaction, minedTransactionJson } from '../format/transaction.js';
 
 /**
  * eth_getTransactionByHash: a mined or pending transaction (a pending one has null blockHash,
@@ -15,13 +15,6 @@ export const eth_getTransactionByHash = defineMethod({
     const found = ctx.chain.transaction(hash);
     if (found === undefined) return null;
     if (found.kind === 'pending') return formatTransaction(found.pending.tx, found.pending.sender, { kind: 'pending' });
-    const { block, index } = found;
-    return formatTransaction(block.block.transactions[index]!, block.senders[index]!, {
-      kind: 'mined',
-      blockHash: block.hash,
-      blockNumber: block.number,
-      index,
-      baseFee: block.block.header.baseFeePerGas,
-    });
+    return minedTransactionJson(found.block, found.index);
   },
 });

@@ -1,7 +1,7 @@
 import { defineMethod, required } from '../../rpc/method.js';
 import { hash32 } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
-import { formatReceipt } from '../format/receipt.js';
+import { receiptJson } from '../format/receipt.js';
 
 /**
  * eth_getTransactionReceipt: the receipt of a mined transaction (`root` before Byzantium, `status`
@@ -13,6 +13,6 @@ export const eth_getTransactionReceipt = defineMethod({
   params: [required('transactionHash', hash32)],
   handler: (ctx: EthContext, hash) => {
     const found = ctx.chain.transaction(hash);
-    return found === undefined || found.kind !== 'mined' ? null : formatReceipt(found.block, found.index);
+    return found === undefined || found.kind !== 'mined' ? null : receiptJson(found.block, found.index);
   },
 });

@@ -103,19 +103,15 @@ describe('formatReceipt', () => {
   });
 });
 
-describe('wire objects made once', () => {
-  it('a block is formatted once per form, a receipt once; each form keeps its own shape', () => {
+describe('block forms', () => {
+  it('each form keeps its own shape (the text made once per form: wire-text.test.ts)', () => {
     const hashes = formatBlock(mined, { fullTransactions: false });
     const full = formatBlock(mined, { fullTransactions: true });
     const pending = formatBlock(mined, { fullTransactions: false, pending: true });
-    expect(formatBlock(mined, { fullTransactions: false })).toBe(hashes);
-    expect(formatBlock(mined, { fullTransactions: true })).toBe(full);
-    expect(full).not.toBe(hashes);
     expect((full.transactions as unknown[])[0]).toBeTypeOf('object');
     expect((hashes.transactions as unknown[])[0]).toBeTypeOf('string');
     expect(pending.hash).toBeNull();
     expect(hashes.hash).toBe(hex(mined.hash));
-    expect(formatReceipt(mined, 0)).toBe(formatReceipt(mined, 0));
-    expect(formatBlockReceipts(mined)[0]).toBe(formatReceipt(mined, 0));
+    expect(formatBlockReceipts(mined)[0]).toEqual(formatReceipt(mined, 0));
   });
 });

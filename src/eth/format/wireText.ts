@@ -1,0 +1,32 @@
+/**
+ * The JSON text of a mined block's wire objects, made once per MinedBlock object and then spliced into
+ * every answer as is (RawJson). A mined block never changes; a new block (or a new pending block) is a
+ * new object. Never used for the pending block, whose answers are made afresh.
+ */
+import { RawJson } from '../../rpc/rawJson.js';
+import type { MinedBlock } from '../engine/types.js';
+
+interface BlockTexts {
+  /** The block with transaction hashes. */
+  hashes?: RawJson;
+  /** The block with full transactions. */
+  full?: RawJson;
+  /** eth_getBlockReceipts: every receipt, in order. */
+  receiptList?: RawJson;
+  readonly receipts: (RawJson | undefined)[];
+  readonly transactions: (RawJson | undefined)[];
+}
+
+const texts = new WeakMap<MinedBlock, BlockTexts>();
+
+/** The text cache of one mined block. */
+export function textsOf(mined: MinedBlock): BlockTexts {
+  let t = texts.get(mined);
+  if (t === undefined) texts.set(mined, (t = { receipts: [], transactions: [] }));
+  return t;
+}
+
+/** A wire object as RawJson: JSON.stringify's text of it. */
+export function rawJsonOf(value: unknown): RawJson {
+  return new RawJson(JSON.stringify(value));
+}
