@@ -1,10 +1,10 @@
 /**
- * eth_getLogs: the logs of a block range (or one block) that match an address set and topic filters,
- * skipping blocks whose bloom rules them out. Over 10,000 results the answer is the suggested range the
- * hosted gateway gives: the longest range from the start whose logs fit (the method turns it into -32005).
+ * eth_getLogs: the logs of a block range (or one block) that match an address set and topic filters.
+ * Blocks are ruled out and logs matched through each block's log index (logIndex.ts), with the filter
+ * turned into keys once per query. Over 10,000 results the answer is the suggested range the hosted
+ * gateway gives: the longest range from the start whose logs fit (the method turns it into -32005).
  */
-import { Bloom } from '@ethereumjs/vm';
-import { equalsBytes } from '@ethereumjs/util';
+import { blockLogIndex, bytesKey } from './logIndex.js';
 import type { MinedBlock, StoredLog } from './types.js';
 
 /** The most logs one query may return. */
@@ -23,32 +23,76 @@ export interface FoundLog {
   readonly log: StoredLog;
   readonly block: MinedBlock;
   readonly txIndex: number;
+  /** Position of the log among all logs of its block, in receipt order. */
+  readonly position: number;
 }
 
-/** Whether one log matches the filter. */
-export function logMatches(log: StoredLog, filter: LogFilter): boolean {
-  if (filter.addresses.length > 0 && !filter.addresses.some((a) => equalsBytes(a, log.address.bytes))) return false;
-  if (filter.topics.length > log.topics.length) {
-    // geth: a filter with more topic positions than the log has cannot match, wildcards included.
+/** The keys one filter position accepts (any of them). */
+interface KeyList {
+  readonly keys: readonly string[];
+  readonly set: ReadonlySet<string>;
+}
+
+/** A filter as index keys: undefined means any. */
+interface KeyFilter {
+  readonly addresses: KeyList | undefined;
+  readonly topics: readonly (KeyList | undefined)[];
+}
+
+function keyList(list: readonly Uint8Array[] | undefined): KeyList | undefined {
+  if (list === undefined || list.length === 0) return undefined;
+  const keys = list.map(bytesKey);
+  return { keys, set: new Set(keys) };
+}
+
+function keyFilter(filter: LogFilter): KeyFilter {
+  return { addresses: keyList(filter.addresses), topics: filter.topics.map(keyList) };
+}
+
+/** Whether `key` is in the list (most lists hold one key). */
+function accepts(list: KeyList, key: string): boolean {
+  return list.keys.length === 1 ? list.keys[0] === key : list.set.has(key);
+}
+
+/** Whether some key of `wanted` is in `present` (walking the smaller of the two). */
+function anyIn(wanted: KeyList, present: ReadonlySet<string> | undefined): boolean {
+  if (present === undefined) return false;
+  if (wanted.keys.length > present.size) {
+    for (const key of present) if (wanted.set.has(key)) return true;
     return false;
   }
-  return filter.topics.every((options, i) => options === undefined || options.length === 0 || options.some((t) => equalsBytes(t, log.topics[i]!)));
+  for (const key of wanted.keys) if (present.has(key)) return true;
+  return false;
 }
 
-/** Whether the block's bloom may hold a matching log (false means it certainly does not). */
-export function bloomMayMatch(block: MinedBlock, filter: LogFilter): boolean {
-  const bloom = new Bloom(block.block.header.logsBloom);
-  if (filter.addresses.length > 0 && !filter.addresses.some((a) => bloom.check(a))) return false;
-  return filter.topics.every((options) => options === undefined || options.length === 0 || options.some((t) => bloom.check(t)));
+/** Appends the matching logs of one block to `out`, in log order. */
+function collect(block: MinedBlock, filter: KeyFilter, out: FoundLog[]): void {
+  const index = blockLogIndex(block);
+  const positions = filter.topics.length;
+  // geth: a filter with more topic positions than the log has cannot match, wildcards included.
+  if (positions > index.maxTopics) return;
+  if (filter.addresses !== undefined && !anyIn(filter.addresses, index.addresses)) return;
+  for (let p = 0; p < positions; p++) {
+    const options = filter.topics[p];
+    if (options !== undefined && !anyIn(options, index.topicsAt[p])) return;
+  }
+  const { logs, addressKeys, topicKeys, txIndexes } = index;
+  next: for (let i = 0; i < logs.length; i++) {
+    if (filter.addresses !== undefined && !accepts(filter.addresses, addressKeys[i]!)) continue;
+    const topics = topicKeys[i]!;
+    if (positions > topics.length) continue;
+    for (let p = 0; p < positions; p++) {
+      const options = filter.topics[p];
+      if (options !== undefined && !accepts(options, topics[p]!)) continue next;
+    }
+    out.push({ log: logs[i]!, block, txIndex: txIndexes[i]!, position: i });
+  }
 }
 
 /** The matching logs of one block, in log order. */
 export function blockLogs(block: MinedBlock, filter: LogFilter): FoundLog[] {
   const out: FoundLog[] = [];
-  if (!bloomMayMatch(block, filter)) return out;
-  block.receipts.forEach((receipt, txIndex) => {
-    for (const log of receipt.logs) if (logMatches(log, filter)) out.push({ log, block, txIndex });
-  });
+  collect(block, keyFilter(filter), out);
   return out;
 }
 
@@ -57,14 +101,14 @@ export type RangeLogs = { readonly logs: FoundLog[] } | { readonly tooMany: { re
 
 /** The matching logs of the blocks `blocks` yields (ascending numbers), up to `limit` of them. */
 export function rangeLogs(blocks: Iterable<MinedBlock>, filter: LogFilter, limit = MAX_LOGS): RangeLogs {
+  const keys = keyFilter(filter);
   const logs: FoundLog[] = [];
   let first: bigint | undefined;
   let lastFitting: bigint | undefined;
   for (const block of blocks) {
     first ??= block.number;
-    const found = blockLogs(block, filter);
-    if (logs.length + found.length > limit) return { tooMany: { from: first, to: lastFitting ?? block.number, limit } };
-    logs.push(...found);
+    collect(block, keys, logs);
+    if (logs.length > limit) return { tooMany: { from: first, to: lastFitting ?? block.number, limit } };
     lastFitting = block.number;
   }
   return { logs };

@@ -6,7 +6,7 @@ import type { EthContext } from '../context.js';
 import type { EthChain } from '../engine/chain.js';
 import { blockLogs, rangeLogs, type FoundLog } from '../engine/logs.js';
 import type { MinedBlock } from '../engine/types.js';
-import { formatLog } from '../format/log.js';
+import { minedWireLog } from '../format/log.js';
 import { logFilterParam } from '../params.js';
 
 /**
@@ -44,15 +44,13 @@ function rangeEnd(chain: EthChain, ref: BlockRef | undefined, head: bigint): big
   return 'number' in ref ? ref.number : chain.resolveMined(ref.tag === 'pending' ? 'latest' : ref.tag)!.number;
 }
 
+/** The mined blocks from `from` to `to` (both at most head), in order. */
 function* blocksBetween(chain: EthChain, from: bigint, to: bigint): Generator<MinedBlock> {
-  for (let n = from; n <= to; n++) yield chain.blockByNumber(n)!;
+  for (const block of chain.blocks(from)) {
+    if (block.number > to) return;
+    yield block;
+  }
 }
 
-const wireLog = (f: FoundLog) =>
-  formatLog(f.log, {
-    blockHash: f.block.hash,
-    blockNumber: f.block.number,
-    transactionHash: f.block.block.transactions[f.txIndex]!.hash(),
-    transactionIndex: f.txIndex,
-  });
+const wireLog = (f: FoundLog) => minedWireLog(f.block, f.position, f.txIndex, f.log);
 
