@@ -57,7 +57,7 @@ export const CALL_TIMEOUT_MS = 5_000;
 
 /** Runs a call at the state after `block` and returns its output. Never changes state. */
 export async function callAt(chain: EthChain, block: MinedBlock, req: CallRequest, timeoutMs = CALL_TIMEOUT_MS): Promise<Uint8Array> {
-  return chain.withVmAt(block, (vm) => runCall(vm, block, req, timeoutMs));
+  return chain.withCallVmAt(block, (vm) => runCall(vm, block, req, timeoutMs));
 }
 
 /**
@@ -103,8 +103,9 @@ export async function runCall(vm: VM, block: MinedBlock, req: CallRequest, timeo
 function freshJournal(vm: VM): void {
   const journal = vm.evm.journal as unknown as { cleanJournal(): void; accessList?: unknown; preimages?: unknown };
   journal.cleanJournal();
-  delete journal.accessList;
-  delete journal.preimages;
+  // Only runTx's reportAccessList/reportPreimages set these; `delete` would make the journal a slow dictionary object.
+  if (journal.accessList !== undefined) journal.accessList = undefined;
+  if (journal.preimages !== undefined) journal.preimages = undefined;
 }
 
 /** Thrown from inside the interpreter to stop a call that ran out of time. */

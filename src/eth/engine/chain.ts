@@ -12,6 +12,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, bytesToHex, equalsBytes, MapDB, ValueEncoding } from '@ethereumjs/util';
 import { createVM, runBlock, type VM } from '@ethereumjs/vm';
 import type { LoadedSeed } from '../../seed/load.js';
+import { CallVms } from './callVms.js';
 import { ChainView } from './chainView.js';
 import { prepareCommon } from './common.js';
 import { BlockDraft, nextHeaderData } from './draft.js';
@@ -76,6 +77,8 @@ export class EthChain {
     maxPerKey: 32,
   });
   private readonly reads = new ReadStates((block) => this.readOnlyState(block));
+  /** Idle eth_call VMs (callVms.ts), made on first use. */
+  private callVms: VmPool | undefined;
 
   private constructor(
     readonly common: Common,
@@ -253,6 +256,33 @@ export class EthChain {
    */
   withVmAt<T>(block: MinedBlock, fn: (vm: VM) => Promise<T>): Promise<T> {
     return this.vms.use(block, fn);
+  }
+
+  /**
+   * Runs `fn` with a call VM at `block`'s post-state (callVms.ts: writes go to a private overlay over
+   * reads shared per root), leased to one call at a time; `fn` must undo its writes with checkpoint()/revert().
+   */
+  withCallVmAt<T>(block: MinedBlock, fn: (vm: VM) => Promise<T>): Promise<T> {
+    this.callVms ??= this.callVmPool();
+    return this.callVms.use(block, fn);
+  }
+
+  private callVmPool(): VmPool {
+    const head = this.headState as unknown as { _prefixCodeHashes: boolean; keccakFunction: (b: Uint8Array) => Uint8Array };
+    const calls = new CallVms({
+      nodes: this.parts().nodes,
+      prefixCodeHashes: head._prefixCodeHashes,
+      keccak: head.keccakFunction,
+      view: this.view,
+      commonAt: (block) => this.commonAt(block.number, block.block.header.timestamp),
+    });
+    return new VmPool({
+      create: (block) => calls.create(block),
+      key: (block) => (this.scheduled ? key(block.hash) : 'any'),
+      retarget: (vm, block) => calls.retarget(vm, block),
+      reusable: (vm) => calls.reusable(vm),
+      maxPerKey: 32,
+    });
   }
 
   /** A shared state after `block` for reads only (no caches, so nothing is ever written back): never write to it. */

@@ -23,11 +23,25 @@ export function seedCommon(chainId: number, name: string, hardfork: string): Com
 const registered = new WeakSet<object>();
 const baseUpdateParams = Common.prototype.updateParams;
 
+/** A Set of each list of active EIPs a Common computed (it builds a new list when its hardfork changes). */
+const eipSets = new WeakMap<readonly number[], Set<number>>();
+
+/**
+ * Common.isActivatedEIP through a Set: Common's own scans its list of some 50 EIPs, and the EVM asks
+ * several times per opcode (a tenth of an eth_call). Same answers: the Set is of that very list.
+ */
+function isActivatedEIP(this: Common, eip: number): boolean {
+  const list = (this as unknown as { _activatedEIPsCache: number[] })._activatedEIPsCache;
+  let set = eipSets.get(list);
+  if (set === undefined) eipSets.set(list, (set = new Set(list)));
+  return set.has(eip);
+}
+
 /**
  * Readies a Common for the engine: registers the params of block, tx, EVM and VM (a fresh Common
  * throws `Missing parameter value` until someone did), makes later registrations of those same
  * sets free (@ethereumjs re-merges them and rebuilds its param cache for every tx, header and VM
- * it creates: a third of seed building), and plugs in native secp256k1 and keccak-256 unless it has its own.
+ * it creates: a third of seed building), answers isActivatedEIP from a Set, and plugs in native secp256k1 and keccak-256 unless it has its own.
  */
 export function prepareCommon(common: Common): Common {
   const all = [paramsBlock, paramsTx, paramsEVM, paramsVM];
@@ -36,6 +50,7 @@ export function prepareCommon(common: Common): Common {
   common.updateParams = function (this: Common, params) {
     if (!registered.has(params)) baseUpdateParams.call(this, params);
   };
+  common.isActivatedEIP = isActivatedEIP;
   if (nativeEcrecover !== undefined && common.customCrypto.ecrecover === undefined) common.customCrypto.ecrecover = nativeEcrecover;
   if (nativeEcsign !== undefined && common.customCrypto.ecsign === undefined) common.customCrypto.ecsign = nativeEcsign;
   if (nativeKeccak256 !== undefined && common.customCrypto.keccak256 === undefined) common.customCrypto.keccak256 = nativeKeccak256;

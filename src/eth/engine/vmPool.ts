@@ -39,32 +39,34 @@ export class Lru<K, V> {
   }
 }
 
-export interface VmPoolOptions {
+export interface VmPoolOptions<T extends object = VM> {
   /** A new VM at a block's post-state. */
-  readonly create: (block: MinedBlock) => Promise<VM>;
+  readonly create: (block: MinedBlock) => Promise<T>;
   /** Blocks whose VMs may serve each other (same rules); default: the block hash, each block its own. */
   readonly key?: (block: MinedBlock) => string;
   /** Points an idle VM of the same key at another block's post-state. */
-  readonly retarget?: (vm: VM, block: MinedBlock) => Promise<void>;
+  readonly retarget?: (vm: T, block: MinedBlock) => void | Promise<void>;
+  /** Whether a VM that comes back may serve again; default: its state has no checkpoint open. */
+  readonly reusable?: (vm: T) => boolean;
   /** Keys kept (least recently used first out), and idle VMs kept per key. */
   readonly maxKeys?: number;
   readonly maxPerKey?: number;
 }
 
 /** Idle VMs of the most recently used keys (by default blocks), a few per key. */
-export class VmPool {
-  private readonly idle: Lru<string, VM[]>;
+export class VmPool<T extends object = VM> {
+  private readonly idle: Lru<string, T[]>;
   /** The block each VM's state is at. */
-  private readonly at = new WeakMap<VM, MinedBlock>();
+  private readonly at = new WeakMap<T, MinedBlock>();
   private readonly maxPerKey: number;
 
-  constructor(private readonly opts: VmPoolOptions) {
+  constructor(private readonly opts: VmPoolOptions<T>) {
     this.idle = new Lru(opts.maxKeys ?? 16);
     this.maxPerKey = opts.maxPerKey ?? 4;
   }
 
   /** Runs `fn` with a VM at `block`'s post-state that no other call uses meanwhile. */
-  async use<T>(block: MinedBlock, fn: (vm: VM) => Promise<T>): Promise<T> {
+  async use<R>(block: MinedBlock, fn: (vm: T) => Promise<R>): Promise<R> {
     const key = this.opts.key?.(block) ?? bytesToHex(block.hash);
     let vm = this.idle.get(key)?.pop();
     if (vm === undefined) this.at.set((vm = await this.opts.create(block)), block);
@@ -86,8 +88,9 @@ export class VmPool {
     return n;
   }
 
-  private release(key: string, vm: VM): void {
-    if ((vm.stateManager as unknown as { _checkpointCount?: number })._checkpointCount !== 0) return;
+  private release(key: string, vm: T): void {
+    const reusable = this.opts.reusable ?? ((v: T) => ((v as unknown as VM).stateManager as unknown as { _checkpointCount?: number })._checkpointCount === 0);
+    if (!reusable(vm)) return;
     let list = this.idle.get(key);
     if (list === undefined) this.idle.set(key, (list = []));
     if (list.length < this.maxPerKey) list.push(vm);

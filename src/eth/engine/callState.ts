@@ -1,0 +1,274 @@
+/**
+ * The state an eth_call runs on: the committed state at one block's root, read through a cache that
+ * every call on that root shares (a root never changes, so neither does what it holds), under a
+ * private overlay that takes the call's writes. The overlay is undone with checkpoint()/revert() and
+ * never reaches the shared cache, so a call can change nothing another call sees.
+ */
+import type { StateManagerInterface } from '@ethereumjs/common';
+import { RLP } from '@ethereumjs/rlp';
+import { Account, type Address, createAccountFromRLP } from '@ethereumjs/util';
+import { trieGet, type NodeStore } from './trieRead.js';
+
+const hex = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+const EMPTY = new Uint8Array(0);
+
+/** A copy of an account (the EVM changes the accounts it is given in place). */
+function copyAccount(a: Account): Account {
+  const f = a as unknown as { _nonce: bigint; _balance: bigint; _storageRoot: Uint8Array; _codeHash: Uint8Array; _codeSize: number | null; _version: number | null };
+  return new Account(f._nonce, f._balance, f._storageRoot, f._codeHash, f._codeSize, f._version);
+}
+
+/** Where RootReads find trie nodes and code (the chain's node store). */
+export interface TrieSource {
+  readonly nodes: NodeStore;
+  readonly keccak: (b: Uint8Array) => Uint8Array;
+  /** The code of a code hash; empty when unknown. */
+  code(codeHash: Uint8Array): Uint8Array;
+}
+
+/**
+ * Accounts and storage of one state root, read from the trie once and kept (a root is immutable).
+ * Bounded: past `maxEntries` reads the cache starts afresh. Read-only: nothing ever writes here.
+ */
+export class RootReads {
+  private accounts = new Map<string, Account | null>();
+  private storage = new Map<string, Uint8Array>();
+
+  constructor(
+    private readonly source: TrieSource,
+    readonly root: Uint8Array,
+    private readonly maxEntries = 4096,
+  ) {}
+
+  /** The account at `address` as committed at this root (shared: copy before changing it). */
+  account(address: Address, key = hex(address.bytes)): Account | null {
+    const cached = this.accounts.get(key);
+    if (cached !== undefined) return cached;
+    const rlp = trieGet(this.source.nodes, this.root, this.source.keccak(address.bytes));
+    const account = rlp === null ? null : createAccountFromRLP(rlp);
+    if (this.accounts.size >= this.maxEntries) this.accounts = new Map();
+    this.accounts.set(key, account);
+    return account;
+  }
+
+  /** A storage value (minimal bytes, empty for zero) of an account of this root. */
+  slot(account: Account, slot: Uint8Array, addressKey: string): Uint8Array {
+    const key = addressKey + hex(slot);
+    const cached = this.storage.get(key);
+    if (cached !== undefined) return cached;
+    const raw = trieGet(this.source.nodes, account.storageRoot, this.source.keccak(slot));
+    const value = raw === null ? EMPTY : (RLP.decode(raw) as Uint8Array);
+    if (this.storage.size >= this.maxEntries) this.storage = new Map();
+    this.storage.set(key, value);
+    return value;
+  }
+
+  code(codeHash: Uint8Array): Uint8Array {
+    return this.source.code(codeHash);
+  }
+}
+
+type Undo = () => void;
+
+/**
+ * A StateManagerInterface for calls: reads fall through a private overlay to a RootReads, writes
+ * go to the overlay only. checkpoint/commit/revert keep an undo log; at depth 0 the overlay is
+ * empty again after revert(). `at()` re-points an idle state at another root.
+ */
+export class CallState implements StateManagerInterface {
+  private base: RootReads;
+  private readonly accounts = new Map<string, Account | null>();
+  private readonly storage = new Map<string, Map<string, Uint8Array>>();
+  private readonly cleared = new Set<string>();
+  private readonly codes = new Map<string, Uint8Array>();
+  private undo: Undo[] = [];
+  private readonly marks: number[] = [];
+
+  constructor(
+    base: RootReads,
+    private readonly keccak: (b: Uint8Array) => Uint8Array,
+  ) {
+    this.base = base;
+  }
+
+  /** Checkpoints open (0 when idle). */
+  get depth(): number {
+    return this.marks.length;
+  }
+
+  /** Points this (idle) state at another root. */
+  at(base: RootReads): void {
+    if (this.marks.length !== 0) throw new Error('CallState.at during a call');
+    this.base = base;
+    this.clearOverlay();
+  }
+
+  /** What the EVM asks for an original (pre-transaction) storage value: the committed one. */
+  readonly originalStorageCache = {
+    get: async (address: Address, key: Uint8Array): Promise<Uint8Array> => {
+      const addressKey = hex(address.bytes);
+      const account = this.base.account(address, addressKey);
+      return account === null ? EMPTY : this.base.slot(account, key, addressKey);
+    },
+    clear: (): void => {},
+  };
+
+  async getAccount(address: Address): Promise<Account | undefined> {
+    const key = hex(address.bytes);
+    const own = this.accounts.get(key);
+    const account = own !== undefined ? own : this.base.account(address, key);
+    return account === null ? undefined : copyAccount(account);
+  }
+
+  async putAccount(address: Address, account?: Account): Promise<void> {
+    if (account === undefined) return this.deleteAccount(address);
+    this.setAccount(hex(address.bytes), copyAccount(account));
+  }
+
+  async deleteAccount(address: Address): Promise<void> {
+    const key = hex(address.bytes);
+    this.setAccount(key, null);
+    this.setCode(key, undefined);
+    this.clearSlots(key);
+  }
+
+  async modifyAccountFields(address: Address, fields: Partial<Pick<Account, 'nonce' | 'balance' | 'storageRoot' | 'codeHash' | 'codeSize'>>): Promise<void> {
+    const account = (await this.getAccount(address)) ?? new Account();
+    if (fields.nonce !== undefined) account.nonce = fields.nonce;
+    if (fields.balance !== undefined) account.balance = fields.balance;
+    if (fields.storageRoot !== undefined) account.storageRoot = fields.storageRoot;
+    if (fields.codeHash !== undefined) account.codeHash = fields.codeHash;
+    if (fields.codeSize !== undefined) account.codeSize = fields.codeSize;
+    await this.putAccount(address, account);
+  }
+
+  async putCode(address: Address, value: Uint8Array): Promise<void> {
+    const key = hex(address.bytes);
+    this.setCode(key, value);
+    await this.modifyAccountFields(address, { codeHash: this.keccak(value) });
+  }
+
+  async getCode(address: Address): Promise<Uint8Array> {
+    const key = hex(address.bytes);
+    const own = this.codes.get(key);
+    if (own !== undefined) return own;
+    const mine = this.accounts.get(key);
+    const account = mine !== undefined ? mine : this.base.account(address, key);
+    if (account === null || !account.isContract()) return EMPTY;
+    return this.base.code(account.codeHash);
+  }
+
+  async getCodeSize(address: Address): Promise<number> {
+    return (await this.getCode(address)).length;
+  }
+
+  async getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
+    if (slot.length !== 32) throw new Error('Storage key must be 32 bytes long');
+    const key = hex(address.bytes);
+    const own = this.storage.get(key)?.get(hex(slot));
+    if (own !== undefined) return own;
+    const mine = this.accounts.get(key);
+    if (mine === null || this.cleared.has(key)) return EMPTY;
+    const account = this.base.account(address, key);
+    if (account === null) return EMPTY;
+    return this.base.slot(account, slot, key);
+  }
+
+  async putStorage(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {
+    if (slot.length !== 32) throw new Error('Storage key must be 32 bytes long');
+    if (value.length > 32) throw new Error('Storage value cannot be longer than 32 bytes');
+    const key = hex(address.bytes);
+    if ((await this.getAccount(address)) === undefined) throw new Error('putStorage() called on non-existing account');
+    let i = 0;
+    while (i < value.length && value[i] === 0) i++;
+    const stored = value.slice(i);
+    let slots = this.storage.get(key);
+    if (slots === undefined) this.storage.set(key, (slots = new Map()));
+    const own = slots;
+    const slotKey = hex(slot);
+    const had = own.has(slotKey);
+    const prev = own.get(slotKey);
+    own.set(slotKey, stored);
+    this.log(() => (had ? own.set(slotKey, prev!) : own.delete(slotKey)));
+  }
+
+  async clearStorage(address: Address): Promise<void> {
+    this.clearSlots(hex(address.bytes));
+  }
+
+  async checkpoint(): Promise<void> {
+    this.marks.push(this.undo.length);
+  }
+
+  async commit(): Promise<void> {
+    this.marks.pop();
+    if (this.marks.length === 0) this.undo = [];
+  }
+
+  async revert(): Promise<void> {
+    const mark = this.marks.pop() ?? 0;
+    for (let i = this.undo.length - 1; i >= mark; i--) this.undo[i]!();
+    this.undo.length = mark;
+    if (this.marks.length === 0) this.clearOverlay();
+  }
+
+  async getStateRoot(): Promise<Uint8Array> {
+    if (this.accounts.size !== 0 || this.codes.size !== 0 || this.storage.size !== 0 || this.cleared.size !== 0) {
+      throw new Error('the state root of a call with writes is not computed');
+    }
+    return this.base.root;
+  }
+
+  async setStateRoot(): Promise<void> {
+    throw new Error('CallState: re-point with at()');
+  }
+
+  async hasStateRoot(): Promise<boolean> {
+    throw new Error('CallState.hasStateRoot is not supported');
+  }
+
+  clearCaches(): void {}
+
+  shallowCopy(): StateManagerInterface {
+    return new CallState(this.base, this.keccak);
+  }
+
+  private setAccount(key: string, account: Account | null): void {
+    const had = this.accounts.has(key);
+    const prev = this.accounts.get(key);
+    this.accounts.set(key, account);
+    this.log(() => (had ? this.accounts.set(key, prev!) : this.accounts.delete(key)));
+  }
+
+  private setCode(key: string, code: Uint8Array | undefined): void {
+    const had = this.codes.has(key);
+    const prev = this.codes.get(key);
+    if (code === undefined) this.codes.delete(key);
+    else this.codes.set(key, code);
+    this.log(() => (had ? this.codes.set(key, prev!) : this.codes.delete(key)));
+  }
+
+  private clearSlots(key: string): void {
+    const wasCleared = this.cleared.has(key);
+    const slots = this.storage.get(key);
+    this.cleared.add(key);
+    this.storage.delete(key);
+    this.log(() => {
+      if (!wasCleared) this.cleared.delete(key);
+      if (slots !== undefined) this.storage.set(key, slots);
+    });
+  }
+
+  /** Records how to undo a write; without an open checkpoint a write stays until at(). */
+  private log(undo: Undo): void {
+    if (this.marks.length !== 0) this.undo.push(undo);
+  }
+
+  private clearOverlay(): void {
+    this.accounts.clear();
+    this.storage.clear();
+    this.cleared.clear();
+    this.codes.clear();
+    this.undo = [];
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * VMs for eth_call: each runs on a CallState (callState.ts) over the shared reads of its block's
+ * root, with the interpreter's per-frame costs cut (interpreterCache.ts). Pooled like the chain's other VMs
+ * (vmPool.ts): a VM is leased to one call at a time and re-pointed at another root by swapping the
+ * reads its state falls through to, which costs nothing (no trie copy, no cache to drop).
+ */
+import type { Common } from '@ethereumjs/common';
+import { bytesToHex } from '@ethereumjs/util';
+import { createVM, type VM } from '@ethereumjs/vm';
+import type { ChainView } from './chainView.js';
+import { CallState, RootReads, type TrieSource } from './callState.js';
+import { speedUpInterpreter } from './interpreterCache.js';
+import type { NodeStore } from './trieRead.js';
+import type { MinedBlock } from './types.js';
+import { Lru } from './vmPool.js';
+
+/** What CallVms needs of its chain. */
+export interface CallVmsSource {
+  /** The chain's node store (trie nodes by hash, code by 'c' + code hash or by code hash). */
+  readonly nodes: NodeStore;
+  /** Whether code is stored under 'c' + code hash (MerkleStateManager's prefixCodeHashes). */
+  readonly prefixCodeHashes: boolean;
+  readonly keccak: (b: Uint8Array) => Uint8Array;
+  readonly view: ChainView;
+  /** The Common of a block (a copy the VM may own). */
+  readonly commonAt: (block: MinedBlock) => Common;
+}
+
+/** Shared reads of recently called roots, and the code of every code hash met, for call VMs. */
+export class CallVms implements TrieSource {
+  private readonly roots = new Lru<string, RootReads>(64);
+  private readonly codes = new Lru<string, Uint8Array>(256);
+  readonly nodes: NodeStore;
+  readonly keccak: (b: Uint8Array) => Uint8Array;
+
+  constructor(private readonly source: CallVmsSource) {
+    this.nodes = source.nodes;
+    this.keccak = source.keccak;
+  }
+
+  /** The shared reads of `block`'s post-state root. */
+  readsAt(block: MinedBlock): RootReads {
+    const root = block.block.header.stateRoot;
+    const key = bytesToHex(root);
+    let reads = this.roots.get(key);
+    if (reads === undefined) this.roots.set(key, (reads = new RootReads(this, root)));
+    return reads;
+  }
+
+  /** A new call VM at `block`'s post-state. */
+  async create(block: MinedBlock): Promise<VM> {
+    const stateManager = new CallState(this.readsAt(block), this.keccak);
+    const vm = await createVM({ common: this.source.commonAt(block), stateManager: stateManager as never, blockchain: this.source.view });
+    speedUpInterpreter(vm.evm);
+    return vm;
+  }
+
+  /** Points an idle call VM at `block`'s post-state. */
+  retarget(vm: VM, block: MinedBlock): void {
+    (vm.stateManager as unknown as CallState).at(this.readsAt(block));
+  }
+
+  /** Whether a VM that comes back may serve again (no checkpoint left open). */
+  reusable(vm: VM): boolean {
+    return (vm.stateManager as unknown as CallState).depth === 0;
+  }
+
+  code(codeHash: Uint8Array): Uint8Array {
+    const key = Buffer.from(codeHash).toString('hex');
+    let code = this.codes.get(key);
+    if (code === undefined) {
+      // MerkleStateManager's CODEHASH_PREFIX is 'c' (0x63).
+      const stored = this.nodes.get(this.source.prefixCodeHashes ? '63' + key : key);
+      code = stored === undefined ? new Uint8Array() : typeof stored === 'string' ? Uint8Array.from(Buffer.from(stored, 'hex')) : stored;
+      this.codes.set(key, code);
+    }
+    return code;
+  }
+}
