@@ -14,6 +14,7 @@ import { createVM, runBlock, type VM } from '@ethereumjs/vm';
 import type { LoadedSeed } from '../../seed/load.js';
 import { CallVms } from './callVms.js';
 import { ChainView } from './chainView.js';
+import { HeadStateManager } from './headState.js';
 import { prepareCommon } from './common.js';
 import { BlockDraft, nextHeaderData } from './draft.js';
 import { minedBlock, storedReceipts } from './receipts.js';
@@ -113,7 +114,7 @@ export class EthChain {
     // Bytes values, set explicitly: storage tries are copies of this trie's options, and without it
     // they store every node as a hex string (hex conversions on every read and write, twice the memory).
     const trie = new MerklePatriciaTrie({ useKeyHashing: true, common, db: new MapDB(), valueEncoding: ValueEncoding.Bytes });
-    const headState = new MerkleStateManager({ common, trie, caches: new Caches() });
+    const headState = new HeadStateManager({ common, trie, caches: new Caches() });
     await headState.generateCanonicalGenesis(args.state ?? {});
     const stateRoot = await headState.getStateRoot();
     let genesis = args.genesisBlock;

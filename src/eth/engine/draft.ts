@@ -2,8 +2,10 @@
 import { createBlock, type Block, type HeaderData } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
-import { buildBlock, type BlockBuilder, type RunTxResult, type VM } from '@ethereumjs/vm';
+import { RLP } from '@ethereumjs/rlp';
+import { buildBlock, encodeReceipt, type BlockBuilder, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { minedBlock, storedReceipts } from './receipts.js';
+import { TrieWriter } from './trieWriter.js';
 import type { MinedBlock } from './types.js';
 
 /** Header fields of the child of `parent` at `timestamp`; the rest (base fee, gas limit, blob gas) buildBlock derives. */
@@ -16,6 +18,20 @@ export function nextHeaderData(parent: Block, timestamp: bigint, coinbase: Addre
     gasLimit: parent.header.gasLimit,
     coinbase: coinbase ?? parent.header.coinbase,
     ...(common.gteHardfork('paris') ? { difficulty: 0n, mixHash: parent.header.mixHash } : {}),
+  };
+}
+
+/**
+ * The builder's transaction and receipt tries computed with a TrieWriter (the same roots; @ethereumjs
+ * writes each entry through a full trie put, which costs more than running the transactions).
+ */
+function fastRoots(builder: BlockBuilder, vm: VM): void {
+  const hash = vm.common.customCrypto.keccak256;
+  const txs = () => builder['transactions'] as TypedTransaction[];
+  builder.transactionsTrie = async () => TrieWriter.root(txs().map((tx, i) => [RLP.encode(i), tx.serialize()]), hash);
+  builder.receiptTrie = async () => {
+    const results = builder['transactionResults'] as RunTxResult[];
+    return TrieWriter.root(results.map((r, i) => [RLP.encode(i), encodeReceipt(r.receipt, txs()[i]!.type)]), hash);
   };
 }
 
@@ -38,6 +54,7 @@ export class BlockDraft {
     const blockOpts = { putBlockIntoBlockchain: false, ...(pow ? { calcDifficultyFromHeader: parent.block.header } : {}) };
     const withdrawals = vm.common.isActivatedEIP(4895) ? [] : undefined;
     const builder = await buildBlock(vm, { parentBlock: parent.block, headerData, withdrawals, blockOpts });
+    fastRoots(builder, vm);
     const fullHeader = builder['headerData'] as HeaderData;
     const context = createBlock({ header: fullHeader, withdrawals }, { common: vm.common, ...(pow ? { calcDifficultyFromHeader: parent.block.header } : {}) });
     return new BlockDraft(vm, parent, context, builder, onSeal);

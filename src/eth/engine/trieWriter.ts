@@ -1,0 +1,261 @@
+/**
+ * A fast Merkle Patricia trie writer: a batch of puts and deletes is applied to a trie in memory
+ * (nodes decoded once and kept), and only the changed nodes are encoded, hashed and stored, once
+ * per batch. @ethereumjs's trie re-walks, re-encodes and re-hashes the whole path to the root for
+ * every key it writes; the nodes and roots made here are the same canonical ones, byte for byte.
+ */
+import { RLP } from '@ethereumjs/rlp';
+import { bytesToUnprefixedHex, KECCAK256_RLP } from '@ethereumjs/util';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+
+/** A child reference: a 32-byte node hash not yet loaded, or a node. */
+type Ref = Uint8Array | TrieNode;
+/** How a node is referenced once encoded: its hash (stored), or its raw list (embedded in the parent). */
+type Encoded = Uint8Array | RawNode;
+type RawNode = (Uint8Array | RawNode)[];
+
+interface Leaf {
+  readonly kind: 'leaf';
+  readonly path: Uint8Array;
+  readonly value: Uint8Array;
+  enc?: Encoded;
+}
+interface Extension {
+  readonly kind: 'ext';
+  readonly path: Uint8Array;
+  readonly child: Ref;
+  enc?: Encoded;
+}
+interface Branch {
+  readonly kind: 'branch';
+  readonly children: readonly (Ref | undefined)[];
+  readonly value: Uint8Array | undefined;
+  enc?: Encoded;
+}
+type TrieNode = Leaf | Extension | Branch;
+
+/** Where encoded nodes are read from and written to (keys: unprefixed hex of the node hash). */
+export interface NodeStore {
+  get(hexKey: string): Uint8Array | undefined;
+  put(hexKey: string, encoded: Uint8Array): void;
+}
+
+/** One change: the key's nibbles (already hashed for secure tries) and its new value, or null to delete. */
+export interface TrieUpdate {
+  readonly path: Uint8Array;
+  readonly value: Uint8Array | null;
+}
+
+const EMPTY = new Uint8Array();
+
+/** The nibbles of bytes (two per byte, high first). */
+export function nibbles(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(bytes.length * 2);
+  for (let i = 0; i < bytes.length; i++) {
+    out[2 * i] = bytes[i]! >> 4;
+    out[2 * i + 1] = bytes[i]! & 15;
+  }
+  return out;
+}
+
+/** Hex-prefix (compact) encoding of a path, with the leaf flag. */
+function compact(path: Uint8Array, leaf: boolean): Uint8Array {
+  const odd = path.length % 2;
+  const out = new Uint8Array(1 + (path.length >> 1));
+  out[0] = ((leaf ? 2 : 0) + odd) << 4;
+  let i = 0;
+  if (odd) out[0]! |= path[i++]!;
+  for (let o = 1; i < path.length; i += 2, o++) out[o] = (path[i]! << 4) | path[i + 1]!;
+  return out;
+}
+
+function decodeCompact(bytes: Uint8Array): { path: Uint8Array; leaf: boolean } {
+  const all = nibbles(bytes);
+  const flag = all[0]!;
+  return { path: all.subarray(flag & 1 ? 1 : 2), leaf: flag >= 2 };
+}
+
+function fromRaw(raw: RawNode): TrieNode {
+  if (raw.length === 17) {
+    const children = raw.slice(0, 16).map((c) => (c instanceof Uint8Array ? (c.length === 0 ? undefined : c) : embedded(c)));
+    const value = raw[16] as Uint8Array;
+    return { kind: 'branch', children, value: value.length === 0 ? undefined : value };
+  }
+  if (raw.length !== 2) throw new Error(`invalid trie node: a list of ${raw.length} items`);
+  const { path, leaf } = decodeCompact(raw[0] as Uint8Array);
+  if (leaf) return { kind: 'leaf', path, value: raw[1] as Uint8Array };
+  const child = raw[1]!;
+  return { kind: 'ext', path, child: child instanceof Uint8Array ? child : embedded(child) };
+}
+
+function embedded(raw: RawNode): TrieNode {
+  const node = fromRaw(raw);
+  node.enc = raw;
+  return node;
+}
+
+const concatPaths = (a: Uint8Array, b: Uint8Array): Uint8Array => {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+};
+
+function commonPrefix(a: Uint8Array, b: Uint8Array, bStart: number): number {
+  let i = 0;
+  while (i < a.length && bStart + i < b.length && a[i] === b[bStart + i]) i++;
+  return i;
+}
+
+/**
+ * Applies batches of updates to tries kept in a node store. Nodes are decoded as a batch reaches
+ * them and kept for that batch only (keeping them across batches saved no time and cost memory).
+ */
+export class TrieWriter {
+  constructor(
+    private readonly store: NodeStore,
+    private readonly hash: (bytes: Uint8Array) => Uint8Array = keccak_256,
+  ) {}
+
+  /** The root after applying `updates` (in order) to the trie at `root`; new nodes go to the store. */
+  apply(root: Uint8Array, updates: Iterable<TrieUpdate>): Uint8Array {
+    let node: Ref | undefined = equalsEmpty(root) ? undefined : root;
+    for (const u of updates) node = u.value === null || u.value.length === 0 ? this.remove(node, u.path, 0) : this.insert(node, u.path, 0, u.value);
+    if (node === undefined) return KECCAK256_RLP;
+    if (node instanceof Uint8Array) return node;
+    if (node.enc instanceof Uint8Array) return node.enc;
+    // The root is stored by hash even when its encoding is short.
+    const encoded = RLP.encode(this.raw(node));
+    const h = this.hash(encoded);
+    this.store.put(bytesToUnprefixedHex(h), encoded);
+    return h;
+  }
+
+  /** Root of a trie holding only `entries` (keys not hashed), without storing anything: tx and receipt tries. */
+  static root(entries: Iterable<[Uint8Array, Uint8Array]>, hash: (bytes: Uint8Array) => Uint8Array = keccak_256): Uint8Array {
+    const writer = new TrieWriter({ get: () => undefined, put: () => {} }, hash);
+    const updates: TrieUpdate[] = [];
+    for (const [key, value] of entries) updates.push({ path: nibbles(key), value });
+    return writer.apply(KECCAK256_RLP, updates);
+  }
+
+  private load(ref: Ref): TrieNode {
+    if (!(ref instanceof Uint8Array)) return ref;
+    const encoded = this.store.get(bytesToUnprefixedHex(ref));
+    if (encoded === undefined) throw new Error(`missing trie node ${bytesToUnprefixedHex(ref)}`);
+    const node = fromRaw(RLP.decode(encoded) as RawNode);
+    // A short node is stored by hash only as a root; anywhere else it is embedded.
+    if (encoded.length >= 32) node.enc = ref;
+    return node;
+  }
+
+  /** `ref` with `value` put at `path` (from `pos`); `ref` itself when nothing changes. */
+  private insert(ref: Ref | undefined, path: Uint8Array, pos: number, value: Uint8Array): Ref {
+    if (ref === undefined) return { kind: 'leaf', path: path.slice(pos), value };
+    const node = this.load(ref);
+    if (node.kind === 'branch') {
+      if (pos === path.length) return { kind: 'branch', children: node.children, value };
+      const before = node.children[path[pos]!];
+      const after = this.insert(before, path, pos + 1, value);
+      if (after === before) return ref;
+      const children = node.children.slice();
+      children[path[pos]!] = after;
+      return { kind: 'branch', children, value: node.value };
+    }
+    const shared = commonPrefix(node.path, path, pos);
+    if (node.kind === 'leaf' && shared === node.path.length && pos + shared === path.length) {
+      return equalBytes(node.value, value) ? ref : { kind: 'leaf', path: node.path, value };
+    }
+    if (node.kind === 'ext' && shared === node.path.length) {
+      const child = this.insert(node.child, path, pos + shared, value);
+      return child === node.child ? ref : { kind: 'ext', path: node.path, child };
+    }
+    // Split at the first differing nibble: a branch holding the old node's rest and the new key's.
+    const children: (Ref | undefined)[] = new Array(16).fill(undefined);
+    let branchValue: Uint8Array | undefined;
+    const oldRest = node.path.subarray(shared + 1);
+    if (shared === node.path.length) branchValue = (node as Leaf).value;
+    else if (node.kind === 'leaf') children[node.path[shared]!] = { kind: 'leaf', path: oldRest, value: node.value };
+    else children[node.path[shared]!] = oldRest.length === 0 ? node.child : { kind: 'ext', path: oldRest, child: node.child };
+    if (pos + shared === path.length) branchValue = value;
+    else children[path[pos + shared]!] = { kind: 'leaf', path: path.slice(pos + shared + 1), value };
+    const branch: Branch = { kind: 'branch', children, value: branchValue };
+    return shared === 0 ? branch : { kind: 'ext', path: node.path.slice(0, shared), child: branch };
+  }
+
+  /** `ref` without `path` (from `pos`); `ref` itself when the key is absent. */
+  private remove(ref: Ref | undefined, path: Uint8Array, pos: number): Ref | undefined {
+    if (ref === undefined) return undefined;
+    const node = this.load(ref);
+    if (node.kind === 'leaf') return node.path.length === path.length - pos && commonPrefix(node.path, path, pos) === node.path.length ? undefined : ref;
+    if (node.kind === 'ext') {
+      if (commonPrefix(node.path, path, pos) !== node.path.length) return ref;
+      const removed = this.remove(node.child, path, pos + node.path.length);
+      if (removed === node.child) return ref;
+      if (removed === undefined) return undefined;
+      const child = this.load(removed);
+      if (child.kind === 'branch') return { kind: 'ext', path: node.path, child };
+      return { ...child, path: concatPaths(node.path, child.path), enc: undefined };
+    }
+    let children = node.children;
+    let value = node.value;
+    if (pos === path.length) {
+      if (value === undefined) return ref;
+      value = undefined;
+    } else {
+      const before = children[path[pos]!];
+      const after = this.remove(before, path, pos + 1);
+      if (after === before) return ref;
+      children = children.slice();
+      (children as (Ref | undefined)[])[path[pos]!] = after;
+    }
+    let only = -1;
+    let count = 0;
+    children.forEach((c, i) => {
+      if (c !== undefined) {
+        count++;
+        only = i;
+      }
+    });
+    if (count + (value === undefined ? 0 : 1) >= 2) return { kind: 'branch', children, value };
+    if (count === 0) return value === undefined ? undefined : { kind: 'leaf', path: EMPTY, value };
+    // One child left and no value: the branch collapses into it.
+    const child = this.load(children[only]!);
+    const prefix = Uint8Array.of(only);
+    if (child.kind === 'branch') return { kind: 'ext', path: prefix, child: children[only]! };
+    return { ...child, path: concatPaths(prefix, child.path), enc: undefined };
+  }
+
+  /** The node's raw list, with each child as its hash (stored now if new) or embedded. */
+  private raw(node: TrieNode): RawNode {
+    if (node.kind === 'leaf') return [compact(node.path, true), node.value];
+    if (node.kind === 'ext') return [compact(node.path, false), this.ref(node.child)];
+    const raw: RawNode = new Array(17);
+    for (let i = 0; i < 16; i++) {
+      const c = node.children[i];
+      raw[i] = c === undefined ? EMPTY : this.ref(c);
+    }
+    raw[16] = node.value ?? EMPTY;
+    return raw;
+  }
+
+  private ref(ref: Ref): Encoded {
+    if (ref instanceof Uint8Array) return ref;
+    if (ref.enc !== undefined) return ref.enc;
+    const raw = this.raw(ref);
+    const encoded = RLP.encode(raw);
+    if (encoded.length < 32) return (ref.enc = raw);
+    const h = this.hash(encoded);
+    this.store.put(bytesToUnprefixedHex(h), encoded);
+    ref.enc = h;
+    return h;
+  }
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const equalsEmpty = (root: Uint8Array): boolean => equalBytes(root, KECCAK256_RLP);

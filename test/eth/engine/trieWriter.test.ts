@@ -1,0 +1,109 @@
+/**
+ * The TrieWriter must give @ethereumjs's roots and store nodes @ethereumjs can read: random batches
+ * of puts and deletes (secure keys, short values whose nodes are embedded, variable-length keys)
+ * are applied to both, and every root and every value read back must agree.
+ */
+import { describe, expect, it } from 'vitest';
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { RLP } from '@ethereumjs/rlp';
+import { bytesToHex, KECCAK256_RLP, MapDB, ValueEncoding } from '@ethereumjs/util';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { nibbles, TrieWriter, type TrieUpdate } from '../../../src/eth/engine/trieWriter.js';
+
+/** mulberry32, for reproducible random batches. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const bytes = (rand: () => number, n: number) => Uint8Array.from({ length: n }, () => Math.floor(rand() * 256));
+
+describe('TrieWriter', () => {
+  it('gives the roots of @ethereumjs secure tries over random batches of puts and deletes, in a store @ethereumjs reads', async () => {
+    for (const seed of [1, 2, 3]) {
+      const rand = prng(seed);
+      const map = new Map<string, Uint8Array>();
+      const writer = new TrieWriter({ get: (k) => map.get(k), put: (k, v) => map.set(k, v) });
+      const reference = new MerklePatriciaTrie({ useKeyHashing: true, db: new MapDB(), valueEncoding: ValueEncoding.Bytes });
+      const keys = Array.from({ length: 60 }, () => bytes(rand, 20));
+      let root = KECCAK256_RLP;
+      const live = new Map<string, Uint8Array>();
+      for (let batch = 0; batch < 40; batch++) {
+        const updates: TrieUpdate[] = [];
+        for (let i = 0; i < 1 + Math.floor(rand() * 12); i++) {
+          const key = keys[Math.floor(rand() * keys.length)]!;
+          // Short values make nodes under 32 bytes (embedded in their parent); empty ones delete.
+          const value = rand() < 0.25 ? new Uint8Array() : bytes(rand, rand() < 0.5 ? 1 + Math.floor(rand() * 3) : 40);
+          updates.push({ path: nibbles(keccak_256(key)), value: value.length === 0 ? null : value });
+          if (value.length === 0) {
+            await reference.del(key);
+            live.delete(bytesToHex(key));
+          } else {
+            await reference.put(key, value);
+            live.set(bytesToHex(key), value);
+          }
+        }
+        root = writer.apply(root, updates);
+        expect(bytesToHex(root)).toBe(bytesToHex(reference.root()));
+      }
+      // The writer's own store answers @ethereumjs reads at its root.
+      const reader = new MerklePatriciaTrie({ useKeyHashing: true, db: new MapDB(map), valueEncoding: ValueEncoding.Bytes, root });
+      for (const key of keys) {
+        const got = await reader.get(key);
+        const want = live.get(bytesToHex(key));
+        expect(got === null ? undefined : bytesToHex(got)).toBe(want === undefined ? undefined : bytesToHex(want));
+      }
+    }
+  });
+
+  it('matches @ethereumjs on short, unhashed keys: embedded nodes, and keys that are prefixes of others (branch values)', async () => {
+    for (const seed of [4, 5, 6, 7]) {
+      const rand = prng(seed);
+      const map = new Map<string, Uint8Array>();
+      const writer = new TrieWriter({ get: (k) => map.get(k), put: (k, v) => map.set(k, v) });
+      const reference = new MerklePatriciaTrie({ db: new MapDB(), valueEncoding: ValueEncoding.Bytes });
+      const keys = Array.from({ length: 40 }, () => bytes(rand, 1 + Math.floor(rand() * 2)).map((b) => b % 4));
+      let root = KECCAK256_RLP;
+      for (let batch = 0; batch < 60; batch++) {
+        const updates: TrieUpdate[] = [];
+        for (let i = 0; i < 1 + Math.floor(rand() * 5); i++) {
+          const key = keys[Math.floor(rand() * keys.length)]!;
+          const value = rand() < 0.35 ? new Uint8Array() : bytes(rand, 1 + Math.floor(rand() * (rand() < 0.8 ? 3 : 40)));
+          updates.push({ path: nibbles(key), value: value.length === 0 ? null : value });
+          if (value.length === 0) await reference.del(key);
+          else await reference.put(key, value);
+        }
+        root = writer.apply(root, updates);
+        expect(bytesToHex(root)).toBe(bytesToHex(reference.root()));
+      }
+    }
+  });
+
+  it('gives the roots of ordered (tx and receipt) tries, whose keys are RLP indexes of any count', async () => {
+    for (const count of [0, 1, 2, 15, 16, 17, 127, 128, 129, 300]) {
+      const rand = prng(count);
+      const entries: [Uint8Array, Uint8Array][] = Array.from({ length: count }, (_, i) => [RLP.encode(i), bytes(rand, 1 + Math.floor(rand() * 100))]);
+      const reference = new MerklePatriciaTrie();
+      for (const [k, v] of entries) await reference.put(k, v);
+      expect(bytesToHex(TrieWriter.root(entries))).toBe(bytesToHex(reference.root()));
+    }
+  });
+
+  it('deletes down to the empty root, and ignores deletes of absent keys', () => {
+    const map = new Map<string, Uint8Array>();
+    const writer = new TrieWriter({ get: (k) => map.get(k), put: (k, v) => map.set(k, v) });
+    const paths = [1, 2, 3].map((i) => nibbles(keccak_256(Uint8Array.of(i))));
+    let root = writer.apply(KECCAK256_RLP, paths.map((path) => ({ path, value: Uint8Array.of(7) })));
+    const full = root;
+    root = writer.apply(root, [{ path: nibbles(keccak_256(Uint8Array.of(9))), value: null }]);
+    expect(root).toEqual(full);
+    root = writer.apply(root, paths.map((path) => ({ path, value: null })));
+    expect(root).toEqual(KECCAK256_RLP);
+  });
+});
