@@ -81,12 +81,26 @@ export class SnapshotNodes extends Map<string, Uint8Array> {
     let s = hashHex(hex) & this.mask;
     for (let slot = this.slots[s]!; slot !== 0; s = (s + 1) & this.mask, slot = this.slots[s]!) {
       const i = slot - 1;
-      if (this.keyLength[i] !== length || Buffer.from(this.buf.buffer, this.buf.byteOffset + this.keyAt[i]!, length).toString('hex') !== hex) continue;
-      return new Uint8Array(this.buf.buffer, this.buf.byteOffset + this.valueAt[i]!, this.valueLength[i]!);
+      if (this.keyLength[i] === length && this.keyIs(this.keyAt[i]!, hex)) {
+        return new Uint8Array(this.buf.buffer, this.buf.byteOffset + this.valueAt[i]!, this.valueLength[i]!);
+      }
     }
     return undefined;
   }
 
+  /** Whether the key bytes at `at` spell `hex` (lowercase, as node keys are). */
+  private keyIs(at: number, hex: string): boolean {
+    const digit = (c: number) => (c <= 57 ? c - 48 : c - 87);
+    for (let j = 0; j < hex.length; j += 2) {
+      if (((digit(hex.charCodeAt(j)) << 4) | digit(hex.charCodeAt(j + 1))) !== this.buf[at + (j >> 1)]) return false;
+    }
+    return true;
+  }
+
+  /**
+   * A node from the Map, else from the file, then kept in the Map: a Map hit is cheaper than a probe
+   * (eth_getProof ~1.5 -> ~0.9 ms CPU), and the Map never holds more than the file's nodes and the writes.
+   */
   override get(hex: string): Uint8Array | undefined {
     const v = super.get(hex);
     if (v !== undefined || this.complete) return v;
