@@ -1,10 +1,9 @@
 /**
  * Reads one key of a Merkle Patricia trie straight from the chain's in-memory node store, without
  * @ethereumjs/mpt's asynchronous walker (a trie copy, a walk controller and a promise per node: most
- * of a historical eth_call). Nodes are looked up by hash and decoded on the way down; nothing is written.
+ * of a historical eth_call). Nodes are looked up by hash and decoded on the way down (views, no
+ * copies); nothing is written. The value returned is a view into the store: decode it, never change it.
  */
-import { RLP } from '@ethereumjs/rlp';
-
 type NodeItem = Uint8Array | NodeItem[];
 
 /** The node store: node hash (unprefixed hex) -> RLP-encoded node (bytes, or hex where a trie wrote strings). */
@@ -20,7 +19,41 @@ class MissingNode extends Error {}
 function load(store: NodeStore, ref: Uint8Array): NodeItem[] {
   const stored = store.get(hex(ref));
   if (stored === undefined) throw new MissingNode(`missing trie node ${hex(ref)}`);
-  return RLP.decode(typeof stored === 'string' ? Buffer.from(stored, 'hex') : stored) as NodeItem[];
+  const node = decodeItem(typeof stored === 'string' ? Buffer.from(stored, 'hex') : stored, 0)[0];
+  if (!Array.isArray(node)) throw new MissingNode(`trie node ${hex(ref)} is not a list`);
+  return node;
+}
+
+/** Reads a big-endian length of `n` bytes at `at`. */
+function readLength(b: Uint8Array, at: number, n: number): number {
+  let length = 0;
+  for (let i = 0; i < n; i++) length = length * 256 + b[at + i]!;
+  return length;
+}
+
+/**
+ * One RLP item at `at` and where the next begins. Strings come back as views into `b`, not copies
+ * (a node is read, never kept or changed); the store's own nodes are well formed.
+ */
+function decodeItem(b: Uint8Array, at: number): [NodeItem, number] {
+  const prefix = b[at]!;
+  if (prefix < 0x80) return [b.subarray(at, at + 1), at + 1];
+  if (prefix < 0xc0) {
+    const long = prefix > 0xb7;
+    const start = long ? at + 1 + (prefix - 0xb7) : at + 1;
+    const end = start + (long ? readLength(b, at + 1, prefix - 0xb7) : prefix - 0x80);
+    return [b.subarray(start, end), end];
+  }
+  const long = prefix > 0xf7;
+  const start = long ? at + 1 + (prefix - 0xf7) : at + 1;
+  const end = Math.min(b.length, start + (long ? readLength(b, at + 1, prefix - 0xf7) : prefix - 0xc0));
+  const items: NodeItem[] = [];
+  for (let i = start; i < end; ) {
+    const [item, next] = decodeItem(b, i);
+    items.push(item);
+    i = next;
+  }
+  return [items, end];
 }
 
 /** A child reference: empty (none), a 32-byte hash, or a node embedded in its parent. */
