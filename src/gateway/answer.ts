@@ -2,7 +2,7 @@
  * One JSON-RPC message text through policy and dispatch: the part HTTP and WebSocket share. The
  * whole batch is seen (methods and params of every call) before anything runs.
  */
-import { answer, parseJson, validateCall, type RpcId, type RpcResponse } from '../rpc/envelope.js';
+import { answerChecked, checkMessage, parseJson, type RpcId, type RpcResponse } from '../rpc/envelope.js';
 import type { Network } from '../network.js';
 import type { PolicyCall } from './policy/allowlist.js';
 import type { Caller, Policy, Refusal } from './policy/index.js';
@@ -16,22 +16,17 @@ export async function serveText(text: string, network: Network, caller: Caller, 
   const parsed = parseJson(text);
   if (!parsed.ok) return { kind: 'answered', response: parsed.response, forwarded: false };
   const message = parsed.value;
-  const items = Array.isArray(message) ? message : [message];
+  const checked = checkMessage(message, maxBatch);
   // An empty or oversized batch is answered by the envelope alone and costs nothing.
-  if (Array.isArray(message) && (items.length === 0 || items.length > maxBatch)) {
-    return { kind: 'answered', response: await answer(message, { maxBatch, execute: (call) => network.execute(call) }), forwarded: false };
-  }
+  if (checked.kind === 'answered') return { kind: 'answered', response: checked.response, forwarded: false };
   const calls: PolicyCall[] = [];
-  for (const item of items) {
-    const v = validateCall(item);
-    if (v.ok) calls.push({ method: v.call.method, params: v.call.params });
-  }
+  for (const v of checked.items) if (v.ok) calls.push(v.call);
   const admission = policy.admit(caller, network.name, calls);
   if (!admission.ok) {
-    const id = Array.isArray(message) ? null : requestId(message);
+    const id = checked.batch ? null : requestId(message);
     return { kind: 'refused', refusal: admission.refusal, id };
   }
-  const response = await answer(message, { maxBatch, execute: (call) => network.execute(call) });
+  const response = await answerChecked(checked, (call) => network.execute(call));
   return { kind: 'answered', response, forwarded: admission.forwarded };
 }
 

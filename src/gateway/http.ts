@@ -6,7 +6,7 @@ import { answer, failure, parseJson, responseText } from '../rpc/envelope.js';
 import { ErrorCode, RpcError } from '../rpc/errors.js';
 import { serveText } from './answer.js';
 import { BAD_SECRET, INVALID_KEY, MISSING_KEY, refusalBody, type TextReply } from './replies.js';
-import { resolveRoute, type Route } from './route.js';
+import { resolveRoute, RouteCache, type Route } from './route.js';
 import type { GatewayContext } from './server.js';
 
 /** The path of the admin interface (JSON-RPC, methods `devgate_*`). */
@@ -39,15 +39,16 @@ export function httpApp(ctx: GatewayContext): express.Express {
  */
 export function httpHandler(ctx: GatewayContext): (req: IncomingMessage, res: ServerResponse) => void {
   const app = httpApp(ctx);
+  const routes = new RouteCache(ctx.names);
   return (req, res) => {
-    const route = fastRoute(ctx, req);
-    if (route === undefined) app(req, res);
-    else serveFast(ctx, route, req, res).catch(() => res.destroy());
+    const route = fastRoute(ctx, routes, req);
+    if (route === undefined) return app(req, res);
+    readBody(req, (text) => serveFast(ctx, route, req, res, text), () => res.destroy());
   };
 }
 
 /** The route of a request the short path answers, or undefined for express. Decides before anything is read or counted. */
-function fastRoute(ctx: GatewayContext, req: IncomingMessage): Extract<Route, { kind: 'rpc' }> | undefined {
+function fastRoute(ctx: GatewayContext, routes: RouteCache, req: IncomingMessage): RpcRoute | undefined {
   if (req.method !== 'POST') return undefined;
   const h = req.headers;
   if (h['content-length'] === undefined || h['transfer-encoding'] !== undefined) return undefined;
@@ -60,52 +61,77 @@ function fastRoute(ctx: GatewayContext, req: IncomingMessage): Extract<Route, { 
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   if (path === ADMIN_PATH || path === `${ADMIN_PATH}/`) return undefined;
-  const route = resolveRoute(path, h.host, ctx.names);
+  const route = routes.resolve(path, h.host);
   return route.kind === 'rpc' && route.transport === 'http' ? route : undefined;
 }
 
+type RpcRoute = Extract<Route, { kind: 'rpc' }>;
+
 const CORS_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'X-Devgate-Forwarded' };
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 function reply(res: ServerResponse, status: number, type: string, text: string, headers: Readonly<Record<string, string>> = {}): void {
   res.writeHead(status, { ...CORS_HEADERS, ...headers, 'Content-Type': `${type}; charset=utf-8`, 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
-      resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    });
-    req.on('error', reject);
-  });
+/** A JSON answer with the same headers as `reply`, in the same order, from a flat list (no header object made). */
+function replyJson(res: ServerResponse, status: number, text: string, forwarded: boolean): void {
+  const length = String(Buffer.byteLength(text));
+  res.writeHead(
+    status,
+    forwarded
+      ? ['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', 'X-Devgate-Forwarded', 'X-Devgate-Forwarded', 'partner', 'Content-Type', JSON_TYPE, 'Content-Length', length]
+      : ['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', 'X-Devgate-Forwarded', 'Content-Type', JSON_TYPE, 'Content-Length', length],
+  );
+  res.end(text);
 }
 
-/** The same steps as `serve` below, on node:http. */
-async function serveFast(ctx: GatewayContext, route: Extract<Route, { kind: 'rpc' }>, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const text = await readBody(req);
-  const auth = ctx.policy.authenticate(route.key, req.headers.authorization);
-  if (!auth.ok) {
-    const r = auth.reason === 'unknown-key' ? INVALID_KEY : BAD_SECRET;
-    return reply(res, r.status, 'text/plain', r.text, r.headers);
+/** Reads a whole body as text (a leading BOM dropped); `failed` when the request errors. */
+function readBody(req: IncomingMessage, done: (text: string) => void, failed: () => void): void {
+  let first: Buffer | undefined;
+  let more: Buffer[] | undefined;
+  req.on('data', (c: Buffer) => {
+    if (first === undefined) first = c;
+    else (more ??= [first]).push(c);
+  });
+  req.on('end', () => {
+    const text = (more !== undefined ? Buffer.concat(more) : (first ?? EMPTY)).toString('utf8');
+    done(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  });
+  req.on('error', failed);
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** The same steps as `serve` below, on node:http; anything thrown ends the connection. */
+function serveFast(ctx: GatewayContext, route: RpcRoute, req: IncomingMessage, res: ServerResponse, text: string): void {
+  try {
+    const auth = ctx.policy.authenticate(route.key, req.headers.authorization);
+    if (!auth.ok) {
+      const r = auth.reason === 'unknown-key' ? INVALID_KEY : BAD_SECRET;
+      return reply(res, r.status, 'text/plain', r.text, r.headers);
+    }
+    if (!ctx.policy.headersAllowed(auth, { origin: req.headers.origin, userAgent: req.headers['user-agent'] })) {
+      return replyJson(res, 403, JSON.stringify(refusalBody({ kind: 'allowlist' }, null, 'http').body), false);
+    }
+    const network = ctx.networks.get(route.network)!;
+    const failover = req.headers['enable-failover'];
+    const caller = { key: auth.key, secretGiven: auth.secretGiven, failover: failover !== undefined && /^true$/i.test(String(failover)) };
+    serveText(text, network, caller, ctx.policy, ctx.limits().maxBatch)
+      .then((outcome) => {
+        if (outcome.kind === 'refused') {
+          const { status, body } = refusalBody(outcome.refusal, outcome.id, 'http');
+          return replyJson(res, status, JSON.stringify(body), false);
+        }
+        if (outcome.response !== undefined) return replyJson(res, 200, responseText(outcome.response), outcome.forwarded);
+        res.writeHead(204, outcome.forwarded ? { ...CORS_HEADERS, 'X-Devgate-Forwarded': 'partner' } : CORS_HEADERS);
+        res.end();
+      })
+      .catch(() => res.destroy());
+  } catch {
+    res.destroy();
   }
-  if (!ctx.policy.headersAllowed(auth, { origin: req.headers.origin, userAgent: req.headers['user-agent'] })) {
-    return reply(res, 403, 'application/json', JSON.stringify(refusalBody({ kind: 'allowlist' }, null, 'http').body));
-  }
-  const network = ctx.networks.get(route.network)!;
-  const caller = { ...auth, failover: /^true$/i.test(String(req.headers['enable-failover'] ?? '')) };
-  const outcome = await serveText(text, network, caller, ctx.policy, ctx.limits().maxBatch);
-  if (outcome.kind === 'refused') {
-    const { status, body } = refusalBody(outcome.refusal, outcome.id, 'http');
-    return reply(res, status, 'application/json', JSON.stringify(body));
-  }
-  const forwarded: Record<string, string> = outcome.forwarded ? { 'X-Devgate-Forwarded': 'partner' } : {};
-  if (outcome.response === undefined) {
-    res.writeHead(204, { ...CORS_HEADERS, ...forwarded });
-    res.end();
-  } else reply(res, 200, 'application/json', responseText(outcome.response), forwarded);
 }
 
 /**

@@ -49,3 +49,25 @@ function decodeSegment(s: string): string | undefined {
     return undefined;
   }
 }
+
+/** resolveRoute with its answers remembered per Host and path: a client sends the same address again and again. */
+export class RouteCache {
+  private readonly routes = new Map<string, Route>();
+
+  constructor(
+    private readonly networks: ReadonlySet<string>,
+    private readonly capacity = 1024,
+  ) {}
+
+  /** The route of a path (without query) and Host header; the answer is shared, callers must not change it. */
+  resolve(pathname: string, host: string | undefined): Route {
+    // Neither a header value nor a request target holds a line feed.
+    const key = host === undefined ? pathname : `${host}\n${pathname}`;
+    let route = this.routes.get(key);
+    if (route === undefined) {
+      if (this.routes.size >= this.capacity) this.routes.clear();
+      this.routes.set(key, (route = resolveRoute(pathname, host, this.networks)));
+    }
+    return route;
+  }
+}

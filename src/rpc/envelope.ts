@@ -76,27 +76,51 @@ export interface EnvelopeOptions {
   readonly execute: (call: RpcCall) => Promise<RpcResponse>;
 }
 
+/** A parsed message checked against the envelope: answered by the envelope alone, or its calls (each valid or not). */
+export type CheckedMessage =
+  | { readonly kind: 'answered'; readonly response: RpcResponse }
+  | { readonly kind: 'calls'; readonly batch: boolean; readonly items: readonly ReturnType<typeof validateCall>[] };
+
+/** Checks a parsed message: an empty or oversized batch is answered at once, else every call is validated (once). */
+export function checkMessage(message: unknown, maxBatch: number): CheckedMessage {
+  if (!Array.isArray(message)) return { kind: 'calls', batch: false, items: [validateCall(message)] };
+  if (message.length === 0) return { kind: 'answered', response: failure(null, new RpcError(ErrorCode.InvalidRequest, 'empty batch')) };
+  if (message.length > maxBatch) {
+    return { kind: 'answered', response: failure(null, new RpcError(ErrorCode.LimitExceeded, `batch of ${message.length} requests is over the limit of ${maxBatch}`)) };
+  }
+  return { kind: 'calls', batch: true, items: message.map(validateCall) };
+}
+
 /**
- * Answers a parsed JSON-RPC message: an object or a batch. Returns undefined when nothing is to be
- * sent back (a notification, or a batch of notifications only).
+ * Runs the calls of a checked message, one after another in order. Returns undefined when nothing is to
+ * be sent back (a notification, or a batch of notifications only).
  */
-export async function answer(message: unknown, opts: EnvelopeOptions): Promise<RpcResponse | RpcResponse[] | undefined> {
-  if (!Array.isArray(message)) return answerOne(message, opts);
-  if (message.length === 0) return failure(null, new RpcError(ErrorCode.InvalidRequest, 'empty batch'));
-  if (message.length > opts.maxBatch) {
-    return failure(null, new RpcError(ErrorCode.LimitExceeded, `batch of ${message.length} requests is over the limit of ${opts.maxBatch}`));
+export async function answerChecked(
+  checked: CheckedMessage,
+  execute: (call: RpcCall) => Promise<RpcResponse>,
+): Promise<RpcResponse | RpcResponse[] | undefined> {
+  if (checked.kind === 'answered') return checked.response;
+  if (!checked.batch) {
+    const v = checked.items[0]!;
+    if (!v.ok) return v.response;
+    const response = await execute(v.call);
+    return v.call.id === undefined ? undefined : response;
   }
   const responses: RpcResponse[] = [];
-  for (const item of message) {
-    const r = await answerOne(item, opts);
-    if (r !== undefined) responses.push(r);
+  for (const v of checked.items) {
+    if (!v.ok) responses.push(v.response);
+    else {
+      const r = await execute(v.call);
+      if (v.call.id !== undefined) responses.push(r);
+    }
   }
   return responses.length === 0 ? undefined : responses;
 }
 
-async function answerOne(value: unknown, opts: EnvelopeOptions): Promise<RpcResponse | undefined> {
-  const v = validateCall(value);
-  if (!v.ok) return v.response;
-  const response = await opts.execute(v.call);
-  return v.call.id === undefined ? undefined : response;
+/**
+ * Answers a parsed JSON-RPC message: an object or a batch. Returns undefined when nothing is to be
+ * sent back (a notification, or a batch of notifications only).
+ */
+export function answer(message: unknown, opts: EnvelopeOptions): Promise<RpcResponse | RpcResponse[] | undefined> {
+  return answerChecked(checkMessage(message, opts.maxBatch), opts.execute);
 }

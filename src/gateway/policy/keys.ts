@@ -112,6 +112,8 @@ function resolve(spec: KeySpec, listed: boolean): ResolvedKey {
 export class KeyStore {
   private readonly specs = new Map<string, KeySpec>();
   private readonly resolved = new Map<string, ResolvedKey>();
+  /** Keys of an open store that are not listed, resolved on the current default plan (remembered, not listed). */
+  private readonly unlisted = new Map<string, ResolvedKey>();
   private open: boolean;
   private defaultPlan: Plan;
 
@@ -125,7 +127,13 @@ export class KeyStore {
   lookup(key: string): ResolvedKey | undefined {
     const known = this.resolved.get(key);
     if (known !== undefined) return known;
-    return this.open ? resolve({ key, plan: this.defaultPlan }, false) : undefined;
+    if (!this.open) return undefined;
+    let unlisted = this.unlisted.get(key);
+    if (unlisted === undefined || unlisted.plan !== this.defaultPlan) {
+      if (this.unlisted.size >= 1024) this.unlisted.clear();
+      this.unlisted.set(key, (unlisted = resolve({ key, plan: this.defaultPlan }, false)));
+    }
+    return unlisted;
   }
 
   list(): KeySpec[] {
