@@ -64,6 +64,12 @@ describe('a chain restored from the cache', () => {
     expect(restored.transaction(a[2]!.block.transactions[1]!.hash())).toMatchObject({ kind: 'mined', index: 1 });
   });
 
+  it('has the same dev accounts (saved in the snapshot, not derived again)', () => {
+    const show = (c: EthChain) => c.devAccounts().map((d) => [d.address.toString(), Buffer.from(d.privateKey).toString('hex')]);
+    expect(show(restored)).toEqual(show(fresh));
+    expect(show(restored).length).toBeGreaterThan(0);
+  });
+
   it('answers historical balances, storage and proofs at every block', async () => {
     const addresses = [...fresh.devAccounts().map((d) => d.address), createAddressFromString('0x00000000000000000000000000000000000000b1')];
     const token = fresh.blockByNumber(1n)!.receipts[0]!.contractAddress!;

@@ -8,8 +8,9 @@
  *
  * Layout (u32 little-endian): MAGIC, format, 32-byte key, block count, per block: RLP length,
  * block RLP, tx count, senders (20 bytes each), tx hashes (32 each), receipts length, receipts
- * (RLP); pool count, per pending tx: RLP length, tx RLP, sender; node count, per node: u8 key
- * length, key, value length, value; last the CRC-32 of everything before it.
+ * (RLP); pool count, per pending tx: RLP length, tx RLP, sender; dev account count, per account:
+ * address (20 bytes) and private key (32 bytes), so a restore derives nothing; node count, per node:
+ * u8 key length, key, value length, value; last the CRC-32 of everything before it.
  */
 import { crc32 } from 'node:zlib';
 import { createBlockFromRLP, type Block, type BlockOptions } from '@ethereumjs/block';
@@ -25,7 +26,7 @@ import type { DevAccount, MinedBlock, PendingTx, StoredLog, StoredReceipt } from
 
 const MAGIC = new TextEncoder().encode('devgate-chain\0');
 /** Bumped whenever the layout or the meaning of a field changes. */
-export const SNAPSHOT_FORMAT = 2;
+export const SNAPSHOT_FORMAT = 3;
 
 export class SnapshotError extends Error {
   override name = 'SnapshotError';
@@ -73,6 +74,12 @@ export function encodeSnapshot(parts: ChainParts, key: Uint8Array): Uint8Array {
     w.sized(p.tx.serialize());
     w.bytes(p.sender.bytes);
   }
+  w.u32(parts.accounts.length);
+  for (const a of parts.accounts) {
+    if (a.privateKey.length !== 32) throw new SnapshotError('a dev account key has 32 bytes');
+    w.bytes(a.address.bytes);
+    w.bytes(a.privateKey);
+  }
   // Values are bytes, or unprefixed hex where a trie wrote with string encoding (storage tries do):
   // both are saved as bytes, and the node store reads either back as the same bytes.
   w.u32(parts.nodes.size);
@@ -95,11 +102,12 @@ export function encodeSnapshot(parts: ChainParts, key: Uint8Array): Uint8Array {
   return out;
 }
 
-/** What restoring needs besides the bytes: the chain's Common and dev accounts, as the seed gives them. */
+/** What restoring needs besides the bytes: the chain's Common, as the seed gives it. */
 export interface SnapshotContext {
   readonly key: Uint8Array;
   readonly common: Common;
-  readonly accounts: readonly DevAccount[];
+  /** The dev accounts; default: those saved in the snapshot. */
+  readonly accounts?: readonly DevAccount[];
   readonly options?: EthChainOptions;
 }
 
@@ -167,12 +175,15 @@ function decodeParts(buf: Buffer, ctx: SnapshotContext): ChainParts {
   const poolCount = u32();
   const txCommon = blocks[blocks.length - 1]?.block.common ?? ctx.common;
   for (let i = 0; i < poolCount; i++) pool.push({ tx: createTxFromRLP(take(u32()), { common: txCommon }), sender: new Address(take(20)) });
+  const accountCount = u32();
+  const accounts: DevAccount[] = [];
+  for (let i = 0; i < accountCount; i++) accounts.push({ address: new Address(take(20)), privateKey: take(32) });
   const nodeCount = u32();
   // Only an index over the nodes: each is read out of the file's bytes on first use.
   const nodes = new SnapshotNodes(body, at, nodeCount);
   at = nodes.end;
   if (at !== body.length) fail('snapshot has trailing bytes');
-  return { common: ctx.common, nodes, blocks, pool, accounts: ctx.accounts, txHashes };
+  return { common: ctx.common, nodes, blocks, pool, accounts: ctx.accounts ?? accounts, txHashes };
 }
 
 /** The RLP item at `at` of `b`: where its payload starts, how long it is, where the next item starts. */
