@@ -15,6 +15,7 @@ import type { LoadedSeed } from '../../seed/load.js';
 import { CallVms } from './callVms.js';
 import { ChainView } from './chainView.js';
 import { HeadStateManager } from './headState.js';
+import { speedUpInterpreter } from './interpreterCache.js';
 import { prepareCommon } from './common.js';
 import { BlockDraft, nextHeaderData } from './draft.js';
 import { minedBlock, storedReceipts } from './receipts.js';
@@ -125,6 +126,9 @@ export class EthChain {
     const mined: MinedBlock[] = [];
     const view = new ChainView(mined);
     const vm = await createVM({ common, stateManager: headState, blockchain: view });
+    // Block building runs the same few contracts over and over: keep their jump analyses (not with
+    // a hardfork schedule: the head VM then changes hardfork, and with it its opcode table).
+    if (!scheduled) speedUpInterpreter(vm.evm);
     const chain = new EthChain(common, mined, view, headState, vm, args.accounts ?? [], scheduled, opts);
     chain.append(minedBlock(genesis, 0n, [], []));
     return chain;
