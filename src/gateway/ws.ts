@@ -57,7 +57,9 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
     const current = ctx.policy.keys.lookup(key);
     if (current === undefined) return ws.close(KEY_REMOVED.code, KEY_REMOVED.reason);
     const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
-    void serveText(text, network, { ...caller, key: current }, ctx.policy, ctx.limits().maxBatch).then((outcome) => {
+    // The caller object is made again only when the key store answers with another key object.
+    if (current !== caller.key) caller = { ...caller, key: current };
+    void serveText(text, network, caller, ctx.policy, ctx.limits().maxBatch).then((outcome) => {
       if (ws.readyState !== ws.OPEN) return;
       if (outcome.kind === 'refused') ws.send(JSON.stringify(refusalBody(outcome.refusal, outcome.id, 'ws').body));
       else if (outcome.response !== undefined) ws.send(responseText(outcome.response));
