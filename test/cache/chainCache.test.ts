@@ -12,6 +12,7 @@ import { createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cachedEthChain, chainKey } from '../../src/cache/chainCache.js';
 import { EthChain } from '../../src/eth/engine/chain.js';
+import { ethMethods } from '../../src/eth/methods/index.js';
 import { encodeSnapshot, restoreSnapshot, SnapshotError } from '../../src/eth/engine/snapshot.js';
 import { seedGenesis } from '../../src/eth/engine/seed.js';
 import { loadSeedFile, parseSeed, type LoadedSeed } from '../../src/seed/load.js';
@@ -62,6 +63,21 @@ describe('a chain restored from the cache', () => {
       expect(r.receipts).toEqual(m.receipts);
     });
     expect(restored.transaction(a[2]!.block.transactions[1]!.hash())).toMatchObject({ kind: 'mined', index: 1 });
+  });
+
+  it('answers eth_call and eth_getProof at every block like the fresh chain (trie nodes read out of the snapshot)', async () => {
+    const methods = ethMethods();
+    const ask = (chain: EthChain, method: string, params: unknown[]) => methods.execute({ chain, networkName: 'small' }, { id: 1, method, params });
+    const token = fresh.blockByNumber(1n)!.receipts[0]!.contractAddress!.toString();
+    const holders = fresh.devAccounts().map((d) => d.address.toString());
+    for (const m of fresh.blocks()) {
+      const tag = `0x${m.number.toString(16)}`;
+      for (const h of holders.slice(0, 3)) {
+        const data = `0x70a08231${h.slice(2).padStart(64, '0')}`;
+        expect(await ask(restored, 'eth_call', [{ to: token, data }, tag])).toEqual(await ask(fresh, 'eth_call', [{ to: token, data }, tag]));
+        expect(await ask(restored, 'eth_getProof', [h, [], tag])).toEqual(await ask(fresh, 'eth_getProof', [h, [], tag]));
+      }
+    }
   });
 
   it('has the same dev accounts (saved in the snapshot, not derived again)', () => {
