@@ -71,11 +71,12 @@ function collect(block: MinedBlock, filter: KeyFilter, out: FoundLog[]): void {
   const positions = filter.topics.length;
   // geth: a filter with more topic positions than the log has cannot match, wildcards included.
   if (positions > index.maxTopics) return;
-  if (filter.addresses !== undefined && !anyIn(filter.addresses, index.addresses)) return;
-  for (let p = 0; p < positions; p++) {
+  // Last position first: indexed arguments (a holder) rule out far more blocks than the event or the contract.
+  for (let p = positions - 1; p >= 0; p--) {
     const options = filter.topics[p];
     if (options !== undefined && !anyIn(options, index.topicsAt[p])) return;
   }
+  if (filter.addresses !== undefined && !anyIn(filter.addresses, index.addresses)) return;
   const { logs, addressKeys, topicKeys, txIndexes } = index;
   next: for (let i = 0; i < logs.length; i++) {
     if (filter.addresses !== undefined && !accepts(filter.addresses, addressKeys[i]!)) continue;
