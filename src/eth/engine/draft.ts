@@ -67,10 +67,30 @@ export class BlockDraft {
 
   /** Runs a transaction in the block; throws (and leaves the block as it was) when it is invalid. */
   async add(tx: TypedTransaction, sender: Address): Promise<RunTxResult> {
-    const result = await this.builder.addTransaction(tx);
+    const result = await this.addToBuilder(tx);
     this.senders.push(sender);
     this.results.push(result);
     return result;
+  }
+
+  /**
+   * The builder's addTransaction, shown an empty transaction list: it makes a Block of the header
+   * and every transaction so far as the tx's context, and that re-creates each earlier transaction
+   * (quadratic in the block's size), while running a transaction reads only the header. Under
+   * EIP-7928 the list's length is the tx's access-list index, so the builder sees it whole there.
+   */
+  private async addToBuilder(tx: TypedTransaction): Promise<RunTxResult> {
+    if (this.vm.common.isActivatedEIP(7928)) return this.builder.addTransaction(tx);
+    const builder = this.builder as unknown as { transactions: TypedTransaction[] };
+    const earlier = builder.transactions;
+    builder.transactions = [];
+    try {
+      return await this.builder.addTransaction(tx);
+    } finally {
+      const added = builder.transactions;
+      builder.transactions = earlier;
+      earlier.push(...added);
+    }
   }
 
   /** Seals the block (rewards, roots) and hands it to the chain. */
