@@ -14,7 +14,6 @@ import { join } from 'node:path';
 import { decodeError } from 'micro-eth-signer/abi.js';
 import { ExecutionFailed, ExecutionReverted } from '../../errors.js';
 import { SHIPPED_CONTRACTS } from './abi.js';
-import { CallResults } from './callResults.js';
 import type { EthChain } from './chain.js';
 import type { MinedBlock } from './types.js';
 
@@ -56,17 +55,9 @@ export function callGasPrice(req: CallRequest, baseFee: bigint | undefined): big
 /** geth's RPC EVM timeout (`--rpc.evmtimeout`, default 5 s): a longer eth_call is aborted. */
 export const CALL_TIMEOUT_MS = 5_000;
 
-/** The kept eth_call answers of each chain (callResults.ts). */
-const results = new WeakMap<EthChain, CallResults>();
-
-/**
- * Runs a call at the state after `block` and returns its output (kept per block hash and call: the
- * same call at the same block answers alike). Never changes state.
- */
+/** Runs a call at the state after `block` and returns its output. Never changes state. */
 export async function callAt(chain: EthChain, block: MinedBlock, req: CallRequest, timeoutMs = CALL_TIMEOUT_MS): Promise<Uint8Array> {
-  let kept = results.get(chain);
-  if (kept === undefined) results.set(chain, (kept = new CallResults()));
-  return kept.answer(block, req, () => chain.withCallVmAt(block, (vm) => runCall(vm, block, req, timeoutMs)));
+  return chain.withCallVmAt(block, (vm) => runCall(vm, block, req, timeoutMs));
 }
 
 /**

@@ -8,7 +8,6 @@ import { Account, createAddressFromString, hexToBytes, setLengthLeft, type Addre
 import type { VM } from '@ethereumjs/vm';
 import { encodeAbiParameters, encodeFunctionData, keccak256, parseAbi, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { callAt } from '../../../src/eth/engine/call.js';
 import { CallState } from '../../../src/eth/engine/callState.js';
 import { EthChain } from '../../../src/eth/engine/chain.js';
 import { interpreterPatched } from '../../../src/eth/engine/interpreterCache.js';
@@ -186,29 +185,5 @@ describe('trieGet', () => {
       }
     }
     expect(found).toBeGreaterThan(10);
-  });
-});
-
-describe('kept eth_call answers', () => {
-  it('answer a repeated call without the EVM, per block; reverts are kept, timeouts are not', async () => {
-    let runs = 0;
-    const counting = Object.create(chain) as EthChain;
-    counting.withCallVmAt = (block, fn) => (runs++, chain.withCallVmAt(block, fn));
-    const req = { to: addr(TOKEN), data: data('balanceOf', [ACCOUNT1]) };
-    const first = chain.blockByNumber(1n)!;
-    const atHead = await callAt(counting, chain.head(), req);
-    expect(await callAt(counting, chain.head(), req)).toEqual(atHead);
-    expect(runs).toBe(1);
-    const atFirst = await callAt(counting, first, req);
-    expect(runs).toBe(2);
-    expect(atFirst).toEqual(await callAt(chain, first, { ...req }));
-    const revert = { caller: addr(ACCOUNT1), to: addr(REVERTER), data: data('revertWithReason') };
-    await expect(callAt(counting, chain.head(), revert)).rejects.toThrow('execution reverted');
-    await expect(callAt(counting, chain.head(), revert)).rejects.toThrow('execution reverted');
-    expect(runs).toBe(3);
-    const loop = { to: addr(REVERTER), data: hexToBytes(encodeFunctionData({ abi: parseAbi(['function burnAllGas()']), functionName: 'burnAllGas' })) };
-    await expect(callAt(counting, chain.head(), loop, 50)).rejects.toThrow('execution aborted');
-    await expect(callAt(counting, chain.head(), loop, 50)).rejects.toThrow('execution aborted');
-    expect(runs).toBe(5);
   });
 });
