@@ -149,7 +149,7 @@ export class EthChain {
     const scheduled = hasSchedule(common);
     if (scheduled) common.setHardforkBy({ blockNumber: head.number, timestamp: head.timestamp });
     const trie = new MerklePatriciaTrie({ useKeyHashing: true, common, db: new MapDB(parts.nodes), valueEncoding: ValueEncoding.Bytes });
-    const headState = new MerkleStateManager({ common, trie, caches: new Caches() });
+    const headState = new HeadStateManager({ common, trie, caches: new Caches() });
     await headState.setStateRoot(head.stateRoot);
     const mined: MinedBlock[] = [];
     const view = new ChainView(mined);
