@@ -16,6 +16,12 @@ import { ethMethods } from '../../src/eth/methods/index.js';
 import { encodeSnapshot, restoreSnapshot, SnapshotError } from '../../src/eth/engine/snapshot.js';
 import { seedGenesis } from '../../src/eth/engine/seed.js';
 import { loadSeedFile, parseSeed, type LoadedSeed } from '../../src/seed/load.js';
+import type { MinedBlock } from '../../src/eth/engine/types.js';
+import { blockLogIndex } from '../../src/eth/engine/logIndex.js';
+import { minedBlockJson } from '../../src/eth/format/block.js';
+import { minedLogJson } from '../../src/eth/format/log.js';
+import { blockReceiptsJson, receiptJson } from '../../src/eth/format/receipt.js';
+import { minedTransactionJson } from '../../src/eth/format/transaction.js';
 
 const work = mkdtempSync(join(tmpdir(), 'devgate-cache-test-'));
 const seedDir = join(work, 'seed');
@@ -46,6 +52,32 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+/**
+ * A restored chain's blocks read before their Block is decoded (header alone, single transactions,
+ * the snapshot's transaction hashes) give what the built blocks give, and the same wire texts.
+ */
+function expectSameFirstTouch(built: Iterable<MinedBlock>, restoredAgain: EthChain): void {
+  for (const m of built) {
+    const r = restoredAgain.blockByNumber(m.number)!;
+    expect(r.header!.hash()).toEqual(m.hash);
+    expect(r.header!.common.hardfork()).toBe(m.block.header.common.hardfork());
+    expect(r.txHashes).toEqual(m.block.transactions.map((tx) => tx.hash()));
+    m.block.transactions.forEach((tx, i) => {
+      const one = r.transactionAt!(i);
+      expect(one.serialize()).toEqual(tx.serialize());
+      expect(one.common.hardfork()).toBe(tx.common.hardfork());
+      expect(receiptJson(r, i).text).toBe(receiptJson(m, i).text);
+      expect(minedTransactionJson(r, i).text).toBe(minedTransactionJson(m, i).text);
+    });
+    blockLogIndex(m).logs.forEach((log, p) => {
+      const txIndex = blockLogIndex(m).txIndexes[p]!;
+      expect(minedLogJson(r, p, txIndex, blockLogIndex(r).logs[p]!)).toBe(minedLogJson(m, p, txIndex, log));
+    });
+    expect(blockReceiptsJson(r).text).toBe(blockReceiptsJson(m).text);
+    for (const full of [false, true]) expect(minedBlockJson(r, full).text).toBe(minedBlockJson(m, full).text);
+  }
+}
+
 describe('a chain restored from the cache', () => {
   it('has the same blocks, senders, receipts and total difficulty', () => {
     const a = [...fresh.blocks()];
@@ -63,6 +95,12 @@ describe('a chain restored from the cache', () => {
       expect(r.receipts).toEqual(m.receipts);
     });
     expect(restored.transaction(a[2]!.block.transactions[1]!.hash())).toMatchObject({ kind: 'mined', index: 1 });
+  });
+
+  it('reads headers, single transactions and transaction hashes without the Block, and formats the same texts', async () => {
+    const again = await cachedEthChain(load(), dir);
+    expect(again.cache).toBe('hit');
+    expectSameFirstTouch([...fresh.blocks()].slice(0, Number(seededHead.number) + 1), again.chain);
   });
 
   it('answers eth_call and eth_getProof at every block like the fresh chain (trie nodes read out of the snapshot)', async () => {
@@ -218,5 +256,7 @@ describe('an imported geth chain (genesis.json + chain.rlp)', () => {
     }
     expect(r.common.hardfork()).toBe(built.common.hardfork());
     expect((await r.pendingBlock()).hash).toEqual((await built.pendingBlock()).hash);
+    const again = await cachedEthChain(forks, d);
+    expectSameFirstTouch(built.blocks(), again.chain);
   });
 });

@@ -13,10 +13,10 @@
  * u8 key length, key, value length, value; last the CRC-32 of everything before it.
  */
 import { crc32 } from 'node:zlib';
-import { createBlockFromRLP, type Block, type BlockOptions } from '@ethereumjs/block';
+import { createBlockFromRLP, createBlockHeaderFromRLP, type Block, type BlockHeader, type BlockOptions } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
-import { createTxFromRLP } from '@ethereumjs/tx';
+import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { Address, bigIntToUnpaddedBytes, bytesToBigInt, equalsBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { EthChain, type ChainParts, type EthChainOptions } from './chain.js';
@@ -162,14 +162,15 @@ function decodeParts(buf: Buffer, ctx: SnapshotContext): ChainParts {
     const raw = take(u32());
     const n = u32();
     const senders = take(20 * n);
-    txHashes.push(Array.from({ length: n }, () => take(32)));
+    const hashes = Array.from({ length: n }, () => take(32));
+    txHashes.push(hashes);
     const receiptsRaw = take(u32());
     const header = blockHeader(raw, keccak);
     if (header.number !== BigInt(i)) fail(`block ${i} is numbered ${header.number}`);
     if (parent !== undefined && !equalsBytes(header.parentHash, parent)) fail(`block ${i} does not follow block ${i - 1}`);
     parent = header.hash;
     td += header.difficulty;
-    blocks.push(lazyMinedBlock(raw, opts, header, td, senders, receiptsRaw));
+    blocks.push(lazyMinedBlock(raw, opts, header, td, senders, hashes, receiptsRaw));
   }
   const pool: PendingTx[] = [];
   const poolCount = u32();
@@ -204,8 +205,31 @@ function rlpItem(b: Uint8Array, at: number): { start: number; length: number; en
   return { start, length, end: start + length };
 }
 
+/** What a start reads of a raw block's header in place; `end` is where the header's RLP ends (the transaction list follows). */
+interface HeaderFacts {
+  readonly hash: Uint8Array;
+  readonly parentHash: Uint8Array;
+  readonly number: bigint;
+  readonly difficulty: bigint;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The RLP item at `at` of `b` decoded into views of `b` (no copies, unlike RLP.decode), and where the next item starts. */
+function rlpViews(b: Uint8Array, at: number): { value: Nested; end: number } {
+  const item = rlpItem(b, at);
+  if (b[at]! < 0xc0) return { value: b.subarray(item.start, item.end), end: item.end };
+  const list: Nested[] = [];
+  for (let p = item.start; p < item.end; ) {
+    const child = rlpViews(b, p);
+    list.push(child.value);
+    p = child.end;
+  }
+  return { value: list, end: item.end };
+}
+
 /** Hash, parent hash, number and difficulty of a raw block, read from its header's RLP in place. */
-function blockHeader(raw: Uint8Array, keccak: (b: Uint8Array) => Uint8Array): { hash: Uint8Array; parentHash: Uint8Array; number: bigint; difficulty: bigint } {
+function blockHeader(raw: Uint8Array, keccak: (b: Uint8Array) => Uint8Array): HeaderFacts {
   if (raw[0]! < 0xc0) throw new SnapshotError('a block is not an RLP list starting with its header');
   const block = rlpItem(raw, 0);
   const header = rlpItem(raw, block.start);
@@ -219,26 +243,59 @@ function blockHeader(raw: Uint8Array, keccak: (b: Uint8Array) => Uint8Array): { 
   }
   if (fields.length < 9) throw new SnapshotError('a block header has too few fields');
   const field = (i: number) => raw.subarray(fields[i]!.start, fields[i]!.start + fields[i]!.length);
-  return { hash: keccak(raw.subarray(block.start, header.end)), parentHash: field(0), difficulty: bytesToBigInt(field(7)), number: bytesToBigInt(field(8)) };
+  return { hash: keccak(raw.subarray(block.start, header.end)), parentHash: field(0), difficulty: bytesToBigInt(field(7)), number: bytesToBigInt(field(8)), start: block.start, end: header.end };
 }
 
-/** A mined block whose Block, senders (20 bytes each in `sendersRaw`) and receipts are decoded on first use. */
-function lazyMinedBlock(raw: Uint8Array, opts: BlockOptions, header: { hash: Uint8Array; number: bigint }, totalDifficulty: bigint, sendersRaw: Uint8Array, receiptsRaw: Uint8Array): MinedBlock {
+/** Where each transaction of a raw block lies: a typed one's bytes (type byte and RLP), or a legacy one's whole RLP list. */
+function txSpans(raw: Uint8Array, headerEnd: number): { start: number; end: number }[] {
+  const list = rlpItem(raw, headerEnd);
+  if (raw[headerEnd]! < 0xc0) throw new SnapshotError('a block has no transaction list');
+  const spans: { start: number; end: number }[] = [];
+  for (let at = list.start; at < list.end; ) {
+    const item = rlpItem(raw, at);
+    spans.push(raw[at]! >= 0xc0 ? { start: at, end: item.end } : { start: item.start, end: item.end });
+    at = item.end;
+  }
+  return spans;
+}
+
+/**
+ * A mined block whose Block, header, single transactions, senders (20 bytes each in `sendersRaw`) and
+ * receipts are decoded on first use, each no further than asked: a header or one transaction costs a
+ * fraction of the whole Block, and the transaction hashes come from the snapshot.
+ */
+function lazyMinedBlock(raw: Uint8Array, opts: BlockOptions, facts: HeaderFacts, totalDifficulty: bigint, sendersRaw: Uint8Array, txHashes: readonly Uint8Array[], receiptsRaw: Uint8Array): MinedBlock {
   let block: Block | undefined;
+  let header: BlockHeader | undefined;
+  let spans: { start: number; end: number }[] | undefined;
+  let txs: (TypedTransaction | undefined)[] | undefined;
   let senders: Address[] | undefined;
   let receipts: StoredReceipt[] | undefined;
+  const headerOnly = () => block?.header ?? (header ??= createBlockHeaderFromRLP(raw.subarray(facts.start, facts.end), opts));
   return {
-    hash: header.hash,
-    number: header.number,
+    hash: facts.hash,
+    number: facts.number,
     totalDifficulty,
+    txHashes,
     get senders() {
       return (senders ??= Array.from({ length: sendersRaw.length / 20 }, (_, i) => new Address(sendersRaw.subarray(i * 20, i * 20 + 20))));
     },
     get block() {
       return (block ??= createBlockFromRLP(raw, opts));
     },
+    get header() {
+      return headerOnly();
+    },
+    transactionAt(index: number): TypedTransaction {
+      if (block !== undefined) return block.transactions[index]!;
+      spans ??= txSpans(raw, facts.end);
+      const span = spans[index];
+      if (span === undefined) throw new RangeError(`block ${facts.number} has no transaction ${index}`);
+      // The header's Common (its hardfork set by the header), as the Block gives its transactions.
+      return ((txs ??= [])[index] ??= createTxFromRLP(raw.subarray(span.start, span.end), { common: headerOnly().common }));
+    },
     get receipts() {
-      return (receipts ??= (RLP.decode(receiptsRaw) as Nested[][]).map(decodeReceipt));
+      return (receipts ??= (rlpViews(receiptsRaw, 0).value as Nested[][]).map(decodeReceipt));
     },
   };
 }

@@ -2,7 +2,7 @@
  * The engine's own types: what EthChain keeps and answers with. Bigints, bytes and @ethereumjs
  * objects only; the formatters in src/eth/format turn them into wire objects.
  */
-import type { Block } from '@ethereumjs/block';
+import type { Block, BlockHeader } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
 
@@ -52,6 +52,12 @@ export interface MinedBlock {
   /** Sender of each transaction, recovered once. */
   readonly senders: readonly Address[];
   readonly receipts: readonly StoredReceipt[];
+  /** The header alone: a restored block decodes it without its transactions (absent: `block.header`). */
+  readonly header?: BlockHeader;
+  /** Hash of each transaction, in order: a restored block reads them from its snapshot (absent: hash `block.transactions`). */
+  readonly txHashes?: readonly Uint8Array[];
+  /** The transaction at `index`, decoded alone while the Block is not (a restored block; absent: `block.transactions[index]`). */
+  transactionAt?(index: number): TypedTransaction;
 }
 
 /** A transaction waiting in the pending pool. */

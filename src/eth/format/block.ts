@@ -10,7 +10,7 @@ import type { RawJson } from '../../rpc/rawJson.js';
 import type { MinedBlock } from '../engine/types.js';
 import { sortedKeys } from './sorted.js';
 import { formatTransaction, type TxPlacement } from './transaction.js';
-import { rawJsonOf, textsOf } from './wireText.js';
+import { rawJsonOf, textsOf, txHashHex } from './wireText.js';
 
 /** RLP sizes of blocks already formatted (a block never changes once built). */
 const sizes = new WeakMap<Block, number>();
@@ -67,11 +67,12 @@ export function formatBlock(mined: MinedBlock, opts: BlockFormatOptions): Record
   if (h.parentBeaconBlockRoot !== undefined) out.parentBeaconBlockRoot = bytesHex(h.parentBeaconBlockRoot);
   if (h.requestsHash !== undefined) out.requestsHash = bytesHex(h.requestsHash);
   out.transactions = block.transactions.map((tx, index) => {
-    if (!opts.fullTransactions) return bytesHex(tx.hash());
+    const hash = pending ? bytesHex(tx.hash()) : txHashHex(mined, index);
+    if (!opts.fullTransactions) return hash;
     const at: TxPlacement = pending
       ? { kind: 'pending' }
       : { kind: 'mined', blockHash: mined.hash, blockNumber: mined.number, index, baseFee: h.baseFeePerGas };
-    return formatTransaction(tx, mined.senders[index]!, at);
+    return formatTransaction(tx, mined.senders[index]!, at, hash);
   });
   out.uncles = block.uncleHeaders.map((u) => bytesHex(u.hash()));
   if (block.withdrawals !== undefined && h.withdrawalsRoot !== undefined) {

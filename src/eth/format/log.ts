@@ -1,6 +1,7 @@
 /** The log object (SPEC 2.3): geth's field order, block-wide logIndex, `removed` false. */
 import { bytesHex, quantityHex } from '../../hex.js';
 import type { MinedBlock, StoredLog } from '../engine/types.js';
+import { txHashHex } from './wireText.js';
 
 /** Where a log sits: its block and transaction. */
 export interface LogPlacement {
@@ -26,7 +27,8 @@ export function formatLog(log: StoredLog, at: LogPlacement): WireLog {
   return wireLog(log, bytesHex(at.blockHash), quantityHex(at.blockNumber), bytesHex(at.transactionHash), at.transactionIndex);
 }
 
-function wireLog(log: StoredLog, blockHash: string, blockNumber: string, transactionHash: string, transactionIndex: number): WireLog {
+/** The wire object of a log from the hex strings of where it sits. */
+export function wireLog(log: StoredLog, blockHash: string, blockNumber: string, transactionHash: string, transactionIndex: number): WireLog {
   return {
     address: log.address.toString(),
     topics: log.topics.map(bytesHex),
@@ -44,7 +46,6 @@ function wireLog(log: StoredLog, blockHash: string, blockNumber: string, transac
 interface BlockLogTexts {
   readonly blockHash: string;
   readonly blockNumber: string;
-  readonly txHashes: string[];
   readonly texts: string[];
 }
 
@@ -57,9 +58,8 @@ const texts = new WeakMap<MinedBlock, BlockLogTexts>();
  */
 export function minedLogJson(mined: MinedBlock, position: number, txIndex: number, log: StoredLog): string {
   let block = texts.get(mined);
-  if (block === undefined) texts.set(mined, (block = { blockHash: bytesHex(mined.hash), blockNumber: quantityHex(mined.number), txHashes: [], texts: [] }));
+  if (block === undefined) texts.set(mined, (block = { blockHash: bytesHex(mined.hash), blockNumber: quantityHex(mined.number), texts: [] }));
   const text = block.texts[position];
   if (text !== undefined) return text;
-  const txHash = (block.txHashes[txIndex] ??= bytesHex(mined.block.transactions[txIndex]!.hash()));
-  return (block.texts[position] = JSON.stringify(wireLog(log, block.blockHash, block.blockNumber, txHash, txIndex)));
+  return (block.texts[position] = JSON.stringify(wireLog(log, block.blockHash, block.blockNumber, txHashHex(mined, txIndex), txIndex)));
 }

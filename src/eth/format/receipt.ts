@@ -7,9 +7,10 @@ import { TransactionType } from '@ethereumjs/tx';
 import { bytesHex, quantityHex } from '../../hex.js';
 import { RawJson } from '../../rpc/rawJson.js';
 import type { MinedBlock } from '../engine/types.js';
-import { formatLog } from './log.js';
+import { wireLog } from './log.js';
+import { txCount, txOf } from './mined.js';
 import { sortedKeys } from './sorted.js';
-import { rawJsonOf, textsOf } from './wireText.js';
+import { rawJsonOf, textsOf, txHashHex } from './wireText.js';
 
 /** The JSON text of the receipt at `index` of a mined block, made once. */
 export function receiptJson(mined: MinedBlock, index: number): RawJson {
@@ -20,7 +21,7 @@ export function receiptJson(mined: MinedBlock, index: number): RawJson {
 export function blockReceiptsJson(mined: MinedBlock): RawJson {
   const t = textsOf(mined);
   if (t.receiptList === undefined) {
-    const parts = mined.block.transactions.map((_, i) => receiptJson(mined, i).text);
+    const parts = Array.from({ length: txCount(mined) }, (_, i) => receiptJson(mined, i).text);
     t.receiptList = new RawJson(`[${parts.join(',')}]`);
   }
   return t.receiptList;
@@ -28,26 +29,26 @@ export function blockReceiptsJson(mined: MinedBlock): RawJson {
 
 /** The receipt of the transaction at `index` of a mined block (made afresh: answers use receiptJson). */
 export function formatReceipt(mined: MinedBlock, index: number): Record<string, unknown> {
-  const tx = mined.block.transactions[index]!;
+  const tx = txOf(mined, index);
   const receipt = mined.receipts[index]!;
-  const txHash = tx.hash();
+  const txHash = txHashHex(mined, index);
+  const blockHash = bytesHex(mined.hash);
+  const blockNumber = quantityHex(mined.number);
   const out: Record<string, unknown> = {
-    blockHash: bytesHex(mined.hash),
-    blockNumber: quantityHex(mined.number),
+    blockHash,
+    blockNumber,
     contractAddress: receipt.contractAddress === undefined ? null : receipt.contractAddress.toString(),
     cumulativeGasUsed: quantityHex(receipt.cumulativeGasUsed),
     effectiveGasPrice: quantityHex(receipt.effectiveGasPrice),
     from: mined.senders[index]!.toString(),
     gasUsed: quantityHex(receipt.gasUsed),
-    logs: receipt.logs.map((log) =>
-      formatLog(log, { blockHash: mined.hash, blockNumber: mined.number, transactionHash: txHash, transactionIndex: index }),
-    ),
+    logs: receipt.logs.map((log) => wireLog(log, blockHash, blockNumber, txHash, index)),
     logsBloom: bytesHex(receipt.logsBloom),
   };
   if (receipt.root !== undefined) out.root = bytesHex(receipt.root);
   else out.status = quantityHex(receipt.status ?? 0);
   out.to = tx.to === undefined ? null : tx.to.toString();
-  out.transactionHash = bytesHex(txHash);
+  out.transactionHash = txHash;
   out.transactionIndex = quantityHex(index);
   out.type = quantityHex(tx.type);
   if (tx.type === TransactionType.BlobEIP4844) {
@@ -59,5 +60,5 @@ export function formatReceipt(mined: MinedBlock, index: number): Record<string, 
 
 /** Every receipt of a block, in order. */
 export function formatBlockReceipts(mined: MinedBlock): Record<string, unknown>[] {
-  return mined.block.transactions.map((_, i) => formatReceipt(mined, i));
+  return Array.from({ length: txCount(mined) }, (_, i) => formatReceipt(mined, i));
 }

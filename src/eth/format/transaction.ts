@@ -11,7 +11,8 @@ import { bytesHex, quantityHex } from '../../hex.js';
 import type { RawJson } from '../../rpc/rawJson.js';
 import type { MinedBlock } from '../engine/types.js';
 import { formatAccessList } from './accessList.js';
-import { rawJsonOf, textsOf } from './wireText.js';
+import { headerOf, txOf } from './mined.js';
+import { rawJsonOf, textsOf, txHashHex } from './wireText.js';
 
 /** Where a transaction is: mined at an index of a block, or pending. */
 export type TxPlacement =
@@ -20,15 +21,16 @@ export type TxPlacement =
 
 /** Where the transaction at `index` of a mined block sits. */
 export function minedPlacement(mined: MinedBlock, index: number): TxPlacement {
-  return { kind: 'mined', blockHash: mined.hash, blockNumber: mined.number, index, baseFee: mined.block.header.baseFeePerGas };
+  return { kind: 'mined', blockHash: mined.hash, blockNumber: mined.number, index, baseFee: headerOf(mined).baseFeePerGas };
 }
 
 /** The JSON text of the transaction at `index` of a mined block, made once. */
 export function minedTransactionJson(mined: MinedBlock, index: number): RawJson {
-  return (textsOf(mined).transactions[index] ??= rawJsonOf(formatTransaction(mined.block.transactions[index]!, mined.senders[index]!, minedPlacement(mined, index))));
+  return (textsOf(mined).transactions[index] ??= rawJsonOf(formatTransaction(txOf(mined, index), mined.senders[index]!, minedPlacement(mined, index), txHashHex(mined, index))));
 }
 
-export function formatTransaction(tx: TypedTransaction, from: Address, at: TxPlacement): Record<string, unknown> {
+/** `hash`: the tx's hex hash where the caller knows it (saves hashing the tx). */
+export function formatTransaction(tx: TypedTransaction, from: Address, at: TxPlacement, hash?: string): Record<string, unknown> {
   const mined = at.kind === 'mined';
   const out: Record<string, unknown> = {
     blockHash: mined ? bytesHex(at.blockHash) : null,
@@ -42,7 +44,7 @@ export function formatTransaction(tx: TypedTransaction, from: Address, at: TxPla
     out.maxPriorityFeePerGas = quantityHex(tx.maxPriorityFeePerGas);
   }
   if (tx.type === TransactionType.BlobEIP4844) out.maxFeePerBlobGas = quantityHex(tx.maxFeePerBlobGas);
-  out.hash = bytesHex(tx.hash());
+  out.hash = hash ?? bytesHex(tx.hash());
   out.input = bytesHex(tx.data);
   out.nonce = quantityHex(tx.nonce);
   out.to = tx.to === undefined ? null : tx.to.toString();

@@ -3,6 +3,7 @@
  * every answer as is (RawJson). A mined block never changes; a new block (or a new pending block) is a
  * new object. Never used for the pending block, whose answers are made afresh.
  */
+import { bytesHex } from '../../hex.js';
 import { RawJson } from '../../rpc/rawJson.js';
 import type { MinedBlock } from '../engine/types.js';
 
@@ -15,6 +16,8 @@ interface BlockTexts {
   receiptList?: RawJson;
   readonly receipts: (RawJson | undefined)[];
   readonly transactions: (RawJson | undefined)[];
+  /** Hex hash of each transaction (from the snapshot's hashes where the block has them: no hashing). */
+  readonly txHashes: (string | undefined)[];
 }
 
 const texts = new WeakMap<MinedBlock, BlockTexts>();
@@ -22,8 +25,13 @@ const texts = new WeakMap<MinedBlock, BlockTexts>();
 /** The text cache of one mined block. */
 export function textsOf(mined: MinedBlock): BlockTexts {
   let t = texts.get(mined);
-  if (t === undefined) texts.set(mined, (t = { receipts: [], transactions: [] }));
+  if (t === undefined) texts.set(mined, (t = { receipts: [], transactions: [], txHashes: [] }));
   return t;
+}
+
+/** The hex hash of the transaction at `index` of a mined block, made once. */
+export function txHashHex(mined: MinedBlock, index: number): string {
+  return (textsOf(mined).txHashes[index] ??= bytesHex(mined.txHashes?.[index] ?? mined.block.transactions[index]!.hash()));
 }
 
 /** A wire object as RawJson: JSON.stringify's text of it. */
