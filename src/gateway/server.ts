@@ -4,8 +4,9 @@
  * (src/gateway/policy) and then answered by the network's dispatch table.
  */
 import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import type { Clock } from '../clock.js';
 import type { Network } from '../network.js';
 import { createControl, type GatewayControl } from './control.js';
@@ -33,7 +34,8 @@ export interface GatewayContext {
   limits(): GatewayLimits;
   /** The open WebSocket connections of each key. */
   readonly sockets: Map<string, Set<WebSocket>>;
-  readonly wss: WebSocketServer;
+  /** The WebSocket server, made on first use. */
+  wss(): WebSocketServer;
 }
 
 /** Close code and reason for WebSocket connections of a key over its daily quota. */
@@ -43,7 +45,8 @@ export class GatewayServer {
   readonly policy: Policy;
   readonly control: GatewayControl;
   private readonly server: Server;
-  private readonly wss: WebSocketServer;
+  /** Made on the first upgrade request: loading ws is ~40 ms of a start that may serve no WebSocket. */
+  private wss: WebSocketServer | undefined;
   private limits: GatewayLimits;
   private readonly sockets = new Map<string, Set<WebSocket>>();
 
@@ -52,7 +55,6 @@ export class GatewayServer {
     this.limits = options.limits ?? DEFAULT_LIMITS;
     this.policy = new Policy(options.keys ?? OPEN_KEYS, options.clock ?? { now: () => Date.now() }, (key) => this.closeSockets(key));
     this.control = createControl(this.policy, [...byName.keys()], { get: () => this.limits, set: (next) => this.applyLimits(next) });
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: this.limits.maxMessageBytes });
     const ctx: GatewayContext = {
       networks: byName,
       names: new Set(byName.keys()),
@@ -60,7 +62,7 @@ export class GatewayServer {
       control: this.control,
       limits: () => this.limits,
       sockets: this.sockets,
-      wss: this.wss,
+      wss: () => (this.wss ??= new (loadWs().WebSocketServer)({ noServer: true, maxPayload: this.limits.maxMessageBytes })),
     };
     const shortest = Math.min(this.limits.headersTimeoutMs, this.limits.requestTimeoutMs);
     this.server = createServer({ connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(shortest / 4))) }, httpHandler(ctx));
@@ -80,8 +82,11 @@ export class GatewayServer {
 
   /** Closes every WebSocket and HTTP connection and frees the port. */
   async close(): Promise<void> {
-    for (const client of this.wss.clients) client.terminate();
-    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    const wss = this.wss;
+    if (wss !== undefined) {
+      for (const client of wss.clients) client.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    }
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -91,7 +96,7 @@ export class GatewayServer {
     this.server.requestTimeout = next.requestTimeoutMs;
     this.server.headersTimeout = next.headersTimeoutMs;
     this.server.keepAliveTimeout = next.keepAliveTimeoutMs;
-    this.wss.options.maxPayload = next.maxMessageBytes;
+    if (this.wss !== undefined) this.wss.options.maxPayload = next.maxMessageBytes;
   }
 
   /** Closes the WebSocket connections of a key that ran out of daily credits, after the answer in flight. */
@@ -102,4 +107,9 @@ export class GatewayServer {
       for (const ws of open) ws.close(QUOTA_CLOSE.code, QUOTA_CLOSE.reason);
     });
   }
+}
+
+/** The ws package, loaded synchronously (it is CommonJS) so an upgrade is handled in the same turn. */
+function loadWs(): typeof import('ws') {
+  return createRequire(import.meta.url)('ws') as typeof import('ws');
 }

@@ -37,7 +37,7 @@ export function handleUpgrade(ctx: GatewayContext, req: IncomingMessage, socket:
   }
   const network = ctx.networks.get(route.network)!;
   const caller: Caller = { ...auth, failover: /^true$/i.test(String(req.headers['enable-failover'] ?? '')) };
-  ctx.wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ctx, ws, network, caller));
+  ctx.wss().handleUpgrade(req, socket, head, (ws) => serveSocket(ctx, ws, network, caller));
 }
 
 /** Close code and reason when a connection's key has been removed. */

@@ -1,0 +1,110 @@
+/** The express half of the HTTP gateway: every request the short path of http.ts does not take, and the admin interface. */
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { adminMethods } from '../admin/index.js';
+import { answer, failure, parseJson, responseText } from '../rpc/envelope.js';
+import { ErrorCode, RpcError } from '../rpc/errors.js';
+import { serveText } from './answer.js';
+import { ADMIN_PATH } from './http.js';
+import { BAD_SECRET, INVALID_KEY, MISSING_KEY, refusalBody, type TextReply } from './replies.js';
+import { resolveRoute } from './route.js';
+import type { GatewayContext } from './server.js';
+
+export function httpApp(ctx: GatewayContext): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.use(cors);
+  app.use(bodyParser(ctx));
+  app.all('/{*path}', (req, res) => void serve(ctx, req, res));
+  app.use((err: { type?: string; status?: number }, _req: Request, res: Response, _next: unknown) => {
+    if (err.type === 'entity.too.large') {
+      const limit = ctx.limits().maxBodyBytes;
+      res.status(413).json(failure(null, new RpcError(ErrorCode.LimitExceeded, `request body is over the limit of ${limit} bytes`)));
+    } else if (err.status !== undefined && err.status < 500) {
+      res.status(err.status).json(failure(null, new RpcError(ErrorCode.InvalidRequest, 'invalid request body')));
+    } else {
+      res.status(500).json(failure(null, new RpcError(ErrorCode.InternalError, 'internal error')));
+    }
+  });
+  return app;
+}
+
+/**
+ * CORS, as a hosted gateway answers browsers: any origin (the origins allowlist is what restricts
+ * them), preflights answered with 204.
+ */
+const cors: RequestHandler = (req, res, next) => {
+  res.set('Access-Control-Allow-Origin', '*');
+  res.set('Access-Control-Expose-Headers', 'X-Devgate-Forwarded');
+  if (req.method !== 'OPTIONS') return next();
+  res.set('Access-Control-Allow-Methods', 'POST, OPTIONS');
+  res.set('Access-Control-Allow-Headers', 'Content-Type, Authorization, Enable-Failover');
+  res.set('Access-Control-Max-Age', '600');
+  res.status(204).end();
+};
+
+/** A text body parser whose size limit follows the current limits. */
+function bodyParser(ctx: GatewayContext): RequestHandler {
+  let limit = -1;
+  let parser: RequestHandler | undefined;
+  return (req, res, next) => {
+    const current = ctx.limits().maxBodyBytes;
+    if (parser === undefined || current !== limit) {
+      limit = current;
+      parser = express.text({ type: () => true, limit });
+    }
+    parser(req, res, next);
+  };
+}
+
+function sendText(res: Response, reply: TextReply): void {
+  res.status(reply.status).set(reply.headers).type('text/plain').send(reply.text);
+}
+
+async function serve(ctx: GatewayContext, req: Request, res: Response): Promise<void> {
+  if (req.path === ADMIN_PATH || req.path === `${ADMIN_PATH}/`) return serveAdmin(ctx, req, res);
+  const route = resolveRoute(req.path, req.headers.host, ctx.names);
+  if (route.kind === 'not-found' || route.transport === 'ws') {
+    res.status(404).json({ error: 'not found', networks: [...ctx.names].map((n) => `/${n}/v3/<API_KEY>`), admin: ADMIN_PATH });
+    return;
+  }
+  if (route.kind === 'missing-key') return sendText(res, MISSING_KEY);
+  if (route.kind === 'invalid-key') return sendText(res, INVALID_KEY);
+  const auth = ctx.policy.authenticate(route.key, req.headers.authorization);
+  if (!auth.ok) return sendText(res, auth.reason === 'unknown-key' ? INVALID_KEY : BAD_SECRET);
+  if (req.method !== 'POST') {
+    res.status(405).set('Allow', 'POST').json(failure(null, new RpcError(ErrorCode.InvalidRequest, `method ${req.method} not allowed, use POST`)));
+    return;
+  }
+  if (!ctx.policy.headersAllowed(auth, { origin: req.headers.origin, userAgent: req.headers['user-agent'] })) {
+    res.status(403).json(refusalBody({ kind: 'allowlist' }, null, 'http').body);
+    return;
+  }
+  const network = ctx.networks.get(route.network)!;
+  const caller = { ...auth, failover: /^true$/i.test(String(req.headers['enable-failover'] ?? '')) };
+  const text = typeof req.body === 'string' ? req.body : '';
+  const outcome = await serveText(text, network, caller, ctx.policy, ctx.limits().maxBatch);
+  if (outcome.kind === 'refused') {
+    const { status, body } = refusalBody(outcome.refusal, outcome.id, 'http');
+    res.status(status).json(body);
+    return;
+  }
+  if (outcome.forwarded) res.set('X-Devgate-Forwarded', 'partner');
+  if (outcome.response === undefined) res.status(204).end();
+  else res.status(200).type('application/json').send(responseText(outcome.response));
+}
+
+const admin = adminMethods();
+
+async function serveAdmin(ctx: GatewayContext, req: Request, res: Response): Promise<void> {
+  if (req.method !== 'POST') {
+    res.status(405).set('Allow', 'POST').json(failure(null, new RpcError(ErrorCode.InvalidRequest, `method ${req.method} not allowed, use POST`)));
+    return;
+  }
+  const parsed = parseJson(typeof req.body === 'string' ? req.body : '');
+  const response = parsed.ok
+    ? await answer(parsed.value, { maxBatch: ctx.limits().maxBatch, execute: (call) => admin.execute(ctx.control, call) })
+    : parsed.response;
+  if (response === undefined) res.status(204).end();
+  else res.status(200).type('application/json').send(JSON.stringify(response));
+}
