@@ -6,10 +6,10 @@
  */
 import type { Block } from '@ethereumjs/block';
 import { bytesHex, quantityHex } from '../../hex.js';
-import type { RawJson } from '../../rpc/rawJson.js';
+import { RawJson } from '../../rpc/rawJson.js';
 import type { MinedBlock } from '../engine/types.js';
 import { sortedKeys } from './sorted.js';
-import { formatTransaction, type TxPlacement } from './transaction.js';
+import { formatTransaction, minedTransactionJson, type TxPlacement } from './transaction.js';
 import { rawJsonOf, textsOf, txHashHex } from './wireText.js';
 
 /** RLP sizes of blocks already formatted (a block never changes once built). */
@@ -28,11 +28,26 @@ export interface BlockFormatOptions {
   readonly pending?: boolean;
 }
 
-/** The JSON text of a mined (not pending) block, made once per block and form. */
+/**
+ * The JSON text of a mined (not pending) block: with hashes, made once; with full transactions, that
+ * text with the transactions' own cached texts (minedTransactionJson) put in place of the hash list,
+ * joined per call so no transaction's text is kept twice.
+ */
 export function minedBlockJson(mined: MinedBlock, fullTransactions: boolean): RawJson {
   const t = textsOf(mined);
-  if (fullTransactions) return (t.full ??= rawJsonOf(formatBlock(mined, { fullTransactions: true })));
-  return (t.hashes ??= rawJsonOf(formatBlock(mined, { fullTransactions: false })));
+  if (t.hashes === undefined) {
+    const block = formatBlock(mined, { fullTransactions: false });
+    t.hashes = rawJsonOf(block);
+    // Keys are sorted and values are hex: the one `"transactions":[...]` is the hash list's.
+    const key = '"transactions":';
+    const list = key + JSON.stringify(block.transactions);
+    const at = t.hashes.text.indexOf(list);
+    t.aroundTxs = { head: t.hashes.text.slice(0, at + key.length), tail: t.hashes.text.slice(at + list.length) };
+  }
+  if (!fullTransactions) return t.hashes;
+  let text = t.aroundTxs!.head + '[';
+  for (let i = 0, n = mined.senders.length; i < n; i++) text += (i === 0 ? '' : ',') + minedTransactionJson(mined, i).text;
+  return new RawJson(text + ']' + t.aroundTxs!.tail);
 }
 
 /** The wire object of a block (made afresh: answers of mined blocks use minedBlockJson). */

@@ -10,10 +10,8 @@ import type { MinedBlock } from '../engine/types.js';
 interface BlockTexts {
   /** The block with transaction hashes. */
   hashes?: RawJson;
-  /** The block with full transactions. */
-  full?: RawJson;
-  /** eth_getBlockReceipts: every receipt, in order. */
-  receiptList?: RawJson;
+  /** That text cut around its transaction list, for the full form (the transactions' own texts go between). */
+  aroundTxs?: { readonly head: string; readonly tail: string };
   readonly receipts: (RawJson | undefined)[];
   readonly transactions: (RawJson | undefined)[];
   /** Hex hash of each transaction (from the snapshot's hashes where the block has them: no hashing). */
