@@ -281,7 +281,13 @@ function lazyMinedBlock(raw: Uint8Array, opts: BlockOptions, facts: HeaderFacts,
       return (senders ??= Array.from({ length: sendersRaw.length / 20 }, (_, i) => new Address(sendersRaw.subarray(i * 20, i * 20 + 20))));
     },
     get block() {
-      return (block ??= createBlockFromRLP(raw, opts));
+      if (block === undefined) {
+        block = createBlockFromRLP(raw, opts);
+        // From now on its header and transactions serve, not second decoded copies.
+        header = undefined;
+        txs = undefined;
+      }
+      return block;
     },
     get header() {
       return headerOnly();
