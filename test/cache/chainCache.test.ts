@@ -59,8 +59,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 function expectSameFirstTouch(built: Iterable<MinedBlock>, restoredAgain: EthChain): void {
   for (const m of built) {
     const r = restoredAgain.blockByNumber(m.number)!;
-    expect(r.header!.hash()).toEqual(m.hash);
-    expect(r.header!.common.hardfork()).toBe(m.block.header.common.hardfork());
+    expect(r.header.hash()).toEqual(m.hash);
+    expect(r.header.common.hardfork()).toBe(m.block.header.common.hardfork());
     expect(r.txHashes).toEqual(m.block.transactions.map((tx) => tx.hash()));
     m.block.transactions.forEach((tx, i) => {
       const one = r.transactionAt!(i);

@@ -46,7 +46,9 @@ export function storedReceipts(block: Block, senders: readonly Address[], receip
 export function minedBlock(block: Block, parentTotalDifficulty: bigint, senders: Address[], receipts: StoredReceipt[]): MinedBlock {
   return {
     block,
+    header: block.header,
     hash: block.hash(),
+    txHashes: block.transactions.map((tx) => tx.hash()),
     number: block.header.number,
     totalDifficulty: parentTotalDifficulty + block.header.difficulty,
     senders,

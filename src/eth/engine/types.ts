@@ -52,10 +52,10 @@ export interface MinedBlock {
   /** Sender of each transaction, recovered once. */
   readonly senders: readonly Address[];
   readonly receipts: readonly StoredReceipt[];
-  /** The header alone: a restored block decodes it without its transactions (absent: `block.header`). */
-  readonly header?: BlockHeader;
-  /** Hash of each transaction, in order: a restored block reads them from its snapshot (absent: hash `block.transactions`). */
-  readonly txHashes?: readonly Uint8Array[];
+  /** `block.header`; a restored block decodes it alone, without its transactions. */
+  readonly header: BlockHeader;
+  /** Hash of each transaction, in order (a restored block's come from its snapshot: nothing decoded or hashed). */
+  readonly txHashes: readonly Uint8Array[];
   /** The transaction at `index`, decoded alone while the Block is not (a restored block; absent: `block.transactions[index]`). */
   transactionAt?(index: number): TypedTransaction;
 }

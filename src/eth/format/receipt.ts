@@ -8,7 +8,7 @@ import { bytesHex, quantityHex } from '../../hex.js';
 import { RawJson } from '../../rpc/rawJson.js';
 import type { MinedBlock } from '../engine/types.js';
 import { wireLog } from './log.js';
-import { txCount, txOf } from './mined.js';
+import { txOf } from './mined.js';
 import { sortedKeys } from './sorted.js';
 import { rawJsonOf, textsOf, txHashHex } from './wireText.js';
 
@@ -20,7 +20,7 @@ export function receiptJson(mined: MinedBlock, index: number): RawJson {
 /** The JSON text of every receipt of a mined block (eth_getBlockReceipts): the receipts' cached texts, joined per call (not kept twice). */
 export function blockReceiptsJson(mined: MinedBlock): RawJson {
   let text = '[';
-  for (let i = 0, n = txCount(mined); i < n; i++) text += (i === 0 ? '' : ',') + receiptJson(mined, i).text;
+  for (let i = 0, n = mined.txHashes.length; i < n; i++) text += (i === 0 ? '' : ',') + receiptJson(mined, i).text;
   return new RawJson(text + ']');
 }
 
@@ -57,5 +57,5 @@ export function formatReceipt(mined: MinedBlock, index: number): Record<string, 
 
 /** Every receipt of a block, in order. */
 export function formatBlockReceipts(mined: MinedBlock): Record<string, unknown>[] {
-  return Array.from({ length: txCount(mined) }, (_, i) => formatReceipt(mined, i));
+  return Array.from({ length: mined.txHashes.length }, (_, i) => formatReceipt(mined, i));
 }

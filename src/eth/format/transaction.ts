@@ -11,7 +11,7 @@ import { bytesHex, quantityHex } from '../../hex.js';
 import type { RawJson } from '../../rpc/rawJson.js';
 import type { MinedBlock } from '../engine/types.js';
 import { formatAccessList } from './accessList.js';
-import { headerOf, txOf } from './mined.js';
+import { txOf } from './mined.js';
 import { rawJsonOf, textsOf, txHashHex } from './wireText.js';
 
 /** Where a transaction is: mined at an index of a block, or pending. */
@@ -21,7 +21,7 @@ export type TxPlacement =
 
 /** Where the transaction at `index` of a mined block sits. */
 export function minedPlacement(mined: MinedBlock, index: number): TxPlacement {
-  return { kind: 'mined', blockHash: mined.hash, blockNumber: mined.number, index, baseFee: headerOf(mined).baseFeePerGas };
+  return { kind: 'mined', blockHash: mined.hash, blockNumber: mined.number, index, baseFee: mined.header.baseFeePerGas };
 }
 
 /** The JSON text of the transaction at `index` of a mined block, made once. */

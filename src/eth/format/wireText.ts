@@ -29,7 +29,7 @@ export function textsOf(mined: MinedBlock): BlockTexts {
 
 /** The hex hash of the transaction at `index` of a mined block, made once. */
 export function txHashHex(mined: MinedBlock, index: number): string {
-  return (textsOf(mined).txHashes[index] ??= bytesHex(mined.txHashes?.[index] ?? mined.block.transactions[index]!.hash()));
+  return (textsOf(mined).txHashes[index] ??= bytesHex(mined.txHashes[index]!));
 }
 
 /** A wire object as RawJson: JSON.stringify's text of it. */

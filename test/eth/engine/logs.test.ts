@@ -38,7 +38,7 @@ function randomBlock(number: number): MinedBlock {
     }));
     return { status: 1, cumulativeGasUsed: 0n, gasUsed: 0n, effectiveGasPrice: 0n, logsBloom: new Uint8Array(256), logs };
   });
-  return { number: BigInt(number), hash: bytes(32, number), totalDifficulty: 0n, senders: [], receipts, block: undefined as never };
+  return { number: BigInt(number), hash: bytes(32, number), totalDifficulty: 0n, senders: [], receipts, block: undefined as never, header: undefined as never, txHashes: [] };
 }
 
 const pickSome = <T>(pool: readonly T[], max: number): T[] => Array.from({ length: int(max + 1) }, () => pool[int(pool.length)]!);

@@ -69,7 +69,9 @@ export async function minedBlock(common: Common, receipts?: StoredReceipt[]): Pr
   );
   return {
     block,
+    header: block.header,
     hash: block.hash(),
+    txHashes: txs.map((tx) => tx.hash()),
     number: 5n,
     totalDifficulty: 123n,
     senders: txs.map(() => SENDER),
