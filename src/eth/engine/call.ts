@@ -33,7 +33,7 @@ export interface CallRequest {
 
 /** The RPC gas cap: 10x the gas limit of the block the call runs on (SPEC 8). */
 export function gasCap(block: MinedBlock): bigint {
-  return block.block.header.gasLimit * 10n;
+  return block.header.gasLimit * 10n;
 }
 
 /** The gas a call runs with: the requested gas, capped; the cap when none is given. */
@@ -67,7 +67,7 @@ export async function callAt(chain: EthChain, block: MinedBlock, req: CallReques
 export async function runCall(vm: VM, block: MinedBlock, req: CallRequest, timeoutMs = CALL_TIMEOUT_MS): Promise<Uint8Array> {
   const gasLimit = cappedGas(block, req.gas);
   const caller = req.from ?? createZeroAddress();
-  const gasPrice = callGasPrice(req, block.block.header.baseFeePerGas);
+  const gasPrice = callGasPrice(req, block.header.baseFeePerGas);
   const value = req.value ?? 0n;
   const deadline = setDeadline(vm, timeoutMs);
   freshJournal(vm);
@@ -75,7 +75,8 @@ export async function runCall(vm: VM, block: MinedBlock, req: CallRequest, timeo
   try {
     if (gasPrice > 0n || value > 0n) await checkFunds(vm, caller, gasLimit * gasPrice + value);
     const result = await vm.evm.runCall({
-      block: block.block,
+      // The EVM reads only the header: a restored block need not decode its transactions.
+      block: { header: block.header },
       caller,
       origin: caller,
       to: req.to,
@@ -249,7 +250,7 @@ function decodeAbiString(body: Uint8Array): string | undefined {
  */
 export function buildCallTx(vm: VM, block: MinedBlock, req: CallRequest, gasLimit: bigint, accessList?: AccessListBytes): { tx: TypedTransaction; priced: boolean } {
   const common = vm.common;
-  const baseFee = block.block.header.baseFeePerGas;
+  const baseFee = block.header.baseFeePerGas;
   const priced = req.gasPrice !== undefined || req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined;
   const list = accessList ?? req.accessList;
   const base = { nonce: req.nonce ?? 0n, gasLimit, to: req.to, value: req.value ?? 0n, data: req.data ?? new Uint8Array() };

@@ -40,7 +40,7 @@ export class CallVms implements TrieSource {
 
   /** The shared reads of `block`'s post-state root. */
   readsAt(block: MinedBlock): RootReads {
-    const root = block.block.header.stateRoot;
+    const root = block.header.stateRoot;
     const key = bytesToHex(root);
     let reads = this.roots.get(key);
     if (reads === undefined) this.roots.set(key, (reads = new RootReads(this, root)));

@@ -75,7 +75,7 @@ export class EthChain {
     // Without a hardfork schedule every block runs under the same rules: one pool of VMs, each
     // pointed at the block of its call (a root switch costs far less than a new VM).
     key: (block) => (this.scheduled ? key(block.hash) : 'any'),
-    retarget: (vm, block) => vm.stateManager.setStateRoot(block.block.header.stateRoot),
+    retarget: (vm, block) => vm.stateManager.setStateRoot(block.header.stateRoot),
     maxPerKey: 32,
   });
   private readonly reads = new ReadStates((block) => this.readOnlyState(block));
@@ -244,13 +244,13 @@ export class EthChain {
    */
   async stateAt(block: MinedBlock): Promise<MerkleStateManager> {
     const state = this.headState.shallowCopy();
-    await state.setStateRoot(block.block.header.stateRoot);
+    await state.setStateRoot(block.header.stateRoot);
     return state;
   }
 
   /** A VM on a copy of the state after `block`, whose BLOCKHASH answers from this chain (for eth_call and friends). */
   async vmAt(block: MinedBlock): Promise<VM> {
-    const common = this.commonAt(block.number, block.block.header.timestamp);
+    const common = this.commonAt(block.number, block.header.timestamp);
     const stateManager = await this.stateAt(block);
     return createVM({ common, stateManager, blockchain: this.view });
   }
@@ -279,7 +279,7 @@ export class EthChain {
       prefixCodeHashes: head._prefixCodeHashes,
       keccak: head.keccakFunction,
       view: this.view,
-      commonAt: (block) => this.commonAt(block.number, block.block.header.timestamp),
+      commonAt: (block) => this.commonAt(block.number, block.header.timestamp),
     });
     return new VmPool({
       create: (block) => calls.create(block),
@@ -298,7 +298,7 @@ export class EthChain {
   private async readOnlyState(block: MinedBlock): Promise<MerkleStateManager> {
     const trie = this.headState['_trie'].shallowCopy(false);
     const state = new MerkleStateManager({ common: this.headState.common, trie, prefixCodeHashes: this.headState['_prefixCodeHashes'], prefixStorageTrieKeys: this.headState['_prefixStorageTrieKeys'] });
-    await state.setStateRoot(block.block.header.stateRoot);
+    await state.setStateRoot(block.header.stateRoot);
     return state;
   }
 
