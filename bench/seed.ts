@@ -10,6 +10,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { join, resolve } from 'node:path';
 import { encodeFunctionData, getContractAddress, keccak256, serializeTransaction, toHex, type Hex, type TransactionSerializableEIP1559 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
+import { prng } from '../test/support/prng.js';
+
+export { prng };
 
 /** Bump when the generated chain changes for the same options. */
 const GENERATOR_VERSION = 1;
@@ -67,18 +70,6 @@ export interface BenchChain {
   meta: BenchMeta;
   /** Timestamp and raw transactions of each block after genesis, for the anvil replay. */
   blocks: { timestamp: number; raw: Hex[] }[];
-}
-
-/** mulberry32: a small deterministic PRNG; returns a function giving floats in [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The storage slot of `balances[holder]` in Token (mapping at slot 0). */

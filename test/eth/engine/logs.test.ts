@@ -7,18 +7,7 @@ import { Address } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { blockLogs, rangeLogs, type LogFilter } from '../../../src/eth/engine/logs.js';
 import type { MinedBlock, StoredLog, StoredReceipt } from '../../../src/eth/engine/types.js';
-
-/** mulberry32: deterministic random numbers in [0, 1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../../support/prng.js';
 
 const rand = prng(42);
 const int = (n: number) => Math.floor(rand() * n);

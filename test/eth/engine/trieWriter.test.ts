@@ -9,18 +9,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex, KECCAK256_RLP, MapDB, ValueEncoding } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { nibbles, TrieWriter, type TrieUpdate } from '../../../src/eth/engine/trieWriter.js';
-
-/** mulberry32, for reproducible random batches. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../../support/prng.js';
 
 const bytes = (rand: () => number, n: number) => Uint8Array.from({ length: n }, () => Math.floor(rand() * 256));
 
