@@ -2,15 +2,6 @@
 // The `devgate` command of an installed package: runs the built CLI (dist/, made by `npm run build`).
 // In a checkout (src/ next to dist/) it says so when dist/ is missing or older than src/.
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
-
-// V8 lets the old generation grow up to ~4x its live size before the next full GC; a devgate's live
-// heap (~50-110 MB under load) then sat at ~180-230 MB between GCs. Growing 1.5x per GC keeps RSS
-// after the bench load near 230 MB instead of ~300 MB at no measurable cost in req/s. Read at every
-// GC, so setting it here works; a flag given on the command line or NODE_OPTIONS wins.
-if (!process.execArgv.concat(process.env.NODE_OPTIONS ?? '').join(' ').includes('heap-growing-percent')) {
-  setFlagsFromString('--heap-growing-percent=50');
-}
 
 const root = new URL('../', import.meta.url);
 const builtCli = new URL('dist/cli.js', root);
