@@ -5,7 +5,6 @@
  */
 import { createBlock, type Block, type HeaderData } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import type { GenesisState } from '@ethereumjs/common';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
@@ -19,47 +18,16 @@ import { speedUpInterpreter } from './interpreterCache.js';
 import { prepareCommon } from './common.js';
 import { BlockDraft, nextHeaderData } from './draft.js';
 import { minedBlock, storedReceipts } from './receipts.js';
-import type { BlockId, DevAccount, MinedBlock, PendingTx, TxLookup } from './types.js';
+import type { BlockId, ChainParts, DevAccount, EthChainOptions, GenesisArgs, MinedBlock, PendingTx, TxLookup } from './types.js';
 import { ReadStates, VmPool } from './vmPool.js';
 
-export interface EthChainOptions {
-  /** How many blocks `safe` trails `latest` (default 32, clamped at genesis). */
-  safeDepth?: number;
-  /** How many blocks `finalized` trails `latest` (default 64, clamped at genesis). */
-  finalizedDepth?: number;
-}
-
-/** Genesis of a chain made from parts (e.g. a geth genesis.json). */
-export interface GenesisArgs {
-  /** Chain rules; may carry a hardfork schedule (each block then runs under its own hardfork). */
-  common: Common;
-  /** Genesis accounts, as `parseGethGenesisState` gives them. */
-  state?: GenesisState;
-  /** The genesis block as published; its state root must equal the one computed from `state`. */
-  genesisBlock?: Block;
-  /** Or header fields to build the genesis block from (number and stateRoot are filled in). */
-  header?: HeaderData;
-  /** Dev accounts (address and key) known for this chain, if any; their funds belong in `state`. */
-  accounts?: DevAccount[];
-}
+export type { ChainParts, EthChainOptions, GenesisArgs } from './types.js';
 
 const key = (hash: Uint8Array) => bytesToHex(hash);
 
 /** True when `common` has a hardfork schedule (imported chains): blocks then pick their hardfork. */
 const hasSchedule = (common: Common) => common.hardforks().some((h) => Number(h.block ?? 0) > 0 || Number(h.timestamp ?? 0) > 0 || (h as { ttd?: unknown }).ttd != null);
 
-/** Everything a chain is rebuilt from without executing anything (see snapshot.ts). */
-export interface ChainParts {
-  readonly common: Common;
-  /** The trie node store: every state, storage and code node by unprefixed hex key (values: bytes, or hex where a trie wrote strings). */
-  readonly nodes: Map<string, Uint8Array>;
-  /** Every mined block from genesis, in order. */
-  readonly blocks: readonly MinedBlock[];
-  readonly pool: readonly PendingTx[];
-  readonly accounts: readonly DevAccount[];
-  /** The hash of each transaction of each block, if known (restoring then decodes no block). */
-  readonly txHashes?: readonly (readonly Uint8Array[])[];
-}
 
 export class EthChain {
   private readonly byHash = new Map<string, MinedBlock>();
@@ -155,7 +123,7 @@ export class EthChain {
     const view = new ChainView(mined);
     const vm = await createVM({ common, stateManager: headState, blockchain: view });
     const chain = new EthChain(common, mined, view, headState, vm, parts.accounts, scheduled, opts);
-    parts.blocks.forEach((m, i) => chain.append(m, parts.txHashes?.[i]));
+    parts.blocks.forEach((m) => chain.append(m));
     chain.pool = [...parts.pool];
     return chain;
   }
@@ -389,10 +357,10 @@ export class EthChain {
     this.pool = this.pool.filter((p) => !included.has(key(p.tx.hash())));
   }
 
-  private append(mined: MinedBlock, txHashes?: readonly Uint8Array[]): void {
+  private append(mined: MinedBlock): void {
     this.mined.push(mined);
     this.byHash.set(key(mined.hash), mined);
-    (txHashes ?? mined.block.transactions.map((tx) => tx.hash())).forEach((hash, index) => this.txs.set(key(hash), { block: mined, index }));
+    mined.txHashes.forEach((hash, index) => this.txs.set(key(hash), { block: mined, index }));
     this.pending = undefined;
   }
 

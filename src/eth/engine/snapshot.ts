@@ -154,7 +154,6 @@ function decodeParts(buf: Buffer, ctx: SnapshotContext): ChainParts {
   const opts = { common: prepareCommon(ctx.common), setHardfork: true };
   const keccak = ctx.common.customCrypto.keccak256 ?? keccak_256;
   const blocks: MinedBlock[] = [];
-  const txHashes: Uint8Array[][] = [];
   let td = 0n;
   let parent: Uint8Array | undefined;
   const count = u32();
@@ -163,7 +162,6 @@ function decodeParts(buf: Buffer, ctx: SnapshotContext): ChainParts {
     const n = u32();
     const senders = take(20 * n);
     const hashes = Array.from({ length: n }, () => take(32));
-    txHashes.push(hashes);
     const receiptsRaw = take(u32());
     const header = blockHeader(raw, keccak);
     if (header.number !== BigInt(i)) fail(`block ${i} is numbered ${header.number}`);
@@ -184,7 +182,7 @@ function decodeParts(buf: Buffer, ctx: SnapshotContext): ChainParts {
   const nodes = new SnapshotNodes(body, at, nodeCount);
   at = nodes.end;
   if (at !== body.length) fail('snapshot has trailing bytes');
-  return { common: ctx.common, nodes, blocks, pool, accounts: ctx.accounts ?? accounts, txHashes };
+  return { common: ctx.common, nodes, blocks, pool, accounts: ctx.accounts ?? accounts };
 }
 
 /** The RLP item at `at` of `b`: where its payload starts, how long it is, where the next item starts. */

@@ -2,7 +2,8 @@
  * The engine's own types: what EthChain keeps and answers with. Bigints, bytes and @ethereumjs
  * objects only; the formatters in src/eth/format turn them into wire objects.
  */
-import type { Block, BlockHeader } from '@ethereumjs/block';
+import type { Block, BlockHeader, HeaderData } from '@ethereumjs/block';
+import type { Common, GenesisState } from '@ethereumjs/common';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
 
@@ -73,4 +74,36 @@ export type TxLookup = { readonly kind: 'mined'; readonly block: MinedBlock; rea
 export interface DevAccount {
   readonly address: Address;
   readonly privateKey: Uint8Array;
+}
+
+export interface EthChainOptions {
+  /** How many blocks `safe` trails `latest` (default 32, clamped at genesis). */
+  safeDepth?: number;
+  /** How many blocks `finalized` trails `latest` (default 64, clamped at genesis). */
+  finalizedDepth?: number;
+}
+
+/** Genesis of a chain made from parts (e.g. a geth genesis.json). */
+export interface GenesisArgs {
+  /** Chain rules; may carry a hardfork schedule (each block then runs under its own hardfork). */
+  common: Common;
+  /** Genesis accounts, as `parseGethGenesisState` gives them. */
+  state?: GenesisState;
+  /** The genesis block as published; its state root must equal the one computed from `state`. */
+  genesisBlock?: Block;
+  /** Or header fields to build the genesis block from (number and stateRoot are filled in). */
+  header?: HeaderData;
+  /** Dev accounts (address and key) known for this chain, if any; their funds belong in `state`. */
+  accounts?: DevAccount[];
+}
+
+/** Everything a chain is rebuilt from without executing anything (see snapshot.ts). */
+export interface ChainParts {
+  readonly common: Common;
+  /** The trie node store: every state, storage and code node by unprefixed hex key (values: bytes, or hex where a trie wrote strings). */
+  readonly nodes: Map<string, Uint8Array>;
+  /** Every mined block from genesis, in order. */
+  readonly blocks: readonly MinedBlock[];
+  readonly pool: readonly PendingTx[];
+  readonly accounts: readonly DevAccount[];
 }
