@@ -12,6 +12,6 @@ export const eth_getBlockTransactionCountByHash = defineMethod({
   params: [required('blockHash', hash32)],
   handler: async (ctx: EthContext, arg) => {
     const block = ctx.chain.blockByHash(arg);
-    return block === undefined ? null : quantityHex(block.block.transactions.length);
+    return block === undefined ? null : quantityHex(block.txHashes.length);
   },
 });

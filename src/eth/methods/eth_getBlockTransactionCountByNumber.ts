@@ -12,6 +12,6 @@ export const eth_getBlockTransactionCountByNumber = defineMethod({
   params: [required('block', blockNumberOrTag)],
   handler: async (ctx: EthContext, arg) => {
     const block = await ctx.chain.resolveBlock('tag' in arg ? arg.tag : arg.number);
-    return block === undefined ? null : quantityHex(block.block.transactions.length);
+    return block === undefined ? null : quantityHex(block.txHashes.length);
   },
 });

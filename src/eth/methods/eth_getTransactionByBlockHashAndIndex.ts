@@ -12,7 +12,7 @@ export const eth_getTransactionByBlockHashAndIndex = defineMethod({
   params: [required('blockHash', hash32), required('index', uint64)],
   handler: (ctx: EthContext, hash, index) => {
     const block = ctx.chain.blockByHash(hash);
-    if (block === undefined || index >= BigInt(block.block.transactions.length)) return null;
+    if (block === undefined || index >= BigInt(block.txHashes.length)) return null;
     return minedTransactionJson(block, Number(index));
   },
 });
