@@ -49,6 +49,7 @@ export class EthChain {
   private readonly reads = new ReadStates((block) => this.readOnlyState(block));
   /** Idle eth_call VMs (callVms.ts), made on first use. */
   private callVms: VmPool | undefined;
+  private callReads: CallVms | undefined;
 
   private constructor(
     readonly common: Common,
@@ -240,15 +241,20 @@ export class EthChain {
     return this.callVms.use(block, fn);
   }
 
-  private callVmPool(): VmPool {
+  /** Reads of committed state shared per root (accounts, slots, code), for call VMs and the state readers; made on first use. */
+  private rootReads(): CallVms {
     const head = this.headState as unknown as { _prefixCodeHashes: boolean; keccakFunction: (b: Uint8Array) => Uint8Array };
-    const calls = new CallVms({
+    return (this.callReads ??= new CallVms({
       nodes: this.parts().nodes,
       prefixCodeHashes: head._prefixCodeHashes,
       keccak: head.keccakFunction,
       view: this.view,
       commonAt: (block) => this.commonAt(block.number, block.header.timestamp),
-    });
+    }));
+  }
+
+  private callVmPool(): VmPool {
+    const calls = this.rootReads();
     return new VmPool({
       create: (block) => calls.create(block),
       key: (block) => (this.scheduled ? key(block.hash) : 'any'),
@@ -277,19 +283,23 @@ export class EthChain {
     return common;
   }
 
+  /** The account at `address` after `block` (shared with other reads of that root: never change it). */
   async getAccount(address: Address, block: MinedBlock): Promise<Account | undefined> {
-    return (await this.readStateAt(block)).getAccount(address);
+    return this.rootReads().readsAt(block).account(address) ?? undefined;
   }
 
+  /** The code at `address` after `block` (shared: never change it). */
   async getCode(address: Address, block: MinedBlock): Promise<Uint8Array> {
-    return (await this.readStateAt(block)).getCode(address);
+    const reads = this.rootReads().readsAt(block);
+    const account = reads.account(address);
+    return account === null || !account.isContract() ? new Uint8Array() : reads.code(account.codeHash);
   }
 
-  /** The value of a storage slot (32-byte key) as stored: minimal bytes, empty for zero. */
+  /** The value of a storage slot (32-byte key) as stored: minimal bytes, empty for zero (shared: never change it). */
   async getStorage(address: Address, slot: Uint8Array, block: MinedBlock): Promise<Uint8Array> {
-    const state = await this.readStateAt(block);
-    if ((await state.getAccount(address)) === undefined) return new Uint8Array();
-    return state.getStorage(address, slot);
+    const reads = this.rootReads().readsAt(block);
+    const account = reads.account(address);
+    return account === null ? new Uint8Array() : reads.slot(account, slot, Buffer.from(address.bytes).toString('hex'));
   }
 
   /**
