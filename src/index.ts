@@ -6,7 +6,6 @@
  * const url = gw.url('mainnet'); // http://127.0.0.1:<port>/mainnet/v3/devgate
  * await gw.stop();
  */
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { systemClock, type Clock } from './clock.js';
 import { DEFAULT_LIMITS, GatewayServer } from './gateway/server.js';
@@ -17,6 +16,7 @@ import { checkRollupL1Networks, createNetwork, type Network, type NetworkInfo } 
 import type { RollupChain } from './rollup/engine/chain.js';
 import type { EthChain } from './eth/engine/chain.js';
 import { cacheDir } from './cache/chainCache.js';
+import { packagePath } from './packageRoot.js';
 import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/load.js';
 
 export type { NetworkInfo, NetworkKind } from './network.js';
@@ -32,9 +32,7 @@ export type { OutageSpec, OutageInfo } from './gateway/policy/outage.js';
 export { KeysError, type KeySpec } from './gateway/policy/keys.js';
 
 /** The chains devgate ships, in `chains/`. */
-export const SHIPPED_CHAINS: readonly string[] = ['mainnet.json', 'sepolia.json', 'starknet-mainnet.json'].map((f) =>
-  fileURLToPath(new URL(`../chains/${f}`, import.meta.url)),
-);
+export const SHIPPED_CHAINS: readonly string[] = ['mainnet.json', 'sepolia.json', 'starknet-mainnet.json'].map((f) => packagePath(`chains/${f}`));
 
 /** The key `url()` and `wsUrl()` put in an address when none is given. */
 export const DEFAULT_KEY = 'devgate';

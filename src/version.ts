@@ -1,4 +1,5 @@
-/** devgate's own version, read from package.json (one level up from both src/ and dist/). */
+/** devgate's own version, read from its package.json. */
 import { readFileSync } from 'node:fs';
+import { packagePath } from './packageRoot.js';
 
-export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const VERSION: string = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;

@@ -8,10 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { homedir, platform } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SHIPPED_CONTRACTS } from '../eth/engine/abi.js';
 import { EthChain, type EthChainOptions } from '../eth/engine/chain.js';
 import { seedCommon } from '../eth/engine/common.js';
@@ -20,6 +18,7 @@ import type { Common } from '@ethereumjs/common';
 import type { EthSeed } from '../seed/eth.js';
 import type { LoadedSeed } from '../seed/load.js';
 import { VERSION } from '../version.js';
+import { KEYED_PACKAGES, packageVersion, sourceDigest } from './buildFacts.js';
 
 /** `false`: always build; `{ dir }`: keep built chains in `dir`; undefined: the default directory. */
 export type CacheOption = false | { readonly dir: string } | undefined;
@@ -136,6 +135,9 @@ function store(file: string, bytes: Uint8Array): boolean {
   }
 }
 
+/** The packages an eth chain's build runs on. */
+const ETHEREUMJS_PACKAGES = KEYED_PACKAGES.filter((name) => name.startsWith('@ethereumjs/'));
+
 /** The 32-byte key of a seed's chain: a hash of everything its build depends on. */
 export function chainKey(loaded: LoadedSeed): Uint8Array {
   const seed = loaded.seed as EthSeed;
@@ -146,8 +148,8 @@ export function chainKey(loaded: LoadedSeed): Uint8Array {
   };
   part('format', String(SNAPSHOT_FORMAT));
   part('devgate', VERSION);
-  for (const [name, version] of ethereumjsVersions()) part(`package ${name}`, version);
-  for (const [name, text] of sourceFiles(new URL('../eth/engine/', import.meta.url))) part(`engine ${name}`, text);
+  for (const name of ETHEREUMJS_PACKAGES) part(`package ${name}`, packageVersion(name));
+  part('engine', sourceDigest('eth/engine'));
   part('seed', JSON.stringify(seed));
   for (const dir of [join(loaded.baseDir, 'contracts'), SHIPPED_CONTRACTS]) {
     for (const [name, content] of jsonFiles(dir)) part(`artifact ${dir} ${name}`, content);
@@ -158,43 +160,6 @@ export function chainKey(loaded: LoadedSeed): Uint8Array {
     part(`file ${full}`, existsSync(full) ? readFileSync(full) : 'missing');
   }
   return new Uint8Array(h.digest());
-}
-
-let versions: [string, string][] | undefined;
-/** Name and version of each @ethereumjs package the engine runs on. */
-function ethereumjsVersions(): [string, string][] {
-  versions ??= ['block', 'common', 'evm', 'mpt', 'rlp', 'statemanager', 'tx', 'util', 'vm'].map((n) => [`@ethereumjs/${n}`, packageVersion(`@ethereumjs/${n}`)]);
-  return versions;
-}
-
-/** The installed version of a package, or `unknown`. */
-export function packageVersion(name: string): string {
-  try {
-    let dir = dirname(createRequire(import.meta.url).resolve(name));
-    while (!existsSync(join(dir, 'package.json')) || (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name !== name) {
-      const up = dirname(dir);
-      if (up === dir) return 'unknown';
-      dir = up;
-    }
-    return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return 'unknown';
-  }
-}
-
-const sources = new Map<string, [string, string][]>();
-/** The .ts/.js files of an engine folder (src's or dist's) by name, so a changed build of devgate never reuses a chain. */
-export function sourceFiles(folder: URL): [string, string][] {
-  const dir = fileURLToPath(folder);
-  let files = sources.get(dir);
-  if (files === undefined) {
-    files = readdirSync(dir)
-      .filter((f) => /\.(ts|js)$/.test(f))
-      .sort()
-      .map((f) => [f, readFileSync(join(dir, f), 'utf8')]);
-    sources.set(dir, files);
-  }
-  return files;
 }
 
 /** Every .json file of a folder, by name, sorted (none if the folder does not exist). */

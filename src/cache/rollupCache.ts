@@ -12,7 +12,8 @@ import { RollupChain } from '../rollup/engine/chain.js';
 import { decodeRollupSnapshot, encodeRollupSnapshot, ROLLUP_SNAPSHOT_FORMAT } from '../rollup/snapshot.js';
 import type { RollupSeed } from '../seed/rollup.js';
 import { VERSION } from '../version.js';
-import { packageVersion, readSnapshot, snapshotPath, sourceFiles, storeSnapshot, type CacheOutcome } from './chainCache.js';
+import { packageVersion, sourceDigest } from './buildFacts.js';
+import { readSnapshot, snapshotPath, storeSnapshot, type CacheOutcome } from './chainCache.js';
 
 /** Builds a rollup seed's chain, or restores it from the cache in `dir` (and stores a fresh build there). */
 export function cachedRollupChain(seed: RollupSeed, clock: Clock, dir: string | undefined): { chain: RollupChain; cache: CacheOutcome } {
@@ -41,9 +42,7 @@ export function rollupChainKey(seed: RollupSeed): Uint8Array {
   part('format', `rollup ${ROLLUP_SNAPSHOT_FORMAT}`);
   part('devgate', VERSION);
   part('package @scure/starknet', packageVersion('@scure/starknet'));
-  for (const folder of ['../rollup/engine/', '../rollup/']) {
-    for (const [name, text] of sourceFiles(new URL(folder, import.meta.url))) part(`source ${folder}${name}`, text);
-  }
+  for (const folder of ['rollup/engine', 'rollup'] as const) part(`source ${folder}`, sourceDigest(folder));
   part('seed', JSON.stringify(seed));
   return new Uint8Array(h.digest());
 }

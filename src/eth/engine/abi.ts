@@ -4,12 +4,12 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createContract, deployContract, parseAbiItem } from 'micro-eth-signer/abi.js';
 import { hexToBytes, type PrefixedHexString } from '@ethereumjs/util';
+import { packagePath } from '../../packageRoot.js';
 
 /** The shipped artifacts: `chains/contracts/<Name>.json`. */
-export const SHIPPED_CONTRACTS = fileURLToPath(new URL('../../../chains/contracts/', import.meta.url));
+export const SHIPPED_CONTRACTS = packagePath('chains/contracts/');
 
 interface AbiParam {
   readonly name?: string;
