@@ -21,50 +21,79 @@ function copyAccount(a: Account): Account {
 /** Where RootReads find trie nodes and code (the chain's node store). */
 export interface TrieSource {
   readonly nodes: NodeStore;
-  readonly keccak: (b: Uint8Array) => Uint8Array;
+  /** keccak256 of an address or slot (`key` is its hex, for a cache of hashes). */
+  hashedKey(bytes: Uint8Array, key: string): Uint8Array;
   /** The code of a code hash; empty when unknown. */
   code(codeHash: Uint8Array): Uint8Array;
 }
 
+/** A count of the entries that a set of RootReads hold together (their owner evicts to keep it bounded). */
+export interface ReadsBudget {
+  entries: number;
+}
+
 /**
  * Accounts and storage of one state root, read from the trie once and kept (a root is immutable).
- * Bounded: past `maxEntries` reads the cache starts afresh. Read-only: nothing ever writes here.
+ * Bounded: past `maxEntries` reads the cache starts afresh; the entries count towards a budget shared
+ * with other roots, until retire(). Read-only: nothing ever writes here.
  */
 export class RootReads {
   private accounts = new Map<string, Account | null>();
   private storage = new Map<string, Uint8Array>();
+  private size = 0;
+  private retired = false;
 
   constructor(
     private readonly source: TrieSource,
     readonly root: Uint8Array,
-    private readonly maxEntries = 4096,
+    private readonly budget: ReadsBudget = { entries: 0 },
+    private readonly maxEntries = 8192,
   ) {}
 
   /** The account at `address` as committed at this root (shared: copy before changing it). */
   account(address: Address, key = hex(address.bytes)): Account | null {
     const cached = this.accounts.get(key);
     if (cached !== undefined) return cached;
-    const rlp = trieGet(this.source.nodes, this.root, this.source.keccak(address.bytes));
+    const rlp = trieGet(this.source.nodes, this.root, this.source.hashedKey(address.bytes, key));
     const account = rlp === null ? null : createAccountFromRLP(rlp);
-    if (this.accounts.size >= this.maxEntries) this.accounts = new Map();
+    this.makeRoom();
     this.accounts.set(key, account);
     return account;
   }
 
   /** A storage value (minimal bytes, empty for zero) of an account of this root. */
   slot(account: Account, slot: Uint8Array, addressKey: string): Uint8Array {
-    const key = addressKey + hex(slot);
+    const slotKey = hex(slot);
+    const key = addressKey + slotKey;
     const cached = this.storage.get(key);
     if (cached !== undefined) return cached;
-    const raw = trieGet(this.source.nodes, account.storageRoot, this.source.keccak(slot));
+    const raw = trieGet(this.source.nodes, account.storageRoot, this.source.hashedKey(slot, slotKey));
     const value = raw === null ? EMPTY : (RLP.decode(raw) as Uint8Array);
-    if (this.storage.size >= this.maxEntries) this.storage = new Map();
+    this.makeRoom();
     this.storage.set(key, value);
     return value;
   }
 
   code(codeHash: Uint8Array): Uint8Array {
     return this.source.code(codeHash);
+  }
+
+  /** Stops counting towards the budget (the owner has let go of this root; a call may still finish on it). */
+  retire(): void {
+    if (!this.retired) this.budget.entries -= this.size;
+    this.retired = true;
+  }
+
+  /** Counts one more entry, starting afresh past maxEntries. */
+  private makeRoom(): void {
+    if (this.size >= this.maxEntries) {
+      if (!this.retired) this.budget.entries -= this.size;
+      this.size = 0;
+      this.accounts = new Map();
+      this.storage = new Map();
+    }
+    this.size++;
+    if (!this.retired) this.budget.entries++;
   }
 }
 

@@ -8,7 +8,7 @@ import type { Common } from '@ethereumjs/common';
 import { bytesToHex } from '@ethereumjs/util';
 import { createVM, type VM } from '@ethereumjs/vm';
 import type { ChainView } from './chainView.js';
-import { CallState, RootReads, type TrieSource } from './callState.js';
+import { CallState, RootReads, type ReadsBudget, type TrieSource } from './callState.js';
 import { speedUpInterpreter } from './interpreterCache.js';
 import type { NodeStore } from './trieRead.js';
 import type { MinedBlock } from './types.js';
@@ -26,14 +26,31 @@ export interface CallVmsSource {
   readonly commonAt: (block: MinedBlock) => Common;
 }
 
-/** Shared reads of recently called roots, and the code of every code hash met, for call VMs. */
-export class CallVms implements TrieSource {
-  private readonly roots = new Lru<string, RootReads>(64);
-  private readonly codes = new Lru<string, Uint8Array>(256);
-  readonly nodes: NodeStore;
-  readonly keccak: (b: Uint8Array) => Uint8Array;
+/** Roots whose reads are kept, at most (a few hundred bytes each when idle). */
+const MAX_ROOTS = 4096;
+/** Accounts and slots kept over all roots, at most (~250 bytes each): older roots go first. */
+const MAX_ENTRIES = 32_768;
+/** keccak256 hashes of addresses and slots kept (pure: never wrong, only bounded). */
+const MAX_HASHES = 8192;
 
-  constructor(private readonly source: CallVmsSource) {
+/**
+ * Shared reads of recently called roots, and the code of every code hash met, for call VMs. A root's
+ * reads stay while the budget allows (a state root never changes, so neither do its accounts and
+ * slots): calls at random historical blocks find the accounts every call reads already decoded.
+ */
+export class CallVms implements TrieSource {
+  /** By root, least recently used first. */
+  private readonly roots = new Map<string, RootReads>();
+  private readonly budget: ReadsBudget = { entries: 0 };
+  private readonly codes = new Lru<string, Uint8Array>(256);
+  private hashes = new Map<string, Uint8Array>();
+  readonly nodes: NodeStore;
+  private readonly keccak: (b: Uint8Array) => Uint8Array;
+
+  constructor(
+    private readonly source: CallVmsSource,
+    private readonly limits = { maxRoots: MAX_ROOTS, maxEntries: MAX_ENTRIES },
+  ) {
     this.nodes = source.nodes;
     this.keccak = source.keccak;
   }
@@ -43,8 +60,34 @@ export class CallVms implements TrieSource {
     const root = block.header.stateRoot;
     const key = bytesToHex(root);
     let reads = this.roots.get(key);
-    if (reads === undefined) this.roots.set(key, (reads = new RootReads(this, root)));
+    if (reads !== undefined) this.roots.delete(key);
+    else reads = new RootReads(this, root, this.budget);
+    this.roots.set(key, reads);
+    if (this.roots.size > this.limits.maxRoots || this.budget.entries > this.limits.maxEntries) this.evictFor(reads);
     return reads;
+  }
+
+  /** Lets go of the least recently used roots (never `keep`) until the bounds hold. */
+  private evictFor(keep: RootReads): void {
+    for (const [key, old] of this.roots) {
+      if (old === keep || (this.roots.size <= this.limits.maxRoots && this.budget.entries <= this.limits.maxEntries)) return;
+      old.retire();
+      this.roots.delete(key);
+    }
+  }
+
+  /** Roots kept and their entries (for tests). */
+  cached(): { roots: number; entries: number } {
+    return { roots: this.roots.size, entries: this.budget.entries };
+  }
+
+  hashedKey(bytes: Uint8Array, key: string): Uint8Array {
+    let hash = this.hashes.get(key);
+    if (hash === undefined) {
+      if (this.hashes.size >= MAX_HASHES) this.hashes = new Map();
+      this.hashes.set(key, (hash = this.keccak(bytes)));
+    }
+    return hash;
   }
 
   /** A new call VM at `block`'s post-state. */

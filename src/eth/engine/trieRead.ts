@@ -1,10 +1,10 @@
 /**
  * Reads one key of a Merkle Patricia trie straight from the chain's in-memory node store, without
  * @ethereumjs/mpt's asynchronous walker (a trie copy, a walk controller and a promise per node: most
- * of a historical eth_call). Nodes are looked up by hash and decoded on the way down (views, no
- * copies); nothing is written. The value returned is a view into the store: decode it, never change it.
+ * of a historical eth_call). Each node is walked in its RLP bytes: only the item on the key's path is
+ * located (no decoded item arrays), and nothing is written. The value returned is a view into the
+ * store: decode it, never change it.
  */
-type NodeItem = Uint8Array | NodeItem[];
 
 /** The node store: node hash (unprefixed hex) -> RLP-encoded node (bytes, or hex where a trie wrote strings). */
 export type NodeStore = ReadonlyMap<string, Uint8Array | string>;
@@ -16,12 +16,45 @@ const EMPTY_ROOT = '56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363
 
 class MissingNode extends Error {}
 
-function load(store: NodeStore, ref: Uint8Array): NodeItem[] {
+/** The RLP bytes of the node whose hash is `ref`. */
+function load(store: NodeStore, ref: Uint8Array): Uint8Array {
   const stored = store.get(hex(ref));
   if (stored === undefined) throw new MissingNode(`missing trie node ${hex(ref)}`);
-  const node = decodeItem(typeof stored === 'string' ? Buffer.from(stored, 'hex') : stored, 0)[0];
-  if (!Array.isArray(node)) throw new MissingNode(`trie node ${hex(ref)} is not a list`);
-  return node;
+  return typeof stored === 'string' ? Buffer.from(stored, 'hex') : stored;
+}
+
+/**
+ * One RLP item at `b[at]`, as where its payload starts and ends (`start`, `end`; the next item begins
+ * at `end`) and whether it is a list. Kept in module state, not an object per item: the walk is
+ * synchronous and reads each result before the next parse.
+ */
+let start = 0;
+let end = 0;
+let isList = false;
+
+function parseItem(b: Uint8Array, at: number): void {
+  const prefix = b[at]!;
+  if (prefix < 0x80) {
+    start = at;
+    end = at + 1;
+    isList = false;
+  } else if (prefix < 0xb8) {
+    start = at + 1;
+    end = start + prefix - 0x80;
+    isList = false;
+  } else if (prefix < 0xc0) {
+    start = at + 1 + (prefix - 0xb7);
+    end = start + readLength(b, at + 1, prefix - 0xb7);
+    isList = false;
+  } else if (prefix < 0xf8) {
+    start = at + 1;
+    end = start + prefix - 0xc0;
+    isList = true;
+  } else {
+    start = at + 1 + (prefix - 0xf7);
+    end = start + readLength(b, at + 1, prefix - 0xf7);
+    isList = true;
+  }
 }
 
 /** Reads a big-endian length of `n` bytes at `at`. */
@@ -31,37 +64,14 @@ function readLength(b: Uint8Array, at: number, n: number): number {
   return length;
 }
 
-/**
- * One RLP item at `at` and where the next begins. Strings come back as views into `b`, not copies
- * (a node is read, never kept or changed); the store's own nodes are well formed.
- */
-function decodeItem(b: Uint8Array, at: number): [NodeItem, number] {
-  const prefix = b[at]!;
-  if (prefix < 0x80) return [b.subarray(at, at + 1), at + 1];
-  if (prefix < 0xc0) {
-    const long = prefix > 0xb7;
-    const start = long ? at + 1 + (prefix - 0xb7) : at + 1;
-    const end = start + (long ? readLength(b, at + 1, prefix - 0xb7) : prefix - 0x80);
-    return [b.subarray(start, end), end];
-  }
-  const long = prefix > 0xf7;
-  const start = long ? at + 1 + (prefix - 0xf7) : at + 1;
-  const end = Math.min(b.length, start + (long ? readLength(b, at + 1, prefix - 0xf7) : prefix - 0xc0));
-  const items: NodeItem[] = [];
-  for (let i = start; i < end; ) {
-    const [item, next] = decodeItem(b, i);
-    items.push(item);
-    i = next;
-  }
-  return [items, end];
+/** Where the item after the one at `at` begins. */
+function skip(b: Uint8Array, at: number): number {
+  parseItem(b, at);
+  return end;
 }
 
-/** A child reference: empty (none), a 32-byte hash, or a node embedded in its parent. */
-function follow(store: NodeStore, ref: NodeItem): NodeItem[] | null {
-  if (Array.isArray(ref)) return ref;
-  if (ref.length === 0) return null;
-  return load(store, ref);
-}
+/** The nibble `i` of `path`. */
+const nibbleAt = (path: Uint8Array, i: number) => ((i & 1) === 0 ? path[i >> 1]! >> 4 : path[i >> 1]! & 15);
 
 /**
  * The value stored under `path` (the already hashed key) in the trie with root `root`, or null.
@@ -69,35 +79,56 @@ function follow(store: NodeStore, ref: NodeItem): NodeItem[] | null {
  */
 export function trieGet(store: NodeStore, root: Uint8Array, path: Uint8Array): Uint8Array | null {
   if (hex(root) === EMPTY_ROOT) return null;
-  const nibbles = new Uint8Array(path.length * 2);
-  for (let i = 0; i < path.length; i++) {
-    nibbles[2 * i] = path[i]! >> 4;
-    nibbles[2 * i + 1] = path[i]! & 15;
-  }
-  let at = 0;
-  let node: NodeItem[] | null = load(store, root);
-  while (node !== null) {
-    if (node.length === 17) {
-      if (at === nibbles.length) return nonEmpty(node[16] as Uint8Array);
-      node = follow(store, node[nibbles[at++]!]!);
-      continue;
+  const pathNibbles = path.length * 2;
+  let b = load(store, root);
+  let node = 0; // offset of the current node (an RLP list) in b
+  let at = 0; // nibbles of the path consumed
+  for (;;) {
+    parseItem(b, node);
+    const listEnd = end;
+    const first = start;
+    const second = skip(b, first);
+    const afterSecond = skip(b, second);
+    let child: number;
+    if (afterSecond < listEnd) {
+      // A branch: 16 children, then the value.
+      if (at === pathNibbles) {
+        child = first;
+        for (let i = 0; i < 16; i++) child = skip(b, child);
+        parseItem(b, child);
+        return end > start ? b.subarray(start, end) : null;
+      }
+      child = first;
+      for (let i = nibbleAt(path, at++); i > 0; i--) child = skip(b, child);
+    } else {
+      // A leaf or an extension: the hex-prefix encoded key part, then the value or the child.
+      parseItem(b, first);
+      const keyStart = start;
+      const keyEnd = end;
+      const flag = b[keyStart]! >> 4;
+      const odd = (flag & 1) === 1;
+      const partLength = (keyEnd - keyStart) * 2 - (odd ? 1 : 2);
+      if (at + partLength > pathNibbles) return null;
+      for (let i = 0; i < partLength; i++) {
+        const k = i + (odd ? 1 : 2);
+        const nibble = (k & 1) === 0 ? b[keyStart + (k >> 1)]! >> 4 : b[keyStart + (k >> 1)]! & 15;
+        if (nibbleAt(path, at + i) !== nibble) return null;
+      }
+      at += partLength;
+      if (flag >= 2) {
+        if (at !== pathNibbles) return null;
+        parseItem(b, second);
+        return end > start ? b.subarray(start, end) : null;
+      }
+      child = second;
     }
-    // Leaf or extension: a hex-prefix encoded key part, then the value or the child.
-    const encoded = node[0] as Uint8Array;
-    const flag = encoded[0]! >> 4;
-    const leaf = flag >= 2;
-    const odd = (flag & 1) === 1;
-    const partLength = encoded.length * 2 - (odd ? 1 : 2);
-    for (let i = 0; i < partLength; i++) {
-      const k = i + (odd ? 1 : 2);
-      const nibble = k % 2 === 0 ? encoded[k / 2]! >> 4 : encoded[(k - 1) / 2]! & 15;
-      if (nibbles[at + i] !== nibble) return null;
+    // A child reference: empty (none), a node embedded in its parent, or a 32-byte hash.
+    parseItem(b, child);
+    if (isList) node = child;
+    else if (end === start) return null;
+    else {
+      b = load(store, b.subarray(start, end));
+      node = 0;
     }
-    at += partLength;
-    if (leaf) return at === nibbles.length ? nonEmpty(node[1] as Uint8Array) : null;
-    node = follow(store, node[1]!);
   }
-  return null;
 }
-
-const nonEmpty = (v: Uint8Array) => (v.length === 0 ? null : v);

@@ -9,6 +9,7 @@ import type { VM } from '@ethereumjs/vm';
 import { encodeAbiParameters, encodeFunctionData, keccak256, parseAbi, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CallState } from '../../../src/eth/engine/callState.js';
+import { CallVms } from '../../../src/eth/engine/callVms.js';
 import { EthChain } from '../../../src/eth/engine/chain.js';
 import { interpreterPatched } from '../../../src/eth/engine/interpreterCache.js';
 import { trieGet } from '../../../src/eth/engine/trieRead.js';
@@ -185,5 +186,38 @@ describe('trieGet', () => {
       }
     }
     expect(found).toBeGreaterThan(10);
+  });
+});
+
+describe('CallVms reads shared per root', () => {
+  it('answer the same with roots evicted under a small budget, and keep the budget', async () => {
+    const source = {
+      nodes: chain.parts().nodes,
+      prefixCodeHashes: true,
+      keccak: (b: Uint8Array) => hexToBytes(keccak256(b)),
+      view: chain.view,
+      commonAt: (b: MinedBlock) => chain.commonAt(b.number, b.header.timestamp),
+    };
+    const roomy = new CallVms(source);
+    const tight = new CallVms(source, { maxRoots: 3, maxEntries: 6 });
+    const addresses = [ACCOUNT0, ACCOUNT1, ACCOUNT2, TOKEN, REVERTER, '0x' + '12'.repeat(20)].map(addr);
+    const slots = [0n, 1n, 2n, 3n].map((n) => setLengthLeft(hexToBytes(`0x0${n}`), 32));
+    const blocks = [...chain.blocks()];
+    // Twice over, in an order that revisits evicted roots.
+    for (const block of [...blocks, ...blocks.slice().reverse(), ...blocks]) {
+      const want = roomy.readsAt(block);
+      const got = tight.readsAt(block);
+      expect(tight.cached().roots).toBeLessThanOrEqual(3);
+      // Over budget only with the root in use left (a root alone is bounded by its own cap).
+      if (tight.cached().roots > 1) expect(tight.cached().entries).toBeLessThanOrEqual(6);
+      for (const a of addresses) {
+        const key = Buffer.from(a.bytes).toString('hex');
+        const account = got.account(a);
+        expect(account, `${block.number} ${a}`).toEqual(want.account(a));
+        if (account === null) continue;
+        for (const slot of slots) expect(got.slot(account, slot, key)).toEqual(want.slot(want.account(a)!, slot, key));
+      }
+    }
+    expect(roomy.cached().roots).toBe(blocks.length);
   });
 });
