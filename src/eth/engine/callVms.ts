@@ -1,6 +1,6 @@
 /**
  * VMs for eth_call: each runs on a CallState (callState.ts) over the shared reads of its block's
- * root, with the interpreter's per-frame costs cut (interpreterCache.ts). Pooled like the chain's other VMs
+ * root, with the interpreter's per-frame costs cut (evmFastPath/). Pooled like the chain's other VMs
  * (vmPool.ts): a VM is leased to one call at a time and re-pointed at another root by swapping the
  * reads its state falls through to, which costs nothing (no trie copy, no cache to drop).
  */
@@ -9,7 +9,7 @@ import { bytesToHex } from '@ethereumjs/util';
 import { createVM, type VM } from '@ethereumjs/vm';
 import type { ChainView } from './chainView.js';
 import { CallState, RootReads, type ReadsBudget, type TrieSource } from './callState.js';
-import { speedUpInterpreter } from './interpreterCache.js';
+import { speedUpInterpreter } from './evmFastPath/index.js';
 import type { NodeStore } from './trieRead.js';
 import type { MinedBlock } from './types.js';
 import { Lru } from './vmPool.js';

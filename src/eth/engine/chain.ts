@@ -14,7 +14,7 @@ import type { LoadedSeed } from '../../seed/load.js';
 import { CallVms } from './callVms.js';
 import { ChainView } from './chainView.js';
 import { HeadStateManager } from './headState.js';
-import { speedUpInterpreter } from './interpreterCache.js';
+import { speedUpInterpreter } from './evmFastPath/index.js';
 import { prepareCommon } from './common.js';
 import { BlockDraft, nextHeaderData } from './draft.js';
 import { minedBlock, storedReceipts } from './receipts.js';

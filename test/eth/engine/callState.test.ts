@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CallState } from '../../../src/eth/engine/callState.js';
 import { CallVms } from '../../../src/eth/engine/callVms.js';
 import { EthChain } from '../../../src/eth/engine/chain.js';
-import { interpreterPatched } from '../../../src/eth/engine/interpreterCache.js';
+import { interpreterPatched } from '../../../src/eth/engine/evmFastPath/index.js';
 import { trieGet } from '../../../src/eth/engine/trieRead.js';
 import type { MinedBlock } from '../../../src/eth/engine/types.js';
 import { parseSeed } from '../../../src/seed/load.js';

@@ -1,0 +1,27 @@
+/**
+ * A faster path through @ethereumjs's EVM for the EVMs that opt in (`speedUpInterpreter`): call
+ * VMs and the head VM of chains without a hardfork schedule. Other EVMs are untouched.
+ *
+ * - frame.ts: the call frame without V8's slow object spreads;
+ * - loop.ts: the interpreter loop inline, awaiting only async gas and opcode handlers, and jump
+ *   analysis kept per code object.
+ *
+ * Each stands in only where it does exactly what @ethereumjs does, and hands anything unusual
+ * (DEBUG, the profiler, step listeners, EOF, the EIPs it does not reproduce) to the stock methods.
+ * Should @ethereumjs's internals fail to load, every EVM runs stock, only slower.
+ */
+import type { EVMInterface } from '@ethereumjs/evm';
+import { patchFrame } from './frame.js';
+import { patchInterpreter } from './loop.js';
+import { optIn } from './optIn.js';
+
+/** True when the fast path is in place (for tests). */
+export const interpreterPatched = patchInterpreter() && patchFrame();
+
+/**
+ * Opts `evm` into the fast path. Its hardfork must never change, and the code objects it runs must
+ * never be changed in place (their jump analyses are kept).
+ */
+export function speedUpInterpreter(evm: EVMInterface): void {
+  optIn(evm);
+}

@@ -1,0 +1,117 @@
+/**
+ * The interpreter loop of opted-in EVMs. @ethereumjs's Interpreter.run awaits an async `runStep`
+ * per opcode (a promise and a microtask each, ~126 of them for an ERC-20 balanceOf); this loop runs
+ * the same steps inline (the static fee, the dynamic-gas handler, the invalid-opcode check, the
+ * charge, pc++, the EIP-7928 post-call hook, the handler, the access-witness commit) and awaits
+ * only where @ethereumjs's own code is async: dynamic-gas handlers and async opcode handlers. Its
+ * errors, STOP and REVERT handling and its result are those of Interpreter.run.
+ *
+ * It stands in only where runStep does nothing more: legacy (non-EOF) code, no `step` listener, no
+ * DEBUG, no profiler, no code-chunk charging (EIPs 6800/7864), run from its start. Anything else
+ * runs stock.
+ *
+ * Jump analysis (valid JUMPDESTs, PUSH values, the entry of every opcode) is kept per code object:
+ * it depends only on the code and the EVM's opcode table. The code objects an opted-in EVM runs
+ * must never be changed in place, and its hardfork must not change (its opcode table would).
+ */
+import { EVMError } from '@ethereumjs/evm';
+import { internals } from './modules.js';
+import { isOptedIn, jumpAnalyses } from './optIn.js';
+import type { EvmErrorLike, InterpreterLike, InterpreterResult, OpEntry, RunState } from './types.js';
+
+const { STOP, INVALID_OPCODE, OUT_OF_GAS } = EVMError.errorMessages;
+const EVM_ERROR_TYPE = new EVMError(STOP).errorType;
+
+/** True when runStep would do nothing but what `fastRun` does. */
+function plainFrame(interpreter: InterpreterLike, code: Uint8Array, opts: { pc?: number }): boolean {
+  const evm = interpreter._evm;
+  const common = interpreter.common;
+  return (
+    opts.pc === undefined &&
+    !evm.DEBUG &&
+    interpreter.profilerOpts?.enabled !== true &&
+    evm.events.listenerCount('step') === 0 &&
+    !common.isActivatedEIP(6800) &&
+    !common.isActivatedEIP(7864) &&
+    !(code[0] === 0xef && common.isActivatedEIP(3540))
+  );
+}
+
+/** Interpreter.run and runStep for legacy code, inline (see the module comment). */
+async function fastRun(interpreter: InterpreterLike, code: Uint8Array): Promise<InterpreterResult> {
+  const runState: RunState = interpreter._runState;
+  const common = interpreter.common;
+  const opcodeMap = interpreter._evm._opcodeMap;
+  const consumePostCallOog = internals!.consumeEip7928PostTargetCallOog;
+  runState.code = code;
+  let err: EvmErrorLike | undefined;
+  let cachedOpcodes: OpEntry[] | undefined;
+  while (runState.programCounter < code.length) {
+    const pc = runState.programCounter;
+    let entry: OpEntry;
+    if (cachedOpcodes === undefined) {
+      const opCode = code[pc]!;
+      // As run(): analyse the code when it first jumps; until then, opcodes come from the table.
+      if (opCode === 0x56 || opCode === 0x57 || opCode === 0x5e) {
+        const { jumps, pushes, opcodesCached } = interpreter._getValidJumpDestinations(code);
+        runState.validJumps = jumps;
+        runState.cachedPushes = pushes;
+        runState.shouldDoJumpAnalysis = false;
+        cachedOpcodes = opcodesCached;
+      }
+      runState.opCode = opCode;
+      entry = opcodeMap[opCode]!;
+    } else {
+      entry = cachedOpcodes[pc]!;
+      runState.opCode = entry.opcodeInfo.code;
+    }
+    try {
+      const info = entry.opcodeInfo;
+      let gas = info.feeBigInt;
+      if (info.dynamicGas) gas = await entry.gasHandler(runState, gas, common);
+      if (info.isInvalid) throw new EVMError(INVALID_OPCODE);
+      // Interpreter.useGas without its DEBUG line.
+      runState.gasLeft -= gas;
+      if (runState.gasLeft < 0n) {
+        runState.gasLeft = 0n;
+        throw new EVMError(OUT_OF_GAS);
+      }
+      runState.programCounter++;
+      if (runState.eip7928PostTargetCallOog !== undefined) consumePostCallOog(runState);
+      if (info.isAsync) await entry.opHandler(runState, common);
+      else entry.opHandler(runState, common);
+      runState.env.accessWitness?.commit();
+    } catch (e) {
+      runState.env.accessWitness?.revert();
+      // As run(): rethrow what is not an EVM error; STOP ends the frame without one.
+      if (!('errorType' in (e as object) && (e as EvmErrorLike).errorType === EVM_ERROR_TYPE)) throw e;
+      if ((e as EvmErrorLike).error !== STOP) err = e as EvmErrorLike;
+      break;
+    }
+  }
+  if (err === undefined && runState.eip8037BurnLeftoverAfterCreateHaltOntoAlive === true && runState.gasLeft > 0n) {
+    runState.gasLeft = 0n;
+    err = new EVMError(OUT_OF_GAS);
+  }
+  return { runState, exceptionError: err };
+}
+
+/** Patches Interpreter.prototype for opted-in EVMs; false when the Interpreter could not be loaded. */
+export function patchInterpreter(): boolean {
+  if (internals === undefined) return false;
+  const proto = internals.Interpreter.prototype;
+  const analyse = proto._getValidJumpDestinations;
+  proto._getValidJumpDestinations = function (this: InterpreterLike, code: Uint8Array) {
+    const cache = jumpAnalyses(this._evm);
+    if (cache === undefined) return analyse.call(this, code);
+    let analysis = cache.get(code);
+    if (analysis === undefined) cache.set(code, (analysis = analyse.call(this, code)));
+    return analysis;
+  };
+  const run = proto.run;
+  proto.run = function (this: InterpreterLike, code: Uint8Array, opts: { pc?: number } = {}) {
+    if (isOptedIn(this._evm) && plainFrame(this, code, opts)) return fastRun(this, code);
+    return run.call(this, code, opts);
+  };
+  return true;
+}
