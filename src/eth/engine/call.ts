@@ -69,7 +69,8 @@ export async function runCall(vm: VM, block: MinedBlock, req: CallRequest, timeo
   const caller = req.from ?? createZeroAddress();
   const gasPrice = callGasPrice(req, block.header.baseFeePerGas);
   const value = req.value ?? 0n;
-  const deadline = setDeadline(vm, timeoutMs);
+  const clock = clockOf(vm);
+  clock.deadline = performance.now() + timeoutMs;
   freshJournal(vm);
   await vm.stateManager.checkpoint();
   try {
@@ -92,7 +93,7 @@ export async function runCall(vm: VM, block: MinedBlock, req: CallRequest, timeo
     if (err instanceof CallTimeout) throw new ExecutionFailed(`execution aborted (timeout = ${formatSeconds(timeoutMs)})`);
     throw err;
   } finally {
-    deadline.clear();
+    clock.deadline = Infinity;
     await vm.stateManager.revert();
   }
 }
@@ -113,26 +114,40 @@ function freshJournal(vm: VM): void {
 class CallTimeout extends Error {}
 
 interface OpcodeEntry {
-  opHandler: (...args: unknown[]) => unknown;
+  opHandler: (runState: unknown, common: unknown) => unknown;
 }
 
+/** A call VM's clock: the deadline of the call it runs (Infinity between calls), and its jumps so far. */
+interface CallClock {
+  deadline: number;
+  jumps: number;
+  /** The opcode table whose JUMP and JUMPI check this clock. */
+  readonly table: OpcodeEntry[];
+}
+
+const clocks = new WeakMap<VM, CallClock>();
+
 /**
- * Makes JUMP and JUMPI of this VM (every loop takes one) check a deadline every 1024 jumps and throw
- * CallTimeout past it. The EVM rethrows non-EVM errors, so the call stops there. The VM's opcode
- * table is its own (built when the VM is), so other VMs are untouched.
+ * The clock of `vm`, made on first use: JUMP and JUMPI of this VM (every loop takes one) check the
+ * deadline every 1024 jumps and throw CallTimeout past it. The EVM rethrows non-EVM errors, so the call
+ * stops there. The VM's opcode table is its own (built when the VM is), so other VMs are untouched;
+ * the handlers are wrapped once per table, and a call only sets the deadline.
  */
-function setDeadline(vm: VM, timeoutMs: number): { clear(): void } {
-  const map = (vm.evm as unknown as { _opcodeMap: OpcodeEntry[] })._opcodeMap;
-  const deadline = performance.now() + timeoutMs;
-  let jumps = 0;
-  const originals = [0x56, 0x57].map((op) => [map[op]!, map[op]!.opHandler] as const);
-  for (const [entry, inner] of originals) {
-    entry.opHandler = (...args: unknown[]) => {
-      if ((++jumps & 1023) === 0 && performance.now() > deadline) throw new CallTimeout();
-      return inner(...args);
+function clockOf(vm: VM): CallClock {
+  const table = (vm.evm as unknown as { _opcodeMap: OpcodeEntry[] })._opcodeMap;
+  let clock = clocks.get(vm);
+  if (clock !== undefined && clock.table === table) return clock;
+  const own: CallClock = { deadline: Infinity, jumps: 0, table };
+  for (const op of [0x56, 0x57]) {
+    const entry = table[op]!;
+    const inner = entry.opHandler;
+    entry.opHandler = (runState, common) => {
+      if ((++own.jumps & 1023) === 0 && performance.now() > own.deadline) throw new CallTimeout();
+      return inner(runState, common);
     };
   }
-  return { clear: () => originals.forEach(([entry, inner]) => (entry.opHandler = inner)) };
+  clocks.set(vm, own);
+  return own;
 }
 
 const formatSeconds = (ms: number) => `${ms / 1000}s`;
