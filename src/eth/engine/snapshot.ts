@@ -21,8 +21,9 @@ import { Address, bigIntToUnpaddedBytes, bytesToBigInt, equalsBytes } from '@eth
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { EthChain, type ChainParts, type EthChainOptions } from './chain.js';
 import { prepareCommon } from './common.js';
+import { listSpans, rawBlockFields, rlpItem, rlpViews, type Nested } from './rawBlock.js';
 import { SnapshotNodes } from './snapshotNodes.js';
-import type { DevAccount, MinedBlock, PendingTx, StoredLog, StoredReceipt } from './types.js';
+import type { DevAccount, MinedBlock, PendingTx, RawBlockFields, StoredLog, StoredReceipt } from './types.js';
 
 const MAGIC = new TextEncoder().encode('devgate-chain\0');
 /** Bumped whenever the layout or the meaning of a field changes. */
@@ -32,7 +33,6 @@ export class SnapshotError extends Error {
   override name = 'SnapshotError';
 }
 
-type Nested = Uint8Array | Nested[];
 const big = (n: bigint) => bigIntToUnpaddedBytes(n);
 
 /** Appends bytes and little-endian u32s to a growing list of chunks. */
@@ -168,7 +168,7 @@ function decodeParts(buf: Buffer, ctx: SnapshotContext): ChainParts {
     if (parent !== undefined && !equalsBytes(header.parentHash, parent)) fail(`block ${i} does not follow block ${i - 1}`);
     parent = header.hash;
     td += header.difficulty;
-    blocks.push(lazyMinedBlock(raw, opts, header, td, senders, hashes, receiptsRaw));
+    blocks.push(lazyMinedBlock(raw, opts, header, td, senders, hashes, receiptsRaw, keccak));
   }
   const pool: PendingTx[] = [];
   const poolCount = u32();
@@ -185,24 +185,6 @@ function decodeParts(buf: Buffer, ctx: SnapshotContext): ChainParts {
   return { common: ctx.common, nodes, blocks, pool, accounts: ctx.accounts ?? accounts };
 }
 
-/** The RLP item at `at` of `b`: where its payload starts, how long it is, where the next item starts. */
-function rlpItem(b: Uint8Array, at: number): { start: number; length: number; end: number } {
-  const p = b[at];
-  if (p === undefined) throw new SnapshotError('a block header is truncated');
-  let start = at + 1;
-  let length: number;
-  if (p < 0x80) [start, length] = [at, 1];
-  else if (p < 0xb8) length = p - 0x80;
-  else if (p < 0xc0 || (p >= 0xf8 && p <= 0xff)) {
-    const n = p < 0xc0 ? p - 0xb7 : p - 0xf7;
-    length = 0;
-    for (let i = 0; i < n; i++) length = length * 256 + (b[at + 1 + i] ?? 0);
-    start = at + 1 + n;
-  } else length = p - 0xc0;
-  if (start + length > b.length) throw new SnapshotError('a block header is truncated');
-  return { start, length, end: start + length };
-}
-
 /** What a start reads of a raw block's header in place; `end` is where the header's RLP ends (the transaction list follows). */
 interface HeaderFacts {
   readonly hash: Uint8Array;
@@ -213,29 +195,16 @@ interface HeaderFacts {
   readonly end: number;
 }
 
-/** The RLP item at `at` of `b` decoded into views of `b` (no copies, unlike RLP.decode), and where the next item starts. */
-function rlpViews(b: Uint8Array, at: number): { value: Nested; end: number } {
-  const item = rlpItem(b, at);
-  if (b[at]! < 0xc0) return { value: b.subarray(item.start, item.end), end: item.end };
-  const list: Nested[] = [];
-  for (let p = item.start; p < item.end; ) {
-    const child = rlpViews(b, p);
-    list.push(child.value);
-    p = child.end;
-  }
-  return { value: list, end: item.end };
-}
-
 /** Hash, parent hash, number and difficulty of a raw block, read from its header's RLP in place. */
 function blockHeader(raw: Uint8Array, keccak: (b: Uint8Array) => Uint8Array): HeaderFacts {
   if (raw[0]! < 0xc0) throw new SnapshotError('a block is not an RLP list starting with its header');
-  const block = rlpItem(raw, 0);
-  const header = rlpItem(raw, block.start);
+  const block = rlpItem(raw, 0, 'a block header');
+  const header = rlpItem(raw, block.start, 'a block header');
   if (raw[block.start]! < 0xc0) throw new SnapshotError('a block is not an RLP list starting with its header');
   // Fields 0 (parent hash), 7 (difficulty) and 8 (number) of the header list.
   const fields: { start: number; length: number }[] = [];
   for (let at = header.start; fields.length < 9 && at < header.end; ) {
-    const item = rlpItem(raw, at);
+    const item = rlpItem(raw, at, 'a block header');
     fields.push(item);
     at = item.end;
   }
@@ -262,13 +231,15 @@ function txSpans(raw: Uint8Array, headerEnd: number): { start: number; end: numb
  * receipts are decoded on first use, each no further than asked: a header or one transaction costs a
  * fraction of the whole Block, and the transaction hashes come from the snapshot.
  */
-function lazyMinedBlock(raw: Uint8Array, opts: BlockOptions, facts: HeaderFacts, totalDifficulty: bigint, sendersRaw: Uint8Array, txHashes: readonly Uint8Array[], receiptsRaw: Uint8Array): MinedBlock {
+function lazyMinedBlock(raw: Uint8Array, opts: BlockOptions, facts: HeaderFacts, totalDifficulty: bigint, sendersRaw: Uint8Array, txHashes: readonly Uint8Array[], receiptsRaw: Uint8Array, keccak: (b: Uint8Array) => Uint8Array): MinedBlock {
   let block: Block | undefined;
   let header: BlockHeader | undefined;
   let spans: { start: number; end: number }[] | undefined;
   let txs: (TypedTransaction | undefined)[] | undefined;
   let senders: Address[] | undefined;
   let receipts: StoredReceipt[] | undefined;
+  let fields: RawBlockFields | undefined;
+  let receiptSpans: [number, number][] | undefined;
   const headerOnly = () => block?.header ?? (header ??= createBlockHeaderFromRLP(raw.subarray(facts.start, facts.end), opts));
   return {
     hash: facts.hash,
@@ -300,6 +271,15 @@ function lazyMinedBlock(raw: Uint8Array, opts: BlockOptions, facts: HeaderFacts,
     },
     get receipts() {
       return (receipts ??= (rlpViews(receiptsRaw, 0).value as Nested[][]).map(decodeReceipt));
+    },
+    receiptAt(index: number): StoredReceipt {
+      if (receipts !== undefined) return receipts[index]!;
+      const span = (receiptSpans ??= listSpans(receiptsRaw, 0))[index];
+      if (span === undefined) throw new RangeError(`block ${facts.number} has no receipt ${index}`);
+      return decodeReceipt(rlpViews(receiptsRaw, span[0]).value as Nested[]);
+    },
+    get raw() {
+      return (fields ??= rawBlockFields(raw, keccak));
     },
   };
 }

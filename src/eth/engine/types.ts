@@ -4,8 +4,8 @@
  */
 import type { Block, BlockHeader, HeaderData } from '@ethereumjs/block';
 import type { Common, GenesisState } from '@ethereumjs/common';
-import type { TypedTransaction } from '@ethereumjs/tx';
-import type { Address } from '@ethereumjs/util';
+import type { AccessListBytes, TypedTransaction } from '@ethereumjs/tx';
+import type { Address, EOACode7702AuthorizationListBytes } from '@ethereumjs/util';
 
 /** A block tag as the engine understands it, or a block number. */
 export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized';
@@ -59,6 +59,80 @@ export interface MinedBlock {
   readonly txHashes: readonly Uint8Array[];
   /** The transaction at `index`, decoded alone while the Block is not (a restored block; absent: `block.transactions[index]`). */
   transactionAt?(index: number): TypedTransaction;
+  /** The receipt at `index`, decoded alone while `receipts` is not (a restored block; absent: `receipts[index]`). */
+  receiptAt?(index: number): StoredReceipt;
+  /** A restored block's fields read from its RLP for formatting (absent: the formatters read `block`). */
+  readonly raw?: RawBlockFields;
+}
+
+/** The header fields the read methods format, named as BlockHeader names them (a BlockHeader is one). */
+export interface HeaderFields {
+  readonly parentHash: Uint8Array;
+  readonly uncleHash: Uint8Array;
+  readonly coinbase: Address;
+  readonly stateRoot: Uint8Array;
+  readonly transactionsTrie: Uint8Array;
+  readonly receiptTrie: Uint8Array;
+  readonly logsBloom: Uint8Array;
+  readonly difficulty: bigint;
+  readonly number: bigint;
+  readonly gasLimit: bigint;
+  readonly gasUsed: bigint;
+  readonly timestamp: bigint;
+  readonly extraData: Uint8Array;
+  readonly mixHash: Uint8Array;
+  readonly nonce: Uint8Array;
+  readonly baseFeePerGas?: bigint;
+  readonly withdrawalsRoot?: Uint8Array;
+  readonly blobGasUsed?: bigint;
+  readonly excessBlobGas?: bigint;
+  readonly parentBeaconBlockRoot?: Uint8Array;
+  readonly requestsHash?: Uint8Array;
+}
+
+interface TxFieldsOfEveryType {
+  readonly nonce: bigint;
+  readonly gasLimit: bigint;
+  readonly to?: Address;
+  readonly value: bigint;
+  readonly data: Uint8Array;
+  readonly v?: bigint;
+  readonly r?: bigint;
+  readonly s?: bigint;
+}
+interface FeeMarketFields extends TxFieldsOfEveryType {
+  readonly chainId: bigint;
+  readonly maxPriorityFeePerGas: bigint;
+  readonly maxFeePerGas: bigint;
+  readonly accessList: AccessListBytes;
+}
+
+/** The fields the read methods format of a transaction of each type, named as @ethereumjs names them (each of its transactions is one). */
+export type TxFields =
+  | (TxFieldsOfEveryType & { readonly type: 0; readonly gasPrice: bigint })
+  | (TxFieldsOfEveryType & { readonly type: 1; readonly chainId: bigint; readonly gasPrice: bigint; readonly accessList: AccessListBytes })
+  | (FeeMarketFields & { readonly type: 2 })
+  | (FeeMarketFields & { readonly type: 3; readonly maxFeePerBlobGas: bigint; readonly blobVersionedHashes: readonly string[] })
+  | (FeeMarketFields & { readonly type: 4; readonly authorizationList: EOACode7702AuthorizationListBytes });
+
+/** A withdrawal (EIP-4895), amount in Gwei. */
+export interface WithdrawalFields {
+  readonly index: bigint;
+  readonly validatorIndex: bigint;
+  readonly address: Address;
+  readonly amount: bigint;
+}
+
+/** What the formatters read of a block straight from its RLP (rawBlock.ts), without @ethereumjs objects. */
+export interface RawBlockFields {
+  /** Length of the block's RLP (geth's Block.Size()). */
+  readonly size: number;
+  readonly header: HeaderFields;
+  /** The fields of the transaction at `index` (decoded afresh on each call). */
+  txFields(index: number): TxFields;
+  readonly uncleHashes: readonly Uint8Array[];
+  /** Absent before Shanghai. */
+  readonly withdrawals: readonly WithdrawalFields[] | undefined;
 }
 
 /** A transaction waiting in the pending pool. */

@@ -4,22 +4,13 @@
  * parentBeaconBlockRoot, requestsHash). `size` is the RLP length of the block, as geth's Block.Size().
  * The pending block has null hash, logsBloom, nonce and number; its transactions are pending ones.
  */
-import type { Block } from '@ethereumjs/block';
 import { bytesHex, quantityHex } from '../../hex.js';
 import { RawJson } from '../../rpc/rawJson.js';
 import type { MinedBlock } from '../engine/types.js';
+import { blockSizeOf, headerOf, txOf, uncleHashesOf, withdrawalsOf } from './mined.js';
 import { sortedKeys } from './sorted.js';
 import { formatTransaction, minedTransactionJson, type TxPlacement } from './transaction.js';
 import { rawJsonOf, textsOf, txHashHex } from './wireText.js';
-
-/** RLP sizes of blocks already formatted (a block never changes once built). */
-const sizes = new WeakMap<Block, number>();
-
-function blockSize(block: Block): number {
-  let size = sizes.get(block);
-  if (size === undefined) sizes.set(block, (size = block.serialize().length));
-  return size;
-}
 
 export interface BlockFormatOptions {
   /** Full transaction objects (true) or their hashes (false). */
@@ -52,8 +43,7 @@ export function minedBlockJson(mined: MinedBlock, fullTransactions: boolean): Ra
 
 /** The wire object of a block (made afresh: answers of mined blocks use minedBlockJson). */
 export function formatBlock(mined: MinedBlock, opts: BlockFormatOptions): Record<string, unknown> {
-  const { block } = mined;
-  const h = block.header;
+  const h = headerOf(mined);
   const pending = opts.pending === true;
   const out: Record<string, unknown> = {
     number: pending ? null : quantityHex(mined.number),
@@ -68,7 +58,7 @@ export function formatBlock(mined: MinedBlock, opts: BlockFormatOptions): Record
     difficulty: quantityHex(h.difficulty),
     totalDifficulty: quantityHex(mined.totalDifficulty),
     extraData: bytesHex(h.extraData),
-    size: quantityHex(blockSize(block)),
+    size: quantityHex(blockSizeOf(mined)),
     gasLimit: quantityHex(h.gasLimit),
     gasUsed: quantityHex(h.gasUsed),
     timestamp: quantityHex(h.timestamp),
@@ -81,17 +71,18 @@ export function formatBlock(mined: MinedBlock, opts: BlockFormatOptions): Record
   if (h.excessBlobGas !== undefined) out.excessBlobGas = quantityHex(h.excessBlobGas);
   if (h.parentBeaconBlockRoot !== undefined) out.parentBeaconBlockRoot = bytesHex(h.parentBeaconBlockRoot);
   if (h.requestsHash !== undefined) out.requestsHash = bytesHex(h.requestsHash);
-  out.transactions = block.transactions.map((tx, index) => {
-    const hash = pending ? bytesHex(tx.hash()) : txHashHex(mined, index);
+  out.transactions = mined.txHashes.map((txHash, index) => {
+    const hash = pending ? bytesHex(txHash) : txHashHex(mined, index);
     if (!opts.fullTransactions) return hash;
     const at: TxPlacement = pending
       ? { kind: 'pending' }
       : { kind: 'mined', blockHash: mined.hash, blockNumber: mined.number, index, baseFee: h.baseFeePerGas };
-    return formatTransaction(tx, mined.senders[index]!, at, hash);
+    return formatTransaction(txOf(mined, index), mined.senders[index]!, at, hash);
   });
-  out.uncles = block.uncleHeaders.map((u) => bytesHex(u.hash()));
-  if (block.withdrawals !== undefined && h.withdrawalsRoot !== undefined) {
-    out.withdrawals = block.withdrawals.map((w) => ({
+  out.uncles = uncleHashesOf(mined).map(bytesHex);
+  const withdrawals = withdrawalsOf(mined);
+  if (withdrawals !== undefined && h.withdrawalsRoot !== undefined) {
+    out.withdrawals = withdrawals.map((w) => ({
       index: quantityHex(w.index),
       validatorIndex: quantityHex(w.validatorIndex),
       address: w.address.toString(),

@@ -5,13 +5,13 @@
  * gas price; of a pending one, its maxFeePerGas (as geth). A pending tx has null blockHash, blockNumber
  * and transactionIndex.
  */
-import { TransactionType, type TypedTransaction } from '@ethereumjs/tx';
+import { TransactionType } from '@ethereumjs/tx';
 import { bytesToBigInt, type Address } from '@ethereumjs/util';
 import { bytesHex, quantityHex } from '../../hex.js';
 import type { RawJson } from '../../rpc/rawJson.js';
-import type { MinedBlock } from '../engine/types.js';
+import type { MinedBlock, TxFields } from '../engine/types.js';
 import { formatAccessList } from './accessList.js';
-import { txOf } from './mined.js';
+import { headerOf, txOf } from './mined.js';
 import { rawJsonOf, textsOf, txHashHex } from './wireText.js';
 
 /** Where a transaction is: mined at an index of a block, or pending. */
@@ -21,7 +21,7 @@ export type TxPlacement =
 
 /** Where the transaction at `index` of a mined block sits. */
 export function minedPlacement(mined: MinedBlock, index: number): TxPlacement {
-  return { kind: 'mined', blockHash: mined.hash, blockNumber: mined.number, index, baseFee: mined.header.baseFeePerGas };
+  return { kind: 'mined', blockHash: mined.hash, blockNumber: mined.number, index, baseFee: headerOf(mined).baseFeePerGas };
 }
 
 /** The JSON text of the transaction at `index` of a mined block, made once. */
@@ -29,8 +29,8 @@ export function minedTransactionJson(mined: MinedBlock, index: number): RawJson 
   return (textsOf(mined).transactions[index] ??= rawJsonOf(formatTransaction(txOf(mined, index), mined.senders[index]!, minedPlacement(mined, index), txHashHex(mined, index))));
 }
 
-/** `hash`: the tx's hex hash where the caller knows it (saves hashing the tx). */
-export function formatTransaction(tx: TypedTransaction, from: Address, at: TxPlacement, hash?: string): Record<string, unknown> {
+/** `tx`: an @ethereumjs transaction or a restored one's fields; `hash`: its hex hash (default: tx.hash(), which fields alone lack). */
+export function formatTransaction(tx: TxFields & { hash?: () => Uint8Array }, from: Address, at: TxPlacement, hash: string = bytesHex(tx.hash!())): Record<string, unknown> {
   const mined = at.kind === 'mined';
   const out: Record<string, unknown> = {
     blockHash: mined ? bytesHex(at.blockHash) : null,
@@ -44,7 +44,7 @@ export function formatTransaction(tx: TypedTransaction, from: Address, at: TxPla
     out.maxPriorityFeePerGas = quantityHex(tx.maxPriorityFeePerGas);
   }
   if (tx.type === TransactionType.BlobEIP4844) out.maxFeePerBlobGas = quantityHex(tx.maxFeePerBlobGas);
-  out.hash = hash ?? bytesHex(tx.hash());
+  out.hash = hash;
   out.input = bytesHex(tx.data);
   out.nonce = quantityHex(tx.nonce);
   out.to = tx.to === undefined ? null : tx.to.toString();
@@ -73,7 +73,7 @@ export function formatTransaction(tx: TypedTransaction, from: Address, at: TxPla
 }
 
 /** The price per gas the sender pays: the effective price of a mined fee-market tx, else its cap or gasPrice. */
-export function gasPriceOf(tx: TypedTransaction, at: TxPlacement): bigint {
+export function gasPriceOf(tx: TxFields, at: TxPlacement): bigint {
   if (!('maxFeePerGas' in tx)) return tx.gasPrice;
   if (at.kind === 'mined' && at.baseFee !== undefined) return effectiveGasPrice(tx.maxFeePerGas, tx.maxPriorityFeePerGas, at.baseFee);
   return tx.maxFeePerGas;
@@ -86,7 +86,7 @@ export function effectiveGasPrice(maxFeePerGas: bigint, maxPriorityFeePerGas: bi
 }
 
 /** The chain id a tx carries: its field for typed txs, derived from v for EIP-155 legacy txs, none otherwise. */
-function chainIdOf(tx: TypedTransaction): bigint | undefined {
+function chainIdOf(tx: TxFields): bigint | undefined {
   if (tx.type !== TransactionType.Legacy) return tx.chainId;
   const v = tx.v;
   if (v === undefined || v === 27n || v === 28n) return undefined;

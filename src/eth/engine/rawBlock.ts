@@ -1,0 +1,155 @@
+/**
+ * A block's fields read straight out of its RLP: the header's, each transaction's, the uncles' hashes
+ * and the withdrawals, as views of the bytes (no copies) and without building @ethereumjs objects or
+ * validating anything again. For blocks this chain built and saved (snapshot.ts), whose bytes were
+ * checked when they were made: formatting a restored block's transaction or header this way costs a
+ * fraction of createTxFromRLP / createBlockHeaderFromRLP (a Common, validation, hashing).
+ */
+import { Address, bytesToBigInt, bytesToHex, type EOACode7702AuthorizationListBytes } from '@ethereumjs/util';
+import type { HeaderFields, RawBlockFields, TxFields, WithdrawalFields } from './types.js';
+
+export type Nested = Uint8Array | Nested[];
+
+/** The RLP item at `at` of `b`: where its payload starts, how long it is, where the next item starts. */
+export function rlpItem(b: Uint8Array, at: number, what = 'an RLP item'): { start: number; length: number; end: number } {
+  const p = b[at];
+  if (p === undefined) throw new RangeError(`${what} is truncated`);
+  let start = at + 1;
+  let length: number;
+  if (p < 0x80) [start, length] = [at, 1];
+  else if (p < 0xb8) length = p - 0x80;
+  else if (p < 0xc0 || p >= 0xf8) {
+    const n = p < 0xc0 ? p - 0xb7 : p - 0xf7;
+    length = 0;
+    for (let i = 0; i < n; i++) length = length * 256 + (b[at + 1 + i] ?? 0);
+    start = at + 1 + n;
+  } else length = p - 0xc0;
+  if (start + length > b.length) throw new RangeError(`${what} is truncated`);
+  return { start, length, end: start + length };
+}
+
+/** The RLP item at `at` of `b` decoded into views of `b` (no copies, unlike RLP.decode), and where the next item starts. */
+export function rlpViews(b: Uint8Array, at: number): { value: Nested; end: number } {
+  const item = rlpItem(b, at);
+  if (b[at]! < 0xc0) return { value: b.subarray(item.start, item.end), end: item.end };
+  const list: Nested[] = [];
+  for (let p = item.start; p < item.end; ) {
+    const child = rlpViews(b, p);
+    list.push(child.value);
+    p = child.end;
+  }
+  return { value: list, end: item.end };
+}
+
+/** The items of the RLP list at `at` of `b`, each as [start, end] of its whole encoding. */
+export function listSpans(b: Uint8Array, at: number): [number, number][] {
+  if (b[at]! < 0xc0) throw new RangeError('an RLP list was expected');
+  const list = rlpItem(b, at);
+  const spans: [number, number][] = [];
+  for (let p = list.start; p < list.end; ) {
+    const end = rlpItem(b, p).end;
+    spans.push([p, end]);
+    p = end;
+  }
+  return spans;
+}
+
+const big = (b: Nested | undefined) => bytesToBigInt(b as Uint8Array);
+const bytes = (b: Nested | undefined) => b as Uint8Array;
+const optional = <T>(b: Nested | undefined, read: (b: Nested) => T): T | undefined => (b === undefined ? undefined : read(b));
+/** v, r, s as @ethereumjs sets them: an empty one is undefined, except a typed tx's v (y parity 0 is empty). */
+const signature = (v: Nested | undefined, r: Nested | undefined, s: Nested | undefined, typed = true) => ({
+  v: typed || (v as Uint8Array).length > 0 ? big(v) : undefined,
+  r: (r as Uint8Array).length > 0 ? big(r) : undefined,
+  s: (s as Uint8Array).length > 0 ? big(s) : undefined,
+});
+const to = (b: Nested | undefined) => ((b as Uint8Array).length > 0 ? new Address(b as Uint8Array) : undefined);
+const accessList = (b: Nested | undefined) => b as [Uint8Array, Uint8Array[]][];
+
+/** A header's fields from its RLP list (`values`), as BlockHeader names them; later hardforks' fields only where present. */
+export function headerFields(values: Nested[]): HeaderFields {
+  const [parentHash, uncleHash, coinbase, stateRoot, transactionsTrie, receiptTrie, logsBloom, difficulty, number, gasLimit, gasUsed, timestamp, extraData, mixHash, nonce, baseFee, withdrawalsRoot, blobGasUsed, excessBlobGas, beaconRoot, requestsHash] = values;
+  if (values.length < 15) throw new RangeError('a block header has too few fields');
+  return {
+    parentHash: bytes(parentHash),
+    uncleHash: bytes(uncleHash),
+    coinbase: new Address(bytes(coinbase)),
+    stateRoot: bytes(stateRoot),
+    transactionsTrie: bytes(transactionsTrie),
+    receiptTrie: bytes(receiptTrie),
+    logsBloom: bytes(logsBloom),
+    difficulty: big(difficulty),
+    number: big(number),
+    gasLimit: big(gasLimit),
+    gasUsed: big(gasUsed),
+    timestamp: big(timestamp),
+    extraData: bytes(extraData),
+    mixHash: bytes(mixHash),
+    nonce: bytes(nonce),
+    baseFeePerGas: optional(baseFee, big),
+    withdrawalsRoot: optional(withdrawalsRoot, bytes),
+    blobGasUsed: optional(blobGasUsed, big),
+    excessBlobGas: optional(excessBlobGas, big),
+    parentBeaconBlockRoot: optional(beaconRoot, bytes),
+    requestsHash: optional(requestsHash, bytes),
+  };
+}
+
+/**
+ * A transaction's fields from its bytes as a block carries them: a legacy tx's RLP list, or a typed
+ * tx's type byte and RLP list. The same values as the @ethereumjs transaction of those bytes.
+ */
+export function txFields(b: Uint8Array): TxFields {
+  const type = b[0]! >= 0xc0 ? 0 : b[0]!;
+  const f = rlpViews(b, type === 0 ? 0 : 1).value as Nested[];
+  if (type === 0) {
+    const [nonce, gasPrice, gasLimit, dest, value, data, v, r, s] = f;
+    return { type, nonce: big(nonce), gasPrice: big(gasPrice), gasLimit: big(gasLimit), to: to(dest), value: big(value), data: bytes(data), ...signature(v, r, s, false) };
+  }
+  if (type === 1) {
+    const [chainId, nonce, gasPrice, gasLimit, dest, value, data, list, v, r, s] = f;
+    return { type, chainId: big(chainId), nonce: big(nonce), gasPrice: big(gasPrice), gasLimit: big(gasLimit), to: to(dest), value: big(value), data: bytes(data), accessList: accessList(list), ...signature(v, r, s) };
+  }
+  const [chainId, nonce, maxPriorityFeePerGas, maxFeePerGas, gasLimit, dest, value, data, list] = f;
+  const fees = { chainId: big(chainId), nonce: big(nonce), maxPriorityFeePerGas: big(maxPriorityFeePerGas), maxFeePerGas: big(maxFeePerGas), gasLimit: big(gasLimit), to: to(dest), value: big(value), data: bytes(data), accessList: accessList(list) };
+  if (type === 2) return { type, ...fees, ...signature(f[9], f[10], f[11]) };
+  if (type === 3) return { type, ...fees, maxFeePerBlobGas: big(f[9]), blobVersionedHashes: (f[10] as Uint8Array[]).map((h) => bytesToHex(h)), ...signature(f[11], f[12], f[13]) };
+  if (type === 4) return { type, ...fees, authorizationList: f[9] as EOACode7702AuthorizationListBytes, ...signature(f[10], f[11], f[12]) };
+  throw new RangeError(`transaction type ${type} is not known`);
+}
+
+/**
+ * The fields of a raw block (RLP: [header, transactions, uncles, withdrawals?]) read on first use,
+ * each no further than asked; `keccak` hashes the uncles' headers.
+ */
+export function rawBlockFields(raw: Uint8Array, keccak: (b: Uint8Array) => Uint8Array): RawBlockFields {
+  const parts = listSpans(raw, 0);
+  if (parts.length < 3) throw new RangeError('a block has too few parts');
+  let header: HeaderFields | undefined;
+  let txs: [number, number][] | undefined;
+  let uncles: Uint8Array[] | undefined;
+  let withdrawals: WithdrawalFields[] | null | undefined;
+  return {
+    size: raw.length,
+    get header() {
+      return (header ??= headerFields(rlpViews(raw, parts[0]![0]).value as Nested[]));
+    },
+    txFields(index: number): TxFields {
+      const span = (txs ??= listSpans(raw, parts[1]![0]))[index];
+      if (span === undefined) throw new RangeError(`the block has no transaction ${index}`);
+      // A typed transaction is an RLP string holding its type byte and list.
+      const item = raw[span[0]]! >= 0xc0 ? { start: span[0], end: span[1] } : rlpItem(raw, span[0]);
+      return txFields(raw.subarray(item.start, item.end));
+    },
+    get uncleHashes() {
+      return (uncles ??= listSpans(raw, parts[2]![0]).map(([start, end]) => keccak(raw.subarray(start, end))));
+    },
+    get withdrawals() {
+      if (withdrawals === undefined) {
+        const list = parts[3] === undefined ? undefined : (rlpViews(raw, parts[3][0]).value as Uint8Array[][]);
+        withdrawals = list?.map(([index, validatorIndex, address, amount]) => ({ index: big(index), validatorIndex: big(validatorIndex), address: new Address(address!), amount: big(amount) })) ?? null;
+      }
+      return withdrawals ?? undefined;
+    },
+  };
+}
