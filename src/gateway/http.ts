@@ -1,39 +1,74 @@
 /**
- * The HTTP half of the gateway: the short path for plain JSON-RPC POSTs on node:http; everything else
- * (other methods, odd bodies, errors, the admin interface) goes to the express app of expressApp.ts,
- * loaded on the first request that needs it (express is ~150 ms of a start).
+ * The HTTP half of the gateway: the short path for plain JSON-RPC POSTs, taken on raw sockets (rawHttp.ts)
+ * or on node:http; everything else (other methods, odd bodies, errors, the admin interface) goes to the
+ * express app of expressApp.ts, loaded on the first request that needs it (express is ~150 ms of a start).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { responseText } from '../rpc/envelope.js';
 import { serveText } from './answer.js';
-import { BAD_SECRET, INVALID_KEY, refusalBody } from './replies.js';
+import { BAD_SECRET, INVALID_KEY, refusalBody, type TextReply } from './replies.js';
 import { RouteCache, type Route } from './route.js';
 import type { GatewayContext } from './server.js';
 
 /** The path of the admin interface (JSON-RPC, methods `devgate_*`). */
 export const ADMIN_PATH = '/admin';
 
+/** What the short path reads of a request, as node:http gives it (header names in lower case). */
+export interface RequestHead {
+  readonly method?: string | undefined;
+  readonly url?: string | undefined;
+  readonly headers: IncomingHttpHeaders;
+}
+
+/** How the short path answers a request: on node:http's ServerResponse or on a raw socket. */
+export interface Answerer {
+  /** A JSON body with the gateway's CORS and content headers. */
+  json(status: number, text: string, forwarded: boolean): void;
+  /** A plain-text refusal (a bad key or secret). */
+  text(reply: TextReply): void;
+  /** No body: every call was a notification. */
+  empty(forwarded: boolean): void;
+  /** Ends the connection without an answer. */
+  fail(): void;
+}
+
+/** Takes a request's body text and answers it. */
+export type Take = (text: string, out: Answerer) => void;
+
+/** The gateway's HTTP handlers: node:http's request handler, and the raw-socket path's choice per request head. */
+export interface HttpHandlers {
+  readonly node: (req: IncomingMessage, res: ServerResponse) => void;
+  /** How the short path serves a request with this head, or undefined when node:http must have it. */
+  readonly short: (head: RequestHead) => Take | undefined;
+}
+
 /**
- * The gateway's request handler: a JSON-RPC POST with a plain body (length given, within the limit,
- * not compressed, UTF-8) takes a short path on node:http; everything else goes through express. Both
- * answer alike (status, body, CORS and content headers); express costs ~3x the CPU of a simple read.
+ * The gateway's request handlers: a JSON-RPC POST with a plain body (length given, within the limit,
+ * not compressed, UTF-8) takes the short path; everything else goes through express. Both answer alike
+ * (status, body, CORS and content headers); express costs ~3x the CPU of a simple read.
  */
-export function httpHandler(ctx: GatewayContext): (req: IncomingMessage, res: ServerResponse) => void {
+export function httpHandlers(ctx: GatewayContext): HttpHandlers {
   let app: Promise<(req: IncomingMessage, res: ServerResponse) => void> | undefined;
   const routes = new RouteCache(ctx.names);
-  return (req, res) => {
+  const node = (req: IncomingMessage, res: ServerResponse): void => {
     const route = fastRoute(ctx, routes, req);
     if (route === undefined) {
       app ??= import('./expressApp.js').then((m) => m.httpApp(ctx));
       app.then((handle) => handle(req, res)).catch(() => res.destroy());
       return;
     }
-    readBody(req, (text) => serveFast(ctx, route, req, res, text), () => res.destroy());
+    const out = new NodeAnswerer(res);
+    readBody(req, (text) => serveFast(ctx, route, req.headers, text, out), () => res.destroy());
   };
+  const short = (head: RequestHead): Take | undefined => {
+    const route = fastRoute(ctx, routes, head);
+    return route === undefined ? undefined : (text, out) => serveFast(ctx, route, head.headers, text, out);
+  };
+  return { node, short };
 }
 
 /** The route of a request the short path answers, or undefined for express. Decides before anything is read or counted. */
-function fastRoute(ctx: GatewayContext, routes: RouteCache, req: IncomingMessage): RpcRoute | undefined {
+function fastRoute(ctx: GatewayContext, routes: RouteCache, req: RequestHead): RpcRoute | undefined {
   if (req.method !== 'POST') return undefined;
   const h = req.headers;
   if (h['content-length'] === undefined || h['transfer-encoding'] !== undefined) return undefined;
@@ -55,30 +90,44 @@ type RpcRoute = Extract<Route, { kind: 'rpc' }>;
 const CORS_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'X-Devgate-Forwarded' };
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-function reply(res: ServerResponse, status: number, type: string, text: string, headers: Readonly<Record<string, string>> = {}): void {
-  res.writeHead(status, { ...CORS_HEADERS, ...headers, 'Content-Type': `${type}; charset=utf-8`, 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
-}
+/** Answers at least this long (UTF-16 units) are sent as bytes encoded once; see NodeAnswerer.json. */
+export const ENCODE_ONCE_FROM = 16_384;
 
-/** Answers at least this long (UTF-16 units) are sent as bytes encoded once; see replyJson. */
-const ENCODE_ONCE_FROM = 16_384;
+/** The short path's answers on node:http. */
+class NodeAnswerer implements Answerer {
+  constructor(private readonly res: ServerResponse) {}
 
-/**
- * A JSON answer with the same headers as `reply`, in the same order, from a flat list (no header object made).
- * A long answer (eth_getLogs, full blocks; often a rope of concatenated pieces) is encoded once and sent as
- * a Buffer: as a string it was scanned for its byte length, then flattened again behind the header and
- * encoded (415 KB: ~1.4 -> ~0.9 ms CPU). A short one stays a string, which node sends in one piece with the header.
- */
-function replyJson(res: ServerResponse, status: number, text: string, forwarded: boolean): void {
-  const body = text.length >= ENCODE_ONCE_FROM ? Buffer.from(text) : text;
-  const length = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
-  res.writeHead(
-    status,
-    forwarded
-      ? ['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', 'X-Devgate-Forwarded', 'X-Devgate-Forwarded', 'partner', 'Content-Type', JSON_TYPE, 'Content-Length', length]
-      : ['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', 'X-Devgate-Forwarded', 'Content-Type', JSON_TYPE, 'Content-Length', length],
-  );
-  res.end(body);
+  /**
+   * The headers from a flat list (no header object made). A long answer (eth_getLogs, full blocks; often a
+   * rope of concatenated pieces) is encoded once and sent as a Buffer: as a string it was scanned for its byte
+   * length, then flattened again behind the header and encoded (415 KB: ~1.4 -> ~0.9 ms CPU). A short one
+   * stays a string, which node sends in one piece with the header.
+   */
+  json(status: number, text: string, forwarded: boolean): void {
+    const body = text.length >= ENCODE_ONCE_FROM ? Buffer.from(text) : text;
+    const length = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+    this.res.writeHead(
+      status,
+      forwarded
+        ? ['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', 'X-Devgate-Forwarded', 'X-Devgate-Forwarded', 'partner', 'Content-Type', JSON_TYPE, 'Content-Length', length]
+        : ['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', 'X-Devgate-Forwarded', 'Content-Type', JSON_TYPE, 'Content-Length', length],
+    );
+    this.res.end(body);
+  }
+
+  text(r: TextReply): void {
+    this.res.writeHead(r.status, { ...CORS_HEADERS, ...r.headers, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(r.text) });
+    this.res.end(r.text);
+  }
+
+  empty(forwarded: boolean): void {
+    this.res.writeHead(204, forwarded ? { ...CORS_HEADERS, 'X-Devgate-Forwarded': 'partner' } : CORS_HEADERS);
+    this.res.end();
+  }
+
+  fail(): void {
+    this.res.destroy();
+  }
 }
 
 /** Reads a whole body as text (a leading BOM dropped); `failed` when the request errors. */
@@ -89,42 +138,39 @@ function readBody(req: IncomingMessage, done: (text: string) => void, failed: ()
     if (first === undefined) first = c;
     else (more ??= [first]).push(c);
   });
-  req.on('end', () => {
-    const text = (more !== undefined ? Buffer.concat(more) : (first ?? EMPTY)).toString('utf8');
-    done(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  });
+  req.on('end', () => done(withoutBom((more !== undefined ? Buffer.concat(more) : (first ?? EMPTY)).toString('utf8'))));
   req.on('error', failed);
+}
+
+/** A body's text without a leading byte order mark. */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 const EMPTY = Buffer.alloc(0);
 
-/** The same steps as `serve` below, on node:http; anything thrown ends the connection. */
-function serveFast(ctx: GatewayContext, route: RpcRoute, req: IncomingMessage, res: ServerResponse, text: string): void {
+/** Key, secret, allowlists, then policy and dispatch of the body; anything thrown ends the connection. */
+function serveFast(ctx: GatewayContext, route: RpcRoute, headers: IncomingHttpHeaders, text: string, out: Answerer): void {
   try {
-    const auth = ctx.policy.authenticate(route.key, req.headers.authorization);
-    if (!auth.ok) {
-      const r = auth.reason === 'unknown-key' ? INVALID_KEY : BAD_SECRET;
-      return reply(res, r.status, 'text/plain', r.text, r.headers);
-    }
-    if (!ctx.policy.headersAllowed(auth, { origin: req.headers.origin, userAgent: req.headers['user-agent'] })) {
-      return replyJson(res, 403, JSON.stringify(refusalBody({ kind: 'allowlist' }, null, 'http').body), false);
+    const auth = ctx.policy.authenticate(route.key, headers.authorization);
+    if (!auth.ok) return out.text(auth.reason === 'unknown-key' ? INVALID_KEY : BAD_SECRET);
+    if (!ctx.policy.headersAllowed(auth, { origin: headers.origin, userAgent: headers['user-agent'] })) {
+      return out.json(403, JSON.stringify(refusalBody({ kind: 'allowlist' }, null, 'http').body), false);
     }
     const network = ctx.networks.get(route.network)!;
-    const failover = req.headers['enable-failover'];
+    const failover = headers['enable-failover'];
     const caller = { key: auth.key, secretGiven: auth.secretGiven, failover: failover !== undefined && /^true$/i.test(String(failover)) };
     serveText(text, network, caller, ctx.policy, ctx.limits().maxBatch)
       .then((outcome) => {
         if (outcome.kind === 'refused') {
           const { status, body } = refusalBody(outcome.refusal, outcome.id, 'http');
-          return replyJson(res, status, JSON.stringify(body), false);
+          return out.json(status, JSON.stringify(body), false);
         }
-        if (outcome.response !== undefined) return replyJson(res, 200, responseText(outcome.response), outcome.forwarded);
-        res.writeHead(204, outcome.forwarded ? { ...CORS_HEADERS, 'X-Devgate-Forwarded': 'partner' } : CORS_HEADERS);
-        res.end();
+        if (outcome.response !== undefined) return out.json(200, responseText(outcome.response), outcome.forwarded);
+        out.empty(outcome.forwarded);
       })
-      .catch(() => res.destroy());
+      .catch(() => out.fail());
   } catch {
-    res.destroy();
+    out.fail();
   }
 }
-

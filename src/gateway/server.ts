@@ -10,10 +10,11 @@ import type { WebSocket, WebSocketServer } from 'ws';
 import type { Clock } from '../clock.js';
 import type { Network } from '../network.js';
 import { createControl, type GatewayControl } from './control.js';
-import { httpHandler } from './http.js';
+import { httpHandlers } from './http.js';
 import { DEFAULT_LIMITS, type GatewayLimits } from './limits.js';
 import { Policy } from './policy/index.js';
 import { OPEN_KEYS, type KeysConfig } from './policy/keys.js';
+import { RawHttpFront } from './rawHttp.js';
 import { handleUpgrade } from './ws.js';
 
 export { DEFAULT_LIMITS, type GatewayLimits } from './limits.js';
@@ -45,6 +46,8 @@ export class GatewayServer {
   readonly policy: Policy;
   readonly control: GatewayControl;
   private readonly server: Server;
+  /** Reads each connection first and answers plain JSON-RPC POSTs itself (rawHttp.ts). */
+  private readonly front: RawHttpFront;
   /** Made on the first upgrade request: loading ws is ~40 ms of a start that may serve no WebSocket. */
   private wss: WebSocketServer | undefined;
   private limits: GatewayLimits;
@@ -65,7 +68,9 @@ export class GatewayServer {
       wss: () => (this.wss ??= new (loadWs().WebSocketServer)({ noServer: true, maxPayload: this.limits.maxMessageBytes })),
     };
     const shortest = Math.min(this.limits.headersTimeoutMs, this.limits.requestTimeoutMs);
-    this.server = createServer({ connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(shortest / 4))) }, httpHandler(ctx));
+    const handlers = httpHandlers(ctx);
+    this.server = createServer({ connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(shortest / 4))) }, handlers.node);
+    this.front = new RawHttpFront(this.server, handlers.short, () => this.limits);
     this.applyLimits(this.limits);
     this.server.on('upgrade', (req, socket, head) => handleUpgrade(ctx, req, socket, head));
   }
@@ -87,6 +92,7 @@ export class GatewayServer {
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     }
+    this.front.closeAll();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }

@@ -1,0 +1,290 @@
+/**
+ * The short path on raw sockets, in front of node:http: a connection's bytes are read here first, and a
+ * plain JSON-RPC POST (rawHead.ts) the gateway serves is answered here with the very bytes node:http would
+ * write (status line, the same headers in the same order, Date, Connection, Keep-Alive), in one write.
+ * Node's layers (IncomingMessage, ServerResponse, header objects, a writev per answer) were most of a simple
+ * read's server CPU. Anything else (another method, chunked, Upgrade, HTTP/1.0, an odd header, a long head)
+ * is handed to node:http before any of its bytes are used, with the answers already due written first; the
+ * connection then stays with node:http.
+ */
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Answerer, RequestHead, Take } from './http.js';
+import { ENCODE_ONCE_FROM, withoutBom } from './http.js';
+import type { GatewayLimits } from './limits.js';
+import { MAX_PLAIN_HEAD, readPlainHead } from './rawHead.js';
+import type { TextReply } from './replies.js';
+
+const HEAD_END = Buffer.from('\r\n\r\n');
+const POST = Buffer.from('POST /');
+/** Answers started but not yet written, per connection, before reading pauses. */
+const MAX_IN_FLIGHT = 64;
+const CORS = 'Access-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: X-Devgate-Forwarded\r\n';
+const FORWARDED = 'X-Devgate-Forwarded: partner\r\n';
+const JSON_TYPE = 'Content-Type: application/json; charset=utf-8\r\n';
+/** What node:http writes when a request's headers or body did not arrive in time. */
+const TIMED_OUT = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n';
+
+/** Takes every new connection of a node:http server first; see the module comment. */
+export class RawHttpFront {
+  private readonly open = new Set<Socket>();
+  private readonly nodeListeners: ((socket: Socket) => void)[];
+
+  constructor(
+    private readonly server: Server,
+    readonly short: (head: RequestHead) => Take | undefined,
+    readonly limits: () => GatewayLimits,
+  ) {
+    this.nodeListeners = server.listeners('connection') as ((socket: Socket) => void)[];
+    server.removeAllListeners('connection');
+    server.on('connection', (socket: Socket) => {
+      this.open.add(socket);
+      socket.once('close', () => this.open.delete(socket));
+      new RawConnection(this, socket);
+    });
+  }
+
+  /** Gives a connection (its unread bytes put back first) to node:http. */
+  handOver(socket: Socket): void {
+    this.open.delete(socket);
+    for (const listener of this.nodeListeners) listener.call(this.server, socket);
+  }
+
+  /** Ends every connection still on the short path (node:http's own are closed by closeAllConnections). */
+  closeAll(): void {
+    for (const socket of this.open) socket.destroy();
+    this.open.clear();
+  }
+}
+
+/** One answer in a connection's order: its bytes once known. */
+class Slot implements Answerer {
+  bytes: string | Buffer[] | undefined;
+
+  constructor(
+    private readonly conn: RawConnection,
+    private readonly keepAlive: boolean,
+  ) {}
+
+  json(status: number, text: string, forwarded: boolean): void {
+    const type = (forwarded ? FORWARDED : '') + JSON_TYPE;
+    if (text.length < ENCODE_ONCE_FROM) return this.done(this.head(status, type, Buffer.byteLength(text)) + text);
+    // Encoded once, then sent behind the head: see NodeAnswerer.json.
+    const body = Buffer.from(text);
+    this.done([Buffer.from(this.head(status, type, body.length), 'latin1'), body]);
+  }
+
+  text(r: TextReply): void {
+    let lines = '';
+    for (const [name, value] of Object.entries(r.headers)) lines += `${name}: ${value}\r\n`;
+    this.done(this.head(r.status, `${lines}Content-Type: text/plain; charset=utf-8\r\n`, Buffer.byteLength(r.text)) + r.text);
+  }
+
+  empty(forwarded: boolean): void {
+    this.done(this.head(204, forwarded ? FORWARDED : '', undefined));
+  }
+
+  fail(): void {
+    this.conn.socket.destroy();
+  }
+
+  /** Status line and headers as node:http writes them after the gateway's own (CORS first, then `lines`). */
+  private head(status: number, lines: string, length: number | undefined): string {
+    const size = length === undefined ? '' : `Content-Length: ${length}\r\n`;
+    const connection = this.keepAlive ? this.conn.keepAliveLines() : 'Connection: close\r\n';
+    return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${CORS}${lines}${size}${dateLine()}${connection}\r\n`;
+  }
+
+  private done(bytes: string | Buffer[]): void {
+    if (this.bytes !== undefined) return;
+    this.bytes = bytes;
+    this.conn.flush();
+  }
+}
+
+/** A connection while it is on the short path. */
+class RawConnection {
+  /** Bytes read and not yet used. */
+  private unread: Buffer | undefined;
+  /** The head of the request whose body is still arriving. */
+  private waiting: { take: Take; bodyStart: number; end: number; keepAlive: boolean } | undefined;
+  private readonly answers: Slot[] = [];
+  /** open: reading; handing: node:http gets the connection once the answers due are written; ending: no more requests. */
+  private state: 'open' | 'handing' | 'ending' = 'open';
+  private partialTimer: NodeJS.Timeout | undefined;
+  private readonly onData = (chunk: Buffer) => this.read(chunk);
+  private readonly onEnd = () => this.clientEnded();
+  private readonly onTimeout = () => this.idleTimeout();
+  private readonly onError = () => this.socket.destroy();
+  private readonly onDrain = () => this.resumeIfRoom();
+
+  constructor(
+    private readonly front: RawHttpFront,
+    readonly socket: Socket,
+  ) {
+    socket.on('data', this.onData);
+    socket.on('end', this.onEnd);
+    socket.on('timeout', this.onTimeout);
+    socket.on('error', this.onError);
+    socket.on('drain', this.onDrain);
+    socket.once('close', () => clearTimeout(this.partialTimer));
+    socket.setTimeout(front.limits().keepAliveTimeoutMs);
+  }
+
+  keepAliveLines(): string {
+    return `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(this.front.limits().keepAliveTimeoutMs / 1000)}\r\n`;
+  }
+
+  private read(chunk: Buffer): void {
+    if (this.state !== 'open') return;
+    this.unread = this.unread === undefined ? chunk : Buffer.concat([this.unread, chunk]);
+    this.parse();
+  }
+
+  /** Serves every whole request in `unread`, in order, until one must go to node:http. */
+  private parse(): void {
+    while (this.unread !== undefined && this.state === 'open') {
+      const buf = this.unread;
+      if (this.waiting === undefined) {
+        if (buf.length < POST.length ? POST.subarray(0, buf.length).compare(buf) !== 0 : buf.compare(POST, 0, POST.length, 0, POST.length) !== 0) {
+          return this.handToNode();
+        }
+        const headEnd = buf.indexOf(HEAD_END);
+        if (headEnd < 0 || headEnd > MAX_PLAIN_HEAD) {
+          if (headEnd > MAX_PLAIN_HEAD || buf.length > MAX_PLAIN_HEAD + HEAD_END.length) return this.handToNode();
+          break; // the rest of the head is still to come
+        }
+        const head = readPlainHead(buf.toString('latin1', 0, headEnd));
+        const take = head === undefined ? undefined : this.front.short(head);
+        if (head === undefined || take === undefined) return this.handToNode();
+        const bodyStart = headEnd + HEAD_END.length;
+        this.waiting = { take, bodyStart, end: bodyStart + head.contentLength, keepAlive: head.keepAlive };
+      }
+      const { take, bodyStart, end, keepAlive } = this.waiting;
+      if (buf.length < end) break; // the rest of the body is still to come
+      const text = withoutBom(buf.toString('utf8', bodyStart, end));
+      this.unread = end === buf.length ? undefined : buf.subarray(end);
+      this.waiting = undefined;
+      this.stopWatch();
+      const slot = new Slot(this, keepAlive);
+      this.answers.push(slot);
+      if (!keepAlive) {
+        this.state = 'ending';
+        this.unread = undefined;
+      }
+      try {
+        take(text, slot);
+      } catch {
+        return slot.fail();
+      }
+    }
+    this.watchPartial();
+    if (this.answers.length >= MAX_IN_FLIGHT) this.socket.pause();
+  }
+
+  /** Writes the answers that are ready, in request order, in one write where they are strings. */
+  flush(): void {
+    let text = '';
+    let ready = 0;
+    while (ready < this.answers.length && this.answers[ready]!.bytes !== undefined) ready++;
+    if (ready === 0 || this.socket.destroyed) return;
+    const done = this.answers.splice(0, ready);
+    const parts: (string | Buffer)[] = [];
+    for (const slot of done) {
+      if (typeof slot.bytes === 'string') text += slot.bytes;
+      else {
+        if (text !== '') parts.push(text);
+        text = '';
+        parts.push(...slot.bytes!);
+      }
+    }
+    if (text !== '') parts.push(text);
+    if (parts.length > 1) this.socket.cork();
+    let room = true;
+    for (const p of parts) room = this.socket.write(p);
+    if (parts.length > 1) this.socket.uncork();
+    if (!room) this.socket.pause(); // until 'drain'
+    if (this.answers.length > 0) return;
+    if (this.state === 'ending') this.socket.destroySoon();
+    else if (this.state === 'handing') this.giveAway();
+    else this.resumeIfRoom();
+  }
+
+  /** Reading goes on while the client takes its answers and few are under way. */
+  private resumeIfRoom(): void {
+    if (this.state === 'open' && this.answers.length < MAX_IN_FLIGHT && !this.socket.writableNeedDrain && this.socket.isPaused()) this.socket.resume();
+  }
+
+  /** Leaves the connection to node:http once every answer due is written. */
+  private handToNode(): void {
+    this.state = 'handing';
+    this.socket.pause();
+    if (this.answers.length === 0) this.giveAway();
+  }
+
+  private giveAway(): void {
+    const socket = this.socket;
+    socket.off('data', this.onData);
+    socket.off('end', this.onEnd);
+    socket.off('timeout', this.onTimeout);
+    socket.off('error', this.onError);
+    socket.off('drain', this.onDrain);
+    this.stopWatch();
+    socket.setTimeout(0);
+    if (this.unread !== undefined) socket.unshift(this.unread);
+    this.unread = undefined;
+    this.front.handOver(socket);
+    socket.resume();
+  }
+
+  /**
+   * A request whose head or body is still arriving gets node:http's time limits, counted from its first bytes:
+   * headersTimeoutMs for the head, requestTimeoutMs for the whole; then 408 and the connection ends.
+   */
+  private watchPartial(): void {
+    if (this.unread === undefined || this.state !== 'open') return this.stopWatch();
+    if (this.partialTimer !== undefined) return;
+    const since = Date.now();
+    const check = (): void => {
+      if (this.state !== 'open' || this.unread === undefined) return;
+      const limits = this.front.limits();
+      const left = this.waiting === undefined ? since + Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) - Date.now() : since + limits.requestTimeoutMs - Date.now();
+      if (left > 0) {
+        this.partialTimer = setTimeout(check, left);
+        return;
+      }
+      this.state = 'ending';
+      this.socket.write(TIMED_OUT);
+      this.socket.destroySoon();
+    };
+    this.partialTimer = setTimeout(check, Math.min(this.front.limits().headersTimeoutMs, this.front.limits().requestTimeoutMs));
+  }
+
+  private stopWatch(): void {
+    clearTimeout(this.partialTimer);
+    this.partialTimer = undefined;
+  }
+
+  /** node:http's way (no half-open connections): a client's end ends the connection, answers pending or not. */
+  private clientEnded(): void {
+    this.state = 'ending';
+    if (!this.socket.writableEnded) this.socket.end();
+  }
+
+  /** An idle keep-alive connection is closed; one with work under way stays. */
+  private idleTimeout(): void {
+    if (this.answers.length === 0 && this.unread === undefined) this.socket.destroy();
+  }
+}
+
+let cachedDate = '';
+
+/** The Date header line, made at most once a second (as node:http does). */
+function dateLine(): string {
+  if (cachedDate === '') {
+    const now = new Date();
+    cachedDate = `Date: ${now.toUTCString()}\r\n`;
+    setTimeout(() => (cachedDate = ''), 1000 - now.getMilliseconds()).unref();
+  }
+  return cachedDate;
+}
