@@ -6,13 +6,14 @@
 import { join } from 'node:path';
 import type { GenesisState } from '@ethereumjs/common';
 import { Address, bigIntToHex, hexToBytes, setLengthLeft, bytesToHex, type PrefixedHexString } from '@ethereumjs/util';
-import { hardforkAtLeast, type EthSeed } from '../../seed/eth.js';
+import { hardforkAtLeast, type EthSeed, type TxSpec } from '../../seed/eth.js';
 import { SeedError, type LoadedSeed } from '../../seed/load.js';
 import { Artifacts, SHIPPED_CONTRACTS } from './abi.js';
 import { deriveDevAccounts } from './accounts.js';
 import { EthChain, type EthChainOptions, type GenesisArgs } from './chain.js';
 import { seedCommon } from './common.js';
 import { SeedTxFactory } from './seedTx.js';
+import { MIN_RAW_TXS_FOR_WORKER, SenderKeys } from './senders.js';
 import { SYSTEM_CONTRACTS } from './systemContracts.js';
 
 const GWEI = 1_000_000_000n;
@@ -59,6 +60,18 @@ export async function buildSeedChain(loaded: LoadedSeed, opts: EthChainOptions):
   const { accounts = [] } = genesis;
 
   const factory = new SeedTxFactory(accounts, new Artifacts([join(loaded.baseDir, 'contracts'), SHIPPED_CONTRACTS]));
+  const senders = startSenderRecovery(seed);
+  try {
+    return await buildBlocks(chain, seed, factory, fail, senders);
+  } finally {
+    senders?.close();
+  }
+}
+
+/** Every seeded block, then the pending pool; raw transactions take their sender keys from `senders` when it has them. */
+async function buildBlocks(chain: EthChain, seed: EthSeed, factory: SeedTxFactory, fail: (path: string, why: string) => never, senders: SenderKeys | undefined): Promise<EthChain> {
+  let rawIndex = 0;
+  const senderKey = (spec: TxSpec) => (spec.raw === undefined || senders === undefined ? undefined : senders.get(rawIndex++));
   for (const [i, spec] of seed.blocks.entries()) {
     const parentTime = chain.head().block.header.timestamp;
     const timestamp = spec.timestamp === undefined ? undefined : BigInt(spec.timestamp);
@@ -68,7 +81,7 @@ export async function buildSeedChain(loaded: LoadedSeed, opts: EthChainOptions):
     for (const [j, txSpec] of spec.transactions.entries()) {
       const where = `blocks[${i}].transactions[${j}]`;
       try {
-        const { tx, sender } = await factory.build(txSpec, draft);
+        const { tx, sender } = await factory.build(txSpec, draft, undefined, await senderKey(txSpec));
         await draft.add(tx, sender);
       } catch (err) {
         fail(where, reason(err));
@@ -82,7 +95,7 @@ export async function buildSeedChain(loaded: LoadedSeed, opts: EthChainOptions):
   const draft = await chain.pendingDraft();
   for (const [j, txSpec] of seed.pending.entries()) {
     try {
-      const { tx, sender } = await factory.build(txSpec, draft, (s) => queued.get(s.toString()) ?? 0n);
+      const { tx, sender } = await factory.build(txSpec, draft, (s) => queued.get(s.toString()) ?? 0n, await senderKey(txSpec));
       queued.set(sender.toString(), (queued.get(sender.toString()) ?? 0n) + 1n);
       await chain.addPending(tx, sender);
     } catch (err) {
@@ -95,6 +108,14 @@ export async function buildSeedChain(loaded: LoadedSeed, opts: EthChainOptions):
     if (!included.has(bytesToHex(p.tx.hash()))) fail(`pending[${j}]`, 'does not apply on top of the last block (nonce, funds or gas)');
   });
   return chain;
+}
+
+/** Recovery of the seed's raw transactions' senders on a worker, when there are enough of them to pay for it. */
+function startSenderRecovery(seed: EthSeed): SenderKeys | undefined {
+  const raws: string[] = [];
+  for (const block of seed.blocks) for (const tx of block.transactions) if (tx.raw !== undefined) raws.push(tx.raw);
+  for (const tx of seed.pending) if (tx.raw !== undefined) raws.push(tx.raw);
+  return raws.length < MIN_RAW_TXS_FOR_WORKER ? undefined : SenderKeys.start({ chainId: seed.chainId, name: seed.name, hardfork: seed.hardfork, raws });
 }
 
 /** A readable reason from an @ethereumjs error (without its long block/tx dumps). */

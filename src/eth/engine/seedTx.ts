@@ -1,10 +1,12 @@
 /**
  * Seeded transactions: a seed's transaction spec becomes a signed @ethereumjs transaction (fees,
- * nonce and gas filled in as a wallet would), or a raw one is decoded. The sender's public key is
- * put in the transaction's cache, so no signature is ever recovered for seeded transactions.
+ * nonce and gas filled in as a wallet would), or a raw one is decoded. Each knows its sender from
+ * then on (see withSender): a spec's from its key, a raw one's recovered once.
  */
 import { createTx, createTxFromRLP, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx';
+import type { Common } from '@ethereumjs/common';
 import { Address, bigIntToUnpaddedBytes, generateAddress, hexToBytes, privateToPublic, type PrefixedHexString } from '@ethereumjs/util';
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { TxSpec } from '../../seed/eth.js';
 import { Artifacts, callData, deployData } from './abi.js';
 import type { BlockDraft } from './draft.js';
@@ -27,14 +29,12 @@ export class SeedTxFactory {
 
   /**
    * Builds the transaction of `spec` for the block `draft` is building (its base fee and state);
-   * `nonceOffset` counts the sender's transactions queued ahead of it outside the state (pending pool).
+   * `nonceOffset` counts the sender's transactions queued ahead of it outside the state (pending pool);
+   * `senderPubKey` is a raw transaction's sender key when already recovered (senders.ts).
    */
-  async build(spec: TxSpec, draft: BlockDraft, nonceOffset: (sender: Address) => bigint = () => 0n): Promise<{ tx: TypedTransaction; sender: Address }> {
+  async build(spec: TxSpec, draft: BlockDraft, nonceOffset: (sender: Address) => bigint = () => 0n, senderPubKey?: Uint8Array): Promise<{ tx: TypedTransaction; sender: Address }> {
     const common = draft.vm.common;
-    if (spec.raw !== undefined) {
-      const tx = createTxFromRLP(hexToBytes(spec.raw as PrefixedHexString), { common });
-      return { tx, sender: tx.getSenderAddress() };
-    }
+    if (spec.raw !== undefined) return decodeRawTx(hexToBytes(spec.raw as PrefixedHexString), common, senderPubKey);
     const account = this.sender(spec.from);
     const sender = account.address;
     const header = draft.context.header;
@@ -68,8 +68,7 @@ export class SeedTxFactory {
       ...(type === 0 ? {} : { chainId: common.chainId(), accessList: spec.accessList?.map((a) => ({ address: a.address as PrefixedHexString, storageKeys: a.storageKeys as PrefixedHexString[] })) ?? [] }),
     };
     const gasLimit = spec.gas !== undefined ? BigInt(spec.gas) : await estimateGas(draft, txData, sender);
-    const tx = createTx({ ...txData, gasLimit }, { common }).sign(account.privateKey);
-    tx.cache.senderPubKey = this.publicKey(account);
+    const tx = withSender(createTx({ ...txData, gasLimit }, { common, freeze: false }).sign(account.privateKey), this.publicKey(account), common);
     if (to === undefined && spec.label !== undefined) {
       if (this.labels.has(spec.label)) throw new Error(`label: @${spec.label} is already taken`);
       this.labels.set(spec.label, new Address(generateAddress(sender.bytes, bigIntToUnpaddedBytes(nonce))));
@@ -125,6 +124,27 @@ export class SeedTxFactory {
     if (pub === undefined) this.publicKeys.set(k, (pub = privateToPublic(account.privateKey)));
     return pub;
   }
+}
+
+/** A raw signed transaction decoded, its sender recovered (throws for a bad signature, as @ethereumjs does). */
+export function decodeRawTx(bytes: Uint8Array, common: Common, senderPubKey?: Uint8Array): { tx: TypedTransaction; sender: Address } {
+  const tx = createTxFromRLP(bytes, { common, freeze: false });
+  return { tx: withSender(tx, senderPubKey ?? tx.getSenderPublicKey(), common), sender: tx.getSenderAddress() };
+}
+
+/**
+ * `tx` (made with `freeze: false`) frozen, as @ethereumjs freezes it, after its sender's public key
+ * went into its cache and getSenderAddress was made to answer the address hashed from it once
+ * (a frozen tx only gets the key):
+ * @ethereumjs's hashes the key again (pure-JS keccak) on every call, and running a transaction calls it.
+ */
+function withSender(tx: TypedTransaction, senderPubKey: Uint8Array, common: Common): TypedTransaction {
+  tx.cache.senderPubKey = senderPubKey;
+  if (Object.isFrozen(tx)) return tx;
+  const sender = new Address((common.customCrypto.keccak256 ?? keccak_256)(senderPubKey).slice(12));
+  tx.getSenderAddress = () => sender;
+  Object.freeze(tx);
+  return tx;
 }
 
 /**
