@@ -1,0 +1,116 @@
+/**
+ * `npm run build`: dist/, as the installed package runs it. esbuild bundles the CLI, the API and
+ * any worker with their dependencies into a few ES modules (a start used to load ~470 module files,
+ * most of its time), and tsc checks the types and writes the declarations (dist/index.d.ts and what
+ * it refers to). Every output file sits directly in dist/, one level below the package root, as
+ * src/packageRoot.ts expects. The bundle cannot read devgate's source folders or its packages'
+ * versions for the cache keys, so they are recorded here (src/cache/buildFacts.ts).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build, type Metafile, type Plugin } from 'esbuild';
+import { folderDigest, installedVersion, KEYED_PACKAGES, KEYED_SOURCES } from '../src/cache/buildFacts.js';
+import { EVM_FILES, evmEsmFolder } from '../src/eth/engine/evmFiles.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SRC = join(ROOT, 'src');
+const DIST = join(ROOT, 'dist');
+
+/** Entry points: output name (dist/<name>.js) -> source. A worker's name is the file its starter loads next to it. */
+const ENTRIES = {
+  cli: 'src/cli.ts',
+  index: 'src/index.ts',
+  ...(existsSync(join(SRC, 'eth/engine/senderWorker.ts')) ? { senderWorker: 'src/eth/engine/senderWorker.ts' } : {}),
+};
+
+/** The cache keys' facts of this build: source folder digests and package versions. */
+function buildFacts(): Record<string, string> {
+  const facts: Record<string, string> = {};
+  for (const folder of KEYED_SOURCES) facts[`source ${folder}`] = folderDigest(join(SRC, folder));
+  for (const name of KEYED_PACKAGES) facts[`package ${name}`] = installedVersion(name);
+  return facts;
+}
+
+/** Source files that load @ethereumjs/evm files by path other than through evmFiles.ts (whose copies a bundle of the package would not share). */
+function evmPathLoaders(dir = SRC): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return evmPathLoaders(path);
+    if (!e.name.endsWith('.ts') || path === join(SRC, 'eth/engine/evmFiles.ts')) return [];
+    return /resolve\(\s*['"]@ethereumjs\/evm['"]\s*\)/.test(readFileSync(path, 'utf8')) ? [relative(ROOT, path)] : [];
+  });
+}
+
+/** Puts static imports of the bundled @ethereumjs/evm files in place of evmFiles.ts's loads by path. */
+const bundledEvmFiles: Plugin = {
+  name: 'bundled-evm-files',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]eth[\\/]engine[\\/]evmFiles\.ts$/ }, () => {
+      const esm = realpathSync(evmEsmFolder(join(ROOT, 'package.json')));
+      const lines = EVM_FILES.map((f, i) => `import * as m${i} from ${JSON.stringify(join(esm, f))};`);
+      lines.push(`export const EVM_FILES = ${JSON.stringify(EVM_FILES)};`);
+      lines.push(`const modules = { ${EVM_FILES.map((f, i) => `${JSON.stringify(f)}: m${i}`).join(', ')} };`);
+      lines.push('export function evmEsmFolder() { throw new Error("bundled: @ethereumjs/evm has no folder"); }');
+      lines.push('export async function evmFile(file) { const m = modules[file]; if (m === undefined) throw new Error(`not bundled: ${file}`); return m; }');
+      return { contents: lines.join('\n'), loader: 'js', resolveDir: ROOT };
+    });
+  },
+};
+
+/** Runs tsc (types checked, declarations written); resolves with its exit code. */
+function declarations(): Promise<number> {
+  const tsc = createRequire(join(ROOT, 'package.json')).resolve('typescript/bin/tsc');
+  const args = [tsc, '-p', join(ROOT, 'tsconfig.build.json'), '--emitDeclarationOnly', '--sourceMap', 'false'];
+  const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
+  return new Promise((done) => proc.once('exit', (code) => done(code ?? 1)));
+}
+
+/** Checks the bundle: files directly in dist/, and every script a module finds next to itself (`new URL('./worker.js', import.meta.url)`) there. */
+function check(meta: Metafile): void {
+  const outputs = Object.keys(meta.outputs).map((f) => resolve(ROOT, f));
+  const nested = outputs.filter((f) => dirname(f) !== DIST);
+  if (nested.length > 0) throw new Error(`bundle files outside dist/ itself (src/packageRoot.ts expects them there): ${nested.join(', ')}`);
+  for (const file of outputs.filter((f) => f.endsWith('.js'))) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/new URL\(\s*["'](\.{1,2}\/[^"'`]*\.js)["'],\s*import\.meta\.url\s*\)/g)) {
+      if (!existsSync(fileURLToPath(new URL(m[1]!, pathToFileURL(file))))) throw new Error(`${relative(ROOT, file)} finds ${m[1]} next to itself, but the build has no such file`);
+    }
+  }
+}
+
+async function bundle(): Promise<void> {
+  const loaders = evmPathLoaders();
+  // Should a module load @ethereumjs/evm's files by path itself, its copies must be the EVM's: then the package stays in node_modules.
+  if (loaders.length > 0) console.warn(`build: ${loaders.join(', ')} load @ethereumjs/evm files by path (not through src/eth/engine/evmFiles.ts): @ethereumjs/evm is left out of the bundle`);
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: ENTRIES,
+    outdir: DIST,
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: true,
+    sourcesContent: false,
+    metafile: true,
+    logLevel: 'warning',
+    external: loaders.length > 0 ? ['@ethereumjs/evm'] : [],
+    plugins: loaders.length > 0 ? [] : [bundledEvmFiles],
+    define: { DEVGATE_BUILD_FACTS: JSON.stringify(buildFacts()) },
+    // CommonJS dependencies bundled into ES modules still call require() for node's modules.
+    banner: { js: "import { createRequire as __devgateRequire } from 'node:module'; const require = __devgateRequire(import.meta.url);" },
+  });
+  // What went into which file, for a look at the bundle (`DEVGATE_BUILD_META=meta.json npm run build`).
+  if (process.env.DEVGATE_BUILD_META) writeFileSync(process.env.DEVGATE_BUILD_META, JSON.stringify(result.metafile));
+  check(result.metafile);
+}
+
+rmSync(DIST, { recursive: true, force: true });
+const [tscCode] = await Promise.all([declarations(), bundle()]);
+if (tscCode !== 0) {
+  console.error('build: tsc reported errors (the bundle in dist/ was written)');
+  process.exit(tscCode);
+}
