@@ -67,6 +67,27 @@ export function readPlainHead(head: string): PlainHead | undefined {
   return { method: 'POST', url, headers, contentLength: Number(length), keepAlive };
 }
 
+/**
+ * readPlainHead with its answers remembered: a client sends the same head again and again (only the length
+ * changes), and a Map lookup is a fraction of reading it. The heads are shared: callers must not change them.
+ */
+export class PlainHeads {
+  private readonly heads = new Map<string, PlainHead>();
+
+  constructor(private readonly capacity = 512) {}
+
+  read(head: string): PlainHead | undefined {
+    let plain = this.heads.get(head);
+    if (plain === undefined) {
+      plain = readPlainHead(head);
+      if (plain === undefined) return undefined;
+      if (this.heads.size >= this.capacity) this.heads.clear();
+      this.heads.set(head, plain);
+    }
+    return plain;
+  }
+}
+
 /** head[from, to) without leading and trailing spaces and tabs (the only whitespace HTTP trims). */
 function trimSpaces(head: string, from: number, to: number): string {
   while (from < to && isSpace(head.charCodeAt(from))) from++;

@@ -12,13 +12,14 @@ import type { Socket } from 'node:net';
 import type { Answerer, RequestHead, Take } from './http.js';
 import { ENCODE_ONCE_FROM, withoutBom } from './http.js';
 import type { GatewayLimits } from './limits.js';
-import { MAX_PLAIN_HEAD, readPlainHead } from './rawHead.js';
+import { MAX_PLAIN_HEAD, PlainHeads } from './rawHead.js';
 import type { TextReply } from './replies.js';
 
 const HEAD_END = Buffer.from('\r\n\r\n');
-const POST = Buffer.from('POST /');
 /** Answers started but not yet written, per connection, before reading pauses. */
 const MAX_IN_FLIGHT = 64;
+/** Sweeps without a read or write before an idle connection is closed; see RawHttpFront.sweep. */
+const IDLE_SWEEPS = 4;
 const CORS = 'Access-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: X-Devgate-Forwarded\r\n';
 const FORWARDED = 'X-Devgate-Forwarded: partner\r\n';
 const JSON_TYPE = 'Content-Type: application/json; charset=utf-8\r\n';
@@ -27,8 +28,12 @@ const TIMED_OUT = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n';
 
 /** Takes every new connection of a node:http server first; see the module comment. */
 export class RawHttpFront {
-  private readonly open = new Set<Socket>();
+  private readonly open = new Map<Socket, RawConnection>();
   private readonly nodeListeners: ((socket: Socket) => void)[];
+  readonly heads = new PlainHeads();
+  /** Counts idle sweeps; a connection notes it at each read and write. */
+  tick = 0;
+  private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly server: Server,
@@ -38,10 +43,25 @@ export class RawHttpFront {
     this.nodeListeners = server.listeners('connection') as ((socket: Socket) => void)[];
     server.removeAllListeners('connection');
     server.on('connection', (socket: Socket) => {
-      this.open.add(socket);
+      this.open.set(socket, new RawConnection(this, socket));
       socket.once('close', () => this.open.delete(socket));
-      new RawConnection(this, socket);
+      this.sweeper ??= setTimeout(() => this.sweep(), this.sweepMs()).unref();
     });
+  }
+
+  /**
+   * Closes the connections idle (no request under way) for IDLE_SWEEPS sweeps, a sweep every quarter of
+   * keepAliveTimeoutMs: so after 1 to 1.25 times that. One timer for all, instead of a socket timeout
+   * refreshed on every read and write.
+   */
+  private sweep(): void {
+    this.tick++;
+    for (const conn of this.open.values()) conn.closeIfIdle(this.tick);
+    this.sweeper = this.open.size === 0 ? undefined : setTimeout(() => this.sweep(), this.sweepMs()).unref();
+  }
+
+  private sweepMs(): number {
+    return Math.max(1, Math.floor(this.limits().keepAliveTimeoutMs / IDLE_SWEEPS));
   }
 
   /** Gives a connection (its unread bytes put back first) to node:http. */
@@ -52,8 +72,10 @@ export class RawHttpFront {
 
   /** Ends every connection still on the short path (node:http's own are closed by closeAllConnections). */
   closeAll(): void {
-    for (const socket of this.open) socket.destroy();
+    for (const socket of this.open.keys()) socket.destroy();
     this.open.clear();
+    clearTimeout(this.sweeper);
+    this.sweeper = undefined;
   }
 }
 
@@ -104,6 +126,8 @@ class Slot implements Answerer {
 
 /** A connection while it is on the short path. */
 class RawConnection {
+  /** The idle sweep (RawHttpFront.tick) of the last read or write. */
+  private seen: number;
   /** Bytes read and not yet used. */
   private unread: Buffer | undefined;
   /** The head of the request whose body is still arriving. */
@@ -114,7 +138,6 @@ class RawConnection {
   private partialTimer: NodeJS.Timeout | undefined;
   private readonly onData = (chunk: Buffer) => this.read(chunk);
   private readonly onEnd = () => this.clientEnded();
-  private readonly onTimeout = () => this.idleTimeout();
   private readonly onError = () => this.socket.destroy();
   private readonly onDrain = () => this.resumeIfRoom();
 
@@ -122,13 +145,12 @@ class RawConnection {
     private readonly front: RawHttpFront,
     readonly socket: Socket,
   ) {
+    this.seen = front.tick;
     socket.on('data', this.onData);
     socket.on('end', this.onEnd);
-    socket.on('timeout', this.onTimeout);
     socket.on('error', this.onError);
     socket.on('drain', this.onDrain);
     socket.once('close', () => clearTimeout(this.partialTimer));
-    socket.setTimeout(front.limits().keepAliveTimeoutMs);
   }
 
   keepAliveLines(): string {
@@ -137,6 +159,7 @@ class RawConnection {
 
   private read(chunk: Buffer): void {
     if (this.state !== 'open') return;
+    this.seen = this.front.tick;
     this.unread = this.unread === undefined ? chunk : Buffer.concat([this.unread, chunk]);
     this.parse();
   }
@@ -146,15 +169,13 @@ class RawConnection {
     while (this.unread !== undefined && this.state === 'open') {
       const buf = this.unread;
       if (this.waiting === undefined) {
-        if (buf.length < POST.length ? POST.subarray(0, buf.length).compare(buf) !== 0 : buf.compare(POST, 0, POST.length, 0, POST.length) !== 0) {
-          return this.handToNode();
-        }
+        if (!startsLikePost(buf)) return this.handToNode();
         const headEnd = buf.indexOf(HEAD_END);
         if (headEnd < 0 || headEnd > MAX_PLAIN_HEAD) {
           if (headEnd > MAX_PLAIN_HEAD || buf.length > MAX_PLAIN_HEAD + HEAD_END.length) return this.handToNode();
           break; // the rest of the head is still to come
         }
-        const head = readPlainHead(buf.toString('latin1', 0, headEnd));
+        const head = this.front.heads.read(buf.toString('latin1', 0, headEnd));
         const take = head === undefined ? undefined : this.front.short(head);
         if (head === undefined || take === undefined) return this.handToNode();
         const bodyStart = headEnd + HEAD_END.length;
@@ -188,6 +209,7 @@ class RawConnection {
     let ready = 0;
     while (ready < this.answers.length && this.answers[ready]!.bytes !== undefined) ready++;
     if (ready === 0 || this.socket.destroyed) return;
+    this.seen = this.front.tick;
     const done = this.answers.splice(0, ready);
     const parts: (string | Buffer)[] = [];
     for (const slot of done) {
@@ -226,11 +248,9 @@ class RawConnection {
     const socket = this.socket;
     socket.off('data', this.onData);
     socket.off('end', this.onEnd);
-    socket.off('timeout', this.onTimeout);
     socket.off('error', this.onError);
     socket.off('drain', this.onDrain);
     this.stopWatch();
-    socket.setTimeout(0);
     if (this.unread !== undefined) socket.unshift(this.unread);
     this.unread = undefined;
     this.front.handOver(socket);
@@ -271,10 +291,16 @@ class RawConnection {
     if (!this.socket.writableEnded) this.socket.end();
   }
 
-  /** An idle keep-alive connection is closed; one with work under way stays. */
-  private idleTimeout(): void {
-    if (this.answers.length === 0 && this.unread === undefined) this.socket.destroy();
+  /** An idle keep-alive connection is closed (silently, as node:http does); one with work under way stays. */
+  closeIfIdle(tick: number): void {
+    if (tick - this.seen > IDLE_SWEEPS && this.answers.length === 0 && this.unread === undefined) this.socket.destroy();
   }
+}
+
+/** Whether the bytes start as `POST /` does (as far as they go). */
+function startsLikePost(b: Buffer): boolean {
+  const n = b.length;
+  return b[0] === 0x50 && (n < 2 || b[1] === 0x4f) && (n < 3 || b[2] === 0x53) && (n < 4 || b[3] === 0x54) && (n < 5 || b[4] === 0x20) && (n < 6 || b[5] === 0x2f);
 }
 
 let cachedDate = '';
