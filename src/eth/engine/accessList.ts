@@ -9,7 +9,7 @@ import type { AccessListBytes } from '@ethereumjs/tx';
 import { bigIntToUnpaddedBytes, createZeroAddress, generateAddress, hexToBytes, setLengthLeft, type PrefixedHexString } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { ExecutionFailed } from '../../errors.js';
-import { cappedGas, runCallTx, type CallRequest } from './call.js';
+import { cappedGas, runCallTx, withTxVmAt, type CallRequest } from './call.js';
 import type { EthChain } from './chain.js';
 import type { MinedBlock } from './types.js';
 
@@ -24,7 +24,7 @@ export interface AccessListResult {
 const MAX_ROUNDS = 16;
 
 export async function createAccessListAt(chain: EthChain, block: MinedBlock, req: CallRequest): Promise<AccessListResult> {
-  return chain.withVmAt(block, (vm) => createAccessList(vm, block, req));
+  return withTxVmAt(chain, block, (vm) => createAccessList(vm, block, req));
 }
 
 export async function createAccessList(vm: VM, block: MinedBlock, req: CallRequest): Promise<AccessListResult> {

@@ -6,6 +6,7 @@
  * the reason decoded as geth does (Error(string), Panic(uint256)), and custom errors the shipped
  * contract ABIs declare; other failures become ExecutionFailed.
  */
+import { Hardfork } from '@ethereumjs/common';
 import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type AccessListBytes, type TypedTransaction } from '@ethereumjs/tx';
 import { createZeroAddress, type Address, bytesToBigInt } from '@ethereumjs/util';
 import { runTx, type VM } from '@ethereumjs/vm';
@@ -295,9 +296,20 @@ export interface TxRun {
   readonly accessList?: { address: string; storageKeys: string[] }[];
 }
 
+/**
+ * Runs `fn` with a VM for runs of a call as a transaction at `block`'s post-state: a call VM (callVms.ts),
+ * or before Byzantium, whose legacy receipts carry the post-state root that a call state does not
+ * compute, a VM on a state copy. `fn` must undo its writes (runCallTx does).
+ */
+export function withTxVmAt<T>(chain: EthChain, block: MinedBlock, fn: (vm: VM) => Promise<T>): Promise<T> {
+  return chain.withCallVmAt(block, (vm) => (vm.common.gteHardfork(Hardfork.Byzantium) ? fn(vm) : chain.withVmAt(block, fn)));
+}
+
 /** Runs the call as a transaction with `gasLimit` on `vm`, reverting every change afterwards. */
 export async function runCallTx(vm: VM, block: MinedBlock, req: CallRequest, gasLimit: bigint, opts: { accessList?: AccessListBytes; reportAccessList?: boolean } = {}): Promise<TxRun> {
   const { tx, priced } = buildCallTx(vm, block, req, gasLimit, opts.accessList);
+  // A call VM may come from an eth_call (runCall leaves its journal): runTx expects a clean one.
+  freshJournal(vm);
   await vm.stateManager.checkpoint();
   try {
     const res = await runTx(vm, {

@@ -8,7 +8,7 @@
 import { createZeroAddress } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { ExecutionFailed } from '../../errors.js';
-import { callGasPrice, executionError, gasCap, runCallTx, type CallRequest, type TxRun } from './call.js';
+import { callGasPrice, executionError, gasCap, runCallTx, withTxVmAt, type CallRequest, type TxRun } from './call.js';
 import type { EthChain } from './chain.js';
 import type { MinedBlock } from './types.js';
 
@@ -18,7 +18,7 @@ const ERROR_RATIO = 0.015;
 
 /** The gas a call needs to succeed at the state after `block`. */
 export async function estimateGasAt(chain: EthChain, block: MinedBlock, req: CallRequest): Promise<bigint> {
-  return chain.withVmAt(block, (vm) => estimateGas(vm, block, req));
+  return withTxVmAt(chain, block, (vm) => estimateGas(vm, block, req));
 }
 
 export async function estimateGas(vm: VM, block: MinedBlock, req: CallRequest): Promise<bigint> {
