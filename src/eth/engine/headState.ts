@@ -5,7 +5,7 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
-import { Account, type Address, bytesToUnprefixedHex, unpadBytes, createAddressFromString, MapDB, unprefixedHexToBytes, concatBytes, hexToBytes } from '@ethereumjs/util';
+import { Account, type Address, bytesToUnprefixedHex, createAccountFromRLP, unpadBytes, createAddressFromString, MapDB, unprefixedHexToBytes, concatBytes, hexToBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { nibbles, TrieWriter, type NodeStore, type TrieUpdate } from './trieWriter.js';
 
@@ -20,6 +20,23 @@ interface CheckpointStore {
 export class HeadStateManager extends MerkleStateManager {
   /** Writers of the account trie and of storage tries (their nodes go to different places, see nodeStore). */
   private writers: { accounts: TrieWriter; storage: TrieWriter } | undefined;
+  /** Accounts decoded from the RLP the account cache holds, by that RLP (a put stores a new one). */
+  private readonly decoded = new WeakMap<Uint8Array, Account>();
+
+  /**
+   * An account from the cache decoded once per cached RLP, handed out as a fresh copy (callers
+   * change what they get): @ethereumjs decodes the RLP on every read, and running one transaction
+   * reads the same few accounts a dozen times or more.
+   */
+  override async getAccount(address: Address): Promise<Account | undefined> {
+    const elem = this._caches?.account?.get(address);
+    if (elem === undefined) return super.getAccount(address);
+    const rlp = elem.accountRLP;
+    if (rlp === undefined) return undefined;
+    let account = this.decoded.get(rlp);
+    if (account === undefined) this.decoded.set(rlp, (account = createAccountFromRLP(rlp)));
+    return new Account(account.nonce, account.balance, account.storageRoot, account.codeHash);
+  }
 
   /**
    * Sets a storage slot in the cache only. @ethereumjs's putStorage means to do that, but its
