@@ -9,12 +9,14 @@ import { createBlock, type Block } from '@ethereumjs/block';
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import type { EVMResult } from '@ethereumjs/evm';
 import { createLegacyTx } from '@ethereumjs/tx';
-import { Account, bytesToHex, concatBytes, createAddressFromString, hexToBytes, setLengthLeft, type Address } from '@ethereumjs/util';
+import { Account, bigIntToBytes, bytesToHex, concatBytes, createAddressFromString, hexToBytes, setLengthLeft, type Address } from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import { encodeFunctionData, type Abi, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { interpreterPatched, speedUpInterpreter } from '../../../src/eth/engine/evmFastPath/index.js';
 import { internals } from '../../../src/eth/engine/evmFastPath/modules.js';
+import { wordBytes } from '../../../src/eth/engine/evmFastPath/opcodes.js';
+import { prng } from '../../support/prng.js';
 import { asm } from './evmAsm.js';
 
 const addr = (n: number) => createAddressFromString('0x' + n.toString(16).padStart(40, '0'));
@@ -216,6 +218,23 @@ describe('EVM fast path', () => {
       });
     }
   }
+
+  it("turns words into MSTORE's bytes as @ethereumjs does", async () => {
+    const rand = prng(11);
+    const words = [0n, 1n, 0xffn, 0x100n, (1n << 64n) - 1n, 1n << 64n, (1n << 128n) + 5n, (1n << 192n) - 1n, 1n << 255n, (1n << 256n) - 1n];
+    for (let i = 0; i < 2000; i++) {
+      let w = 0n;
+      for (let limb = 0; limb < 8; limb++) w = (w << 32n) | BigInt(Math.floor(rand() * 2 ** 32));
+      words.push(w >> BigInt(Math.floor(rand() * 256)));
+    }
+    for (const w of words) expect(bytesToHex(wordBytes(w))).toBe(bytesToHex(setLengthLeft(bigIntToBytes(w), 32)));
+    for (const w of [-1n, 1n << 256n]) expect(() => wordBytes(w)).toThrow();
+    const fast = await makeVm(Hardfork.Prague, true);
+    const stock = await makeVm(Hardfork.Prague, false);
+    const mstore = (vm: VM) => (vm.evm as unknown as { _opcodeMap: { opHandler: unknown }[] })._opcodeMap[0x52]!.opHandler;
+    expect(mstore(stock)).toBe(internals!.handlers.get(0x52));
+    expect(mstore(fast)).not.toBe(internals!.handlers.get(0x52));
+  });
 
   it('hands frames with a step listener to the stock interpreter, with the same results', async () => {
     const [stock, fast] = [await makeVm(Hardfork.Prague, false), await makeVm(Hardfork.Prague, true)];

@@ -4,15 +4,18 @@
  *
  * - frame.ts: the call frame without V8's slow object spreads;
  * - loop.ts: the interpreter loop inline, awaiting only async gas and opcode handlers, and jump
- *   analysis kept per code object.
+ *   analysis kept per code object;
+ * - opcodes.ts: opcode handlers without @ethereumjs's slow byte helpers (MSTORE).
  *
  * Each stands in only where it does exactly what @ethereumjs does, and hands anything unusual
  * (DEBUG, the profiler, step listeners, EOF, the EIPs it does not reproduce) to the stock methods.
  * Should @ethereumjs's internals fail to load, every EVM runs stock, only slower.
  */
 import type { EVMInterface } from '@ethereumjs/evm';
+import type { OpEntry } from './types.js';
 import { patchFrame } from './frame.js';
 import { patchInterpreter } from './loop.js';
+import { replaceHandlers } from './opcodes.js';
 import { optIn } from './optIn.js';
 
 /** True when the fast path is in place (for tests). */
@@ -24,4 +27,5 @@ export const interpreterPatched = patchInterpreter() && patchFrame();
  */
 export function speedUpInterpreter(evm: EVMInterface): void {
   optIn(evm);
+  if (interpreterPatched) replaceHandlers((evm as unknown as { _opcodeMap: OpEntry[] })._opcodeMap);
 }
