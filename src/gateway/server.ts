@@ -11,6 +11,7 @@ import type { Clock } from '../clock.js';
 import type { Network } from '../network.js';
 import { createControl, type GatewayControl } from './control.js';
 import { httpHandlers } from './http.js';
+import { startIdleGc } from './idleGc.js';
 import { DEFAULT_LIMITS, type GatewayLimits } from './limits.js';
 import { Policy } from './policy/index.js';
 import { OPEN_KEYS, type KeysConfig } from './policy/keys.js';
@@ -52,6 +53,8 @@ export class GatewayServer {
   private wss: WebSocketServer | undefined;
   private limits: GatewayLimits;
   private readonly sockets = new Map<string, Set<WebSocket>>();
+  /** Stops the full GCs run when the process goes idle after work (idleGc.ts), while listening. */
+  private stopIdleGc: (() => void) | undefined;
 
   constructor(networks: readonly Network[], options: GatewayOptions = {}) {
     const byName = new Map(networks.map((n) => [n.name, n]));
@@ -80,6 +83,7 @@ export class GatewayServer {
       this.server.once('error', reject);
       this.server.listen(port, host, () => {
         this.server.off('error', reject);
+        this.stopIdleGc ??= startIdleGc();
         resolve(this.server.address() as AddressInfo);
       });
     });
@@ -87,6 +91,8 @@ export class GatewayServer {
 
   /** Closes every WebSocket and HTTP connection and frees the port. */
   async close(): Promise<void> {
+    this.stopIdleGc?.();
+    this.stopIdleGc = undefined;
     const wss = this.wss;
     if (wss !== undefined) {
       for (const client of wss.clients) client.terminate();
