@@ -38,7 +38,7 @@ export type Take = (text: string, out: Answerer) => void;
 /** The gateway's HTTP handlers: node:http's request handler, and the raw-socket path's choice per request head. */
 export interface HttpHandlers {
   readonly node: (req: IncomingMessage, res: ServerResponse) => void;
-  /** How the short path serves a request with this head, or undefined when node:http must have it. */
+  /** How the short path serves a request with this head (which must never change), or undefined when node:http must have it. */
   readonly short: (head: RequestHead) => Take | undefined;
 }
 
@@ -60,21 +60,30 @@ export function httpHandlers(ctx: GatewayContext): HttpHandlers {
     const out = new NodeAnswerer(res);
     readBody(req, (text) => serveFast(ctx, route, req.headers, text, out), () => res.destroy());
   };
+  // A raw-path head is immutable and repeats (PlainHeads), so its route is worked out once; only the
+  // length limit, which the admin interface can change, is checked on every request.
+  const headRoutes = new WeakMap<RequestHead, RpcRoute | null>();
   const short = (head: RequestHead): Take | undefined => {
-    const route = fastRoute(ctx, routes, head);
-    return route === undefined ? undefined : (text, out) => serveFast(ctx, route, head.headers, text, out);
+    let route = headRoutes.get(head);
+    if (route === undefined) headRoutes.set(head, (route = fastRoute(ctx, routes, head, Infinity) ?? null));
+    if (route === null || !withinLimit(ctx, head)) return undefined;
+    const r = route;
+    return (text, out) => serveFast(ctx, r, head.headers, text, out);
   };
   return { node, short };
 }
 
-/** The route of a request the short path answers, or undefined for express. Decides before anything is read or counted. */
-function fastRoute(ctx: GatewayContext, routes: RouteCache, req: RequestHead): RpcRoute | undefined {
+/**
+ * The route of a request the short path answers, or undefined for express. Decides before anything is read or
+ * counted. `maxBodyBytes`: the body limit (Infinity: checked apart, by withinLimit).
+ */
+function fastRoute(ctx: GatewayContext, routes: RouteCache, req: RequestHead, maxBodyBytes = ctx.limits().maxBodyBytes): RpcRoute | undefined {
   if (req.method !== 'POST') return undefined;
   const h = req.headers;
   if (h['content-length'] === undefined || h['transfer-encoding'] !== undefined) return undefined;
   if (h['content-encoding'] !== undefined && h['content-encoding'].toLowerCase() !== 'identity') return undefined;
   const length = Number(h['content-length']);
-  if (!Number.isSafeInteger(length) || length > ctx.limits().maxBodyBytes) return undefined;
+  if (!Number.isSafeInteger(length) || length > maxBodyBytes) return undefined;
   const type = h['content-type'];
   if (type !== undefined && /charset/i.test(type) && !/charset\s*=\s*"?utf-?8"?\s*(;|$)/i.test(type)) return undefined;
   const url = req.url ?? '/';
@@ -86,6 +95,11 @@ function fastRoute(ctx: GatewayContext, routes: RouteCache, req: RequestHead): R
 }
 
 type RpcRoute = Extract<Route, { kind: 'rpc' }>;
+
+/** Whether a request's Content-Length is within the body limit (a longer body is express's: 413). */
+function withinLimit(ctx: GatewayContext, head: RequestHead): boolean {
+  return Number(head.headers['content-length']) <= ctx.limits().maxBodyBytes;
+}
 
 const CORS_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'X-Devgate-Forwarded' };
 const JSON_TYPE = 'application/json; charset=utf-8';
