@@ -44,6 +44,10 @@ export class CallVms implements TrieSource {
   private readonly budget: ReadsBudget = { entries: 0 };
   private readonly codes = new Lru<string, Uint8Array>(256);
   private hashes = new Map<string, Uint8Array>();
+  /** The map key of each state root array met (headers keep theirs: no hex per call). */
+  private readonly rootKeys = new WeakMap<Uint8Array, string>();
+  /** Code by code hash array: accounts of the shared reads hand out the same array on every call. */
+  private readonly codeByHash = new WeakMap<Uint8Array, Uint8Array>();
   readonly nodes: NodeStore;
   private readonly keccak: (b: Uint8Array) => Uint8Array;
 
@@ -58,7 +62,8 @@ export class CallVms implements TrieSource {
   /** The shared reads of `block`'s post-state root. */
   readsAt(block: MinedBlock): RootReads {
     const root = block.header.stateRoot;
-    const key = bytesToHex(root);
+    let key = this.rootKeys.get(root);
+    if (key === undefined) this.rootKeys.set(root, (key = bytesToHex(root)));
     let reads = this.roots.get(key);
     if (reads !== undefined) this.roots.delete(key);
     else reads = new RootReads(this, root, this.budget);
@@ -109,6 +114,8 @@ export class CallVms implements TrieSource {
   }
 
   code(codeHash: Uint8Array): Uint8Array {
+    const known = this.codeByHash.get(codeHash);
+    if (known !== undefined) return known;
     const key = Buffer.from(codeHash).toString('hex');
     let code = this.codes.get(key);
     if (code === undefined) {
@@ -117,6 +124,7 @@ export class CallVms implements TrieSource {
       code = stored === undefined ? new Uint8Array() : typeof stored === 'string' ? Uint8Array.from(Buffer.from(stored, 'hex')) : stored;
       this.codes.set(key, code);
     }
+    this.codeByHash.set(codeHash, code);
     return code;
   }
 }
