@@ -5,7 +5,7 @@ import { validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { Address, publicToAddress } from '@ethereumjs/util';
-import { nativeKeys } from './crypto.js';
+import { nativeKeys, type NativeKeys } from './crypto.js';
 import type { DevAccount } from './types.js';
 
 const HARDENED = 0x80000000;
@@ -16,7 +16,8 @@ export function deriveDevAccounts(mnemonic: string, count: number): DevAccount[]
   if (!validateMnemonic(words, wordlist)) throw new Error('accounts.mnemonic: not a valid BIP-39 English mnemonic');
   // BIP-39 seed (PBKDF2-HMAC-SHA512, 2048 rounds, salt "mnemonic"), with node's native PBKDF2.
   const seed = new Uint8Array(pbkdf2Sync(Buffer.from(words.normalize('NFKD'), 'utf8'), Buffer.from('mnemonic', 'utf8'), 2048, 64, 'sha512'));
-  return nativeKeys === undefined ? deriveWithScure(seed, count) : deriveNative(seed, count, nativeKeys);
+  const keys = nativeKeys();
+  return keys === undefined ? deriveWithScure(seed, count) : deriveNative(seed, count, keys);
 }
 
 function account(privateKey: Uint8Array, uncompressedPublicKey: Uint8Array): DevAccount {
@@ -34,7 +35,7 @@ function deriveWithScure(seed: Uint8Array, count: number): DevAccount[] {
 }
 
 /** BIP-32 private derivation (HMAC-SHA512 from node, key arithmetic from libsecp256k1). */
-function deriveNative(seed: Uint8Array, count: number, keys: NonNullable<typeof nativeKeys>): DevAccount[] {
+function deriveNative(seed: Uint8Array, count: number, keys: NativeKeys): DevAccount[] {
   const hmac = (key: Uint8Array, data: Uint8Array) => new Uint8Array(createHmac('sha512', key).update(data).digest());
   const master = hmac(new TextEncoder().encode('Bitcoin seed'), seed);
   type Node = { key: Uint8Array; chainCode: Uint8Array };

@@ -51,8 +51,8 @@ export function prepareCommon(common: Common): Common {
     if (!registered.has(params)) baseUpdateParams.call(this, params);
   };
   common.isActivatedEIP = isActivatedEIP;
-  if (nativeEcrecover !== undefined && common.customCrypto.ecrecover === undefined) common.customCrypto.ecrecover = nativeEcrecover;
-  if (nativeEcsign !== undefined && common.customCrypto.ecsign === undefined) common.customCrypto.ecsign = nativeEcsign;
+  common.customCrypto.ecrecover ??= nativeEcrecover;
+  common.customCrypto.ecsign ??= nativeEcsign;
   if (nativeKeccak256 !== undefined && common.customCrypto.keccak256 === undefined) common.customCrypto.keccak256 = nativeKeccak256;
   // Blob (type 3) transactions need a KZG even to be decoded; the real one loads on first use.
   common.customCrypto.kzg ??= lazyKzg;

@@ -2,12 +2,13 @@
  * Native crypto for @ethereumjs's `customCrypto`: keccak-256 (the `keccak` package's prebuilt
  * binding; state trie hashing is most of block building) and secp256k1 sender recovery for @ethereumjs (`customCrypto.ecrecover`): libsecp256k1 from the
  * `secp256k1` package's bundled prebuilds, ~20x faster than the pure-JS curve. Falls back to
- * @ethereumjs's own (@noble) recovery where the native binding does not load.
+ * @ethereumjs's own (@noble) recovery where the native binding does not load. The secp256k1
+ * binding loads on first use (~15-25 ms a start restored from the cache does not need).
  */
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { calculateSigRecovery, setLengthLeft } from '@ethereumjs/util';
+import { calculateSigRecovery, ecrecover, setLengthLeft } from '@ethereumjs/util';
 
 interface NativeSecp256k1 {
   ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed?: boolean): Uint8Array;
@@ -25,7 +26,12 @@ function loadNative(): NativeSecp256k1 | undefined {
   }
 }
 
-const native = loadNative();
+let loaded: NativeSecp256k1 | null | undefined;
+/** The binding, loaded on first call; undefined where it does not load. */
+function native(): NativeSecp256k1 | undefined {
+  if (loaded === undefined) loaded = loadNative() ?? null;
+  return loaded ?? undefined;
+}
 
 interface NativeKeccakState {
   initialize(rate: number, capacity: number): void;
@@ -60,51 +66,58 @@ export const nativeKeccak256: ((msg: Uint8Array) => Uint8Array) | undefined =
         return new Uint8Array(keccakState.squeeze(32));
       };
 
-/** True when sender recovery runs on the native library. */
-export const nativeSecp256k1 = native !== undefined;
+/** True when sender recovery runs on the native library (loads it). */
+export function nativeSecp256k1(): boolean {
+  return native() !== undefined;
+}
 
 /** @ethereumjs's ecrecover contract: 64-byte public key (no 0x04 prefix); throws on a bad signature. */
 export type Ecrecover = (msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint) => Uint8Array;
 
-/** The native ecrecover, or undefined when the binding is unavailable. */
-export const nativeEcrecover: Ecrecover | undefined =
-  native === undefined
-    ? undefined
-    : (msgHash, v, r, s, chainId) => {
-        const recovery = calculateSigRecovery(v, chainId);
-        if (recovery !== 0n && recovery !== 1n) throw new Error('Invalid signature v value');
-        if (r.length > 32 || s.length > 32) throw new Error('Invalid signature length');
-        const sig = new Uint8Array(64);
-        sig.set(setLengthLeft(r, 32), 0);
-        sig.set(setLengthLeft(s, 32), 32);
-        return native.ecdsaRecover(sig, Number(recovery), msgHash, false).slice(1);
-      };
+/** The native ecrecover (@ethereumjs's own where the binding is unavailable). */
+export const nativeEcrecover: Ecrecover = (msgHash, v, r, s, chainId) => {
+  const lib = native();
+  if (lib === undefined) return ecrecover(msgHash, v, r, s, chainId);
+  const recovery = calculateSigRecovery(v, chainId);
+  if (recovery !== 0n && recovery !== 1n) throw new Error('Invalid signature v value');
+  if (r.length > 32 || s.length > 32) throw new Error('Invalid signature length');
+  const sig = new Uint8Array(64);
+  sig.set(setLengthLeft(r, 32), 0);
+  sig.set(setLengthLeft(s, 32), 32);
+  return lib.ecdsaRecover(sig, Number(recovery), msgHash, false).slice(1);
+};
 
 /**
  * Native RFC 6979 signing in @ethereumjs's `customCrypto.ecsign` shape (noble's `sign`), giving the
- * same signatures as noble; options other than a deterministic, prehashed, recovered-format signature go to noble.
+ * same signatures as noble; options other than a deterministic, prehashed, recovered-format
+ * signature (and every signature where the binding is unavailable) go to noble.
  */
-export const nativeEcsign: typeof secp256k1.sign | undefined =
-  native === undefined
-    ? undefined
-    : (message, secretKey, opts) => {
-        if (opts?.format !== 'recovered' || opts.prehash !== false || (opts.extraEntropy !== undefined && opts.extraEntropy !== false) || message.length !== 32) {
-          return secp256k1.sign(message, secretKey, opts);
-        }
-        const { signature, recid } = native.ecdsaSign(message, secretKey);
-        const out = new Uint8Array(65);
-        out[0] = recid;
-        out.set(signature, 1);
-        return out;
-      };
+export const nativeEcsign: typeof secp256k1.sign = (message, secretKey, opts) => {
+  const lib = native();
+  if (lib === undefined || opts?.format !== 'recovered' || opts.prehash !== false || (opts.extraEntropy !== undefined && opts.extraEntropy !== false) || message.length !== 32) {
+    return secp256k1.sign(message, secretKey, opts);
+  }
+  const { signature, recid } = lib.ecdsaSign(message, secretKey);
+  const out = new Uint8Array(65);
+  out[0] = recid;
+  out.set(signature, 1);
+  return out;
+};
 
 /** Native secp256k1 key operations for BIP-32 derivation, or undefined when the binding is unavailable. */
-export const nativeKeys =
-  native === undefined
-    ? undefined
-    : {
-        /** The public key of a private key: 33 bytes compressed, or 65 uncompressed. */
-        publicKey: (privateKey: Uint8Array, compressed: boolean) => native.publicKeyCreate(privateKey, compressed),
-        /** (privateKey + tweak) mod n, as a new array; throws when the result is invalid. */
-        addPrivate: (privateKey: Uint8Array, tweak: Uint8Array) => native.privateKeyTweakAdd(Uint8Array.from(privateKey), tweak),
-      };
+export interface NativeKeys {
+  /** The public key of a private key: 33 bytes compressed, or 65 uncompressed. */
+  publicKey(privateKey: Uint8Array, compressed: boolean): Uint8Array;
+  /** (privateKey + tweak) mod n, as a new array; throws when the result is invalid. */
+  addPrivate(privateKey: Uint8Array, tweak: Uint8Array): Uint8Array;
+}
+
+/** The native key operations (loads the binding), or undefined when it is unavailable. */
+export function nativeKeys(): NativeKeys | undefined {
+  const lib = native();
+  if (lib === undefined) return undefined;
+  return {
+    publicKey: (privateKey, compressed) => lib.publicKeyCreate(privateKey, compressed),
+    addPrivate: (privateKey, tweak) => lib.privateKeyTweakAdd(Uint8Array.from(privateKey), tweak),
+  };
+}

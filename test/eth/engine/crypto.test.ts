@@ -10,7 +10,7 @@ import { deriveDevAccounts } from '../../../src/eth/engine/accounts.js';
 
 describe('native secp256k1', () => {
   it('loads from the bundled prebuilds', () => {
-    expect(nativeSecp256k1).toBe(true);
+    expect(nativeSecp256k1()).toBe(true);
   });
 
   it('recovers the same public keys as @noble, with and without EIP-155', () => {
