@@ -13,7 +13,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { folderDigest, installedVersion, KEYED_PACKAGES, KEYED_SOURCES } from '../src/cache/buildFacts.js';
-import { EVM_FILES, evmEsmFolder } from '../src/eth/engine/evmFiles.js';
+import { evmEsmFolder } from '../src/eth/engine/evmFiles.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'src');
@@ -34,31 +34,50 @@ function buildFacts(): Record<string, string> {
   return facts;
 }
 
-/** Source files that load @ethereumjs/evm files by path other than through evmFiles.ts (whose copies a bundle of the package would not share). */
-function evmPathLoaders(dir = SRC): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+/** The .ts files under src/ (path, text). */
+function sources(dir = SRC): [string, string][] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e): [string, string][] => {
     const path = join(dir, e.name);
-    if (e.isDirectory()) return evmPathLoaders(path);
-    if (!e.name.endsWith('.ts') || path === join(SRC, 'eth/engine/evmFiles.ts')) return [];
-    return /resolve\(\s*['"]@ethereumjs\/evm['"]\s*\)/.test(readFileSync(path, 'utf8')) ? [relative(ROOT, path)] : [];
+    if (e.isDirectory()) return sources(path);
+    return e.name.endsWith('.ts') ? [[path, readFileSync(path, 'utf8')]] : [];
   });
 }
 
+/** The @ethereumjs/evm files the sources load through evmFiles.ts (`evmFile('x.js')`); throws on a name that is not a string literal. */
+function evmFilesLoaded(files: [string, string][]): string[] {
+  const names = new Set<string>();
+  for (const [path, text] of files) {
+    if (path.endsWith(join('eth', 'engine', 'evmFiles.ts'))) continue;
+    for (const m of text.matchAll(/\bevmFile\(\s*([^)]*)\)/g)) {
+      const literal = /^'([\w./-]+\.js)'$/.exec(m[1]!.trim());
+      if (literal === null) throw new Error(`${relative(ROOT, path)}: evmFile(${m[1]}): name the file by a string literal, so the build can bundle it`);
+      names.add(literal[1]!);
+    }
+  }
+  return [...names].sort();
+}
+
+/** Source files that load @ethereumjs/evm files by path other than through evmFiles.ts (whose copies a bundle of the package would not share). */
+function evmPathLoaders(files: [string, string][]): string[] {
+  return files
+    .filter(([path, text]) => !path.endsWith(join('eth', 'engine', 'evmFiles.ts')) && /resolve\(\s*['"]@ethereumjs\/evm['"]\s*\)/.test(text))
+    .map(([path]) => relative(ROOT, path));
+}
+
 /** Puts static imports of the bundled @ethereumjs/evm files in place of evmFiles.ts's loads by path. */
-const bundledEvmFiles: Plugin = {
+const bundledEvmFiles = (files: string[]): Plugin => ({
   name: 'bundled-evm-files',
   setup(b) {
     b.onLoad({ filter: /[\\/]src[\\/]eth[\\/]engine[\\/]evmFiles\.ts$/ }, () => {
       const esm = realpathSync(evmEsmFolder(join(ROOT, 'package.json')));
-      const lines = EVM_FILES.map((f, i) => `import * as m${i} from ${JSON.stringify(join(esm, f))};`);
-      lines.push(`export const EVM_FILES = ${JSON.stringify(EVM_FILES)};`);
-      lines.push(`const modules = { ${EVM_FILES.map((f, i) => `${JSON.stringify(f)}: m${i}`).join(', ')} };`);
+      const lines = files.map((f, i) => `import * as m${i} from ${JSON.stringify(join(esm, f))};`);
+      lines.push(`const modules = { ${files.map((f, i) => `${JSON.stringify(f)}: m${i}`).join(', ')} };`);
       lines.push('export function evmEsmFolder() { throw new Error("bundled: @ethereumjs/evm has no folder"); }');
       lines.push('export async function evmFile(file) { const m = modules[file]; if (m === undefined) throw new Error(`not bundled: ${file}`); return m; }');
       return { contents: lines.join('\n'), loader: 'js', resolveDir: ROOT };
     });
   },
-};
+});
 
 /** Runs tsc (types checked, declarations written); resolves with its exit code. */
 function declarations(): Promise<number> {
@@ -81,7 +100,9 @@ function check(meta: Metafile): void {
 }
 
 async function bundle(): Promise<void> {
-  const loaders = evmPathLoaders();
+  const files = sources();
+  const evmFiles = evmFilesLoaded(files);
+  const loaders = evmPathLoaders(files);
   // Should a module load @ethereumjs/evm's files by path itself, its copies must be the EVM's: then the package stays in node_modules.
   if (loaders.length > 0) console.warn(`build: ${loaders.join(', ')} load @ethereumjs/evm files by path (not through src/eth/engine/evmFiles.ts): @ethereumjs/evm is left out of the bundle`);
   const result = await build({
@@ -98,7 +119,7 @@ async function bundle(): Promise<void> {
     metafile: true,
     logLevel: 'warning',
     external: loaders.length > 0 ? ['@ethereumjs/evm'] : [],
-    plugins: loaders.length > 0 ? [] : [bundledEvmFiles],
+    plugins: loaders.length > 0 ? [] : [bundledEvmFiles(evmFiles)],
     define: { DEVGATE_BUILD_FACTS: JSON.stringify(buildFacts()) },
     // CommonJS dependencies bundled into ES modules still call require() for node's modules.
     banner: { js: "import { createRequire as __devgateRequire } from 'node:module'; const require = __devgateRequire(import.meta.url);" },
