@@ -1,9 +1,9 @@
 /** A block being built on top of head: transactions run one by one, then it is sealed and indexed. */
-import { createBlock, type Block, type HeaderData } from '@ethereumjs/block';
+import { Block, createBlock, type HeaderData } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
 import { RLP } from '@ethereumjs/rlp';
-import { buildBlock, encodeReceipt, type BlockBuilder, type RunTxResult, type VM } from '@ethereumjs/vm';
+import { buildBlock, encodeReceipt, runTx, type BlockBuilder, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { minedBlock, storedReceipts } from './receipts.js';
 import { TrieWriter } from './trieWriter.js';
 import type { MinedBlock } from './types.js';
@@ -21,13 +21,23 @@ export function nextHeaderData(parent: Block, timestamp: bigint, coinbase: Addre
   };
 }
 
+/** The BlockBuilder's own bookkeeping, which the draft keeps up when it runs a transaction itself (see add). */
+interface BuilderState {
+  transactions: TypedTransaction[];
+  transactionResults: RunTxResult[];
+  gasUsed: bigint;
+  _minerValue: bigint;
+  checkpointed: boolean;
+  checkStatus(): void;
+}
+
 /**
  * The builder's transaction and receipt tries computed with a TrieWriter (the same roots; @ethereumjs
- * writes each entry through a full trie put, which costs more than running the transactions).
+ * writes each entry through a full trie put, which costs more than running the transactions), of
+ * the draft's transactions (`txs`).
  */
-function fastRoots(builder: BlockBuilder, vm: VM): void {
+function fastRoots(builder: BlockBuilder, vm: VM, txs: () => readonly TypedTransaction[]): void {
   const hash = vm.common.customCrypto.keccak256;
-  const txs = () => builder['transactions'] as TypedTransaction[];
   builder.transactionsTrie = async () => TrieWriter.root(txs().map((tx, i) => [RLP.encode(i), tx.serialize()]), hash);
   builder.receiptTrie = async () => {
     const results = builder['transactionResults'] as RunTxResult[];
@@ -38,6 +48,12 @@ function fastRoots(builder: BlockBuilder, vm: VM): void {
 export class BlockDraft {
   private readonly senders: Address[] = [];
   private readonly results: RunTxResult[] = [];
+  /**
+   * The block's transactions, kept here rather than in the builder, whose list stays empty: the
+   * builder re-creates every transaction of its list in each Block it makes (one per added tx, and
+   * the sealed one), and the sealed block gets these very objects (hashes and senders known).
+   */
+  private readonly txs: TypedTransaction[] = [];
 
   private constructor(
     /** The VM whose state the draft changes (its state is mid-block while the draft is open). */
@@ -54,10 +70,11 @@ export class BlockDraft {
     const blockOpts = { putBlockIntoBlockchain: false, ...(pow ? { calcDifficultyFromHeader: parent.block.header } : {}) };
     const withdrawals = vm.common.isActivatedEIP(4895) ? [] : undefined;
     const builder = await buildBlock(vm, { parentBlock: parent.block, headerData, withdrawals, blockOpts });
-    fastRoots(builder, vm);
     const fullHeader = builder['headerData'] as HeaderData;
     const context = createBlock({ header: fullHeader, withdrawals }, { common: vm.common, ...(pow ? { calcDifficultyFromHeader: parent.block.header } : {}) });
-    return new BlockDraft(vm, parent, context, builder, onSeal);
+    const draft = new BlockDraft(vm, parent, context, builder, onSeal);
+    fastRoots(builder, vm, () => draft.txs);
+    return draft;
   }
 
   /** Number of transactions added so far. */
@@ -74,28 +91,47 @@ export class BlockDraft {
   }
 
   /**
-   * The builder's addTransaction, shown an empty transaction list: it makes a Block of the header
-   * and every transaction so far as the tx's context, and that re-creates each earlier transaction
-   * (quadratic in the block's size), while running a transaction reads only the header. Under
-   * EIP-7928 the list's length is the tx's access-list index, so the builder sees it whole there.
+   * Runs `tx` as the builder's addTransaction does (gas check, runTx, the builder's gas and miner
+   * value), but in the draft's context block: addTransaction makes a new Block (header, Common copy
+   * and every earlier transaction re-created) for each tx, while runTx reads only the header and
+   * takes the gas used so far separately. Blob transactions (blob gas in the header), EIP-7928 (the
+   * tx's index in the access list) and EIP-8037 (two-dimensional gas) go through addTransaction.
    */
   private async addToBuilder(tx: TypedTransaction): Promise<RunTxResult> {
-    if (this.vm.common.isActivatedEIP(7928)) return this.builder.addTransaction(tx);
-    const builder = this.builder as unknown as { transactions: TypedTransaction[] };
-    const earlier = builder.transactions;
-    builder.transactions = [];
+    const common = this.vm.common;
+    const state = this.builder as unknown as BuilderState;
+    if (tx.type === 3 || common.isActivatedEIP(7928) || common.isActivatedEIP(8037)) return this.addThroughBuilder(tx, state);
+    state.checkStatus();
+    if (!state.checkpointed) {
+      await this.vm.evm.journal.checkpoint();
+      state.checkpointed = true;
+    }
+    if (tx.gasLimit > this.context.header.gasLimit - state.gasUsed) throw new Error('tx has a higher gas limit than the remaining gas in the block');
+    const result = await runTx(this.vm, { tx, block: this.context, blockGasUsed: state.gasUsed });
+    this.txs.push(tx);
+    state.transactionResults.push(result);
+    state.gasUsed += result.blockGasSpent;
+    state._minerValue += result.minerValue;
+    return result;
+  }
+
+  /** The builder's addTransaction, shown the transactions so far only where it needs them (EIP-7928: their count). */
+  private async addThroughBuilder(tx: TypedTransaction, state: BuilderState): Promise<RunTxResult> {
+    state.transactions = this.vm.common.isActivatedEIP(7928) ? [...this.txs] : [];
     try {
-      return await this.builder.addTransaction(tx);
+      const result = await this.builder.addTransaction(tx);
+      // The builder's own copy (a blob tx without its blobs, as blocks hold it).
+      this.txs.push(state.transactions[state.transactions.length - 1]!);
+      return result;
     } finally {
-      const added = builder.transactions;
-      builder.transactions = earlier;
-      earlier.push(...added);
+      state.transactions = [];
     }
   }
 
   /** Seals the block (rewards, roots) and hands it to the chain. */
   async seal(): Promise<MinedBlock> {
-    const { block } = await this.builder.build();
+    const { block: sealed } = await this.builder.build();
+    const block = new Block(sealed.header, this.txs, [], sealed.withdrawals);
     const receipts = this.results.map((r) => r.receipt);
     const mined = minedBlock(block, this.parent.totalDifficulty, this.senders, storedReceipts(block, this.senders, receipts, this.results));
     await this.onSeal(mined);
