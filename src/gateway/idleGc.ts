@@ -34,13 +34,12 @@ export class IdleGcPolicy {
   private idleSamples = 0;
   /** Rounds run in this idle period; maxRounds once it is done. */
   private rounds = 0;
-  /** Total heap size after the last idle GC (the baseline growth is measured from). */
-  private baseline: number | undefined;
+  /** Total heap size after the last idle GC (the baseline growth is measured from); none yet at start, so a start's garbage (a chain built) goes in the first idle period. */
+  private baseline = 0;
 
   constructor(private readonly opts: Required<IdleGcOptions>) {}
 
   sample(utilization: number, heapTotal: number): IdleGcStep {
-    this.baseline ??= heapTotal;
     if (utilization >= this.opts.idleUtilization) {
       // Busy again: the next idle period may run its own rounds.
       this.idleSamples = 0;

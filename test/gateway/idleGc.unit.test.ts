@@ -51,6 +51,14 @@ describe('idle GC policy', () => {
     expect(p.sample(IDLE, 140 * MB)).toBe('collect');
   });
 
+  it('collects in the first idle period after start, whatever the heap was when sampling began', () => {
+    const p = policy();
+    expect(p.sample(IDLE, 300 * MB)).toBe('wait');
+    expect(p.sample(IDLE, 300 * MB)).toBe('collect');
+    p.collected(200 * MB, 80 * MB);
+    expect(p.sample(IDLE, 200 * MB)).toBe('collect');
+  });
+
   it('a busy sample in between restarts the count of idle samples', () => {
     const p = policy();
     p.sample(IDLE, 50 * MB);
