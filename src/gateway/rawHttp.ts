@@ -130,6 +130,9 @@ class RawConnection {
   private seen: number;
   /** Bytes read and not yet used. */
   private unread: Buffer | undefined;
+  /** Chunks read after `unread` while a body is still arriving, and their length. */
+  private more: Buffer[] = [];
+  private moreLength = 0;
   /** The head of the request whose body is still arriving. */
   private waiting: { take: Take; bodyStart: number; end: number; keepAlive: boolean } | undefined;
   private readonly answers: Slot[] = [];
@@ -160,7 +163,17 @@ class RawConnection {
   private read(chunk: Buffer): void {
     if (this.state !== 'open') return;
     this.seen = this.front.tick;
-    this.unread = this.unread === undefined ? chunk : Buffer.concat([this.unread, chunk]);
+    if (this.unread === undefined) this.unread = chunk;
+    else {
+      // A long body arrives in many chunks: they are joined once it is whole, not one by one.
+      this.more.push(chunk);
+      this.moreLength += chunk.length;
+      const length = this.unread.length + this.moreLength;
+      if (this.waiting !== undefined && length < this.waiting.end) return;
+      this.unread = Buffer.concat([this.unread, ...this.more], length);
+      this.more = [];
+      this.moreLength = 0;
+    }
     this.parse();
   }
 

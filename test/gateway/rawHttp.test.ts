@@ -162,6 +162,20 @@ describe('the raw-socket short path', () => {
     c.close();
   });
 
+  it('reads a long body sent in many pieces', async () => {
+    const text = JSON.stringify({ jsonrpc: '2.0', id: 'long', method: 'eth_getBalance', params: ['0x' + '00'.repeat(20), 'latest'], pad: 'x'.repeat(1 << 20) });
+    const request = post(path(), text);
+    const pieces: string[] = [];
+    for (let at = 0; at < request.length; at += 100_000) pieces.push(request.slice(at, at + 100_000));
+    const c = new Raw(gw.port);
+    await c.send(...pieces);
+    const [fast] = await c.answers(1);
+    c.close();
+    const slow = await once(post(path(), text, [LONG]));
+    expect(fast!.body).toBe(slow.body);
+    expect(JSON.parse(fast!.body)).toMatchObject({ id: 'long', result: '0x0' });
+  });
+
   it('honours Connection: close and reads nothing after it', async () => {
     const c = new Raw(gw.port);
     await c.send(post(path(), body(1), ['Connection: close']) + post(path(), body(2)));
