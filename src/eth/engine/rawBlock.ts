@@ -6,7 +6,7 @@
  * fraction of createTxFromRLP / createBlockHeaderFromRLP (a Common, validation, hashing).
  */
 import { Address, bytesToBigInt, bytesToHex, type EOACode7702AuthorizationListBytes } from '@ethereumjs/util';
-import type { HeaderFields, RawBlockFields, TxFields, WithdrawalFields } from './types.js';
+import type { HeaderFields, RawBlockFields, TxFields, TxTypeAndTo, WithdrawalFields } from './types.js';
 
 export type Nested = Uint8Array | Nested[];
 
@@ -129,17 +129,30 @@ export function rawBlockFields(raw: Uint8Array, keccak: (b: Uint8Array) => Uint8
   let txs: [number, number][] | undefined;
   let uncles: Uint8Array[] | undefined;
   let withdrawals: WithdrawalFields[] | null | undefined;
+  /** A transaction's bytes: a legacy one's RLP list, a typed one's type byte and list (a block holds those in an RLP string). */
+  const txBytes = (index: number) => {
+    const span = (txs ??= listSpans(raw, parts[1]![0]))[index];
+    if (span === undefined) throw new RangeError(`the block has no transaction ${index}`);
+    const item = raw[span[0]]! >= 0xc0 ? { start: span[0], end: span[1] } : rlpItem(raw, span[0]);
+    return raw.subarray(item.start, item.end);
+  };
   return {
     size: raw.length,
     get header() {
       return (header ??= headerFields(rlpViews(raw, parts[0]![0]).value as Nested[]));
     },
     txFields(index: number): TxFields {
-      const span = (txs ??= listSpans(raw, parts[1]![0]))[index];
-      if (span === undefined) throw new RangeError(`the block has no transaction ${index}`);
-      // A typed transaction is an RLP string holding its type byte and list.
-      const item = raw[span[0]]! >= 0xc0 ? { start: span[0], end: span[1] } : rlpItem(raw, span[0]);
-      return txFields(raw.subarray(item.start, item.end));
+      return txFields(txBytes(index));
+    },
+    txTypeAndTo(index: number): TxTypeAndTo {
+      const b = txBytes(index);
+      const type = b[0]! >= 0xc0 ? 0 : b[0]!;
+      // `to` is field 3 of a legacy tx, 4 of type 1, 5 of types 2 to 4.
+      const list = rlpItem(b, type === 0 ? 0 : 1);
+      let at = list.start;
+      for (let i = type === 0 ? 3 : type === 1 ? 4 : 5; i > 0; i--) at = rlpItem(b, at).end;
+      const item = rlpItem(b, at);
+      return { type, to: item.length > 0 ? new Address(b.subarray(item.start, item.end)) : undefined };
     },
     get uncleHashes() {
       return (uncles ??= listSpans(raw, parts[2]![0]).map(([start, end]) => keccak(raw.subarray(start, end))));

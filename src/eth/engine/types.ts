@@ -115,6 +115,12 @@ export type TxFields =
   | (FeeMarketFields & { readonly type: 3; readonly maxFeePerBlobGas: bigint; readonly blobVersionedHashes: readonly string[] })
   | (FeeMarketFields & { readonly type: 4; readonly authorizationList: EOACode7702AuthorizationListBytes });
 
+/** What a receipt needs of its transaction. */
+export interface TxTypeAndTo {
+  readonly type: number;
+  readonly to?: Address;
+}
+
 /** A withdrawal (EIP-4895), amount in Gwei. */
 export interface WithdrawalFields {
   readonly index: bigint;
@@ -130,6 +136,8 @@ export interface RawBlockFields {
   readonly header: HeaderFields;
   /** The fields of the transaction at `index` (decoded afresh on each call). */
   txFields(index: number): TxFields;
+  /** Type and recipient of the transaction at `index`, read without decoding the rest. */
+  txTypeAndTo(index: number): TxTypeAndTo;
   readonly uncleHashes: readonly Uint8Array[];
   /** Absent before Shanghai. */
   readonly withdrawals: readonly WithdrawalFields[] | undefined;

@@ -3,11 +3,16 @@
  * (snapshot.ts) gives its header's and transactions' fields straight from its RLP (rawBlock.ts), without
  * @ethereumjs objects; a built block gives them from its Block.
  */
-import type { HeaderFields, MinedBlock, StoredReceipt, TxFields, WithdrawalFields } from '../engine/types.js';
+import type { HeaderFields, MinedBlock, StoredReceipt, TxFields, TxTypeAndTo, WithdrawalFields } from '../engine/types.js';
 
 /** The fields of the transaction at `index` (which must exist). */
 export function txOf(mined: MinedBlock, index: number): TxFields {
   return mined.raw?.txFields(index) ?? mined.block.transactions[index]!;
+}
+
+/** Type and recipient of the transaction at `index` (which must exist): all a receipt reads of it. */
+export function txTypeAndToOf(mined: MinedBlock, index: number): TxTypeAndTo {
+  return mined.raw?.txTypeAndTo(index) ?? mined.block.transactions[index]!;
 }
 
 /** The receipt of the transaction at `index` (which must exist). */

@@ -8,7 +8,7 @@ import { bytesHex, quantityHex } from '../../hex.js';
 import { RawJson } from '../../rpc/rawJson.js';
 import type { MinedBlock } from '../engine/types.js';
 import { wireLog } from './log.js';
-import { receiptOf, txOf } from './mined.js';
+import { receiptOf, txTypeAndToOf } from './mined.js';
 import { sortedKeys } from './sorted.js';
 import { rawJsonOf, textsOf, txHashHex } from './wireText.js';
 
@@ -26,7 +26,7 @@ export function blockReceiptsJson(mined: MinedBlock): RawJson {
 
 /** The receipt of the transaction at `index` of a mined block (made afresh: answers use receiptJson). */
 export function formatReceipt(mined: MinedBlock, index: number): Record<string, unknown> {
-  const tx = txOf(mined, index);
+  const tx = txTypeAndToOf(mined, index);
   const receipt = receiptOf(mined, index);
   const txHash = txHashHex(mined, index);
   const blockHash = bytesHex(mined.hash);

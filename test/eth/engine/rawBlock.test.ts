@@ -47,6 +47,7 @@ describe('block fields read from RLP', () => {
         types.add(fields.type);
         expect(plain(fields, TX_KEYS), `tx ${i} of block ${m.number}`).toEqual(plain(tx, TX_KEYS));
         expect(Object.keys(plain(fields, TX_KEYS)).sort()).toEqual(Object.keys(plain(tx, TX_KEYS)).sort());
+        expect(plain(raw.txTypeAndTo(i), ['type', 'to'])).toEqual(plain({ type: tx.type, to: tx.to }, ['type', 'to']));
       });
       expect(() => raw.txFields(m.block.transactions.length)).toThrow(RangeError);
       expect(raw.uncleHashes).toEqual(m.block.uncleHeaders.map((u) => u.hash()));
