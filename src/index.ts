@@ -15,7 +15,7 @@ import { loadKeysFile, OPEN_KEYS, parseKeys } from './gateway/policy/keys.js';
 import { checkRollupL1Networks, createNetwork, type Network, type NetworkInfo } from './network.js';
 import type { RollupChain } from './rollup/engine/chain.js';
 import type { EthChain } from './eth/engine/chain.js';
-import { cacheDir } from './cache/chainCache.js';
+import { cacheDir, hasCachedChain } from './cache/chainCache.js';
 import { packagePath } from './packageRoot.js';
 import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/load.js';
 
@@ -81,8 +81,10 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const parsed = StartOptions.safeParse(options);
   if (!parsed.success) throw new TypeError(`invalid devgate options:\n${formatIssues(parsed.error)}`);
   const opts = parsed.data;
+  const cache = cacheDir(opts.cache);
+  const isCached = cache === undefined ? undefined : (candidate: LoadedSeed) => hasCachedChain(candidate, cache);
   const seeds: LoadedSeed[] = (opts.chains ?? SHIPPED_CHAINS).map((c, i) =>
-    typeof c === 'string' ? loadSeedFile(c) : parseSeed(c, `chains[${i}]`),
+    typeof c === 'string' ? loadSeedFile(c, isCached) : parseSeed(c, `chains[${i}]`),
   );
   const names = new Set<string>();
   for (const s of seeds) {
@@ -102,7 +104,6 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     const l1 = networks.find((n) => n.name === name && n.kind === 'eth');
     return l1 === undefined ? undefined : (l1.engine as EthChain).head().number;
   };
-  const cache = cacheDir(opts.cache);
   for (const s of seeds) networks.push(await createNetwork(s, { clock: opts.clock, l1BlockNumber, cacheDir: cache }));
   const server = new GatewayServer(networks, { limits, keys, clock: opts.clock });
   let address;

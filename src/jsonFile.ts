@@ -6,14 +6,19 @@ import { readFileSync } from 'node:fs';
  * the file as `what` (e.g. `cannot read seed file x.json: ENOENT`, `keys file k.json is not valid JSON: ...`).
  */
 export function readJsonFile(path: string, what: string, makeError: (message: string) => Error, shownPath = path): unknown {
-  let text: string;
+  return readJsonBytes(path, what, makeError, shownPath).value;
+}
+
+/** readJsonFile, also giving the file's bytes. */
+export function readJsonBytes(path: string, what: string, makeError: (message: string) => Error, shownPath = path): { bytes: Buffer; value: unknown } {
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (err) {
     throw makeError(`cannot read ${what} ${shownPath}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
   try {
-    return JSON.parse(text);
+    return { bytes, value: JSON.parse(bytes.toString('utf8')) };
   } catch (err) {
     throw makeError(`${what} ${shownPath} is not valid JSON: ${(err as Error).message}`);
   }

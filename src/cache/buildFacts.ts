@@ -16,7 +16,7 @@ declare const DEVGATE_BUILD_FACTS: Readonly<Record<string, string>> | undefined;
 const recorded: Readonly<Record<string, string>> | undefined = typeof DEVGATE_BUILD_FACTS === 'undefined' ? undefined : DEVGATE_BUILD_FACTS;
 
 /** The source folders (relative to src/) and packages the cache keys cover. */
-export const KEYED_SOURCES = ['eth/engine', 'rollup/engine', 'rollup'] as const;
+export const KEYED_SOURCES = ['eth/engine', 'rollup/engine', 'rollup', 'seed'] as const;
 export const KEYED_PACKAGES = [...['block', 'common', 'evm', 'mpt', 'rlp', 'statemanager', 'tx', 'util', 'vm'].map((n) => `@ethereumjs/${n}`), '@scure/starknet'];
 
 export type KeyedSource = (typeof KEYED_SOURCES)[number];

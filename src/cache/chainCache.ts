@@ -138,8 +138,24 @@ function store(file: string, bytes: Uint8Array): boolean {
 /** The packages an eth chain's build runs on. */
 const ETHEREUMJS_PACKAGES = KEYED_PACKAGES.filter((name) => name.startsWith('@ethereumjs/'));
 
-/** The 32-byte key of a seed's chain: a hash of everything its build depends on. */
+/** Whether the cache in `dir` holds a snapshot of this seed's chain (should it not restore, the chain is built). */
+export function hasCachedChain(loaded: LoadedSeed, dir: string): boolean {
+  return existsSync(snapshotPath(dir, loaded.seed.name, chainKey(loaded)));
+}
+
+const keys = new WeakMap<LoadedSeed, Uint8Array>();
+/**
+ * The 32-byte key of a seed's chain: a hash of everything its build depends on. A seed read from
+ * its own file is keyed by the file's bytes and the seed schema's sources (what the validated seed
+ * is made from), else by the validated seed.
+ */
 export function chainKey(loaded: LoadedSeed): Uint8Array {
+  let key = keys.get(loaded);
+  if (key === undefined) keys.set(loaded, (key = computeChainKey(loaded)));
+  return key;
+}
+
+function computeChainKey(loaded: LoadedSeed): Uint8Array {
   const seed = loaded.seed as EthSeed;
   const h = createHash('sha256');
   const part = (label: string, value: string | Uint8Array) => {
@@ -150,7 +166,9 @@ export function chainKey(loaded: LoadedSeed): Uint8Array {
   part('devgate', VERSION);
   for (const name of ETHEREUMJS_PACKAGES) part(`package ${name}`, packageVersion(name));
   part('engine', sourceDigest('eth/engine'));
-  part('seed', JSON.stringify(seed));
+  if (loaded.fileDigest === undefined) part('seed', JSON.stringify(seed));
+  else part('seed file', loaded.fileDigest);
+  part('seed schema', sourceDigest('seed'));
   for (const dir of [join(loaded.baseDir, 'contracts'), SHIPPED_CONTRACTS]) {
     for (const [name, content] of jsonFiles(dir)) part(`artifact ${dir} ${name}`, content);
   }

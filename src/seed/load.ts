@@ -1,5 +1,6 @@
 /** Loading and validating seed files: each kind has its schema; errors name the bad field's path. */
-import { readJsonFile } from '../jsonFile.js';
+import { createHash } from 'node:crypto';
+import { readJsonBytes } from '../jsonFile.js';
 import { basename, dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { EthSeed } from './eth.js';
@@ -13,6 +14,8 @@ export interface LoadedSeed {
   readonly seed: Seed;
   readonly baseDir: string;
   readonly source: string;
+  /** SHA-256 of the seed file's bytes (a seed read from its own file): the cache key hashes it instead of the parsed seed. */
+  readonly fileDigest?: Uint8Array;
 }
 
 export class SeedError extends Error {
@@ -87,12 +90,36 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-/** Reads and validates a seed file. */
-export function loadSeedFile(path: string): LoadedSeed {
+/**
+ * Reads and validates a seed file. With `isCached`, an eth seed whose built chain it reports cached
+ * (under a key of these very bytes, see chainCache.ts) was validated whole when that chain was
+ * built, by the same devgate: only its fields other than `blocks` are validated now (zod over the
+ * ~10,000 transactions of a large seed is ~25-60 ms of a start), and its blocks, which a restored
+ * chain never reads, are validated when first read (should the chain have to be built after all).
+ */
+export function loadSeedFile(path: string, isCached?: (candidate: LoadedSeed) => boolean): LoadedSeed {
   const full = resolve(path);
-  const value = readJsonFile(full, 'seed file', (message) => new SeedError(message), path);
+  const { bytes, value } = readJsonBytes(full, 'seed file', (message) => new SeedError(message), path);
   if (looksLikeGethGenesis(value)) return gethGenesisSeed(value, path, full);
-  return parseSeed(value, path, dirname(full));
+  const fileDigest = new Uint8Array(createHash('sha256').update(bytes).digest());
+  const baseDir = dirname(full);
+  if (isCached !== undefined && isPlainRecord(value) && value.kind === 'eth' && Array.isArray(value.blocks)) {
+    const candidate = blocksOnDemand(value, path, baseDir, fileDigest);
+    if (candidate !== undefined && isCached(candidate)) return candidate;
+  }
+  return { ...parseSeed(value, path, baseDir), fileDigest };
+}
+
+/** The seed validated but for its blocks, which are validated (the whole seed again) when first read; undefined if the rest is invalid. */
+function blocksOnDemand(value: Record<string, unknown>, source: string, baseDir: string, fileDigest: Uint8Array): LoadedSeed | undefined {
+  const rest = Seed.safeParse({ ...value, blocks: [] });
+  if (!rest.success || rest.data.kind !== 'eth') return undefined;
+  let blocks: typeof rest.data.blocks | undefined;
+  Object.defineProperty(rest.data, 'blocks', {
+    enumerable: true,
+    get: () => (blocks ??= (parseSeed(value, source, baseDir).seed as typeof rest.data).blocks),
+  });
+  return { seed: rest.data, baseDir, source, fileDigest };
 }
 
 /** Whether a parsed JSON value has the shape of a geth genesis.json (a `config` and an `alloc` object, no `kind`). */
