@@ -4,15 +4,99 @@
  * per batch. @ethereumjs's trie re-walks, re-encodes and re-hashes the whole path to the root for
  * every key it writes; the nodes and roots made here are the same canonical ones, byte for byte.
  */
-import { RLP } from '@ethereumjs/rlp';
 import { bytesToUnprefixedHex, KECCAK256_RLP } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
+
+/** Bytes needed for the big-endian length `n` (RLP long forms). */
+const lengthBytes = (n: number): number => (n < 0x100 ? 1 : n < 0x10000 ? 2 : n < 0x1000000 ? 3 : 4);
+/** Size of an RLP header for a payload of `n` bytes. */
+const headerSize = (n: number): number => (n < 56 ? 1 : 1 + lengthBytes(n));
+const itemSize = (item: Uint8Array | RawNode): number => (item instanceof Uint8Array ? (item.length === 1 && item[0]! < 0x80 ? 1 : headerSize(item.length) + item.length) : listSize(item));
+function payloadSize(list: RawNode): number {
+  let n = 0;
+  for (const item of list) n += itemSize(item);
+  return n;
+}
+const listSize = (list: RawNode): number => {
+  const n = payloadSize(list);
+  return headerSize(n) + n;
+};
+
+function writeHeader(out: Uint8Array, pos: number, length: number, base: number): number {
+  if (length < 56) {
+    out[pos] = base + length;
+    return pos + 1;
+  }
+  const n = lengthBytes(length);
+  out[pos] = base + 55 + n;
+  for (let i = n; i >= 1; i--, length >>>= 8) out[pos + i] = length & 0xff;
+  return pos + 1 + n;
+}
+
+function writeItem(out: Uint8Array, pos: number, item: Uint8Array | RawNode): number {
+  if (!(item instanceof Uint8Array)) {
+    pos = writeHeader(out, pos, payloadSize(item), 0xc0);
+    for (const child of item) pos = writeItem(out, pos, child);
+    return pos;
+  }
+  if (item.length === 1 && item[0]! < 0x80) {
+    out[pos] = item[0]!;
+    return pos + 1;
+  }
+  pos = writeHeader(out, pos, item.length, 0x80);
+  out.set(item, pos);
+  return pos + item.length;
+}
+
+/** The RLP encoding of a node's raw list, written into one buffer (as RLP.encode gives it, without its many small concatenations). */
+export function encodeRawNode(raw: RawNode): Uint8Array {
+  const out = new Uint8Array(listSize(raw));
+  writeItem(out, 0, raw);
+  return out;
+}
+
+function readLength(bytes: Uint8Array, pos: number, n: number): number {
+  if (pos + n > bytes.length || bytes[pos] === 0) throw new Error('invalid trie node: bad RLP length');
+  let length = 0;
+  for (let i = 0; i < n; i++) length = length * 256 + bytes[pos + i]!;
+  return length;
+}
+
+/** The RLP item at `pos` (byte strings as views into `bytes`) and the position after it. */
+function readItem(bytes: Uint8Array, pos: number): [Uint8Array | RawNode, number] {
+  const first = bytes[pos];
+  if (first === undefined) throw new Error('invalid trie node: truncated RLP');
+  if (first < 0x80) return [bytes.subarray(pos, pos + 1), pos + 1];
+  let start: number;
+  let length: number;
+  if (first < 0xb8 || (first >= 0xc0 && first < 0xf8)) {
+    start = pos + 1;
+    length = first - (first < 0xc0 ? 0x80 : 0xc0);
+  } else {
+    const n = first - (first < 0xc0 ? 0xb7 : 0xf7);
+    start = pos + 1 + n;
+    length = readLength(bytes, pos + 1, n);
+  }
+  const end = start + length;
+  if (end > bytes.length) throw new Error('invalid trie node: truncated RLP');
+  if (first < 0xc0) return [bytes.subarray(start, end), end];
+  const items: RawNode = [];
+  for (let p = start; p < end; ) [items[items.length], p] = readItem(bytes, p);
+  return [items, end];
+}
+
+/** A node's raw list decoded from its RLP (byte strings are views into `encoded`, which the store never changes). */
+export function decodeRawNode(encoded: Uint8Array): RawNode {
+  const [raw, end] = readItem(encoded, 0);
+  if (end !== encoded.length || raw instanceof Uint8Array) throw new Error('invalid trie node: not one RLP list');
+  return raw;
+}
 
 /** A child reference: a 32-byte node hash not yet loaded, or a node. */
 type Ref = Uint8Array | TrieNode;
 /** How a node is referenced once encoded: its hash (stored), or its raw list (embedded in the parent). */
 type Encoded = Uint8Array | RawNode;
-type RawNode = (Uint8Array | RawNode)[];
+export type RawNode = (Uint8Array | RawNode)[];
 
 interface Leaf {
   readonly kind: 'leaf';
@@ -125,7 +209,7 @@ export class TrieWriter {
     if (node instanceof Uint8Array) return node;
     if (node.enc instanceof Uint8Array) return node.enc;
     // The root is stored by hash even when its encoding is short.
-    const encoded = RLP.encode(this.raw(node));
+    const encoded = encodeRawNode(this.raw(node));
     const h = this.hash(encoded);
     this.store.put(bytesToUnprefixedHex(h), encoded);
     return h;
@@ -143,7 +227,7 @@ export class TrieWriter {
     if (!(ref instanceof Uint8Array)) return ref;
     const encoded = this.store.get(bytesToUnprefixedHex(ref));
     if (encoded === undefined) throw new Error(`missing trie node ${bytesToUnprefixedHex(ref)}`);
-    const node = fromRaw(RLP.decode(encoded) as RawNode);
+    const node = fromRaw(decodeRawNode(encoded));
     // A short node is stored by hash only as a root; anywhere else it is embedded.
     if (encoded.length >= 32) node.enc = ref;
     return node;
@@ -243,7 +327,7 @@ export class TrieWriter {
     if (ref instanceof Uint8Array) return ref;
     if (ref.enc !== undefined) return ref.enc;
     const raw = this.raw(ref);
-    const encoded = RLP.encode(raw);
+    const encoded = encodeRawNode(raw);
     if (encoded.length < 32) return (ref.enc = raw);
     const h = this.hash(encoded);
     this.store.put(bytesToUnprefixedHex(h), encoded);

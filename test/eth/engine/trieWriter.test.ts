@@ -8,7 +8,7 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex, KECCAK256_RLP, MapDB, ValueEncoding } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { nibbles, TrieWriter, type TrieUpdate } from '../../../src/eth/engine/trieWriter.js';
+import { decodeRawNode, encodeRawNode, nibbles, TrieWriter, type RawNode, type TrieUpdate } from '../../../src/eth/engine/trieWriter.js';
 import { prng } from '../../support/prng.js';
 
 const bytes = (rand: () => number, n: number) => Uint8Array.from({ length: n }, () => Math.floor(rand() * 256));
@@ -94,5 +94,24 @@ describe('TrieWriter', () => {
     expect(root).toEqual(full);
     root = writer.apply(root, paths.map((path) => ({ path, value: null })));
     expect(root).toEqual(KECCAK256_RLP);
+  });
+
+  it('encodes (and decodes) raw nodes as RLP.encode (RLP.decode) does: empty, single bytes, short and long strings, nested and long lists', () => {
+    const rand = prng(11);
+    const item = (depth: number): Uint8Array | RawNode => {
+      if (depth < 3 && rand() < 0.2) return Array.from({ length: Math.floor(rand() * (rand() < 0.3 ? 20 : 4)) }, () => item(depth + 1));
+      const r = rand();
+      const n = r < 0.1 ? 0 : r < 0.3 ? 1 : r < 0.6 ? 2 + Math.floor(rand() * 54) : r < 0.8 ? 55 + Math.floor(rand() * 3) : 56 + Math.floor(rand() * 300);
+      return bytes(rand, n);
+    };
+    for (let i = 0; i < 2000; i++) {
+      const raw = Array.from({ length: rand() < 0.5 ? 17 : 2 }, () => item(0));
+      const encoded = encodeRawNode(raw);
+      expect(bytesToHex(encoded)).toBe(bytesToHex(RLP.encode(raw)));
+      expect(decodeRawNode(encoded)).toEqual(RLP.decode(encoded));
+    }
+    for (const bad of [[], [0xc2, 0x80], [0x80], [0xc1, 0x80, 0x80], [0xf8, 0x00], [0xb8, 0x38]]) expect(() => decodeRawNode(Uint8Array.from(bad))).toThrow(/invalid trie node/);
+    const big = [bytes(rand, 70000), [bytes(rand, 300)]];
+    expect(bytesToHex(encodeRawNode(big))).toBe(bytesToHex(RLP.encode(big)));
   });
 });
