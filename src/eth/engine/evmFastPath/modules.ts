@@ -1,12 +1,11 @@
 /**
  * The parts of @ethereumjs/evm the fast path needs that the package does not export (the
  * Interpreter class, `defaultBlock`, the EIP-7928 post-call hook, the stock opcode handlers), loaded
- * by path from the package's own ESM build: the very modules its EVM imports, so classes and prototypes are the same objects.
+ * by path from the package's own ESM build (evmFiles.ts; a bundle hands out its own copies): the very
+ * modules its EVM imports, so classes and prototypes are the same objects.
  * Should any of them fail to load, `internals` is undefined and every EVM runs stock.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { evmFile } from '../evmFiles.js';
 import type { InterpreterClass, OpEntry } from './types.js';
 
 export interface EvmInternals {
@@ -21,10 +20,7 @@ export interface EvmInternals {
 
 async function load(): Promise<EvmInternals | undefined> {
   try {
-    // dist/cjs/index.js -> dist/esm/<file>
-    const esm = join(dirname(dirname(createRequire(import.meta.url).resolve('@ethereumjs/evm'))), 'esm');
-    const at = (file: string) => import(pathToFileURL(join(esm, file)).href) as Promise<Record<string, unknown>>;
-    const [interpreter, evm, eip7928, functions] = await Promise.all([at('interpreter.js'), at('evm.js'), at('opcodes/EIP7928.js'), at('opcodes/functions.js')]);
+    const [interpreter, evm, eip7928, functions] = await Promise.all([evmFile('interpreter.js'), evmFile('evm.js'), evmFile('opcodes/EIP7928.js'), evmFile('opcodes/functions.js')]);
     const Interpreter = interpreter.Interpreter as InterpreterClass | undefined;
     const { defaultBlock } = evm;
     const { consumeEip7928PostTargetCallOog } = eip7928;
