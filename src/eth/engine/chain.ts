@@ -244,13 +244,8 @@ export class EthChain {
   /** Reads of committed state shared per root (accounts, slots, code), for call VMs and the state readers; made on first use. */
   private rootReads(): CallVms {
     const head = this.headState as unknown as { _prefixCodeHashes: boolean; keccakFunction: (b: Uint8Array) => Uint8Array };
-    return (this.callReads ??= new CallVms({
-      nodes: this.parts().nodes,
-      prefixCodeHashes: head._prefixCodeHashes,
-      keccak: head.keccakFunction,
-      view: this.view,
-      commonAt: (block) => this.commonAt(block.number, block.header.timestamp),
-    }));
+    const commonAt = (block: MinedBlock) => this.commonAt(block.number, block.header.timestamp);
+    return (this.callReads ??= new CallVms({ nodes: this.parts().nodes, prefixCodeHashes: head._prefixCodeHashes, keccak: head.keccakFunction, view: this.view, commonAt }));
   }
 
   private callVmPool(): VmPool {
