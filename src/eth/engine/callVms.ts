@@ -61,7 +61,8 @@ export class CallVms implements TrieSource {
 
   /** The shared reads of `block`'s post-state root. */
   readsAt(block: MinedBlock): RootReads {
-    const root = block.header.stateRoot;
+    // A restored block's raw fields give the root without decoding its header as @ethereumjs objects.
+    const root = (block.raw?.header ?? block.header).stateRoot;
     let key = this.rootKeys.get(root);
     if (key === undefined) this.rootKeys.set(root, (key = bytesToHex(root)));
     let reads = this.roots.get(key);
