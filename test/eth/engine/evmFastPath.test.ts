@@ -9,13 +9,14 @@ import { createBlock, type Block } from '@ethereumjs/block';
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import type { EVMResult } from '@ethereumjs/evm';
 import { createLegacyTx } from '@ethereumjs/tx';
-import { Account, bigIntToBytes, bytesToHex, concatBytes, createAddressFromString, hexToBytes, setLengthLeft, type Address } from '@ethereumjs/util';
+import { Account, bigIntToBytes, bytesToBigInt, bytesToHex, concatBytes, createAddressFromString, hexToBytes, setLengthLeft, type Address } from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { encodeFunctionData, type Abi, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { interpreterPatched, speedUpInterpreter } from '../../../src/eth/engine/evmFastPath/index.js';
 import { internals } from '../../../src/eth/engine/evmFastPath/modules.js';
-import { wordBytes } from '../../../src/eth/engine/evmFastPath/opcodes.js';
+import { wordBytes, wordOf } from '../../../src/eth/engine/evmFastPath/opcodes.js';
 import { prng } from '../../support/prng.js';
 import { asm } from './evmAsm.js';
 
@@ -76,6 +77,7 @@ interface Step {
 const STEPS: Step[] = [
   ...SOLIDITY.map((a) => ({ data: hexToBytes(a.bytecode), gas: 10_000_000n })),
   { to: STORE, data: concatBytes(word(1), word(5)) },
+  { to: STORE, data: Uint8Array.of(1, 2, 3) },
   { to: STORE, data: concatBytes(word(1), word(0)) },
   { to: STORE, data: concatBytes(word(2), word(9)) },
   { to: PROXY, value: 1000n, data: via(0, STORE, concatBytes(word(3), word(4))) },
@@ -125,7 +127,8 @@ const STEPS: Step[] = [
 const HARDFORKS = [Hardfork.Istanbul, Hardfork.Berlin, Hardfork.London, Hardfork.Shanghai, Hardfork.Cancun, Hardfork.Prague, Hardfork.Osaka, Hardfork.Amsterdam];
 
 async function makeVm(hardfork: string, fast: boolean): Promise<VM> {
-  const vm = await createVM({ common: new Common({ chain: Mainnet, hardfork }) });
+  // A custom keccak, as devgate's chains have (KECCAK256's replacement takes it).
+  const vm = await createVM({ common: new Common({ chain: Mainnet, hardfork, customCrypto: { keccak256: keccak_256 } }) });
   if (fast) speedUpInterpreter(vm.evm);
   await vm.stateManager.putAccount(RICH, new Account(0n, 10n ** 24n));
   await vm.stateManager.putAccount(POOR, new Account(0n, 5n));
@@ -234,6 +237,25 @@ describe('EVM fast path', () => {
     const mstore = (vm: VM) => (vm.evm as unknown as { _opcodeMap: { opHandler: unknown }[] })._opcodeMap[0x52]!.opHandler;
     expect(mstore(stock)).toBe(internals!.handlers.get(0x52));
     expect(mstore(fast)).not.toBe(internals!.handlers.get(0x52));
+  });
+
+  it('turns bytes into words (MLOAD, CALLDATALOAD, SLOAD, KECCAK256) as @ethereumjs does', async () => {
+    const rand = prng(12);
+    const inputs = [new Uint8Array(32), new Uint8Array(32).fill(255), new Uint8Array(0), Uint8Array.of(7), new Uint8Array(31).fill(1), new Uint8Array(33).fill(2)];
+    for (let i = 0; i < 2000; i++) {
+      const b = new Uint8Array(32);
+      const from = Math.floor(rand() * 33);
+      for (let j = from; j < 32; j++) b[j] = Math.floor(rand() * 256);
+      inputs.push(b);
+    }
+    for (const b of inputs) expect(wordOf(b)).toBe(bytesToBigInt(b));
+    const fast = await makeVm(Hardfork.Prague, true);
+    const stock = await makeVm(Hardfork.Prague, false);
+    const handler = (vm: VM, op: number) => (vm.evm as unknown as { _opcodeMap: { opHandler: unknown }[] })._opcodeMap[op]!.opHandler;
+    for (const op of [0x00, 0x20, 0x35, 0x51, 0x54, 0xf3]) {
+      expect(handler(stock, op)).toBe(internals!.handlers.get(op));
+      expect(handler(fast, op)).not.toBe(internals!.handlers.get(op));
+    }
   });
 
   it('hands frames with a step listener to the stock interpreter, with the same results', async () => {

@@ -5,8 +5,13 @@
  * - MSTORE: @ethereumjs turns the word into bytes with `setLengthLeft(bigIntToBytes(word), 32)`, a
  *   hex round trip and an array-spread pad (~3 us, about a tenth of an ERC-20 balanceOf). This one
  *   writes the word's four 64-bit limbs into a scratch buffer, which Memory.write copies at once.
+ * - MLOAD, CALLDATALOAD, SLOAD, KECCAK256: 32 bytes to a word by 32-bit pieces (wordOf), not
+ *   @ethereumjs's hex round trip; SLOAD's key made as MSTORE's.
+ * - STOP, RETURN: end the frame by throwing one shared STOP error, which every interpreter loop
+ *   catches and drops, instead of a new EVMError (with its stack trace) per frame.
  */
-import { bigIntToBytes, setLengthLeft } from '@ethereumjs/util';
+import { EVMError } from '@ethereumjs/evm';
+import { bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util';
 import { internals } from './modules.js';
 import type { OpEntry, RunState } from './types.js';
 
@@ -46,13 +51,98 @@ function mstore(runState: RunState): void {
   (runState as unknown as { memory: MemoryLike }).memory.write(Number(offset), 32, bytes);
 }
 
-const REPLACEMENTS: [number, OpEntry['opHandler']][] = [[0x52, mstore as OpEntry['opHandler']]];
+/** `bytesToBigInt(bytes)` of @ethereumjs, by 32-bit pieces for 32 bytes (the hex round trip otherwise). */
+export function wordOf(bytes: Uint8Array): bigint {
+  if (bytes.length !== 32) return bytesToBigInt(bytes);
+  let word = 0n;
+  for (let i = 0; i < 32; i += 8) {
+    const hi = ((bytes[i]! << 24) | (bytes[i + 1]! << 16) | (bytes[i + 2]! << 8) | bytes[i + 3]!) >>> 0;
+    const lo = ((bytes[i + 4]! << 24) | (bytes[i + 5]! << 16) | (bytes[i + 6]! << 8) | bytes[i + 7]!) >>> 0;
+    if (word !== 0n || hi !== 0 || lo !== 0) word = (word << 64n) | (BigInt(hi) << 32n) | BigInt(lo);
+  }
+  return word;
+}
+
+interface Stack {
+  pop(): bigint;
+  popN(n: number): bigint[];
+  push(value: bigint): void;
+}
+interface HandlerState {
+  stack: Stack;
+  memory: MemoryLike & { read(offset: number, size: number, avoidCopy?: boolean): Uint8Array };
+  interpreter: {
+    getCallData(): Uint8Array;
+    getCallDataSize(): bigint;
+    storageLoad(key: Uint8Array): Promise<Uint8Array>;
+    _result: { returnValue?: Uint8Array };
+  };
+}
+type Handler = (runState: HandlerState, common: { customCrypto: { keccak256?: (msg: Uint8Array) => Uint8Array } }) => unknown;
+
+/** The STOP every replaced STOP and RETURN throws: loops drop a STOP error, so no one keeps it. */
+const STOP_SIGNAL = new EVMError(EVMError.errorMessages.STOP);
+
+const stop: Handler = () => {
+  throw STOP_SIGNAL;
+};
+
+/** RETURN as @ethereumjs's (Interpreter.finish), throwing the shared STOP. */
+const ret: Handler = (runState) => {
+  const [offset, length] = runState.stack.popN(2) as [bigint, bigint];
+  runState.interpreter._result.returnValue = length !== 0n ? runState.memory.read(Number(offset), Number(length)) : new Uint8Array(0);
+  throw STOP_SIGNAL;
+};
+
+const mload: Handler = (runState) => {
+  const pos = runState.stack.pop();
+  runState.stack.push(wordOf(runState.memory.read(Number(pos), 32, true)));
+};
+
+const calldataload: Handler = (runState) => {
+  const pos = runState.stack.pop();
+  if (pos > runState.interpreter.getCallDataSize()) {
+    runState.stack.push(0n);
+    return;
+  }
+  const i = Number(pos);
+  const loaded = runState.interpreter.getCallData().subarray(i, i + 32);
+  if (loaded.length === 32) runState.stack.push(wordOf(loaded));
+  else if (loaded.length === 0) runState.stack.push(0n);
+  else runState.stack.push(bytesToBigInt(loaded) << (8n * BigInt(32 - loaded.length)));
+};
+
+const sload: Handler = async (runState) => {
+  const key = runState.stack.pop();
+  const value = await runState.interpreter.storageLoad(wordBytes(key).slice());
+  runState.stack.push(value.length ? wordOf(value) : 0n);
+};
+
+/** KECCAK256 where the EVM's Common has a custom keccak (the stock handler otherwise). */
+const stockKeccak = internals?.handlers.get(0x20) as Handler | undefined;
+const keccak: Handler = (runState, common) => {
+  const hash = common.customCrypto.keccak256;
+  if (hash === undefined) return stockKeccak!(runState, common);
+  const [offset, length] = runState.stack.popN(2) as [bigint, bigint];
+  const data = length !== 0n ? runState.memory.read(Number(offset), Number(length)) : new Uint8Array(0);
+  runState.stack.push(wordOf(hash(data)));
+};
+
+const REPLACEMENTS: [number, Handler][] = [
+  [0x00, stop],
+  [0x20, keccak],
+  [0x35, calldataload],
+  [0x51, mload],
+  [0x52, mstore as unknown as Handler],
+  [0x54, sload],
+  [0xf3, ret],
+];
 
 /** Puts the replacements into `opcodeMap` (an EVM's own table) where it has the stock handler. */
 export function replaceHandlers(opcodeMap: OpEntry[]): void {
   if (internals === undefined) return;
   for (const [op, handler] of REPLACEMENTS) {
     const entry = opcodeMap[op];
-    if (entry !== undefined && entry.opHandler === internals.handlers.get(op)) entry.opHandler = handler;
+    if (entry !== undefined && entry.opHandler === internals.handlers.get(op)) entry.opHandler = handler as unknown as OpEntry['opHandler'];
   }
 }
