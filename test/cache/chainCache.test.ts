@@ -147,6 +147,10 @@ describe('a chain restored from the cache', () => {
     const [ma, mb] = [await restored.mineBlock(), await fresh.mineBlock()];
     expect(ma.hash).toEqual(mb.hash);
     expect(ma.block.header.stateRoot).toEqual(mb.block.header.stateRoot);
+    // The hash indexes (built on first lookup, earlier tests looked up) know the new block and its transactions.
+    expect(restored.blockByHash(ma.hash)).toBe(ma);
+    expect(restored.blockByHash(restored.blockByNumber(1n)!.hash)).toBe(restored.blockByNumber(1n));
+    ma.txHashes.forEach((h, index) => expect(restored.transaction(h)).toMatchObject({ kind: 'mined', block: ma, index }));
   });
 });
 

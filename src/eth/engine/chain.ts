@@ -13,6 +13,7 @@ import { createVM, runBlock, type VM } from '@ethereumjs/vm';
 import type { LoadedSeed } from '../../seed/load.js';
 import { CallVms } from './callVms.js';
 import { ChainView } from './chainView.js';
+import { HashIndex } from './hashIndex.js';
 import { HeadStateManager } from './headState.js';
 import { speedUpInterpreter } from './evmFastPath/index.js';
 import { prepareCommon } from './common.js';
@@ -28,13 +29,12 @@ const key = (hash: Uint8Array) => bytesToHex(hash);
 /** True when `common` has a hardfork schedule (imported chains): blocks then pick their hardfork. */
 const hasSchedule = (common: Common) => common.hardforks().some((h) => Number(h.block ?? 0) > 0 || Number(h.timestamp ?? 0) > 0 || (h as { ttd?: unknown }).ttd != null);
 
-
 export class EthChain {
-  private readonly byHash = new Map<string, MinedBlock>();
-  private readonly txs = new Map<string, { block: MinedBlock; index: number }>();
   private pool: PendingTx[] = [];
   /** The pending block, built on first use after the pool or head changed. */
   private pending: Promise<MinedBlock> | undefined;
+  /** Blocks and mined transactions by hash, indexed on lookup (a restored start indexes none). */
+  private readonly byHash: HashIndex;
   private readonly safeDepth: bigint;
   private readonly finalizedDepth: bigint;
   /** Idle VMs of recently called blocks, and read-only states of recently read ones (see vmPool.ts). */
@@ -58,12 +58,14 @@ export class EthChain {
     readonly view: ChainView,
     /** The state at head; only block building and importing write to it. */
     private readonly headState: MerkleStateManager,
-    private readonly headVm: VM,
+    /** The VM at head (block building and importing), made on first use: a restored chain serving reads needs none. */
+    private headVm: Promise<VM> | undefined,
     private readonly accounts: readonly DevAccount[],
     /** True when `common` has a hardfork schedule (imported chains): blocks pick their hardfork. */
     private readonly scheduled: boolean,
     opts: EthChainOptions,
   ) {
+    this.byHash = new HashIndex(mined);
     this.safeDepth = BigInt(opts.safeDepth ?? 32);
     this.finalizedDepth = BigInt(opts.finalizedDepth ?? 64);
   }
@@ -98,7 +100,7 @@ export class EthChain {
     // Block building runs the same few contracts over and over: keep their jump analyses (not with
     // a hardfork schedule: the head VM then changes hardfork, and with it its opcode table).
     if (!scheduled) speedUpInterpreter(vm.evm);
-    const chain = new EthChain(common, mined, view, headState, vm, args.accounts ?? [], scheduled, opts);
+    const chain = new EthChain(common, mined, view, headState, Promise.resolve(vm), args.accounts ?? [], scheduled, opts);
     chain.append(minedBlock(genesis, 0n, [], []));
     return chain;
   }
@@ -110,7 +112,7 @@ export class EthChain {
    */
   static async restore(parts: ChainParts, opts: EthChainOptions = {}): Promise<EthChain> {
     const common = prepareCommon(parts.common);
-    const head = parts.blocks[parts.blocks.length - 1]?.block.header;
+    const head = parts.blocks[parts.blocks.length - 1]?.header;
     if (head === undefined) throw new Error('a chain needs its genesis block');
     parts.blocks.forEach((m, i) => {
       if (m.number !== BigInt(i)) throw new Error(`block ${i} is numbered ${m.number}`);
@@ -122,8 +124,7 @@ export class EthChain {
     await headState.setStateRoot(head.stateRoot);
     const mined: MinedBlock[] = [];
     const view = new ChainView(mined);
-    const vm = await createVM({ common, stateManager: headState, blockchain: view });
-    const chain = new EthChain(common, mined, view, headState, vm, parts.accounts, scheduled, opts);
+    const chain = new EthChain(common, mined, view, headState, undefined, parts.accounts, scheduled, opts);
     parts.blocks.forEach((m) => chain.append(m));
     chain.pool = [...parts.pool];
     return chain;
@@ -150,7 +151,7 @@ export class EthChain {
   }
 
   blockByHash(hash: Uint8Array): MinedBlock | undefined {
-    return this.byHash.get(key(hash));
+    return this.byHash.block(hash);
   }
 
   /** A block by tag or number; undefined for a number beyond head. `pending` is the pending block. */
@@ -196,7 +197,7 @@ export class EthChain {
 
   /** A transaction by hash: mined (block and index) or pending. */
   transaction(hash: Uint8Array): TxLookup | undefined {
-    const found = this.txs.get(key(hash));
+    const found = this.byHash.transaction(hash);
     if (found !== undefined) return { kind: 'mined', block: found.block, index: found.index };
     const pending = this.pool.find((p) => equalsBytes(p.tx.hash(), hash));
     return pending === undefined ? undefined : { kind: 'pending', pending };
@@ -303,6 +304,7 @@ export class EthChain {
    * With a hardfork schedule the block runs under its own hardfork.
    */
   async importBlock(block: Block): Promise<MinedBlock> {
+    const vm = await this.vmAtHead();
     const parent = this.head();
     const n = block.header.number;
     let senders: Address[];
@@ -313,7 +315,7 @@ export class EthChain {
     }
     let result;
     try {
-      result = await runBlock(this.headVm, { block, setHardfork: this.scheduled });
+      result = await runBlock(vm, { block, setHardfork: this.scheduled });
     } catch (err) {
       // runBlock reverts its checkpoint, but state flushed for the root check can survive in the
       // caches: go back to head's root explicitly, so a rejected block leaves no trace.
@@ -327,10 +329,11 @@ export class EthChain {
 
   /** Starts a block on head (for seeding and mining): add transactions to the draft, then seal it. */
   async draftBlock(header: { timestamp?: bigint; coinbase?: Address } = {}): Promise<BlockDraft> {
+    const vm = await this.vmAtHead();
     const parent = this.head();
     const timestamp = header.timestamp ?? parent.block.header.timestamp + 12n;
-    if (this.scheduled) this.headVm.common.setHardforkBy({ blockNumber: parent.number + 1n, timestamp });
-    return BlockDraft.open(this.headVm, parent, nextHeaderData(parent.block, timestamp, header.coinbase), (mined) => this.sealed(mined));
+    if (this.scheduled) vm.common.setHardforkBy({ blockNumber: parent.number + 1n, timestamp });
+    return BlockDraft.open(vm, parent, nextHeaderData(parent.block, timestamp, header.coinbase), (mined) => this.sealed(mined));
   }
 
   /** Adds a transaction to the pending pool (its sender recovered once) and rebuilds the pending block. */
@@ -364,9 +367,11 @@ export class EthChain {
 
   private append(mined: MinedBlock): void {
     this.mined.push(mined);
-    this.byHash.set(key(mined.hash), mined);
-    mined.txHashes.forEach((hash, index) => this.txs.set(key(hash), { block: mined, index }));
     this.pending = undefined;
+  }
+
+  private vmAtHead(): Promise<VM> {
+    return (this.headVm ??= createVM({ common: this.common, stateManager: this.headState, blockchain: this.view }));
   }
 
   /**
