@@ -1,16 +1,22 @@
 import { bytesHex } from '../../hex.js';
 import { defineMethod, required } from '../../rpc/method.js';
 import { blockNumberOrHash } from '../../rpc/params.js';
+import { RawJson } from '../../rpc/rawJson.js';
 import type { EthContext } from '../context.js';
 import { addressParam, stateBlock } from '../params.js';
 
-/** Hex of code already answered, per code object (the chain hands out one object per code while it keeps it; code never changes). */
-const hexOfCode = new WeakMap<Uint8Array, string>();
+/**
+ * The answer of code already answered, per code object (the chain hands out one object per code while it
+ * keeps it; code never changes): its JSON text, so a few KB of hex are not JSON.stringify-ed (scanned for
+ * escapes) on every answer.
+ */
+const answerOfCode = new WeakMap<Uint8Array, RawJson>();
 
-function codeHex(code: Uint8Array): string {
-  let hex = hexOfCode.get(code);
-  if (hex === undefined) hexOfCode.set(code, (hex = bytesHex(code)));
-  return hex;
+function codeAnswer(code: Uint8Array): RawJson {
+  let answer = answerOfCode.get(code);
+  // Hex needs no escaping: its JSON text is the hex in quotes.
+  if (answer === undefined) answerOfCode.set(code, (answer = new RawJson(`"${bytesHex(code)}"`)));
+  return answer;
 }
 
 /**
@@ -20,5 +26,5 @@ function codeHex(code: Uint8Array): string {
 export const eth_getCode = defineMethod({
   name: 'eth_getCode',
   params: [required('address', addressParam), required('block', blockNumberOrHash)],
-  handler: async (ctx: EthContext, address, sel) => codeHex(await ctx.chain.getCode(address, await stateBlock(ctx.chain, sel))),
+  handler: async (ctx: EthContext, address, sel) => codeAnswer(await ctx.chain.getCode(address, await stateBlock(ctx.chain, sel))),
 });
