@@ -1,5 +1,3 @@
-import { setLengthLeft } from '@ethereumjs/util';
-import { bytesHex } from '../../hex.js';
 import { defineMethod, required } from '../../rpc/method.js';
 import { blockNumberOrHash } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
@@ -16,6 +14,16 @@ export const eth_getStorageAt = defineMethod({
   params: [required('address', addressParam), required('position', storageSlot), required('block', blockNumberOrHash)],
   handler: async (ctx: EthContext, address, position, sel) => {
     const block = await stateBlock(ctx.chain, sel);
-    return bytesHex(setLengthLeft(await ctx.chain.getStorage(address, position.slot, block), 32));
+    return wordHex(await ctx.chain.getStorage(address, position.slot, block));
   },
 });
+
+const ZEROS = '0'.repeat(64);
+
+/** A stored value (minimal bytes, at most 32) as a 32-byte word's hex: zeros on the left. */
+export function wordHex(value: Uint8Array): string {
+  // Longer than a word is not a storage value: an internal error, as @ethereumjs's setLengthLeft throws.
+  if (value.byteLength > 32) throw new Error(`a storage value of ${value.byteLength} bytes`);
+  const hex = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
+  return '0x' + ZEROS.slice(hex.length) + hex;
+}

@@ -1,0 +1,19 @@
+import { setLengthLeft } from '@ethereumjs/util';
+import { describe, expect, it } from 'vitest';
+import { bytesHex } from '../../../src/hex.js';
+import { wordHex } from '../../../src/eth/methods/eth_getStorageAt.js';
+
+describe('eth_getStorageAt word hex', () => {
+  it('is the hex of setLengthLeft(value, 32) for every length 0..32, and throws as it does beyond', () => {
+    let seed = 1;
+    const byte = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 0xff);
+    for (let n = 0; n <= 40; n++) {
+      for (let k = 0; k < 20; k++) {
+        const backing = Uint8Array.from({ length: n + 6 }, byte);
+        const value = backing.subarray(3, 3 + n); // a view with an offset, as stored values are
+        if (n <= 32) expect(wordHex(value)).toBe(bytesHex(setLengthLeft(value, 32)));
+        else expect(() => wordHex(value)).toThrow();
+      }
+    }
+  });
+});
