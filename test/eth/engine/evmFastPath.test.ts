@@ -258,6 +258,16 @@ describe('EVM fast path', () => {
     }
   });
 
+  it('charges gas through synchronous handlers for MLOAD, MSTORE, KECCAK256, SLOAD and RETURN', async () => {
+    const fast = await makeVm(Hardfork.Prague, true);
+    const stock = await makeVm(Hardfork.Prague, false);
+    const gasHandler = (vm: VM, op: number) => (vm.evm as unknown as { _opcodeMap: { gasHandler: unknown }[] })._opcodeMap[op]!.gasHandler;
+    for (const op of [0x20, 0x51, 0x52, 0x54, 0xf3]) {
+      expect(gasHandler(stock, op)).toBe(internals!.gasHandlers.get(op));
+      expect(gasHandler(fast, op)).not.toBe(internals!.gasHandlers.get(op));
+    }
+  });
+
   it('hands frames with a step listener to the stock interpreter, with the same results', async () => {
     const [stock, fast] = [await makeVm(Hardfork.Prague, false), await makeVm(Hardfork.Prague, true)];
     const block = blockAt(stock.common);

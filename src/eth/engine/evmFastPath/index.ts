@@ -5,7 +5,8 @@
  * - frame.ts: the call frame without V8's slow object spreads;
  * - loop.ts: the interpreter loop inline, awaiting only async gas and opcode handlers, and jump
  *   analysis kept per code object;
- * - opcodes.ts: opcode handlers without @ethereumjs's slow byte helpers (MSTORE).
+ * - opcodes.ts: opcode handlers without @ethereumjs's slow byte helpers and per-frame errors;
+ * - gas.ts: dynamic-gas handlers of the commonest opcodes that answer without a promise.
  *
  * Each stands in only where it does exactly what @ethereumjs does, and hands anything unusual
  * (DEBUG, the profiler, step listeners, EOF, the EIPs it does not reproduce) to the stock methods.
@@ -15,6 +16,7 @@ import type { EVMInterface } from '@ethereumjs/evm';
 import type { OpEntry } from './types.js';
 import { patchFrame } from './frame.js';
 import { patchInterpreter } from './loop.js';
+import { replaceGasHandlers } from './gas.js';
 import { replaceHandlers } from './opcodes.js';
 import { optIn } from './optIn.js';
 
@@ -27,5 +29,8 @@ export const interpreterPatched = patchInterpreter() && patchFrame();
  */
 export function speedUpInterpreter(evm: EVMInterface): void {
   optIn(evm);
-  if (interpreterPatched) replaceHandlers((evm as unknown as { _opcodeMap: OpEntry[] })._opcodeMap);
+  if (!interpreterPatched) return;
+  const opcodeMap = (evm as unknown as { _opcodeMap: OpEntry[] })._opcodeMap;
+  replaceHandlers(opcodeMap);
+  replaceGasHandlers(opcodeMap);
 }

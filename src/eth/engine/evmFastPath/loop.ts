@@ -3,7 +3,7 @@
  * per opcode (a promise and a microtask each, ~126 of them for an ERC-20 balanceOf); this loop runs
  * the same steps inline (the static fee, the dynamic-gas handler, the invalid-opcode check, the
  * charge, pc++, the EIP-7928 post-call hook, the handler, the access-witness commit) and awaits
- * only where @ethereumjs's own code is async: dynamic-gas handlers and async opcode handlers. Its
+ * only where a handler answers with a promise (async gas and opcode handlers; gas.ts's do not). Its
  * errors, STOP and REVERT handling and its result are those of Interpreter.run.
  *
  * It stands in only where runStep does nothing more: legacy (non-EOF) code, no `step` listener, no
@@ -68,7 +68,11 @@ async function fastRun(interpreter: InterpreterLike, code: Uint8Array): Promise<
     try {
       const info = entry.opcodeInfo;
       let gas = info.feeBigInt;
-      if (info.dynamicGas) gas = await entry.gasHandler(runState, gas, common);
+      if (info.dynamicGas) {
+        // gas.ts's handlers answer with the gas itself, @ethereumjs's with a promise of it.
+        const charged = entry.gasHandler(runState, gas, common) as Promise<bigint> | bigint;
+        gas = typeof charged === 'bigint' ? charged : await charged;
+      }
       if (info.isInvalid) throw new EVMError(INVALID_OPCODE);
       // Interpreter.useGas without its DEBUG line.
       runState.gasLeft -= gas;

@@ -16,11 +16,25 @@ export interface EvmInternals {
   readonly consumeEip7928PostTargetCallOog: (runState: object) => void;
   /** The stock opcode handlers, by opcode (opcodes/functions.js). */
   readonly handlers: Map<number, OpEntry['opHandler']>;
+  /** The stock dynamic-gas handlers, by opcode (opcodes/gas.js). */
+  readonly gasHandlers: Map<number, OpEntry['gasHandler']>;
+  /** Memory expansion gas (opcodes/util.js). */
+  readonly subMemUsage: (runState: object, offset: bigint, length: bigint, common: object) => bigint;
+  /** Warms a slot and returns its EIP-2929 cost (opcodes/EIP2929.js). */
+  readonly accessStorageEIP2929: (runState: object, key: Uint8Array, isSstore: boolean, common: object, chargeGas?: boolean) => bigint;
 }
 
 async function load(): Promise<EvmInternals | undefined> {
   try {
-    const [interpreter, evm, eip7928, functions] = await Promise.all([evmFile('interpreter.js'), evmFile('evm.js'), evmFile('opcodes/EIP7928.js'), evmFile('opcodes/functions.js')]);
+    const [interpreter, evm, eip7928, functions, gas, util, eip2929] = await Promise.all([
+      evmFile('interpreter.js'),
+      evmFile('evm.js'),
+      evmFile('opcodes/EIP7928.js'),
+      evmFile('opcodes/functions.js'),
+      evmFile('opcodes/gas.js'),
+      evmFile('opcodes/util.js'),
+      evmFile('opcodes/EIP2929.js'),
+    ]);
     const Interpreter = interpreter.Interpreter as InterpreterClass | undefined;
     const { defaultBlock } = evm;
     const { consumeEip7928PostTargetCallOog } = eip7928;
@@ -28,11 +42,18 @@ async function load(): Promise<EvmInternals | undefined> {
     const proto = Interpreter?.prototype;
     if (typeof proto?._getValidJumpDestinations !== 'function' || typeof proto.run !== 'function') return undefined;
     if (typeof defaultBlock !== 'function' || typeof consumeEip7928PostTargetCallOog !== 'function' || !(handlers instanceof Map)) return undefined;
+    const { dynamicGasHandlers } = gas;
+    const { subMemUsage } = util;
+    const { accessStorageEIP2929 } = eip2929;
+    if (!(dynamicGasHandlers instanceof Map) || typeof subMemUsage !== 'function' || typeof accessStorageEIP2929 !== 'function') return undefined;
     return {
       Interpreter: Interpreter!,
       defaultBlock: defaultBlock as () => unknown,
       consumeEip7928PostTargetCallOog: consumeEip7928PostTargetCallOog as (r: object) => void,
       handlers: handlers as Map<number, OpEntry['opHandler']>,
+      gasHandlers: dynamicGasHandlers as EvmInternals['gasHandlers'],
+      subMemUsage: subMemUsage as EvmInternals['subMemUsage'],
+      accessStorageEIP2929: accessStorageEIP2929 as EvmInternals['accessStorageEIP2929'],
     };
   } catch {
     return undefined;
