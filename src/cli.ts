@@ -122,11 +122,10 @@ async function main(argv: string[]): Promise<number> {
 /** The dev accounts of an eth network, as anvil prints them. */
 function printDevAccounts(network: string, accounts: readonly { address: { toString(): string }; privateKey: Uint8Array }[]): void {
   if (accounts.length === 0) return;
-  console.log(`\nAvailable accounts (${network})\n==================`);
-  accounts.forEach((a, i) => console.log(`(${i}) ${a.address.toString()}`));
-  console.log('\nPrivate keys\n==================');
-  accounts.forEach((a, i) => console.log(`(${i}) 0x${Buffer.from(a.privateKey).toString('hex')}`));
-  console.log('');
+  // One write, not one per line (a start printed some 25 lines one console.log at a time).
+  const lines = [`\nAvailable accounts (${network})\n==================`, ...accounts.map((a, i) => `(${i}) ${a.address.toString()}`)];
+  lines.push('\nPrivate keys\n==================', ...accounts.map((a, i) => `(${i}) 0x${Buffer.from(a.privateKey).toString('hex')}`), '');
+  console.log(lines.join('\n'));
 }
 
 main(process.argv.slice(2)).then(

@@ -23,6 +23,9 @@ export function seedCommon(chainId: number, name: string, hardfork: string): Com
 const registered = new WeakSet<object>();
 const baseUpdateParams = Common.prototype.updateParams;
 
+/** The Commons prepareCommon readied (a restore hands one Common to it three times). */
+const prepared = new WeakSet<Common>();
+
 /** A Set of each list of active EIPs a Common computed (it builds a new list when its hardfork changes). */
 const eipSets = new WeakMap<readonly number[], Set<number>>();
 
@@ -44,6 +47,8 @@ function isActivatedEIP(this: Common, eip: number): boolean {
  * it creates: a third of seed building), answers isActivatedEIP from a Set, and plugs in native secp256k1 and keccak-256 unless it has its own.
  */
 export function prepareCommon(common: Common): Common {
+  if (prepared.has(common)) return common;
+  prepared.add(common);
   const all = [paramsBlock, paramsTx, paramsEVM, paramsVM];
   for (const params of all) baseUpdateParams.call(common, params);
   for (const params of all) registered.add(params);

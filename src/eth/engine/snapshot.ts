@@ -172,7 +172,8 @@ function decodeParts(buf: Buffer, ctx: SnapshotContext): ChainParts {
   }
   const pool: PendingTx[] = [];
   const poolCount = u32();
-  const txCommon = blocks[blocks.length - 1]?.block.common ?? ctx.common;
+  // Head's Common, as its Block gives it (its header's, decoded alone: a start needs no whole Block).
+  const txCommon = poolCount === 0 ? ctx.common : (blocks[blocks.length - 1]?.header.common ?? ctx.common);
   for (let i = 0; i < poolCount; i++) pool.push({ tx: createTxFromRLP(take(u32()), { common: txCommon }), sender: new Address(take(20)) });
   const accountCount = u32();
   const accounts: DevAccount[] = [];
@@ -210,7 +211,15 @@ function blockHeader(raw: Uint8Array, keccak: (b: Uint8Array) => Uint8Array): He
   }
   if (fields.length < 9) throw new SnapshotError('a block header has too few fields');
   const field = (i: number) => raw.subarray(fields[i]!.start, fields[i]!.start + fields[i]!.length);
-  return { hash: keccak(raw.subarray(block.start, header.end)), parentHash: field(0), difficulty: bytesToBigInt(field(7)), number: bytesToBigInt(field(8)), start: block.start, end: header.end };
+  return { hash: keccak(raw.subarray(block.start, header.end)), parentHash: field(0), difficulty: uint(field(7)), number: uint(field(8)), start: block.start, end: header.end };
+}
+
+/** A big-endian unsigned integer (bytesToBigInt's value, without its checks and hex round trip for the short ones a header mostly has). */
+function uint(b: Uint8Array): bigint {
+  if (b.length > 6) return BigInt(`0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`);
+  let n = 0;
+  for (let i = 0; i < b.length; i++) n = n * 256 + b[i]!;
+  return BigInt(n);
 }
 
 /** Where each transaction of a raw block lies: a typed one's bytes (type byte and RLP), or a legacy one's whole RLP list. */
