@@ -67,6 +67,35 @@ describe('SnapshotNodes', () => {
     expect([...nodes.keys()].sort()).toEqual([...plain.keys()].sort());
   });
 
+  it('finds nodes by their key bytes as get finds them by hex, and stands aside once the file is overwritten or deleted from', () => {
+    const entries: [string, Uint8Array][] = [...Array.from({ length: 500 }, (_, i): [string, Uint8Array] => [hash(i), value(i)]), ['01', value(1)], ['', value(2)]];
+    const nodes = new SnapshotNodes(section(entries), 3, entries.length);
+    const plain = new Map(entries);
+    const bytes = (k: string) => Uint8Array.from(Buffer.from(k, 'hex'));
+    const agrees = (k: string) => {
+      const found = nodes.byBytes(bytes(k));
+      if (found !== undefined) expect(found).toEqual(plain.get(k));
+      return found !== undefined;
+    };
+    for (const [k] of entries) expect(agrees(k)).toBe(true);
+    for (const k of [hash(99999), '00', hash(1).slice(0, 62)]) expect(agrees(k)).toBe(false);
+    // New nodes and a node of the file written again with its own bytes keep the fast path.
+    nodes.set(hash(7000), value(7000));
+    plain.set(hash(7000), value(7000));
+    nodes.set(hash(3), value(3));
+    expect(agrees(hash(3))).toBe(true);
+    expect(agrees(hash(7000))).toBe(false);
+    // Other bytes for a node of the file: only get answers from then on.
+    nodes.set(hash(4), value(5));
+    plain.set(hash(4), value(5));
+    for (const [k] of entries) expect(agrees(k)).toBe(false);
+    expect(nodes.get(hash(4))).toEqual(value(5));
+    const deleting = new SnapshotNodes(section(entries), 3, entries.length);
+    deleting.delete(hash(9));
+    expect(deleting.byBytes(bytes(hash(10)))).toBeUndefined();
+    expect(deleting.get(hash(9))).toBeUndefined();
+  });
+
   it('refuses a node section that runs past the end', () => {
     const buf = section([[hash(1), value(1)], [hash(2), value(2)]]);
     expect(() => new SnapshotNodes(buf.subarray(0, buf.length - 1), 3, 2)).toThrow(/truncated/);

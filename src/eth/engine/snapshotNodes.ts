@@ -31,6 +31,8 @@ export class SnapshotNodes extends Map<string, Uint8Array> {
   private readonly deleted = new Set<string>();
   /** True once every node of the file is in the Map (then it is a plain Map). */
   private complete = false;
+  /** True once a write gave a node of the file other bytes (then byBytes stands aside). */
+  private shadowed = false;
 
   /** Where the node section ends in `buf`. */
   readonly end: number;
@@ -86,6 +88,35 @@ export class SnapshotNodes extends Map<string, Uint8Array> {
       }
     }
     return undefined;
+  }
+
+  /**
+   * What `get(hex(key))` answers, found by the key's bytes (no hex key, no Map entry), or undefined
+   * when only `get` can tell: a node not in the file, or once a node of the file was deleted or
+   * written with other bytes, or the file was moved into the Map.
+   */
+  byBytes(key: Uint8Array): Uint8Array | undefined {
+    if (this.complete || this.shadowed || this.deleted.size !== 0) return undefined;
+    const buf = this.buf;
+    const length = key.length;
+    let s = hashBytes(key, 0, length) & this.mask;
+    for (let slot = this.slots[s]!; slot !== 0; s = (s + 1) & this.mask, slot = this.slots[s]!) {
+      const i = slot - 1;
+      if (this.keyLength[i] !== length) continue;
+      const at = this.keyAt[i]!;
+      let j = 0;
+      while (j < length && buf[at + j] === key[j]) j++;
+      if (j === length) return new Uint8Array(buf.buffer, buf.byteOffset + this.valueAt[i]!, this.valueLength[i]!);
+    }
+    return undefined;
+  }
+
+  override set(hex: string, value: Uint8Array): this {
+    if (!this.complete && !this.shadowed) {
+      const stored = this.fromFile(hex);
+      if (stored !== undefined && Buffer.compare(stored, value) !== 0) this.shadowed = true;
+    }
+    return super.set(hex, value);
   }
 
   /** Whether the key bytes at `at` spell `hex` (lowercase, as node keys are). */
