@@ -38,11 +38,16 @@ function truncate(s: string): string {
   return s.length > 80 ? s.slice(0, 77) + '...' : s;
 }
 
+/** The bytes of an even-length hex body, in a Uint8Array of their own (copied at once, not by iterator). */
+function bytesOfHex(body: string): Uint8Array {
+  return new Uint8Array(Buffer.from(body, 'hex'));
+}
+
 /** Arbitrary-length byte data (`0x`, `0x00ff`). Odd length is an error, as in geth. */
 export const hexData: Decoder<Uint8Array> = (value) => {
   const body = hexBody(value, 'data');
   if (body.length % 2 !== 0) throw new InvalidArgument('hex string of odd length');
-  return Uint8Array.from(Buffer.from(body, 'hex'));
+  return bytesOfHex(body);
 };
 
 /** Fixed-length byte data. */
@@ -50,7 +55,7 @@ export function fixedBytes(length: number, what: string): Decoder<Uint8Array> {
   return (value) => {
     const body = hexBody(value, what);
     if (body.length !== length * 2) throw new InvalidArgument(`hex string has length ${body.length}, want ${length * 2} for ${what}`);
-    return Uint8Array.from(Buffer.from(body, 'hex'));
+    return bytesOfHex(body);
   };
 }
 
