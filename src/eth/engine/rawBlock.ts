@@ -54,7 +54,17 @@ export function listSpans(b: Uint8Array, at: number): [number, number][] {
   return spans;
 }
 
-const big = (b: Nested | undefined) => bytesToBigInt(b as Uint8Array);
+/** A big-endian unsigned integer field as a bigint, as @ethereumjs's bytesToBigInt (which goes through hex for any length). */
+export function big(b: Nested | undefined): bigint {
+  if (!(b instanceof Uint8Array)) return bytesToBigInt(b as unknown as Uint8Array); // throws as before
+  const n = b.length;
+  if (n <= 6) {
+    let x = 0;
+    for (let i = 0; i < n; i++) x = x * 256 + b[i]!;
+    return BigInt(x);
+  }
+  return BigInt('0x' + Buffer.from(b.buffer, b.byteOffset, n).toString('hex'));
+}
 const bytes = (b: Nested | undefined) => b as Uint8Array;
 const optional = <T>(b: Nested | undefined, read: (b: Nested) => T): T | undefined => (b === undefined ? undefined : read(b));
 /** v, r, s as @ethereumjs sets them: an empty one is undefined, except a typed tx's v (y parity 0 is empty). */

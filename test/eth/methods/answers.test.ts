@@ -17,3 +17,23 @@ describe('eth_getStorageAt word hex', () => {
     }
   });
 });
+
+describe('raw block integer fields', () => {
+  it('read as bytesToBigInt does, for lengths 0..40, and throw where it does', async () => {
+    const { bytesToBigInt } = await import('@ethereumjs/util');
+    const { big } = await import('../../../src/eth/engine/rawBlock.js');
+    let seed = 3;
+    const byte = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 0xff);
+    for (let n = 0; n <= 40; n++) {
+      for (let k = 0; k < 30; k++) {
+        const backing = Uint8Array.from({ length: n + 4 }, byte);
+        const value = backing.subarray(2, 2 + n);
+        if (k === 0) value.fill(0xff);
+        if (k === 1) value.fill(0);
+        expect(big(value)).toBe(bytesToBigInt(value));
+      }
+    }
+    expect(() => big(undefined)).toThrow();
+    expect(() => big([new Uint8Array(1)])).toThrow();
+  });
+});
