@@ -23,7 +23,6 @@ import type { BlockId, ChainParts, DevAccount, EthChainOptions, GenesisArgs, Min
 import { ReadStates, VmPool } from './vmPool.js';
 
 export type { ChainParts, EthChainOptions, GenesisArgs } from './types.js';
-
 const key = (hash: Uint8Array) => bytesToHex(hash);
 
 /** True when `common` has a hardfork schedule (imported chains): blocks then pick their hardfork. */
