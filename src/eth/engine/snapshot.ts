@@ -21,7 +21,7 @@ import { Address, bigIntToUnpaddedBytes, bytesToBigInt, equalsBytes } from '@eth
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { EthChain, type ChainParts, type EthChainOptions } from './chain.js';
 import { prepareCommon } from './common.js';
-import { listSpans, rawBlockFields, rlpItem, rlpViews, type Nested } from './rawBlock.js';
+import { big as uintOf, listSpans, rawBlockFields, rlpItem, rlpViews, type Nested } from './rawBlock.js';
 import { SnapshotNodes } from './snapshotNodes.js';
 import type { DevAccount, MinedBlock, PendingTx, RawBlockFields, StoredLog, StoredReceipt } from './types.js';
 
@@ -211,15 +211,7 @@ function blockHeader(raw: Uint8Array, keccak: (b: Uint8Array) => Uint8Array): He
   }
   if (fields.length < 9) throw new SnapshotError('a block header has too few fields');
   const field = (i: number) => raw.subarray(fields[i]!.start, fields[i]!.start + fields[i]!.length);
-  return { hash: keccak(raw.subarray(block.start, header.end)), parentHash: field(0), difficulty: uint(field(7)), number: uint(field(8)), start: block.start, end: header.end };
-}
-
-/** A big-endian unsigned integer (bytesToBigInt's value, without its checks and hex round trip for the short ones a header mostly has). */
-function uint(b: Uint8Array): bigint {
-  if (b.length > 6) return BigInt(`0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`);
-  let n = 0;
-  for (let i = 0; i < b.length; i++) n = n * 256 + b[i]!;
-  return BigInt(n);
+  return { hash: keccak(raw.subarray(block.start, header.end)), parentHash: field(0), difficulty: uintOf(field(7)), number: uintOf(field(8)), start: block.start, end: header.end };
 }
 
 /** Where each transaction of a raw block lies: a typed one's bytes (type byte and RLP), or a legacy one's whole RLP list. */
