@@ -12,9 +12,10 @@ Options:
   -c, --chain FILE  a seed file to serve; repeat for several networks
                     (default: the shipped chains in chains/)
   -k, --keys FILE   a keys file: API keys, plans, secrets, allowlists, limits
-                    (default: any well-formed key works, on the developer plan)
-  --plan PLAN       without --keys: the plan every key is on: free,
-                    developer (default), team, growth or custom
+                    (default: any well-formed key works, with no rate limit)
+  --plan PLAN       without --keys: the plan every key is on, with its rate
+                    and daily limits: free, developer, team, growth, custom
+                    (default: unlimited, no limits at all)
   --max-batch N     most calls in one batch (default 1000)
   --max-body-bytes N        largest HTTP body (default 5242880, 5 MB; over: 413)
   --max-message-bytes N     largest WebSocket message (default 5242880; over: close 1009)

@@ -44,7 +44,7 @@ const StartOptions = z
     chains: z.array(z.union([z.string().min(1), z.record(z.string(), z.unknown())])).min(1).optional(),
     maxBatch: z.number().int().positive().default(DEFAULT_LIMITS.maxBatch),
     maxBodyBytes: z.number().int().positive().default(DEFAULT_LIMITS.maxBodyBytes),
-    /** Keys and plans: a keys file path or a keys object (default: open, any key on the developer plan). */
+    /** Keys and plans: a keys file path or a keys object (default: open, any key, no rate or daily limit: the `unlimited` plan). */
     keys: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
     /** Request limits (batch, body and message size, HTTP timeouts); these win over maxBatch/maxBodyBytes. */
     limits: LimitsOptions.optional(),

@@ -22,7 +22,7 @@ export { DEFAULT_LIMITS, type GatewayLimits } from './limits.js';
 
 export interface GatewayOptions {
   readonly limits?: GatewayLimits;
-  /** Keys and plans; default: open, any well-formed key on the developer plan. */
+  /** Keys and plans; default: open, any well-formed key, no rate or daily limit (the `unlimited` plan). */
   readonly keys?: KeysConfig;
   readonly clock?: Clock;
 }

@@ -82,14 +82,24 @@ describe('timeouts', () => {
 });
 
 describe('the open default', () => {
-  it('accepts any well-formed key, on the developer plan', async () => {
+  it('accepts any well-formed key, with no rate or daily limit', async () => {
     expect((await post(gw.url('alpha', 'anything-at-all'), rpc('eth_chainId'))).status).toBe(200);
     const usage = gw.policy.getUsage('anything-at-all');
-    expect(usage).toMatchObject({ plan: 'developer', limits: { creditsPerSecond: 4000, creditsPerDay: 15_000_000 }, today: { credits: 5 } });
-    const batch = Array.from({ length: 51 }, (_, i) => rpc('eth_blockNumber', [], i));
-    const r = await post(gw.url('alpha', 'open-dev'), batch);
-    expect(r.status).toBe(429);
-    expect(r.json.error.data.rate).toMatchObject({ allowed_rps: 4000, current_rps: 4080 });
+    expect(usage).toMatchObject({ plan: 'unlimited', limits: { creditsPerSecond: null, creditsPerDay: null }, today: { credits: 5 } });
+    const batch = Array.from({ length: 1000 }, (_, i) => rpc('eth_blockNumber', [], i));
+    for (let i = 0; i < 3; i++) expect((await post(gw.url('alpha', 'open-dev'), batch)).status).toBe(200);
+  });
+
+  it('applies a plan\'s limits once asked to (as --plan does)', async () => {
+    gw.policy.setKeysMode({ defaultPlan: 'developer' });
+    try {
+      const batch = Array.from({ length: 51 }, (_, i) => rpc('eth_blockNumber', [], i));
+      const r = await post(gw.url('alpha', 'open-dev-plan'), batch);
+      expect(r.status).toBe(429);
+      expect(r.json.error.data.rate).toMatchObject({ allowed_rps: 4000, current_rps: 4080 });
+    } finally {
+      gw.policy.setKeysMode({ defaultPlan: 'unlimited' });
+    }
   });
 
   it('can put unlisted keys on another plan', async () => {
@@ -99,7 +109,7 @@ describe('the open default', () => {
       expect((await post(gw.url('alpha', 'open-growth'), batch)).status).toBe(200);
       expect((await post(gw.url('alpha', 'open-growth'), batch)).status).toBe(200);
     } finally {
-      gw.policy.setKeysMode({ defaultPlan: 'developer' });
+      gw.policy.setKeysMode({ defaultPlan: 'unlimited' });
     }
   });
 });

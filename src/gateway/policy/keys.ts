@@ -1,7 +1,7 @@
 /**
  * API keys: the keys file (`--keys FILE`, `start({ keys })`), validated with zod, and the store the
  * gateway looks keys up in. Without a keys file the store is open: any well-formed key works, on
- * the `developer` plan.
+ * the `unlimited` plan (no rate or daily limit) unless `--plan` names another.
  */
 import { readJsonFile } from '../../jsonFile.js';
 import { z } from 'zod';
@@ -65,7 +65,7 @@ export const KeysFile = z
 export type KeysConfig = z.infer<typeof KeysFile>;
 
 /** The configuration when no keys file is given. */
-export const OPEN_KEYS: KeysConfig = { open: true, defaultPlan: 'developer', keys: [] };
+export const OPEN_KEYS: KeysConfig = { open: true, defaultPlan: 'unlimited', keys: [] };
 
 export class KeysError extends Error {
   override name = 'KeysError';

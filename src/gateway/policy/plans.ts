@@ -1,6 +1,10 @@
 /** Service plans and their default credit limits; a key's own limits (when not 0) override them. */
 
-export const PLANS = ['free', 'developer', 'team', 'growth', 'custom'] as const;
+/**
+ * The hosted gateway's plans, and devgate's own `unlimited`: the plan of every key when neither a keys file nor
+ * `--plan` asks for limits (a development target does not rate-limit a test suite).
+ */
+export const PLANS = ['free', 'developer', 'team', 'growth', 'custom', 'unlimited'] as const;
 export type Plan = (typeof PLANS)[number];
 
 /** Credits per second and per day; null is unlimited. */
@@ -15,6 +19,7 @@ export const PLAN_LIMITS: Readonly<Record<Plan, CreditLimits>> = {
   team: { creditsPerSecond: 40_000, creditsPerDay: 75_000_000 },
   growth: { creditsPerSecond: null, creditsPerDay: null },
   custom: { creditsPerSecond: null, creditsPerDay: null },
+  unlimited: { creditsPerSecond: null, creditsPerDay: null },
 };
 
 /** Plans whose keys may have outage requests forwarded to the partner provider. */
