@@ -32,7 +32,7 @@ import type { MinedBlock } from './engine/types.js';
 export const addressParam: Decoder<Address> = (value) => new Address(address(value));
 
 const opt = <T>(o: Record<string, unknown>, name: string, decode: Decoder<T>): T | undefined =>
-  o[name] === undefined || o[name] === null ? undefined : field(name, decode)(o[name]);
+  !Object.hasOwn(o, name) || o[name] === undefined || o[name] === null ? undefined : field(name, decode)(o[name]);
 
 /** An access list: `[{ address, storageKeys: [32-byte hex] }]`. */
 export const accessListParam: Decoder<AccessListBytes> = arrayOf((entry) => {

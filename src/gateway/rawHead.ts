@@ -41,7 +41,7 @@ export function readPlainHead(head: string): PlainHead | undefined {
   if (!line.startsWith('POST /') || !line.endsWith(' HTTP/1.1')) return undefined;
   const url = line.slice(5, line.length - 9);
   if (!TARGET.test(url)) return undefined;
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
   let keepAlive = true;
   for (let at = lineEnd + 2; at <= head.length; ) {
     let end = head.indexOf('\r\n', at);

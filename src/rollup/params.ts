@@ -34,7 +34,7 @@ export const blockId: Decoder<BlockId> = (value) => {
   if (keys.length !== 1 || (keys[0] !== 'block_hash' && keys[0] !== 'block_number')) {
     throw new InvalidArgument(`a block id object has exactly one member, block_hash or block_number; got ${keys.length === 0 ? 'none' : keys.map((k) => JSON.stringify(k)).join(', ')}`);
   }
-  if ('block_hash' in o) {
+  if (Object.hasOwn(o, 'block_hash')) {
     try {
       return { hash: felt(o.block_hash) };
     } catch (err) {
@@ -46,19 +46,19 @@ export const blockId: Decoder<BlockId> = (value) => {
   return { number: BigInt(n) };
 };
 
-const VERSIONS: Record<string, { version: 1 | 3; query: boolean }> = {
-  '1': { version: 1, query: false },
-  '3': { version: 3, query: false },
-  [(QUERY_VERSION_OFFSET + 1n).toString()]: { version: 1, query: true },
-  [(QUERY_VERSION_OFFSET + 3n).toString()]: { version: 3, query: true },
-};
+const VERSIONS = new Map<string, { version: 1 | 3; query: boolean }>([
+  ['1', { version: 1, query: false }],
+  ['3', { version: 3, query: false }],
+  [(QUERY_VERSION_OFFSET + 1n).toString(), { version: 1, query: true }],
+  [(QUERY_VERSION_OFFSET + 3n).toString(), { version: 3, query: true }],
+]);
 
 const big = (hex: string) => BigInt(hex);
 const bigs = (hexes: readonly string[]) => hexes.map(big);
 
 /** A wire INVOKE transaction (validated) as the engine's transaction. */
 export function invokeFromWire(w: InvokeWire): InvokeTransaction {
-  const v = VERSIONS[BigInt(w.version).toString()]!;
+  const v = VERSIONS.get(BigInt(w.version).toString())!;
   const common = { query: v.query, senderAddress: big(w.sender_address), calldata: bigs(w.calldata), signature: bigs(w.signature), nonce: big(w.nonce) };
   if (!('resource_bounds' in w)) return { ...common, version: 1, maxFee: big(w.max_fee) };
   const rb = w.resource_bounds;
@@ -82,7 +82,7 @@ export const invokeTransaction: Decoder<InvokeTransaction> = (value) => {
   if (o.type !== 'INVOKE') throw new InvalidArgument(`"type": want "INVOKE", got ${describe(o.type)}`);
   let v;
   try {
-    v = typeof o.version === 'string' ? VERSIONS[BigInt(o.version).toString()] : undefined;
+    v = typeof o.version === 'string' ? VERSIONS.get(BigInt(o.version).toString()) : undefined;
   } catch {
     v = undefined;
   }

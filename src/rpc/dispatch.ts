@@ -64,7 +64,11 @@ function failed(id: RpcId, method: string, err: unknown): RpcResponse {
   return failure(id, rpcErr);
 }
 
-/** Internal errors are logged on the server (never sent to the client) when DEVGATE_DEBUG is set. */
+/**
+ * An internal error is a bug of devgate's: its stack goes to devgate's own stderr (never to the client), so it
+ * is seen. The method name is the client's string: JSON-quoted and cut short.
+ */
 function reportInternal(method: string, err: unknown): void {
-  if (process.env.DEVGATE_DEBUG) console.error(`devgate: internal error in ${method}:`, err);
+  const name = JSON.stringify(method.length > 80 ? method.slice(0, 80) + '...' : method);
+  console.error(`devgate: internal error in ${name}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 }

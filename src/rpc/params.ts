@@ -112,12 +112,12 @@ export const blockNumberOrHash: Decoder<BlockSelector> = (value) => {
   if (typeof value === 'string' && value.length === 66) return { hash: hash32(value), requireCanonical: false };
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const o = value as Record<string, unknown>;
-    if ('blockHash' in o && 'blockNumber' in o) throw new InvalidArgument('cannot specify both blockHash and blockNumber, choose one or the other');
-    if ('blockHash' in o) {
+    if (Object.hasOwn(o, 'blockHash') && Object.hasOwn(o, 'blockNumber')) throw new InvalidArgument('cannot specify both blockHash and blockNumber, choose one or the other');
+    if (Object.hasOwn(o, 'blockHash')) {
       const requireCanonical = o.requireCanonical === undefined ? false : field('requireCanonical', bool)(o.requireCanonical);
       return { hash: field('blockHash', hash32)(o.blockHash), requireCanonical };
     }
-    if ('blockNumber' in o) return field('blockNumber', blockNumberOrTag)(o.blockNumber);
+    if (Object.hasOwn(o, 'blockNumber')) return field('blockNumber', blockNumberOrTag)(o.blockNumber);
     throw new InvalidArgument('block object needs blockHash or blockNumber');
   }
   return blockNumberOrTag(value);

@@ -29,20 +29,27 @@ export interface KeyUsageReport {
   rejected: Record<Rejection, number>;
 }
 
-function period(): UsagePeriod {
-  return { requests: 0, credits: 0, methods: {} };
+/** A period as kept: per-method tallies in a Map, since method names are the client's strings. */
+interface Period extends Tally {
+  methods: Map<string, Tally>;
 }
 
-function add(p: UsagePeriod, method: string, credits: number): void {
+function period(): Period {
+  return { requests: 0, credits: 0, methods: new Map() };
+}
+
+function add(p: Period, method: string, credits: number): void {
   p.requests += 1;
   p.credits += credits;
-  const m = (p.methods[method] ??= { requests: 0, credits: 0 });
+  let m = p.methods.get(method);
+  if (m === undefined) p.methods.set(method, (m = { requests: 0, credits: 0 }));
   m.requests += 1;
   m.credits += credits;
 }
 
-function copy(p: UsagePeriod): UsagePeriod {
-  return { requests: p.requests, credits: p.credits, methods: Object.fromEntries(Object.entries(p.methods).map(([k, v]) => [k, { ...v }])) };
+/** The report's copy; Object.fromEntries defines own properties, so `__proto__` stays a plain key. */
+function copy(p: Period): UsagePeriod {
+  return { requests: p.requests, credits: p.credits, methods: Object.fromEntries([...p.methods].map(([k, v]) => [k, { ...v }])) };
 }
 
 class KeyUsage {
