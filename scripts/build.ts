@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Metafile, type Plugin } from 'esbuild';
-import { folderDigest, installedVersion, KEYED_PACKAGES, KEYED_SOURCES } from '../src/cache/buildFacts.js';
+import { graphDigest, installedVersion, KEYED_PACKAGES, KEYED_SOURCES } from '../src/cache/buildFacts.js';
 import { evmEsmFolder } from '../src/eth/engine/evmFiles.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,7 +29,7 @@ const ENTRIES = {
 /** The cache keys' facts of this build: source folder digests and package versions. */
 function buildFacts(): Record<string, string> {
   const facts: Record<string, string> = {};
-  for (const folder of KEYED_SOURCES) facts[`source ${folder}`] = folderDigest(join(SRC, folder));
+  for (const [kind, entry] of Object.entries(KEYED_SOURCES)) facts[`source ${kind}`] = graphDigest(SRC, entry);
   for (const name of KEYED_PACKAGES) facts[`package ${name}`] = installedVersion(name);
   return facts;
 }

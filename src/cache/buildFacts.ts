@@ -1,6 +1,7 @@
 /**
  * Facts about devgate's build that its cache keys cover (chainCache.ts, rollupCache.ts): digests of
- * its own source folders and the versions of the packages its engines run on, so a changed build of
+ * every source file a cached chain's build can run (all that its cache module imports, followed through
+ * every relative import, subfolders included) and the versions of the packages its engines run on, so a changed build of
  * devgate never reuses a chain. The bundle (scripts/build.ts) has neither source files nor (in
  * its code) packages to read, so its build records these facts from src/ and node_modules and puts
  * them in `DEVGATE_BUILD_FACTS`; run from src/ (tsx, vitest) they are read at first use.
@@ -8,25 +9,45 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Set by the bundle build: `source <folder>` -> digest, `package <name>` -> version. */
 declare const DEVGATE_BUILD_FACTS: Readonly<Record<string, string>> | undefined;
 const recorded: Readonly<Record<string, string>> | undefined = typeof DEVGATE_BUILD_FACTS === 'undefined' ? undefined : DEVGATE_BUILD_FACTS;
 
-/** The source folders (relative to src/) and packages the cache keys cover. */
-export const KEYED_SOURCES = ['eth/engine', 'rollup/engine', 'rollup', 'seed'] as const;
+/**
+ * The sources the cache keys cover, by the module (relative to src/) whose imports reach every file a
+ * cached chain's build runs: `eth` from chainCache.ts, `rollup` from rollupCache.ts.
+ */
+export const KEYED_SOURCES = { eth: 'cache/chainCache.ts', rollup: 'cache/rollupCache.ts' } as const;
 export const KEYED_PACKAGES = [...['block', 'common', 'evm', 'mpt', 'rlp', 'statemanager', 'tx', 'util', 'vm'].map((n) => `@ethereumjs/${n}`), '@scure/starknet'];
 
-export type KeyedSource = (typeof KEYED_SOURCES)[number];
+export type KeyedSource = keyof typeof KEYED_SOURCES;
 
-/** A digest of a folder's .ts/.js files, by name and content. */
-export function folderDigest(dir: string): string {
+const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|new URL\(\s*)'(\.{1,2}\/[^']+)'/g;
+
+/** The .ts files `entry` (a path) reaches through relative imports (static, dynamic, `new URL`), itself included. */
+export function importGraph(entry: string): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file) || !existsSync(file)) return;
+    seen.add(file);
+    for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const target = resolvePath(dirname(file), m[1]!.replace(/\.js$/, '.ts'));
+      if (target.endsWith('.ts')) visit(target);
+    }
+  };
+  visit(resolvePath(entry));
+  return [...seen].sort();
+}
+
+/** A digest of the sources `entry` reaches, by path (relative to `root`) and content. */
+export function graphDigest(root: string, entry: string): string {
   const h = createHash('sha256');
-  for (const f of readdirSync(dir).filter((f) => /\.(ts|js)$/.test(f)).sort()) {
-    const content = readFileSync(join(dir, f));
-    h.update(`${f}\0${content.length}\0`);
+  for (const file of importGraph(join(root, entry))) {
+    const content = readFileSync(file);
+    h.update(`${relative(root, file)}\0${content.length}\0`);
     h.update(content);
   }
   return h.digest('hex');
@@ -40,9 +61,9 @@ function fact(name: string, workOut: () => string): string {
   return value;
 }
 
-/** The digest of one of devgate's source folders (`eth/engine`: relative to src/). */
-export function sourceDigest(folder: KeyedSource): string {
-  return fact(`source ${folder}`, () => folderDigest(fileURLToPath(new URL(`../${folder}/`, import.meta.url))));
+/** The digest of the sources a cached chain of that kind is built by (see KEYED_SOURCES). */
+export function sourceDigest(kind: KeyedSource): string {
+  return fact(`source ${kind}`, () => graphDigest(fileURLToPath(new URL('../', import.meta.url)), KEYED_SOURCES[kind]));
 }
 
 /** The version of a package devgate's engines run on (`unknown` if it cannot be read). */

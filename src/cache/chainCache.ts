@@ -165,10 +165,9 @@ function computeChainKey(loaded: LoadedSeed): Uint8Array {
   part('format', String(SNAPSHOT_FORMAT));
   part('devgate', VERSION);
   for (const name of ETHEREUMJS_PACKAGES) part(`package ${name}`, packageVersion(name));
-  part('engine', sourceDigest('eth/engine'));
+  part('sources', sourceDigest('eth'));
   if (loaded.fileDigest === undefined) part('seed', JSON.stringify(seed));
   else part('seed file', loaded.fileDigest);
-  part('seed schema', sourceDigest('seed'));
   for (const dir of [join(loaded.baseDir, 'contracts'), SHIPPED_CONTRACTS]) {
     for (const [name, content] of jsonFiles(dir)) part(`artifact ${dir} ${name}`, content);
   }

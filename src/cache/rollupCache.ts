@@ -42,7 +42,7 @@ export function rollupChainKey(seed: RollupSeed): Uint8Array {
   part('format', `rollup ${ROLLUP_SNAPSHOT_FORMAT}`);
   part('devgate', VERSION);
   part('package @scure/starknet', packageVersion('@scure/starknet'));
-  for (const folder of ['rollup/engine', 'rollup'] as const) part(`source ${folder}`, sourceDigest(folder));
+  part('sources', sourceDigest('rollup'));
   part('seed', JSON.stringify(seed));
   return new Uint8Array(h.digest());
 }
