@@ -8,9 +8,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { deriveDevAccounts } from '../src/eth/engine/accounts.js';
-import { EthChain } from '../src/eth/engine/chain.js';
-import { nativeSecp256k1 } from '../src/eth/engine/crypto.js';
+import { deriveDevAccounts } from '../src/eth/engine/build/accounts.js';
+import { EthChain } from '../src/eth/engine/chain/chain.js';
+import { nativeSecp256k1 } from '../src/eth/engine/exec/crypto.js';
 import { loadSeedFile, parseSeed, type LoadedSeed } from '../src/seed/load.js';
 
 const here = fileURLToPath(import.meta.url);

@@ -13,7 +13,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { graphDigest, installedVersion, KEYED_PACKAGES, KEYED_SOURCES } from '../src/cache/buildFacts.js';
-import { evmEsmFolder } from '../src/eth/engine/evmFiles.js';
+import { evmEsmFolder } from '../src/eth/engine/evm/evmFiles.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'src');
@@ -23,7 +23,7 @@ const DIST = join(ROOT, 'dist');
 const ENTRIES = {
   cli: 'src/cli.ts',
   index: 'src/index.ts',
-  ...(existsSync(join(SRC, 'eth/engine/senderWorker.ts')) ? { senderWorker: 'src/eth/engine/senderWorker.ts' } : {}),
+  ...(existsSync(join(SRC, 'eth/engine/build/senderWorker.ts')) ? { senderWorker: 'src/eth/engine/build/senderWorker.ts' } : {}),
 };
 
 /** The cache keys' facts of this build: source folder digests and package versions. */
@@ -47,7 +47,7 @@ function sources(dir = SRC): [string, string][] {
 function evmFilesLoaded(files: [string, string][]): string[] {
   const names = new Set<string>();
   for (const [path, text] of files) {
-    if (path.endsWith(join('eth', 'engine', 'evmFiles.ts'))) continue;
+    if (path.endsWith(join('eth', 'engine', 'evm', 'evmFiles.ts'))) continue;
     for (const m of text.matchAll(/\bevmFile\(\s*([^)]*)\)/g)) {
       const literal = /^'([\w./-]+\.js)'$/.exec(m[1]!.trim());
       if (literal === null) throw new Error(`${relative(ROOT, path)}: evmFile(${m[1]}): name the file by a string literal, so the build can bundle it`);
@@ -60,7 +60,7 @@ function evmFilesLoaded(files: [string, string][]): string[] {
 /** Source files that load @ethereumjs/evm files by path other than through evmFiles.ts (whose copies a bundle of the package would not share). */
 function evmPathLoaders(files: [string, string][]): string[] {
   return files
-    .filter(([path, text]) => !path.endsWith(join('eth', 'engine', 'evmFiles.ts')) && /resolve\(\s*['"]@ethereumjs\/evm['"]\s*\)/.test(text))
+    .filter(([path, text]) => !path.endsWith(join('eth', 'engine', 'evm', 'evmFiles.ts')) && /resolve\(\s*['"]@ethereumjs\/evm['"]\s*\)/.test(text))
     .map(([path]) => relative(ROOT, path));
 }
 
@@ -68,7 +68,7 @@ function evmPathLoaders(files: [string, string][]): string[] {
 const bundledEvmFiles = (files: string[]): Plugin => ({
   name: 'bundled-evm-files',
   setup(b) {
-    b.onLoad({ filter: /[\\/]src[\\/]eth[\\/]engine[\\/]evmFiles\.ts$/ }, () => {
+    b.onLoad({ filter: /[\\/]src[\\/]eth[\\/]engine[\\/]evm[\\/]evmFiles\.ts$/ }, () => {
       const esm = realpathSync(evmEsmFolder(join(ROOT, 'package.json')));
       const lines = files.map((f, i) => `import * as m${i} from ${JSON.stringify(join(esm, f))};`);
       lines.push(`const modules = { ${files.map((f, i) => `${JSON.stringify(f)}: m${i}`).join(', ')} };`);
@@ -104,7 +104,7 @@ async function bundle(): Promise<void> {
   const evmFiles = evmFilesLoaded(files);
   const loaders = evmPathLoaders(files);
   // Should a module load @ethereumjs/evm's files by path itself, its copies must be the EVM's: then the package stays in node_modules.
-  if (loaders.length > 0) console.warn(`build: ${loaders.join(', ')} load @ethereumjs/evm files by path (not through src/eth/engine/evmFiles.ts): @ethereumjs/evm is left out of the bundle`);
+  if (loaders.length > 0) console.warn(`build: ${loaders.join(', ')} load @ethereumjs/evm files by path (not through src/eth/engine/evm/evmFiles.ts): @ethereumjs/evm is left out of the bundle`);
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: ENTRIES,

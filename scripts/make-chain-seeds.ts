@@ -12,7 +12,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { deriveDevAccounts } from '../src/eth/engine/accounts.js';
+import { deriveDevAccounts } from '../src/eth/engine/build/accounts.js';
 
 type Tx = Record<string, unknown>;
 interface Block {

@@ -46,9 +46,9 @@ import {
 } from '@ethereumjs/util';
 import { buildBlock, createVM, type VM } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { realKzg } from '../src/eth/engine/kzg.js';
-import { encodeChain } from '../src/eth/engine/rlp.js';
-import { SYSTEM_CONTRACTS as SYSTEM_CONTRACT_LIST } from '../src/eth/engine/systemContracts.js';
+import { realKzg } from '../src/eth/engine/exec/kzg.js';
+import { encodeChain } from '../src/eth/engine/build/rlp.js';
+import { SYSTEM_CONTRACTS as SYSTEM_CONTRACT_LIST } from '../src/eth/engine/build/systemContracts.js';
 
 const OUT = fileURLToPath(new URL('../test/fixtures/forks/', import.meta.url));
 const CHAIN_ID = 7357;

@@ -14,7 +14,7 @@ import { LimitsOptions, mergeLimits } from './gateway/limits.js';
 import { loadKeysFile, OPEN_KEYS, parseKeys } from './gateway/policy/keys.js';
 import { checkRollupL1Networks, createNetwork, type Network, type NetworkInfo } from './network.js';
 import type { RollupChain } from './rollup/engine/chain.js';
-import type { EthChain } from './eth/engine/chain.js';
+import type { EthChain } from './eth/engine/chain/chain.js';
 import { cacheDir, hasCachedChain } from './cache/chainCache.js';
 import { packagePath } from './packageRoot.js';
 import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/load.js';

@@ -10,10 +10,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { SHIPPED_CONTRACTS } from '../eth/engine/abi.js';
-import { EthChain, type EthChainOptions } from '../eth/engine/chain.js';
-import { seedCommon } from '../eth/engine/common.js';
-import { encodeSnapshot, restoreSnapshot, SNAPSHOT_FORMAT } from '../eth/engine/snapshot.js';
+import { SHIPPED_CONTRACTS } from '../eth/engine/build/abi.js';
+import { EthChain, type EthChainOptions } from '../eth/engine/chain/chain.js';
+import { seedCommon } from '../eth/engine/exec/common.js';
+import { encodeSnapshot, restoreSnapshot, SNAPSHOT_FORMAT } from '../eth/engine/image/snapshot.js';
 import type { Common } from '@ethereumjs/common';
 import type { EthSeed } from '../seed/eth.js';
 import type { LoadedSeed } from '../seed/load.js';
@@ -114,8 +114,8 @@ async function chainCommon(loaded: LoadedSeed): Promise<Common> {
   const seed = loaded.seed as EthSeed;
   if (seed.gethGenesis === undefined) return seedCommon(seed.chainId, seed.name, seed.hardfork);
   // An imported chain: the genesis's schedule, with the merge block its chain file's difficulties give.
-  const { parseGethGenesis, readChainFile } = await import('../eth/engine/import.js');
-  const { gethCommon, resolveMergeBlock } = await import('../eth/engine/geth.js');
+  const { parseGethGenesis, readChainFile } = await import('../eth/engine/build/import.js');
+  const { gethCommon, resolveMergeBlock } = await import('../eth/engine/build/geth.js');
   const genesis = parseGethGenesis(JSON.parse(readFileSync(resolve(loaded.baseDir, seed.gethGenesis), 'utf8')), seed.gethGenesis);
   const file = seed.rlpChain === undefined ? undefined : readChainFile(readFileSync(resolve(loaded.baseDir, seed.rlpChain)), seed.rlpChain);
   return gethCommon(genesis, { mergeBlock: resolveMergeBlock(genesis, file?.difficulties ?? []) });

@@ -22,11 +22,11 @@ import {
   type BlockSelector,
   type Decoder,
 } from '../rpc/params.js';
-import type { CallRequest } from './engine/call.js';
-import type { EthChain } from './engine/chain.js';
-import type { LogFilter } from './engine/logs.js';
-import type { StorageKey } from './engine/proof.js';
-import type { MinedBlock } from './engine/types.js';
+import type { CallRequest } from './engine/exec/call.js';
+import type { EthChain } from './engine/chain/chain.js';
+import type { LogFilter } from './engine/query/logs.js';
+import type { StorageKey } from './engine/query/proof.js';
+import type { MinedBlock } from './engine/chain/types.js';
 
 /** A 20-byte address as an @ethereumjs Address. */
 export const addressParam: Decoder<Address> = (value) => new Address(address(value));

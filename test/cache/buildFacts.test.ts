@@ -33,7 +33,7 @@ describe('build facts of the cache keys', () => {
 
   it("the eth key covers the engine's subfolders (the EVM fast path), the seed schema and the chain image code", () => {
     const files = importGraph(join(SRC, KEYED_SOURCES.eth)).map((f) => f.slice(SRC.length));
-    for (const needed of ['eth/engine/evmFastPath/loop.ts', 'eth/engine/seed.ts', 'eth/engine/import.ts', 'seed/eth.ts']) expect(files).toContain(needed);
+    for (const needed of ['eth/engine/evm/loop.ts', 'eth/engine/build/seed.ts', 'eth/engine/build/import.ts', 'seed/eth.ts']) expect(files).toContain(needed);
     expect(importGraph(join(SRC, KEYED_SOURCES.rollup)).map((f) => f.slice(SRC.length))).toContain('rollup/engine/chain.ts');
   });
 

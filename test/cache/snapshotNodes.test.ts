@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { SnapshotNodes } from '../../src/eth/engine/snapshotNodes.js';
+import { SnapshotNodes } from '../../src/eth/engine/image/snapshotNodes.js';
 
 /** The node section of a snapshot for `entries` (u8 key length, key bytes, u32 LE value length, value), after `pad` bytes. */
 function section(entries: [string, Uint8Array][], pad = 3): Uint8Array {

@@ -6,7 +6,7 @@
  */
 import { bytesHex, quantityHex } from '../../hex.js';
 import { RawJson } from '../../rpc/rawJson.js';
-import type { MinedBlock } from '../engine/types.js';
+import type { MinedBlock } from '../engine/chain/types.js';
 import { blockSizeOf, headerOf, txOf, uncleHashesOf, withdrawalsOf } from './mined.js';
 import { sortedKeys } from './sorted.js';
 import { formatTransaction, minedTransactionJson, type TxPlacement } from './transaction.js';

@@ -1,6 +1,6 @@
 /** The log object (SPEC 2.3): geth's field order, block-wide logIndex, `removed` false. */
 import { bytesHex, quantityHex } from '../../hex.js';
-import type { MinedBlock, StoredLog } from '../engine/types.js';
+import type { MinedBlock, StoredLog } from '../engine/chain/types.js';
 import { txHashHex } from './wireText.js';
 
 /** Where a log sits: its block and transaction. */

@@ -3,7 +3,7 @@
  * (snapshot.ts) gives its header's and transactions' fields straight from its RLP (rawBlock.ts), without
  * @ethereumjs objects; a built block gives them from its Block.
  */
-import type { HeaderFields, MinedBlock, StoredReceipt, TxFields, TxTypeAndTo, WithdrawalFields } from '../engine/types.js';
+import type { HeaderFields, MinedBlock, StoredReceipt, TxFields, TxTypeAndTo, WithdrawalFields } from '../engine/chain/types.js';
 
 /** The fields of the transaction at `index` (which must exist). */
 export function txOf(mined: MinedBlock, index: number): TxFields {

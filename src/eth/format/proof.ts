@@ -4,7 +4,7 @@
  */
 import { bytesToBigInt } from '@ethereumjs/util';
 import { bytesHex, quantityHex } from '../../hex.js';
-import type { AccountProof } from '../engine/proof.js';
+import type { AccountProof } from '../engine/query/proof.js';
 
 export function formatProof(p: AccountProof): Record<string, unknown> {
   return {

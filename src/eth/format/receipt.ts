@@ -6,7 +6,7 @@
 import { TransactionType } from '@ethereumjs/tx';
 import { bytesHex, quantityHex } from '../../hex.js';
 import { RawJson } from '../../rpc/rawJson.js';
-import type { MinedBlock } from '../engine/types.js';
+import type { MinedBlock } from '../engine/chain/types.js';
 import { wireLog } from './log.js';
 import { receiptOf, txTypeAndToOf } from './mined.js';
 import { sortedKeys } from './sorted.js';

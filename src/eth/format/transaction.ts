@@ -9,7 +9,7 @@ import { TransactionType } from '@ethereumjs/tx';
 import { bytesToBigInt, type Address } from '@ethereumjs/util';
 import { bytesHex, quantityHex } from '../../hex.js';
 import type { RawJson } from '../../rpc/rawJson.js';
-import type { MinedBlock, TxFields } from '../engine/types.js';
+import type { MinedBlock, TxFields } from '../engine/chain/types.js';
 import { formatAccessList } from './accessList.js';
 import { headerOf, txOf } from './mined.js';
 import { rawJsonOf, textsOf, txHashHex } from './wireText.js';

@@ -5,7 +5,7 @@
  */
 import { bytesHex } from '../../hex.js';
 import { RawJson } from '../../rpc/rawJson.js';
-import type { MinedBlock } from '../engine/types.js';
+import type { MinedBlock } from '../engine/chain/types.js';
 
 interface BlockTexts {
   /** The block with transaction hashes. */

@@ -2,7 +2,7 @@ import { bytesHex } from '../../hex.js';
 import { defineMethod, optional, required } from '../../rpc/method.js';
 import { blockNumberOrHash } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
-import { callAt } from '../engine/call.js';
+import { callAt } from '../engine/exec/call.js';
 import { callObject, noOverrides, stateBlock } from '../params.js';
 
 /**

@@ -2,7 +2,7 @@ import { quantityHex } from '../../hex.js';
 import { defineMethod, optional, required } from '../../rpc/method.js';
 import { blockNumberOrHash } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
-import { createAccessListAt } from '../engine/accessList.js';
+import { createAccessListAt } from '../engine/exec/accessList.js';
 import { formatAccessList } from '../format/accessList.js';
 import { callObject, stateBlock } from '../params.js';
 

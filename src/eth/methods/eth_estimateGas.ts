@@ -2,7 +2,7 @@ import { quantityHex } from '../../hex.js';
 import { defineMethod, optional, required } from '../../rpc/method.js';
 import { blockNumberOrHash } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
-import { estimateGasAt } from '../engine/estimate.js';
+import { estimateGasAt } from '../engine/exec/estimate.js';
 import { callObject, noOverrides, stateBlock } from '../params.js';
 
 /**

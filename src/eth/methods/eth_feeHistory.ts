@@ -3,8 +3,8 @@ import { InvalidArgument } from '../../errors.js';
 import { defineMethod, optional, required } from '../../rpc/method.js';
 import { arrayOf, blockNumberOrTag, describe, uint64, type Decoder } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
-import { feeHistory, MAX_FEE_HISTORY } from '../engine/fees.js';
-import type { MinedBlock } from '../engine/types.js';
+import { feeHistory, MAX_FEE_HISTORY } from '../engine/query/fees.js';
+import type { MinedBlock } from '../engine/chain/types.js';
 
 /** A block count: a quantity or a non-negative JSON integer. */
 const blockCount: Decoder<bigint> = (value) => {

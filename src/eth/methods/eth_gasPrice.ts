@@ -1,7 +1,7 @@
 import { quantityHex } from '../../hex.js';
 import { defineMethod } from '../../rpc/method.js';
 import type { EthContext } from '../context.js';
-import { suggestGasPrice } from '../engine/fees.js';
+import { suggestGasPrice } from '../engine/query/fees.js';
 
 /**
  * eth_gasPrice: a gas price for a legacy transaction: geth's suggested tip plus the head's base fee.

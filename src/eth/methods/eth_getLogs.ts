@@ -4,9 +4,9 @@ import { defineMethod, required } from '../../rpc/method.js';
 import { RawJson } from '../../rpc/rawJson.js';
 import type { BlockRef } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
-import type { EthChain } from '../engine/chain.js';
-import { blockLogs, rangeLogs, type FoundLog } from '../engine/logs.js';
-import type { MinedBlock } from '../engine/types.js';
+import type { EthChain } from '../engine/chain/chain.js';
+import { blockLogs, rangeLogs, type FoundLog } from '../engine/query/logs.js';
+import type { MinedBlock } from '../engine/chain/types.js';
 import { minedLogJson } from '../format/log.js';
 import { logFilterParam } from '../params.js';
 

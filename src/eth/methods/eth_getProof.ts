@@ -1,7 +1,7 @@
 import { defineMethod, required } from '../../rpc/method.js';
 import { arrayOf, blockNumberOrHash } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
-import { proveAt } from '../engine/proof.js';
+import { proveAt } from '../engine/query/proof.js';
 import { formatProof } from '../format/proof.js';
 import { addressParam, stateBlock, storageSlot } from '../params.js';
 

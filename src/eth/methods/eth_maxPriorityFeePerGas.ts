@@ -1,7 +1,7 @@
 import { quantityHex } from '../../hex.js';
 import { defineMethod } from '../../rpc/method.js';
 import type { EthContext } from '../context.js';
-import { suggestTip } from '../engine/fees.js';
+import { suggestTip } from '../engine/query/fees.js';
 
 /**
  * eth_maxPriorityFeePerGas: a priority fee (tip) for a fee-market transaction, from recent blocks'

@@ -8,12 +8,12 @@ import { Account, createAddressFromString, hexToBytes, setLengthLeft, type Addre
 import type { VM } from '@ethereumjs/vm';
 import { encodeAbiParameters, encodeFunctionData, keccak256, parseAbi, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CallState } from '../../../src/eth/engine/callState.js';
-import { CallVms } from '../../../src/eth/engine/callVms.js';
-import { EthChain } from '../../../src/eth/engine/chain.js';
-import { interpreterPatched } from '../../../src/eth/engine/evmFastPath/index.js';
-import { trieGet } from '../../../src/eth/engine/trieRead.js';
-import type { MinedBlock } from '../../../src/eth/engine/types.js';
+import { CallState } from '../../../src/eth/engine/state/callState.js';
+import { CallVms } from '../../../src/eth/engine/exec/callVms.js';
+import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import { interpreterPatched } from '../../../src/eth/engine/evm/index.js';
+import { trieGet } from '../../../src/eth/engine/state/trieRead.js';
+import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
 import { parseSeed } from '../../../src/seed/load.js';
 import { ACCOUNT0, ACCOUNT1, ACCOUNT2, GAS_LEFT_ADDRESS, REVERTER, STORAGE_LAYOUT, TOKEN, readSurfaceSeed } from '../methods/seed.js';
 

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { Address, bytesToBigInt, bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import { decodeFunctionResult, encodeFunctionData, keccak256, toEventSelector, type Abi, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EthChain } from '../../../src/eth/engine/chain.js';
-import type { MinedBlock } from '../../../src/eth/engine/types.js';
+import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
 import { loadSeedFile, parseSeed } from '../../../src/seed/load.js';
 
 const artifact = (name: string) => JSON.parse(readFileSync(`chains/contracts/${name}.json`, 'utf8')) as { abi: Abi };

@@ -4,9 +4,9 @@ import { bigIntToUnpaddedBytes, bytesToHex, ecrecover, hexToBytes } from '@ether
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { describe, expect, it } from 'vitest';
-import { nativeEcrecover, nativeEcsign, nativeSecp256k1 } from '../../../src/eth/engine/crypto.js';
-import { seedCommon } from '../../../src/eth/engine/common.js';
-import { deriveDevAccounts } from '../../../src/eth/engine/accounts.js';
+import { nativeEcrecover, nativeEcsign, nativeSecp256k1 } from '../../../src/eth/engine/exec/crypto.js';
+import { seedCommon } from '../../../src/eth/engine/exec/common.js';
+import { deriveDevAccounts } from '../../../src/eth/engine/build/accounts.js';
 
 describe('native secp256k1', () => {
   it('loads from the bundled prebuilds', () => {

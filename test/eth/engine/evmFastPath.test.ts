@@ -1,5 +1,5 @@
 /**
- * The EVM fast path (src/eth/engine/evmFastPath) against stock @ethereumjs: the same calls and
+ * The EVM fast path (src/eth/engine/evm) against stock @ethereumjs: the same calls and
  * transactions on an opted-in VM and on an untouched one over the same state give the same output,
  * gas, refunds, logs, created addresses, self-destructs, errors and post-state root, call by call,
  * at every hardfork from Istanbul to Amsterdam.
@@ -14,9 +14,9 @@ import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { encodeFunctionData, type Abi, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { interpreterPatched, speedUpInterpreter } from '../../../src/eth/engine/evmFastPath/index.js';
-import { internals } from '../../../src/eth/engine/evmFastPath/modules.js';
-import { wordBytes, wordOf } from '../../../src/eth/engine/evmFastPath/opcodes.js';
+import { interpreterPatched, speedUpInterpreter } from '../../../src/eth/engine/evm/index.js';
+import { internals } from '../../../src/eth/engine/evm/modules.js';
+import { wordBytes, wordOf } from '../../../src/eth/engine/evm/opcodes.js';
 import { prng } from '../../support/prng.js';
 import { asm } from './evmAsm.js';
 

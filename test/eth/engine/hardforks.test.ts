@@ -2,8 +2,8 @@
 import { createBlockFromRLP } from '@ethereumjs/block';
 import { bytesToHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { EthChain } from '../../../src/eth/engine/chain.js';
-import { seedGenesis } from '../../../src/eth/engine/seed.js';
+import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import { seedGenesis } from '../../../src/eth/engine/build/seed.js';
 import { HARDFORKS } from '../../../src/seed/eth.js';
 import { parseSeed } from '../../../src/seed/load.js';
 

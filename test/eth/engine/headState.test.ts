@@ -3,8 +3,8 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, MapDB, ValueEncoding } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { seedCommon } from '../../../src/eth/engine/common.js';
-import { HeadStateManager } from '../../../src/eth/engine/headState.js';
+import { seedCommon } from '../../../src/eth/engine/exec/common.js';
+import { HeadStateManager } from '../../../src/eth/engine/state/headState.js';
 import { prng } from '../../support/prng.js';
 
 const common = seedCommon(31337, 'head', 'osaka');

@@ -6,8 +6,8 @@
 import { createBlock, createBlockFromRLP, type Block, type BlockData } from '@ethereumjs/block';
 import { bytesToHex, createAddressFromString } from '@ethereumjs/util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EthChain } from '../../../src/eth/engine/chain.js';
-import { seedGenesis } from '../../../src/eth/engine/seed.js';
+import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import { seedGenesis } from '../../../src/eth/engine/build/seed.js';
 import { loadSeedFile } from '../../../src/seed/load.js';
 
 const hashes = (c: EthChain) => [...c.blocks()].map((b) => bytesToHex(b.hash));

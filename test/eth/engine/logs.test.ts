@@ -5,8 +5,8 @@
  */
 import { Address } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { blockLogs, rangeLogs, type LogFilter } from '../../../src/eth/engine/logs.js';
-import type { MinedBlock, StoredLog, StoredReceipt } from '../../../src/eth/engine/types.js';
+import { blockLogs, rangeLogs, type LogFilter } from '../../../src/eth/engine/query/logs.js';
+import type { MinedBlock, StoredLog, StoredReceipt } from '../../../src/eth/engine/chain/types.js';
 import { prng } from '../../support/prng.js';
 
 const rand = prng(42);

@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importGethChain } from '../../../src/eth/engine/import.js';
-import { rawBlockFields } from '../../../src/eth/engine/rawBlock.js';
-import type { MinedBlock } from '../../../src/eth/engine/types.js';
+import { importGethChain } from '../../../src/eth/engine/build/import.js';
+import { rawBlockFields } from '../../../src/eth/engine/chain/rawBlock.js';
+import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
 
 const DIR = fileURLToPath(new URL('../../fixtures/forks/', import.meta.url));
 const HEADER_KEYS = ['parentHash', 'uncleHash', 'coinbase', 'stateRoot', 'transactionsTrie', 'receiptTrie', 'logsBloom', 'difficulty', 'number', 'gasLimit', 'gasUsed', 'timestamp', 'extraData', 'mixHash', 'nonce', 'baseFeePerGas', 'withdrawalsRoot', 'blobGasUsed', 'excessBlobGas', 'parentBeaconBlockRoot', 'requestsHash'] as const;

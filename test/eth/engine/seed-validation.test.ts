@@ -1,6 +1,6 @@
 /** Seed validation: schema errors name the field's path; invalid seeded transactions name block, tx and reason. */
 import { describe, expect, it } from 'vitest';
-import { EthChain } from '../../../src/eth/engine/chain.js';
+import { EthChain } from '../../../src/eth/engine/chain/chain.js';
 import { parseSeed, SeedError } from '../../../src/seed/load.js';
 
 const A = (n: number) => '0x' + n.toString(16).padStart(40, '0');

@@ -3,9 +3,9 @@ import { createTxFromRLP } from '@ethereumjs/tx';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { EthChain } from '../../../src/eth/engine/chain.js';
-import { seedCommon } from '../../../src/eth/engine/common.js';
-import { MIN_RAW_TXS_FOR_WORKER, SenderKeys } from '../../../src/eth/engine/senders.js';
+import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import { seedCommon } from '../../../src/eth/engine/exec/common.js';
+import { MIN_RAW_TXS_FOR_WORKER, SenderKeys } from '../../../src/eth/engine/build/senders.js';
 import { parseSeed } from '../../../src/seed/load.js';
 
 const outsider = privateKeyToAccount('0x0123456789012345678901234567890123456789012345678901234567890123');

@@ -6,8 +6,8 @@
 import { createAddressFromString, hexToBytes, setLengthLeft, type Address } from '@ethereumjs/util';
 import { encodeAbiParameters, keccak256, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EthChain } from '../../../src/eth/engine/chain.js';
-import type { MinedBlock } from '../../../src/eth/engine/types.js';
+import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
 import { parseSeed } from '../../../src/seed/load.js';
 import { ACCOUNT0, ACCOUNT1, ACCOUNT2, EMITTER, GAS_LEFT_ADDRESS, REVERTER, STORAGE_LAYOUT, TOKEN, readSurfaceSeed } from '../methods/seed.js';
 

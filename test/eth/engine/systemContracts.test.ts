@@ -1,8 +1,8 @@
 /** Seeded genesis holds the system contracts of its hardfork, and blocks really call them (EIP-4788, EIP-2935). */
 import { Address, bytesToBigInt, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { EthChain } from '../../../src/eth/engine/chain.js';
-import { SYSTEM_CONTRACTS } from '../../../src/eth/engine/systemContracts.js';
+import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import { SYSTEM_CONTRACTS } from '../../../src/eth/engine/build/systemContracts.js';
 import { parseSeed } from '../../../src/seed/load.js';
 
 const addr = (a: string) => new Address(hexToBytes(a as `0x${string}`));

@@ -8,7 +8,7 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { MapDB, ValueEncoding } from '@ethereumjs/util';
 import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js';
 import { describe, expect, it } from 'vitest';
-import { trieGet, type NodeStore } from '../../../src/eth/engine/trieRead.js';
+import { trieGet, type NodeStore } from '../../../src/eth/engine/state/trieRead.js';
 import { prng as mulberry32 } from '../../support/prng.js';
 
 /** A value as plain bytes (a store of hex strings hands out Buffer views). */

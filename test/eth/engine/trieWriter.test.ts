@@ -8,7 +8,7 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex, KECCAK256_RLP, MapDB, ValueEncoding } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { decodeRawNode, encodeRawNode, nibbles, TrieWriter, type RawNode, type TrieUpdate } from '../../../src/eth/engine/trieWriter.js';
+import { decodeRawNode, encodeRawNode, nibbles, TrieWriter, type RawNode, type TrieUpdate } from '../../../src/eth/engine/state/trieWriter.js';
 import { prng } from '../../support/prng.js';
 
 const bytes = (rand: () => number, n: number) => Uint8Array.from({ length: n }, () => Math.floor(rand() * 256));

@@ -8,11 +8,11 @@ import { createAddressFromString, hexToBytes } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { encodeFunctionData, parseAbi, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAccessList } from '../../../src/eth/engine/accessList.js';
-import { callAt, withTxVmAt, type CallRequest } from '../../../src/eth/engine/call.js';
-import { EthChain } from '../../../src/eth/engine/chain.js';
-import { estimateGas } from '../../../src/eth/engine/estimate.js';
-import type { MinedBlock } from '../../../src/eth/engine/types.js';
+import { createAccessList } from '../../../src/eth/engine/exec/accessList.js';
+import { callAt, withTxVmAt, type CallRequest } from '../../../src/eth/engine/exec/call.js';
+import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import { estimateGas } from '../../../src/eth/engine/exec/estimate.js';
+import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
 import { parseSeed } from '../../../src/seed/load.js';
 import { ACCOUNT0, ACCOUNT1, ACCOUNT2, REVERTER, STORAGE_LAYOUT, TOKEN, readSurfaceSeed } from '../methods/seed.js';
 

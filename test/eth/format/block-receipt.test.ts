@@ -6,7 +6,7 @@
 import { createBlockFromRPC } from '@ethereumjs/block';
 import { createAddressFromString } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import type { StoredReceipt } from '../../../src/eth/engine/types.js';
+import type { StoredReceipt } from '../../../src/eth/engine/chain/types.js';
 import { formatBlock } from '../../../src/eth/format/block.js';
 import { formatBlockReceipts, formatReceipt } from '../../../src/eth/format/receipt.js';
 import { minedBlock, pragueCommon, TO } from './fixtures.js';

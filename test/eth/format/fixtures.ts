@@ -6,8 +6,8 @@ import { createBlock, genTransactionsTrieRoot, genWithdrawalsTrieRoot } from '@e
 import { createCustomCommon, Mainnet, type Common } from '@ethereumjs/common';
 import { createAccessList2930Tx, createBlob4844Tx, createEOACode7702Tx, createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
 import { Address, createAddressFromString, createWithdrawal, eoaCode7702SignAuthorization, hexToBytes, type PrefixedHexString } from '@ethereumjs/util';
-import { lazyKzg } from '../../../src/eth/engine/kzg.js';
-import type { MinedBlock, StoredReceipt } from '../../../src/eth/engine/types.js';
+import { lazyKzg } from '../../../src/eth/engine/exec/kzg.js';
+import type { MinedBlock, StoredReceipt } from '../../../src/eth/engine/chain/types.js';
 
 export const KEY0 = hexToBytes('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
 export const SENDER = createAddressFromString('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266');

@@ -5,8 +5,8 @@
 import { fileURLToPath } from 'node:url';
 import { bytesToHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { EthChain } from '../../../src/eth/engine/chain.js';
-import { exportChain, importBlocks, readChainFile } from '../../../src/eth/engine/import.js';
+import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import { exportChain, importBlocks, readChainFile } from '../../../src/eth/engine/build/import.js';
 import { loadSeedFile, type LoadedSeed } from '../../../src/seed/load.js';
 import type { EthSeed } from '../../../src/seed/eth.js';
 

@@ -5,7 +5,7 @@ import { createPublicClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Gateway } from '../../../src/index.js';
 import { loadSeedFile, parseSeed } from '../../../src/seed/load.js';
-import { splitBlocks } from '../../../src/eth/engine/rlp.js';
+import { splitBlocks } from '../../../src/eth/engine/build/rlp.js';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';

@@ -21,7 +21,7 @@ describe('eth_getStorageAt word hex', () => {
 describe('raw block integer fields', () => {
   it('read as bytesToBigInt does, for lengths 0..40, and throw where it does', async () => {
     const { bytesToBigInt } = await import('@ethereumjs/util');
-    const { big } = await import('../../../src/eth/engine/rawBlock.js');
+    const { big } = await import('../../../src/eth/engine/chain/rawBlock.js');
     let seed = 3;
     const byte = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 0xff);
     for (let n = 0; n <= 40; n++) {

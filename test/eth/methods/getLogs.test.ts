@@ -7,9 +7,9 @@
 import { createFeeMarket1559Tx } from '@ethereumjs/tx';
 import { encodeFunctionData, parseAbi } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EthChain } from '../../../src/eth/engine/chain.js';
-import type { LogFilter } from '../../../src/eth/engine/logs.js';
-import type { MinedBlock, StoredLog } from '../../../src/eth/engine/types.js';
+import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import type { LogFilter } from '../../../src/eth/engine/query/logs.js';
+import type { MinedBlock, StoredLog } from '../../../src/eth/engine/chain/types.js';
 import { formatLog } from '../../../src/eth/format/log.js';
 import { eth_getLogs } from '../../../src/eth/methods/eth_getLogs.js';
 import { logFilterParam } from '../../../src/eth/params.js';

@@ -4,8 +4,8 @@
  * 2 wei and the coinbase's own txs; an empty block counts with the last price), and eth_feeHistory.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
-import type { EthChain } from './chain.js';
-import type { MinedBlock } from './types.js';
+import type { EthChain } from '../chain/chain.js';
+import type { MinedBlock } from '../chain/types.js';
 
 const CHECK_BLOCKS = 20;
 const SAMPLES_PER_BLOCK = 3;

@@ -5,7 +5,7 @@
  * modules its EVM imports, so classes and prototypes are the same objects.
  * Should any of them fail to load, `internals` is undefined and every EVM runs stock.
  */
-import { evmFile } from '../evmFiles.js';
+import { evmFile } from './evmFiles.js';
 import type { InterpreterClass, OpEntry } from './types.js';
 
 export interface EvmInternals {

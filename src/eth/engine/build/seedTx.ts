@@ -7,10 +7,10 @@ import { createTx, createTxFromRLP, type TypedTransaction, type TypedTxData } fr
 import type { Common } from '@ethereumjs/common';
 import { Address, bigIntToUnpaddedBytes, generateAddress, hexToBytes, privateToPublic, type PrefixedHexString } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import type { TxSpec } from '../../seed/eth.js';
+import type { TxSpec } from '../../../seed/eth.js';
 import { Artifacts, callData, deployData } from './abi.js';
-import type { BlockDraft } from './draft.js';
-import type { DevAccount } from './types.js';
+import type { BlockDraft } from '../mining/draft.js';
+import type { DevAccount } from '../chain/types.js';
 
 const GWEI = 1_000_000_000n;
 /** Tip of seeded fee-market transactions without one (1 gwei, as wallets default). */

@@ -7,7 +7,7 @@ import { createCommonFromGethGenesis, parseGethGenesisState, type Common, type C
 import type { HeaderData } from '@ethereumjs/block';
 import { bigIntToHex, bytesToHex, hexToBytes, setLengthLeft, type PrefixedHexString } from '@ethereumjs/util';
 import { z } from 'zod';
-import { lazyKzg } from './kzg.js';
+import { lazyKzg } from '../exec/kzg.js';
 
 const hexOrDecimal = z.union([
   z.string().regex(/^(0x[0-9a-fA-F]*|[0-9]+)$/, 'not a hex or decimal quantity'),

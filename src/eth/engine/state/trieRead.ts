@@ -5,7 +5,7 @@
  * located (no decoded item arrays), and nothing is written. The value returned is a view into the
  * store: decode it, never change it.
  */
-import { SnapshotNodes } from './snapshotNodes.js';
+import { SnapshotNodes } from '../image/snapshotNodes.js';
 
 /** The node store: node hash (unprefixed hex) -> RLP-encoded node (bytes, or hex where a trie wrote strings). */
 export type NodeStore = ReadonlyMap<string, Uint8Array | string>;

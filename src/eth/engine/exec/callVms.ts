@@ -7,11 +7,11 @@
 import type { Common } from '@ethereumjs/common';
 import { bytesToHex } from '@ethereumjs/util';
 import { createVM, type VM } from '@ethereumjs/vm';
-import type { ChainView } from './chainView.js';
-import { CallState, RootReads, type ReadsBudget, type TrieSource } from './callState.js';
-import { speedUpInterpreter } from './evmFastPath/index.js';
-import type { NodeStore } from './trieRead.js';
-import type { MinedBlock } from './types.js';
+import type { ChainView } from '../chain/chainView.js';
+import { CallState, RootReads, type ReadsBudget, type TrieSource } from '../state/callState.js';
+import { speedUpInterpreter } from '../evm/index.js';
+import type { NodeStore } from '../state/trieRead.js';
+import type { MinedBlock } from '../chain/types.js';
 import { Lru } from './vmPool.js';
 
 /** What CallVms needs of its chain. */

@@ -6,8 +6,8 @@
  */
 import { getMerkleStateProof, type MerkleStateManager } from '@ethereumjs/statemanager';
 import { type Address, equalsBytes, hexToBytes, KECCAK256_RLP, type PrefixedHexString } from '@ethereumjs/util';
-import type { EthChain } from './chain.js';
-import type { MinedBlock } from './types.js';
+import type { EthChain } from '../chain/chain.js';
+import type { MinedBlock } from '../chain/types.js';
 
 /** A storage key as the caller gave it: its 32-byte slot and how many bytes the caller wrote. */
 export interface StorageKey {

@@ -4,7 +4,7 @@
  * header bloom for every block: which addresses and topics a block has are exact sets, so a block is
  * ruled out with a few lookups, and each log is matched by comparing short string keys.
  */
-import type { MinedBlock, StoredLog } from './types.js';
+import type { MinedBlock, StoredLog } from '../chain/types.js';
 
 /** A block's logs in block order, with their transactions and the keys filters compare. */
 export interface BlockLogIndex {

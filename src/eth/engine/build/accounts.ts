@@ -5,8 +5,8 @@ import { validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { Address, publicToAddress } from '@ethereumjs/util';
-import { nativeKeys, type NativeKeys } from './crypto.js';
-import type { DevAccount } from './types.js';
+import { nativeKeys, type NativeKeys } from '../exec/crypto.js';
+import type { DevAccount } from '../chain/types.js';
 
 const HARDENED = 0x80000000;
 

@@ -13,10 +13,10 @@ import { runTx, type VM } from '@ethereumjs/vm';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeError } from 'micro-eth-signer/abi.js';
-import { ExecutionFailed, ExecutionReverted } from '../../errors.js';
-import { SHIPPED_CONTRACTS } from './abi.js';
-import type { EthChain } from './chain.js';
-import type { MinedBlock } from './types.js';
+import { ExecutionFailed, ExecutionReverted } from '../../../errors.js';
+import { SHIPPED_CONTRACTS } from '../build/abi.js';
+import type { EthChain } from '../chain/chain.js';
+import type { MinedBlock } from '../chain/types.js';
 
 /** A call object (eth_call, eth_estimateGas, eth_createAccessList), decoded. */
 export interface CallRequest {

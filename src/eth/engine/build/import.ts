@@ -15,9 +15,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Block } from '@ethereumjs/block';
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
-import type { EthSeed } from '../../seed/eth.js';
-import { formatIssues, SeedError, type LoadedSeed } from '../../seed/load.js';
-import { EthChain, type EthChainOptions } from './chain.js';
+import type { EthSeed } from '../../../seed/eth.js';
+import { formatIssues, SeedError, type LoadedSeed } from '../../../seed/load.js';
+import { EthChain, type EthChainOptions } from '../chain/chain.js';
 import { GethGenesisFile, gethCommon, gethGenesisHeader, gethState, resolveMergeBlock } from './geth.js';
 import { decodeBlock, encodeChain, peekHeader, splitBlocks } from './rlp.js';
 

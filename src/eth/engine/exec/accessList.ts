@@ -8,10 +8,10 @@
 import type { AccessListBytes } from '@ethereumjs/tx';
 import { bigIntToUnpaddedBytes, createZeroAddress, generateAddress, hexToBytes, setLengthLeft, type PrefixedHexString } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
-import { ExecutionFailed } from '../../errors.js';
+import { ExecutionFailed } from '../../../errors.js';
 import { cappedGas, runCallTx, withTxVmAt, type CallRequest } from './call.js';
-import type { EthChain } from './chain.js';
-import type { MinedBlock } from './types.js';
+import type { EthChain } from '../chain/chain.js';
+import type { MinedBlock } from '../chain/types.js';
 
 export interface AccessListResult {
   readonly accessList: AccessListBytes;

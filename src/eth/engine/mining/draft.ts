@@ -4,9 +4,9 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
 import { RLP } from '@ethereumjs/rlp';
 import { buildBlock, encodeReceipt, runTx, type BlockBuilder, type RunTxResult, type VM } from '@ethereumjs/vm';
-import { minedBlock, storedReceipts } from './receipts.js';
-import { TrieWriter } from './trieWriter.js';
-import type { MinedBlock } from './types.js';
+import { minedBlock, storedReceipts } from '../chain/receipts.js';
+import { TrieWriter } from '../state/trieWriter.js';
+import type { MinedBlock } from '../chain/types.js';
 
 /** Header fields of the child of `parent` at `timestamp`; the rest (base fee, gas limit, blob gas) buildBlock derives. */
 export function nextHeaderData(parent: Block, timestamp: bigint, coinbase: Address | undefined): HeaderData {

@@ -7,10 +7,10 @@
  */
 import { createZeroAddress } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
-import { ExecutionFailed } from '../../errors.js';
+import { ExecutionFailed } from '../../../errors.js';
 import { callGasPrice, executionError, gasCap, runCallTx, withTxVmAt, type CallRequest, type TxRun } from './call.js';
-import type { EthChain } from './chain.js';
-import type { MinedBlock } from './types.js';
+import type { EthChain } from '../chain/chain.js';
+import type { MinedBlock } from '../chain/types.js';
 
 const TX_GAS = 21_000n;
 const CALL_STIPEND = 2_300n;

@@ -10,17 +10,17 @@ import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, bytesToHex, equalsBytes, MapDB, ValueEncoding } from '@ethereumjs/util';
 import { createVM, runBlock, type VM } from '@ethereumjs/vm';
-import type { LoadedSeed } from '../../seed/load.js';
-import { CallVms } from './callVms.js';
+import type { LoadedSeed } from '../../../seed/load.js';
+import { CallVms } from '../exec/callVms.js';
 import { ChainView } from './chainView.js';
 import { HashIndex } from './hashIndex.js';
-import { HeadStateManager } from './headState.js';
-import { speedUpInterpreter } from './evmFastPath/index.js';
-import { prepareCommon } from './common.js';
-import { BlockDraft, nextHeaderData } from './draft.js';
+import { HeadStateManager } from '../state/headState.js';
+import { speedUpInterpreter } from '../evm/index.js';
+import { prepareCommon } from '../exec/common.js';
+import { BlockDraft, nextHeaderData } from '../mining/draft.js';
 import { minedBlock, storedReceipts } from './receipts.js';
 import type { BlockId, ChainParts, DevAccount, EthChainOptions, GenesisArgs, MinedBlock, PendingTx, TxLookup } from './types.js';
-import { ReadStates, VmPool } from './vmPool.js';
+import { ReadStates, VmPool } from '../exec/vmPool.js';
 
 export type { ChainParts, EthChainOptions, GenesisArgs } from './types.js';
 const key = (hash: Uint8Array) => bytesToHex(hash);
@@ -71,8 +71,8 @@ export class EthChain {
 
   /** Builds the chain a devgate seed describes: genesis, every seeded block executed, the pending pool. */
   static async fromSeed(loaded: LoadedSeed, opts: EthChainOptions = {}): Promise<EthChain> {
-    if ('gethGenesis' in loaded.seed && loaded.seed.gethGenesis !== undefined) return (await import('./import.js')).importSeedChain(loaded, opts);
-    const { buildSeedChain } = await import('./seed.js');
+    if ('gethGenesis' in loaded.seed && loaded.seed.gethGenesis !== undefined) return (await import('../build/import.js')).importSeedChain(loaded, opts);
+    const { buildSeedChain } = await import('../build/seed.js');
     return buildSeedChain(loaded, opts);
   }
 

@@ -7,7 +7,7 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { bytesToHex } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
-import type { MinedBlock } from './types.js';
+import type { MinedBlock } from '../chain/types.js';
 
 /** A map that forgets its least recently used entry past `capacity`. */
 export class Lru<K, V> {

@@ -6,12 +6,12 @@
 import { join } from 'node:path';
 import type { GenesisState } from '@ethereumjs/common';
 import { Address, bigIntToHex, hexToBytes, setLengthLeft, bytesToHex, type PrefixedHexString } from '@ethereumjs/util';
-import { hardforkAtLeast, type EthSeed, type TxSpec } from '../../seed/eth.js';
-import { SeedError, type LoadedSeed } from '../../seed/load.js';
+import { hardforkAtLeast, type EthSeed, type TxSpec } from '../../../seed/eth.js';
+import { SeedError, type LoadedSeed } from '../../../seed/load.js';
 import { Artifacts, SHIPPED_CONTRACTS } from './abi.js';
 import { deriveDevAccounts } from './accounts.js';
-import { EthChain, type EthChainOptions, type GenesisArgs } from './chain.js';
-import { seedCommon } from './common.js';
+import { EthChain, type EthChainOptions, type GenesisArgs } from '../chain/chain.js';
+import { seedCommon } from '../exec/common.js';
 import { SeedTxFactory } from './seedTx.js';
 import { MIN_RAW_TXS_FOR_WORKER, SenderKeys } from './senders.js';
 import { SYSTEM_CONTRACTS } from './systemContracts.js';

@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createTxFromRLP } from '@ethereumjs/tx';
 import { hexToBytes, type PrefixedHexString } from '@ethereumjs/util';
-import { seedCommon } from './common.js';
+import { seedCommon } from '../exec/common.js';
 import type { SenderJob } from './senders.js';
 
 const job = workerData as SenderJob;

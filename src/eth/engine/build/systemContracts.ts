@@ -3,7 +3,7 @@
  * A real node's genesis carries them (geth's dev genesis: nonce 1, this code); without them
  * ethereumjs skips the system calls silently and the state differs from a real node's.
  */
-import type { Hardfork } from '../../seed/eth.js';
+import type { Hardfork } from '../../../seed/eth.js';
 
 export interface SystemContract {
   readonly name: string;

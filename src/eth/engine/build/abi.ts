@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createContract, deployContract, parseAbiItem } from 'micro-eth-signer/abi.js';
 import { hexToBytes, type PrefixedHexString } from '@ethereumjs/util';
-import { packagePath } from '../../packageRoot.js';
+import { packagePath } from '../../../packageRoot.js';
 
 /** The shipped artifacts: `chains/contracts/<Name>.json`. */
 export const SHIPPED_CONTRACTS = packagePath('chains/contracts/');

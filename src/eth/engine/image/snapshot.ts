@@ -19,11 +19,11 @@ import { RLP } from '@ethereumjs/rlp';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { Address, bigIntToUnpaddedBytes, bytesToBigInt, equalsBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { EthChain, type ChainParts, type EthChainOptions } from './chain.js';
-import { prepareCommon } from './common.js';
-import { big as uintOf, listSpans, rawBlockFields, rlpItem, rlpViews, type Nested } from './rawBlock.js';
+import { EthChain, type ChainParts, type EthChainOptions } from '../chain/chain.js';
+import { prepareCommon } from '../exec/common.js';
+import { big as uintOf, listSpans, rawBlockFields, rlpItem, rlpViews, type Nested } from '../chain/rawBlock.js';
 import { SnapshotNodes } from './snapshotNodes.js';
-import type { DevAccount, MinedBlock, PendingTx, RawBlockFields, StoredLog, StoredReceipt } from './types.js';
+import type { DevAccount, MinedBlock, PendingTx, RawBlockFields, StoredLog, StoredReceipt } from '../chain/types.js';
 
 const MAGIC = new TextEncoder().encode('devgate-chain\0');
 /** Bumped whenever the layout or the meaning of a field changes. */

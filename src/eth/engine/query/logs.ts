@@ -5,7 +5,7 @@
  * gateway gives: the longest range from the start whose logs fit (the method turns it into -32005).
  */
 import { blockLogIndex, bytesKey } from './logIndex.js';
-import type { MinedBlock, StoredLog } from './types.js';
+import type { MinedBlock, StoredLog } from '../chain/types.js';
 
 /** The most logs one query may return. */
 export const MAX_LOGS = 10_000;
