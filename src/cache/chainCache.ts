@@ -1,5 +1,5 @@
 /**
- * A cache of built eth chains on disk: a seed's chain is built once, saved as a snapshot, and the
+ * A cache of built eth chains on disk: a seed's chain is built once, saved as a chain image, and the
  * next start with the same inputs restores it without executing anything. The key hashes
  * everything the build depends on: the validated seed, the content of every file it can read
  * (contract artifacts of the seed's and devgate's contracts/ folders, gethGenesis, rlpChain),
@@ -13,7 +13,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { SHIPPED_CONTRACTS } from '../eth/engine/build/abi.js';
 import { EthChain, type EthChainOptions } from '../eth/engine/chain/chain.js';
 import { seedCommon } from '../eth/engine/exec/common.js';
-import { encodeSnapshot, restoreSnapshot, SNAPSHOT_FORMAT } from '../eth/engine/image/snapshot.js';
+import { encodeChainImage, restoreChainImage, CHAIN_IMAGE_FORMAT } from '../eth/engine/image/chainImage.js';
 import type { Common } from '@ethereumjs/common';
 import type { EthSeed } from '../seed/eth.js';
 import type { LoadedSeed } from '../seed/load.js';
@@ -54,35 +54,35 @@ export async function cachedEthChain(loaded: LoadedSeed, dir: string | undefined
   const seed = loaded.seed as EthSeed;
   if (dir === undefined) return { chain: await EthChain.fromSeed(loaded, opts), cache: 'off' };
   const key = chainKey(loaded);
-  const file = snapshotPath(dir, seed.name, key);
-  const bytes = readSnapshot(file);
+  const file = imagePath(dir, seed.name, key);
+  const bytes = readImage(file);
   if (bytes !== undefined) {
     try {
-      return { chain: await restoreSnapshot(bytes, { key, common: await chainCommon(loaded), options: opts }), cache: 'hit' };
+      return { chain: await restoreChainImage(bytes, { key, common: await chainCommon(loaded), options: opts }), cache: 'hit' };
     } catch {
       // Corrupt or foreign: build again and replace it.
     }
   }
   const chain = await EthChain.fromSeed(loaded, opts);
   await chain.pendingBlock();
-  const snapshot = encodeSnapshot(chain.parts(), key);
-  const stored = storeSnapshot(file, snapshot);
-  // Serve the chain restored from its snapshot, as a later start will: the same lazily decoded
+  const image = encodeChainImage(chain.parts(), key);
+  const stored = storeImage(file, image);
+  // Serve the chain restored from its chain image, as a later start will: the same lazily decoded
   // blocks, and the build's garbage is freed (1,000 x 10 seed: RSS ~480 -> ~380 MB).
   try {
-    return { chain: await restoreSnapshot(snapshot, { key, common: await chainCommon(loaded), options: opts }), cache: stored ? 'stored' : 'off' };
+    return { chain: await restoreChainImage(image, { key, common: await chainCommon(loaded), options: opts }), cache: stored ? 'stored' : 'off' };
   } catch {
     return { chain, cache: stored ? 'stored' : 'off' };
   }
 }
 
-/** The file of a network's snapshot under `key`: one file per network name, `<name>-<key hex>.chain`. */
-export function snapshotPath(dir: string, network: string, key: Uint8Array): string {
+/** The file of a network's chain image under `key`: one file per network name, `<name>-<key hex>.chain`. */
+export function imagePath(dir: string, network: string, key: Uint8Array): string {
   return join(dir, `${network.replace(/[^A-Za-z0-9_-]/g, '_')}-${Buffer.from(key).toString('hex')}.chain`);
 }
 
-/** The bytes of a snapshot file, or undefined if there is none (or it cannot be read). */
-export function readSnapshot(file: string): Uint8Array | undefined {
+/** The bytes of a chain image file, or undefined if there is none (or it cannot be read). */
+export function readImage(file: string): Uint8Array | undefined {
   try {
     return readFileSync(file);
   } catch {
@@ -90,15 +90,15 @@ export function readSnapshot(file: string): Uint8Array | undefined {
   }
 }
 
-/** Stores a snapshot and removes the network's older ones (older builds of its seed); false if it could not be written. */
-export function storeSnapshot(file: string, bytes: Uint8Array): boolean {
+/** Stores a chain image and removes the network's older ones (older builds of its seed); false if it could not be written. */
+export function storeImage(file: string, bytes: Uint8Array): boolean {
   if (!store(file, bytes)) return false;
   const name = basename(file);
   prune(dirname(file), name.slice(0, name.length - '0'.repeat(64).length - '.chain'.length), file);
   return true;
 }
 
-/** Removes the other snapshots of a network (older builds of its seed); failures are ignored. */
+/** Removes the other chain images of a network (older builds of its seed); failures are ignored. */
 function prune(dir: string, prefix: string, keep: string): void {
   try {
     for (const f of readdirSync(dir)) {
@@ -109,7 +109,7 @@ function prune(dir: string, prefix: string, keep: string): void {
   }
 }
 
-/** The Common of a seed's chain, without building it (dev accounts come from the snapshot: deriving them costs ~60 ms). */
+/** The Common of a seed's chain, without building it (dev accounts come from the chain image: deriving them costs ~60 ms). */
 async function chainCommon(loaded: LoadedSeed): Promise<Common> {
   const seed = loaded.seed as EthSeed;
   if (seed.gethGenesis === undefined) return seedCommon(seed.chainId, seed.name, seed.hardfork);
@@ -138,9 +138,9 @@ function store(file: string, bytes: Uint8Array): boolean {
 /** The packages an eth chain's build runs on. */
 const ETHEREUMJS_PACKAGES = KEYED_PACKAGES.filter((name) => name.startsWith('@ethereumjs/'));
 
-/** Whether the cache in `dir` holds a snapshot of this seed's chain (should it not restore, the chain is built). */
+/** Whether the cache in `dir` holds a chain image of this seed's chain (should it not restore, the chain is built). */
 export function hasCachedChain(loaded: LoadedSeed, dir: string): boolean {
-  return existsSync(snapshotPath(dir, loaded.seed.name, chainKey(loaded)));
+  return existsSync(imagePath(dir, loaded.seed.name, chainKey(loaded)));
 }
 
 const keys = new WeakMap<LoadedSeed, Uint8Array>();
@@ -162,7 +162,7 @@ function computeChainKey(loaded: LoadedSeed): Uint8Array {
     h.update(`${label}\0${value.length}\0`);
     h.update(value);
   };
-  part('format', String(SNAPSHOT_FORMAT));
+  part('format', String(CHAIN_IMAGE_FORMAT));
   part('devgate', VERSION);
   for (const name of ETHEREUMJS_PACKAGES) part(`package ${name}`, packageVersion(name));
   part('sources', sourceDigest('eth'));

@@ -13,14 +13,14 @@ import { decodeRollupSnapshot, encodeRollupSnapshot, ROLLUP_SNAPSHOT_FORMAT } fr
 import type { RollupSeed } from '../seed/rollup.js';
 import { VERSION } from '../version.js';
 import { packageVersion, sourceDigest } from './buildFacts.js';
-import { readSnapshot, snapshotPath, storeSnapshot, type CacheOutcome } from './chainCache.js';
+import { readImage, imagePath, storeImage, type CacheOutcome } from './chainCache.js';
 
 /** Builds a rollup seed's chain, or restores it from the cache in `dir` (and stores a fresh build there). */
 export function cachedRollupChain(seed: RollupSeed, clock: Clock, dir: string | undefined): { chain: RollupChain; cache: CacheOutcome } {
   if (dir === undefined) return { chain: buildRollupChain(seed, clock), cache: 'off' };
   const key = rollupChainKey(seed);
-  const file = snapshotPath(dir, seed.name, key);
-  const bytes = readSnapshot(file);
+  const file = imagePath(dir, seed.name, key);
+  const bytes = readImage(file);
   if (bytes !== undefined) {
     try {
       return { chain: RollupChain.restore(rollupConfig(seed), clock, decodeRollupSnapshot(bytes, key)), cache: 'hit' };
@@ -29,7 +29,7 @@ export function cachedRollupChain(seed: RollupSeed, clock: Clock, dir: string | 
     }
   }
   const chain = buildRollupChain(seed, clock);
-  return { chain, cache: storeSnapshot(file, encodeRollupSnapshot(chain.parts(), key)) ? 'stored' : 'off' };
+  return { chain, cache: storeImage(file, encodeRollupSnapshot(chain.parts(), key)) ? 'stored' : 'off' };
 }
 
 /** The 32-byte key of a rollup seed's chain: a hash of everything its build depends on. */

@@ -1,5 +1,5 @@
 /**
- * The cache of built chains: a chain restored from its snapshot answers as the freshly built one
+ * The cache of built chains: a chain restored from its chain image answers as the freshly built one
  * (hashes, roots, receipts, historical balances and proofs, the pending block); a changed seed or
  * artifact misses; a corrupt, truncated or foreign file is rebuilt, never trusted. Every test uses
  * its own temporary directory, so nothing depends on an earlier run.
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cachedEthChain, chainKey } from '../../src/cache/chainCache.js';
 import { EthChain } from '../../src/eth/engine/chain/chain.js';
 import { ethMethods } from '../../src/eth/methods/index.js';
-import { encodeSnapshot, restoreSnapshot, SnapshotError } from '../../src/eth/engine/image/snapshot.js';
+import { encodeChainImage, restoreChainImage, ChainImageError } from '../../src/eth/engine/image/chainImage.js';
 import { seedGenesis } from '../../src/eth/engine/build/seed.js';
 import { loadSeedFile, parseSeed, type LoadedSeed } from '../../src/seed/load.js';
 import type { MinedBlock } from '../../src/eth/engine/chain/types.js';
@@ -54,7 +54,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /**
  * A restored chain's blocks read before their Block is decoded (header alone, single transactions,
- * the snapshot's transaction hashes) give what the built blocks give, and the same wire texts.
+ * the chain image's transaction hashes) give what the built blocks give, and the same wire texts.
  */
 function expectSameFirstTouch(built: Iterable<MinedBlock>, restoredAgain: EthChain): void {
   for (const m of built) {
@@ -103,7 +103,7 @@ describe('a chain restored from the cache', () => {
     expectSameFirstTouch([...fresh.blocks()].slice(0, Number(seededHead.number) + 1), again.chain);
   });
 
-  it('answers eth_call and eth_getProof at every block like the fresh chain (trie nodes read out of the snapshot)', async () => {
+  it('answers eth_call and eth_getProof at every block like the fresh chain (trie nodes read out of the chain image)', async () => {
     const methods = ethMethods();
     const ask = (chain: EthChain, method: string, params: unknown[]) => methods.execute({ chain, networkName: 'small' }, { id: 1, method, params });
     const token = fresh.blockByNumber(1n)!.receipts[0]!.contractAddress!.toString();
@@ -118,7 +118,7 @@ describe('a chain restored from the cache', () => {
     }
   });
 
-  it('has the same dev accounts (saved in the snapshot, not derived again)', () => {
+  it('has the same dev accounts (saved in the chain image, not derived again)', () => {
     const show = (c: EthChain) => c.devAccounts().map((d) => [d.address.toString(), Buffer.from(d.privateKey).toString('hex')]);
     expect(show(restored)).toEqual(show(fresh));
     expect(show(restored).length).toBeGreaterThan(0);
@@ -207,26 +207,26 @@ describe('a damaged cache file', () => {
       return b;
     }));
   it('is rebuilt when truncated', () => damage((b) => b.subarray(0, b.length - 100)));
-  it('is rebuilt when it is not a snapshot at all', () => damage(() => Buffer.from('{"not":"a chain"}')));
+  it('is rebuilt when it is not a chain image at all', () => damage(() => Buffer.from('{"not":"a chain"}')));
 
-  it('a snapshot of another chain is refused by its key', async () => {
-    const bytes = encodeSnapshot(fresh.parts(), new Uint8Array(32).fill(7));
+  it('a chain image of another chain is refused by its key', async () => {
+    const bytes = encodeChainImage(fresh.parts(), new Uint8Array(32).fill(7));
     const { common, accounts = [] } = seedGenesis(load());
-    await expect(restoreSnapshot(bytes, { key: chainKey(load()), common, accounts })).rejects.toThrow(SnapshotError);
-    await expect(restoreSnapshot(bytes, { key: new Uint8Array(32).fill(7), common, accounts })).resolves.toBeInstanceOf(EthChain);
+    await expect(restoreChainImage(bytes, { key: chainKey(load()), common, accounts })).rejects.toThrow(ChainImageError);
+    await expect(restoreChainImage(bytes, { key: new Uint8Array(32).fill(7), common, accounts })).resolves.toBeInstanceOf(EthChain);
   });
 
-  it('a snapshot whose head state is missing from the node store is refused', async () => {
+  it('a chain image whose head state is missing from the node store is refused', async () => {
     const parts = fresh.parts();
     const nodes = new Map(parts.nodes);
     nodes.delete(Buffer.from(fresh.head().block.header.stateRoot).toString('hex'));
     const key = new Uint8Array(32).fill(9);
-    const bytes = encodeSnapshot({ ...parts, nodes }, key);
+    const bytes = encodeChainImage({ ...parts, nodes }, key);
     const { common, accounts = [] } = seedGenesis(load());
-    await expect(restoreSnapshot(bytes, { key, common, accounts })).rejects.toThrow(/sound chain/);
+    await expect(restoreChainImage(bytes, { key, common, accounts })).rejects.toThrow(/sound chain/);
   });
 
-  it('a snapshot whose blocks do not chain up is refused', async () => {
+  it('a chain image whose blocks do not chain up is refused', async () => {
     const other = structuredClone(seedValue);
     other.genesis.timestamp = '0x6553f101';
     const foreign = await EthChain.fromSeed(load(other));
@@ -234,7 +234,7 @@ describe('a damaged cache file', () => {
     const blocks = [parts.blocks[0]!, foreign.blockByNumber(1n)!, ...parts.blocks.slice(2)];
     const key = new Uint8Array(32).fill(5);
     const { common, accounts = [] } = seedGenesis(load());
-    await expect(restoreSnapshot(encodeSnapshot({ ...parts, blocks }, key), { key, common, accounts })).rejects.toThrow(/block 1 does not follow block 0/);
+    await expect(restoreChainImage(encodeChainImage({ ...parts, blocks }, key), { key, common, accounts })).rejects.toThrow(/block 1 does not follow block 0/);
   });
 });
 

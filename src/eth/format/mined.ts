@@ -1,6 +1,6 @@
 /**
  * What the formatters read of a mined block, decoded no further than needed: a restored block
- * (snapshot.ts) gives its header's and transactions' fields straight from its RLP (rawBlock.ts), without
+ * (chainImage.ts) gives its header's and transactions' fields straight from its RLP (rawBlock.ts), without
  * @ethereumjs objects; a built block gives them from its Block.
  */
 import type { HeaderFields, MinedBlock, StoredReceipt, TxFields, TxTypeAndTo, WithdrawalFields } from '../engine/chain/types.js';

@@ -14,7 +14,7 @@ interface BlockTexts {
   aroundTxs?: { readonly head: string; readonly tail: string };
   readonly receipts: (RawJson | undefined)[];
   readonly transactions: (RawJson | undefined)[];
-  /** Hex hash of each transaction (from the snapshot's hashes where the block has them: no hashing). */
+  /** Hex hash of each transaction (from the chain image's hashes where the block has them: no hashing). */
   readonly txHashes: (string | undefined)[];
 }
 

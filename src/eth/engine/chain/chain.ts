@@ -105,9 +105,9 @@ export class EthChain {
   }
 
   /**
-   * A chain rebuilt from saved parts (a snapshot): no block is executed. Throws when head's state
-   * root is not in `nodes` or blocks are misnumbered, so a broken snapshot is never used (the
-   * snapshot checks that blocks chain up: their hashes come from their headers).
+   * A chain rebuilt from saved parts (a chain image): no block is executed. Throws when head's state
+   * root is not in `nodes` or blocks are misnumbered, so a broken chain image is never used (the
+   * chain image checks that blocks chain up: their hashes come from their headers).
    */
   static async restore(parts: ChainParts, opts: EthChainOptions = {}): Promise<EthChain> {
     const common = prepareCommon(parts.common);

@@ -1,6 +1,6 @@
 /**
  * Blocks and mined transactions by hash, over a chain's list of mined blocks (which only grows).
- * The index is brought up to head on lookup, not on append: a chain restored from a snapshot
+ * The index is brought up to head on lookup, not on append: a chain restored from a chain image
  * starts without indexing its ~10,000 transactions, and pays for it on its first lookup by hash.
  */
 import type { MinedBlock } from './types.js';

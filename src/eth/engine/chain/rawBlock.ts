@@ -1,7 +1,7 @@
 /**
  * A block's fields read straight out of its RLP: the header's, each transaction's, the uncles' hashes
  * and the withdrawals, as views of the bytes (no copies) and without building @ethereumjs objects or
- * validating anything again. For blocks this chain built and saved (snapshot.ts), whose bytes were
+ * validating anything again. For blocks this chain built and saved (chainImage.ts), whose bytes were
  * checked when they were made: formatting a restored block's transaction or header this way costs a
  * fraction of createTxFromRLP / createBlockHeaderFromRLP (a Common, validation, hashing).
  */

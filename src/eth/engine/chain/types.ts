@@ -55,7 +55,7 @@ export interface MinedBlock {
   readonly receipts: readonly StoredReceipt[];
   /** `block.header`; a restored block decodes it alone, without its transactions. */
   readonly header: BlockHeader;
-  /** Hash of each transaction, in order (a restored block's come from its snapshot: nothing decoded or hashed). */
+  /** Hash of each transaction, in order (a restored block's come from its chain image: nothing decoded or hashed). */
   readonly txHashes: readonly Uint8Array[];
   /** The transaction at `index`, decoded alone while the Block is not (a restored block; absent: `block.transactions[index]`). */
   transactionAt?(index: number): TypedTransaction;
@@ -179,7 +179,7 @@ export interface GenesisArgs {
   accounts?: DevAccount[];
 }
 
-/** Everything a chain is rebuilt from without executing anything (see snapshot.ts). */
+/** Everything a chain is rebuilt from without executing anything (see chainImage.ts). */
 export interface ChainParts {
   readonly common: Common;
   /** The trie node store: every state, storage and code node by unprefixed hex key (values: bytes, or hex where a trie wrote strings). */

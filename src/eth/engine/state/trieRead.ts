@@ -5,7 +5,7 @@
  * located (no decoded item arrays), and nothing is written. The value returned is a view into the
  * store: decode it, never change it.
  */
-import { SnapshotNodes } from '../image/snapshotNodes.js';
+import { ImageNodes } from '../image/imageNodes.js';
 
 /** The node store: node hash (unprefixed hex) -> RLP-encoded node (bytes, or hex where a trie wrote strings). */
 export type NodeStore = ReadonlyMap<string, Uint8Array | string>;
@@ -19,8 +19,8 @@ class MissingNode extends Error {}
 
 /** The RLP bytes of the node whose hash is `ref`. */
 function load(store: NodeStore, ref: Uint8Array): Uint8Array {
-  // A restored snapshot's nodes are found by the hash bytes, without a hex key, where it can.
-  const direct = store instanceof SnapshotNodes ? store.byBytes(ref) : undefined;
+  // A restored chain image's nodes are found by the hash bytes, without a hex key, where it can.
+  const direct = store instanceof ImageNodes ? store.byBytes(ref) : undefined;
   if (direct !== undefined) return direct;
   const stored = store.get(hex(ref));
   if (stored === undefined) throw new MissingNode(`missing trie node ${hex(ref)}`);

@@ -1,9 +1,9 @@
 /**
- * The trie node store of a restored snapshot: a Map (what MapDB and the head state expect) whose
- * entries stay in the snapshot's bytes until read. A start builds only a hash index over the node
+ * The trie node store of a restored chain image: a Map (what MapDB and the head state expect) whose
+ * entries stay in the chain image's bytes until read. A start builds only a hash index over the node
  * section (typed arrays, no string or view per node: a 1,000 x 10 chain has ~125,000 nodes); a read
  * keeps the node (a view of the bytes) in the Map; writes go to the Map, deletes are remembered. Sizing or iterating
- * (encoding a snapshot) first moves every remaining node into the Map.
+ * (encoding a chain image) first moves every remaining node into the Map.
  */
 
 /** A 32-bit hash of a key from its first 4 bytes (node keys are hashes, or start with one) and its length. */
@@ -19,7 +19,7 @@ function hashHex(hex: string): number {
   return Math.imul((h ^ length) >>> 0, 0x9e3779b1) >>> 0;
 }
 
-export class SnapshotNodes extends Map<string, Uint8Array> {
+export class ImageNodes extends Map<string, Uint8Array> {
   private readonly keyAt: Uint32Array;
   private readonly keyLength: Uint8Array;
   private readonly valueAt: Uint32Array;
@@ -76,7 +76,7 @@ export class SnapshotNodes extends Map<string, Uint8Array> {
     this.end = at;
   }
 
-  /** The file's value of a node (a view of the snapshot's bytes), or undefined. */
+  /** The file's value of a node (a view of the chain image's bytes), or undefined. */
   private fromFile(hex: string): Uint8Array | undefined {
     if (this.complete || this.deleted.has(hex)) return undefined;
     const length = hex.length >> 1;

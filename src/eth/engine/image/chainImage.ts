@@ -3,7 +3,7 @@
  * so historical state stays readable), each block's RLP with its senders and receipts, and the
  * pending pool. Block hashes and total difficulty are computed again from the headers, which must
  * chain up; the file is checksummed (CRC-32) and EthChain.restore checks head's state root is in
- * the store; anything else throws SnapshotError, never a half-restored chain. Blocks and receipts
+ * the store; anything else throws ChainImageError, never a half-restored chain. Blocks and receipts
  * are decoded on first use (a start reads only the headers).
  *
  * Layout (u32 little-endian): MAGIC, format, 32-byte key, block count, per block: RLP length,
@@ -22,15 +22,15 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { EthChain, type ChainParts, type EthChainOptions } from '../chain/chain.js';
 import { prepareCommon } from '../exec/common.js';
 import { big as uintOf, listSpans, rawBlockFields, rlpItem, rlpViews, type Nested } from '../chain/rawBlock.js';
-import { SnapshotNodes } from './snapshotNodes.js';
+import { ImageNodes } from './imageNodes.js';
 import type { DevAccount, MinedBlock, PendingTx, RawBlockFields, StoredLog, StoredReceipt } from '../chain/types.js';
 
 const MAGIC = new TextEncoder().encode('devgate-chain\0');
 /** Bumped whenever the layout or the meaning of a field changes. */
-export const SNAPSHOT_FORMAT = 3;
+export const CHAIN_IMAGE_FORMAT = 3;
 
-export class SnapshotError extends Error {
-  override name = 'SnapshotError';
+export class ChainImageError extends Error {
+  override name = 'ChainImageError';
 }
 
 const big = (n: bigint) => bigIntToUnpaddedBytes(n);
@@ -55,11 +55,11 @@ class Writer {
 }
 
 /** The bytes of a chain's parts under `key` (32 bytes: what the chain was built from). */
-export function encodeSnapshot(parts: ChainParts, key: Uint8Array): Uint8Array {
-  if (key.length !== 32) throw new SnapshotError('a snapshot key has 32 bytes');
+export function encodeChainImage(parts: ChainParts, key: Uint8Array): Uint8Array {
+  if (key.length !== 32) throw new ChainImageError('a chain image key has 32 bytes');
   const w = new Writer();
   w.bytes(MAGIC);
-  w.u32(SNAPSHOT_FORMAT);
+  w.u32(CHAIN_IMAGE_FORMAT);
   w.bytes(key);
   w.u32(parts.blocks.length);
   for (const m of parts.blocks) {
@@ -76,7 +76,7 @@ export function encodeSnapshot(parts: ChainParts, key: Uint8Array): Uint8Array {
   }
   w.u32(parts.accounts.length);
   for (const a of parts.accounts) {
-    if (a.privateKey.length !== 32) throw new SnapshotError('a dev account key has 32 bytes');
+    if (a.privateKey.length !== 32) throw new ChainImageError('a dev account key has 32 bytes');
     w.bytes(a.address.bytes);
     w.bytes(a.privateKey);
   }
@@ -85,9 +85,9 @@ export function encodeSnapshot(parts: ChainParts, key: Uint8Array): Uint8Array {
   w.u32(parts.nodes.size);
   for (const [k, v] of parts.nodes as Map<string, Uint8Array | string>) {
     const kb = Buffer.from(k, 'hex');
-    if (kb.length > 255 || kb.toString('hex') !== k) throw new SnapshotError(`node key ${k} is not short hex`);
+    if (kb.length > 255 || kb.toString('hex') !== k) throw new ChainImageError(`node key ${k} is not short hex`);
     const vb = typeof v === 'string' ? Buffer.from(v, 'hex') : v;
-    if (typeof v === 'string' && vb.length * 2 !== v.length) throw new SnapshotError(`node ${k} is not hex`);
+    if (typeof v === 'string' && vb.length * 2 !== v.length) throw new ChainImageError(`node ${k} is not hex`);
     w.bytes(Uint8Array.of(kb.length));
     w.bytes(kb);
     w.sized(vb);
@@ -103,49 +103,49 @@ export function encodeSnapshot(parts: ChainParts, key: Uint8Array): Uint8Array {
 }
 
 /** What restoring needs besides the bytes: the chain's Common, as the seed gives it. */
-export interface SnapshotContext {
+export interface ChainImageContext {
   readonly key: Uint8Array;
   readonly common: Common;
-  /** The dev accounts; default: those saved in the snapshot. */
+  /** The dev accounts; default: those saved in the chain image. */
   readonly accounts?: readonly DevAccount[];
   readonly options?: EthChainOptions;
 }
 
-/** The chain a snapshot holds; throws SnapshotError if the bytes are not a sound snapshot under `ctx.key`. */
-export async function restoreSnapshot(file: Uint8Array, ctx: SnapshotContext): Promise<EthChain> {
+/** The chain a chain image holds; throws ChainImageError if the bytes are not a sound chain image under `ctx.key`. */
+export async function restoreChainImage(file: Uint8Array, ctx: ChainImageContext): Promise<EthChain> {
   let parts: ChainParts;
   try {
     parts = decodeParts(Buffer.from(file.buffer, file.byteOffset, file.byteLength), ctx);
   } catch (err) {
-    throw err instanceof SnapshotError ? err : new SnapshotError(`unreadable snapshot: ${(err as Error).message}`);
+    throw err instanceof ChainImageError ? err : new ChainImageError(`unreadable chain image: ${(err as Error).message}`);
   }
   try {
     return await EthChain.restore(parts, ctx.options);
   } catch (err) {
-    throw new SnapshotError(`snapshot does not hold a sound chain: ${(err as Error).message}`);
+    throw new ChainImageError(`chain image does not hold a sound chain: ${(err as Error).message}`);
   }
 }
 
-function decodeParts(buf: Buffer, ctx: SnapshotContext): ChainParts {
+function decodeParts(buf: Buffer, ctx: ChainImageContext): ChainParts {
   const fail = (why: string): never => {
-    throw new SnapshotError(why);
+    throw new ChainImageError(why);
   };
   const head = MAGIC.length + 4 + 32;
-  if (buf.length < head + 4 || !equalsBytes(buf.subarray(0, MAGIC.length), MAGIC)) fail('not a devgate chain snapshot');
-  if (buf.readUInt32LE(MAGIC.length) !== SNAPSHOT_FORMAT) fail('snapshot of another format');
-  if (!equalsBytes(buf.subarray(MAGIC.length + 4, head), ctx.key)) fail('snapshot of another chain');
+  if (buf.length < head + 4 || !equalsBytes(buf.subarray(0, MAGIC.length), MAGIC)) fail('not a devgate chain image');
+  if (buf.readUInt32LE(MAGIC.length) !== CHAIN_IMAGE_FORMAT) fail('chain image of another format');
+  if (!equalsBytes(buf.subarray(MAGIC.length + 4, head), ctx.key)) fail('chain image of another chain');
   const body = buf.subarray(0, buf.length - 4);
-  if (crc32(body) !== buf.readUInt32LE(body.length)) fail('snapshot checksum mismatch');
+  if (crc32(body) !== buf.readUInt32LE(body.length)) fail('chain image checksum mismatch');
   let at = head;
   const u32 = () => {
-    if (at + 4 > body.length) fail('snapshot truncated');
+    if (at + 4 > body.length) fail('chain image truncated');
     const n = body.readUInt32LE(at);
     at += 4;
     return n;
   };
   // Plain Uint8Array views (not Buffers, whose slice() shares memory) of the file's bytes.
   const take = (n: number) => {
-    if (at + n > body.length) fail('snapshot truncated');
+    if (at + n > body.length) fail('chain image truncated');
     const view = new Uint8Array(body.buffer, body.byteOffset + at, n);
     at += n;
     return view;
@@ -180,9 +180,9 @@ function decodeParts(buf: Buffer, ctx: SnapshotContext): ChainParts {
   for (let i = 0; i < accountCount; i++) accounts.push({ address: new Address(take(20)), privateKey: take(32) });
   const nodeCount = u32();
   // Only an index over the nodes: each is read out of the file's bytes on first use.
-  const nodes = new SnapshotNodes(body, at, nodeCount);
+  const nodes = new ImageNodes(body, at, nodeCount);
   at = nodes.end;
-  if (at !== body.length) fail('snapshot has trailing bytes');
+  if (at !== body.length) fail('chain image has trailing bytes');
   return { common: ctx.common, nodes, blocks, pool, accounts: ctx.accounts ?? accounts };
 }
 
@@ -198,10 +198,10 @@ interface HeaderFacts {
 
 /** Hash, parent hash, number and difficulty of a raw block, read from its header's RLP in place. */
 function blockHeader(raw: Uint8Array, keccak: (b: Uint8Array) => Uint8Array): HeaderFacts {
-  if (raw[0]! < 0xc0) throw new SnapshotError('a block is not an RLP list starting with its header');
+  if (raw[0]! < 0xc0) throw new ChainImageError('a block is not an RLP list starting with its header');
   const block = rlpItem(raw, 0, 'a block header');
   const header = rlpItem(raw, block.start, 'a block header');
-  if (raw[block.start]! < 0xc0) throw new SnapshotError('a block is not an RLP list starting with its header');
+  if (raw[block.start]! < 0xc0) throw new ChainImageError('a block is not an RLP list starting with its header');
   // Fields 0 (parent hash), 7 (difficulty) and 8 (number) of the header list.
   const fields: { start: number; length: number }[] = [];
   for (let at = header.start; fields.length < 9 && at < header.end; ) {
@@ -209,7 +209,7 @@ function blockHeader(raw: Uint8Array, keccak: (b: Uint8Array) => Uint8Array): He
     fields.push(item);
     at = item.end;
   }
-  if (fields.length < 9) throw new SnapshotError('a block header has too few fields');
+  if (fields.length < 9) throw new ChainImageError('a block header has too few fields');
   const field = (i: number) => raw.subarray(fields[i]!.start, fields[i]!.start + fields[i]!.length);
   return { hash: keccak(raw.subarray(block.start, header.end)), parentHash: field(0), difficulty: uintOf(field(7)), number: uintOf(field(8)), start: block.start, end: header.end };
 }
@@ -217,7 +217,7 @@ function blockHeader(raw: Uint8Array, keccak: (b: Uint8Array) => Uint8Array): He
 /** Where each transaction of a raw block lies: a typed one's bytes (type byte and RLP), or a legacy one's whole RLP list. */
 function txSpans(raw: Uint8Array, headerEnd: number): { start: number; end: number }[] {
   const list = rlpItem(raw, headerEnd);
-  if (raw[headerEnd]! < 0xc0) throw new SnapshotError('a block has no transaction list');
+  if (raw[headerEnd]! < 0xc0) throw new ChainImageError('a block has no transaction list');
   const spans: { start: number; end: number }[] = [];
   for (let at = list.start; at < list.end; ) {
     const item = rlpItem(raw, at);
@@ -230,7 +230,7 @@ function txSpans(raw: Uint8Array, headerEnd: number): { start: number; end: numb
 /**
  * A mined block whose Block, header, single transactions, senders (20 bytes each in `sendersRaw`) and
  * receipts are decoded on first use, each no further than asked: a header or one transaction costs a
- * fraction of the whole Block, and the transaction hashes come from the snapshot.
+ * fraction of the whole Block, and the transaction hashes come from the chain image.
  */
 function lazyMinedBlock(raw: Uint8Array, opts: BlockOptions, facts: HeaderFacts, totalDifficulty: bigint, sendersRaw: Uint8Array, txHashes: readonly Uint8Array[], receiptsRaw: Uint8Array, keccak: (b: Uint8Array) => Uint8Array): MinedBlock {
   let block: Block | undefined;

@@ -1,12 +1,12 @@
 /**
- * SnapshotNodes, the node store of a restored snapshot: a Map over the file's bytes that must behave
+ * ImageNodes, the node store of a restored chain image: a Map over the file's bytes that must behave
  * exactly like the plain Map it replaces, through reads, writes, overwrites, deletes and iteration.
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { SnapshotNodes } from '../../src/eth/engine/image/snapshotNodes.js';
+import { ImageNodes } from '../../src/eth/engine/image/imageNodes.js';
 
-/** The node section of a snapshot for `entries` (u8 key length, key bytes, u32 LE value length, value), after `pad` bytes. */
+/** The node section of a chain image for `entries` (u8 key length, key bytes, u32 LE value length, value), after `pad` bytes. */
 function section(entries: [string, Uint8Array][], pad = 3): Uint8Array {
   const parts: Buffer[] = [Buffer.alloc(pad, 0xee)];
   for (const [k, v] of entries) {
@@ -21,7 +21,7 @@ function section(entries: [string, Uint8Array][], pad = 3): Uint8Array {
 const hash = (i: number, bytes = 32) => createHash('sha256').update(String(i)).digest().subarray(0, bytes).toString('hex');
 const value = (i: number) => Uint8Array.from(createHash('sha256').update(`v${i}`).digest().subarray(0, 1 + (i % 40)));
 
-describe('SnapshotNodes', () => {
+describe('ImageNodes', () => {
   it('answers like a plain Map through reads, writes, deletes and iteration', () => {
     // Hashes, longer keys (prefixed storage keys), short and empty keys, an empty value.
     const entries: [string, Uint8Array][] = [
@@ -32,7 +32,7 @@ describe('SnapshotNodes', () => {
       ['abcdef', new Uint8Array()],
     ];
     const buf = section(entries);
-    const nodes = new SnapshotNodes(buf, 3, entries.length);
+    const nodes = new ImageNodes(buf, 3, entries.length);
     expect(nodes.end).toBe(buf.length);
     const plain = new Map(entries);
     const same = (k: string) => expect(nodes.get(k)).toEqual(plain.get(k));
@@ -69,7 +69,7 @@ describe('SnapshotNodes', () => {
 
   it('finds nodes by their key bytes as get finds them by hex, and stands aside once the file is overwritten or deleted from', () => {
     const entries: [string, Uint8Array][] = [...Array.from({ length: 500 }, (_, i): [string, Uint8Array] => [hash(i), value(i)]), ['01', value(1)], ['', value(2)]];
-    const nodes = new SnapshotNodes(section(entries), 3, entries.length);
+    const nodes = new ImageNodes(section(entries), 3, entries.length);
     const plain = new Map(entries);
     const bytes = (k: string) => Uint8Array.from(Buffer.from(k, 'hex'));
     const agrees = (k: string) => {
@@ -90,7 +90,7 @@ describe('SnapshotNodes', () => {
     plain.set(hash(4), value(5));
     for (const [k] of entries) expect(agrees(k)).toBe(false);
     expect(nodes.get(hash(4))).toEqual(value(5));
-    const deleting = new SnapshotNodes(section(entries), 3, entries.length);
+    const deleting = new ImageNodes(section(entries), 3, entries.length);
     deleting.delete(hash(9));
     expect(deleting.byBytes(bytes(hash(10)))).toBeUndefined();
     expect(deleting.get(hash(9))).toBeUndefined();
@@ -98,7 +98,7 @@ describe('SnapshotNodes', () => {
 
   it('refuses a node section that runs past the end', () => {
     const buf = section([[hash(1), value(1)], [hash(2), value(2)]]);
-    expect(() => new SnapshotNodes(buf.subarray(0, buf.length - 1), 3, 2)).toThrow(/truncated/);
-    expect(() => new SnapshotNodes(buf, 3, 3)).toThrow(/truncated/);
+    expect(() => new ImageNodes(buf.subarray(0, buf.length - 1), 3, 2)).toThrow(/truncated/);
+    expect(() => new ImageNodes(buf, 3, 3)).toThrow(/truncated/);
   });
 });
