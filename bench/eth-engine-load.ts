@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { deriveDevAccounts } from '../src/eth/engine/build/accounts.js';
 import { EthChain } from '../src/eth/engine/chain/chain.js';
+import { chainFromSeed } from '../src/eth/engine/build/chainFromSeed.js';
 import { nativeSecp256k1 } from '../src/eth/engine/exec/crypto.js';
 import { loadSeedFile, parseSeed, type LoadedSeed } from '../src/seed/load.js';
 
@@ -39,7 +40,7 @@ export function generatedSeed(blocks: number, perBlock: number): unknown {
 async function measure(label: string, loaded: LoadedSeed): Promise<void> {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const chain = await EthChain.fromSeed(loaded);
+  const chain = await chainFromSeed(loaded);
   await chain.pendingBlock();
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);

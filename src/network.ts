@@ -1,41 +1,14 @@
-/** A network served by the gateway: its name, kind and chain id, and how it runs one JSON-RPC call. */
+/** Builds the networks a gateway serves from their seeds (the types: networkTypes.ts). */
+import type { Network, NetworkEnv, NetworkKind } from './networkTypes.js';
 import { cachedEthChain } from './cache/chainCache.js';
 import { ethMethods } from './eth/methods/index.js';
 import type { EthContext } from './eth/context.js';
 import type { RpcCall, RpcResponse } from './rpc/envelope.js';
 import type { MethodTable } from './rpc/dispatch.js';
 import type { LoadedSeed } from './seed/load.js';
-import type { Clock } from './clock.js';
 import type { RollupSeed } from './seed/rollup.js';
 
-export type NetworkKind = 'eth' | 'rollup';
-
-/** What the gateway and `start()`'s handle show of a network. */
-export interface NetworkInfo {
-  readonly name: string;
-  readonly kind: NetworkKind;
-  /** The chain id: a decimal string for eth networks (`"1"`), the chain's own id for rollups (`"SN_MAIN"`). */
-  readonly chainId: string;
-}
-
-/** What every network gets from the gateway that runs it. */
-export interface NetworkEnv {
-  /** devgate's clock: wall time, or a manual clock in tests. */
-  readonly clock: Clock;
-  /** The head block number of another network of the same gateway (a rollup's L1); undefined if none. */
-  readonly l1BlockNumber?: (network: string) => Promise<bigint | undefined>;
-  /** Where built chains are cached (see src/cache/chainCache.ts, rollupCache.ts); undefined: every chain is built. */
-  readonly cacheDir?: string;
-}
-
-export interface Network extends NetworkInfo {
-  /** The engine behind the network (EthChain, RollupChain), for programmatic control. */
-  readonly engine: unknown;
-  /** Runs one validated call; failures come back as error responses. */
-  execute(call: RpcCall): Promise<RpcResponse>;
-  /** Stops timers and frees what the network holds. */
-  close(): Promise<void>;
-}
+export type { Network, NetworkEnv, NetworkInfo, NetworkKind } from './networkTypes.js';
 
 class TableNetwork<C> implements Network {
   constructor(

@@ -11,7 +11,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { homedir, platform } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SHIPPED_CONTRACTS } from '../eth/engine/build/abi.js';
-import { EthChain, type EthChainOptions } from '../eth/engine/chain/chain.js';
+import { chainFromSeed } from '../eth/engine/build/chainFromSeed.js';
+import type { EthChain, EthChainOptions } from '../eth/engine/chain/chain.js';
 import { seedCommon } from '../eth/engine/exec/common.js';
 import { encodeChainImage, restoreChainImage, CHAIN_IMAGE_FORMAT } from '../eth/engine/image/chainImage.js';
 import type { Common } from '@ethereumjs/common';
@@ -52,7 +53,7 @@ export function cacheDir(option: CacheOption): string | undefined {
 /** Builds a seed's eth chain, or restores it from the cache in `dir` (and stores a fresh build there). */
 export async function cachedEthChain(loaded: LoadedSeed, dir: string | undefined, opts: EthChainOptions = {}): Promise<{ chain: EthChain; cache: CacheOutcome }> {
   const seed = loaded.seed as EthSeed;
-  if (dir === undefined) return { chain: await EthChain.fromSeed(loaded, opts), cache: 'off' };
+  if (dir === undefined) return { chain: await chainFromSeed(loaded, opts), cache: 'off' };
   const key = chainKey(loaded);
   const file = imagePath(dir, seed.name, key);
   const bytes = readImage(file);
@@ -63,7 +64,7 @@ export async function cachedEthChain(loaded: LoadedSeed, dir: string | undefined
       // Corrupt or foreign: build again and replace it.
     }
   }
-  const chain = await EthChain.fromSeed(loaded, opts);
+  const chain = await chainFromSeed(loaded, opts);
   await chain.pendingBlock();
   const image = encodeChainImage(chain.parts(), key);
   const stored = storeImage(file, image);

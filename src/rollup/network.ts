@@ -4,7 +4,7 @@
  * (unref'd, stopped by close()) does the same and runs the chain's clock-driven work when nobody calls.
  */
 import type { RpcCall, RpcResponse } from '../rpc/envelope.js';
-import type { Network, NetworkEnv } from '../network.js';
+import type { Network, NetworkEnv } from '../networkTypes.js';
 import type { RollupSeed } from '../seed/rollup.js';
 import { cachedRollupChain } from '../cache/rollupCache.js';
 import { buildRollupChain } from './build.js';

@@ -12,6 +12,7 @@ import { createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cachedEthChain, chainKey } from '../../src/cache/chainCache.js';
 import { EthChain } from '../../src/eth/engine/chain/chain.js';
+import { chainFromSeed } from '../../src/eth/engine/build/chainFromSeed.js';
 import { ethMethods } from '../../src/eth/methods/index.js';
 import { encodeChainImage, restoreChainImage, ChainImageError } from '../../src/eth/engine/image/chainImage.js';
 import { seedGenesis } from '../../src/eth/engine/build/seed.js';
@@ -40,7 +41,7 @@ let dir: string;
 let seededHead: { number: bigint; hash: Uint8Array };
 
 beforeAll(async () => {
-  fresh = await EthChain.fromSeed(load());
+  fresh = await chainFromSeed(load());
   seededHead = { number: fresh.head().number, hash: fresh.head().hash };
   dir = freshDir();
   const first = await cachedEthChain(load(), dir);
@@ -229,7 +230,7 @@ describe('a damaged cache file', () => {
   it('a chain image whose blocks do not chain up is refused', async () => {
     const other = structuredClone(seedValue);
     other.genesis.timestamp = '0x6553f101';
-    const foreign = await EthChain.fromSeed(load(other));
+    const foreign = await chainFromSeed(load(other));
     const parts = fresh.parts();
     const blocks = [parts.blocks[0]!, foreign.blockByNumber(1n)!, ...parts.blocks.slice(2)];
     const key = new Uint8Array(32).fill(5);
@@ -241,7 +242,7 @@ describe('a damaged cache file', () => {
 describe('an imported geth chain (genesis.json + chain.rlp)', () => {
   it('is restored from the cache with the same blocks, receipts, state and hardfork schedule', async () => {
     const forks = loadSeedFile('test/fixtures/forks/seed.json');
-    const built = await EthChain.fromSeed(forks);
+    const built = await chainFromSeed(forks);
     const d = freshDir();
     expect((await cachedEthChain(forks, d)).cache).toBe('stored');
     const out = await cachedEthChain(forks, d);

@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CallState } from '../../../src/eth/engine/state/callState.js';
 import { CallVms } from '../../../src/eth/engine/exec/callVms.js';
 import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import { interpreterPatched } from '../../../src/eth/engine/evm/index.js';
 import { trieGet } from '../../../src/eth/engine/state/trieRead.js';
 import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
@@ -72,7 +73,7 @@ async function run(vm: VM, block: MinedBlock, c: Call) {
 
 let chain: EthChain;
 beforeAll(async () => {
-  chain = await EthChain.fromSeed(parseSeed(readSurfaceSeed(), 'read-surface seed'));
+  chain = await chainFromSeed(parseSeed(readSurfaceSeed(), 'read-surface seed'));
 });
 
 describe('call VMs', () => {

@@ -4,6 +4,7 @@ import { Address, bytesToBigInt, bytesToHex, createAddressFromString, hexToBytes
 import { decodeFunctionResult, encodeFunctionData, keccak256, toEventSelector, type Abi, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
 import { loadSeedFile, parseSeed } from '../../../src/seed/load.js';
 
@@ -28,7 +29,7 @@ async function call(block: MinedBlock, to: Address, data: Hex): Promise<Uint8Arr
 }
 
 beforeAll(async () => {
-  chain = await EthChain.fromSeed(loadSeedFile('test/fixtures/eth/small.json'));
+  chain = await chainFromSeed(loadSeedFile('test/fixtures/eth/small.json'));
   const created = chain.blockByNumber(1n)!.receipts.map((r) => r.contractAddress!);
   [token, reverter, layout] = created as [Address, Address, Address];
 });
@@ -205,7 +206,7 @@ describe('pending pool', () => {
 
 describe('mining the pool', () => {
   it('addPending rebuilds the pending block; mineBlock turns the pool into the next block', async () => {
-    const own = await EthChain.fromSeed(loadSeedFile('test/fixtures/eth/small.json'));
+    const own = await chainFromSeed(loadSeedFile('test/fixtures/eth/small.json'));
     const before = own.head();
     const draft = await own.pendingDraft();
     const { createFeeMarket1559Tx } = await import('@ethereumjs/tx');
@@ -242,7 +243,7 @@ describe('raw transactions', () => {
     const outsider = privateKeyToAccount('0x0123456789012345678901234567890123456789012345678901234567890123');
     const raw1559 = await outsider.signTransaction({ chainId: 31337, type: 'eip1559', nonce: 0, to: B1, value: 5n, gas: 21000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n });
     const rawLegacy = await outsider.signTransaction({ chainId: 31337, type: 'legacy', nonce: 1, to: B1, value: 6n, gas: 21000n, gasPrice: 10n ** 10n });
-    const chainWithRaw = await EthChain.fromSeed(
+    const chainWithRaw = await chainFromSeed(
       parseSeed(
         { name: 'raw', kind: 'eth', chainId: 31337, alloc: { [outsider.address]: { balance: '1000000000000000000' } }, blocks: [{ transactions: [{ raw: raw1559 }, { raw: rawLegacy }] }], pending: [] },
         'raw',

@@ -3,6 +3,7 @@ import { createBlockFromRLP } from '@ethereumjs/block';
 import { bytesToHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import { seedGenesis } from '../../../src/eth/engine/build/seed.js';
 import { HARDFORKS } from '../../../src/seed/eth.js';
 import { parseSeed } from '../../../src/seed/load.js';
@@ -28,7 +29,7 @@ const seedFor = (hardfork: string) =>
 describe.each(HARDFORKS)('%s', (hardfork) => {
   it('builds, keeps a pending block, and round-trips through importBlock', async () => {
     const loaded = seedFor(hardfork);
-    const chain = await EthChain.fromSeed(loaded);
+    const chain = await chainFromSeed(loaded);
     expect(chain.common.hardfork()).toBe(hardfork);
     expect(chain.head().number).toBe(2n);
     const receipts = chain.blockByNumber(1n)!.receipts;

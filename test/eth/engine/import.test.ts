@@ -7,6 +7,7 @@ import { createBlock, createBlockFromRLP, type Block, type BlockData } from '@et
 import { bytesToHex, createAddressFromString } from '@ethereumjs/util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import { seedGenesis } from '../../../src/eth/engine/build/seed.js';
 import { loadSeedFile } from '../../../src/seed/load.js';
 
@@ -27,11 +28,11 @@ async function reimport(file: string, source: EthChain, tamper?: (n: bigint, blo
 describe('osaka seed', () => {
   let first: EthChain;
   beforeAll(async () => {
-    first = await EthChain.fromSeed(loadSeedFile('test/fixtures/eth/small.json'));
+    first = await chainFromSeed(loadSeedFile('test/fixtures/eth/small.json'));
   });
 
   it('is deterministic: building it twice gives the same block hashes', async () => {
-    const second = await EthChain.fromSeed(loadSeedFile('test/fixtures/eth/small.json'));
+    const second = await chainFromSeed(loadSeedFile('test/fixtures/eth/small.json'));
     expect(hashes(second)).toEqual(hashes(first));
     expect(bytesToHex((await second.pendingBlock()).hash)).toBe(bytesToHex((await first.pendingBlock()).hash));
   });
@@ -82,7 +83,7 @@ describe('osaka seed', () => {
 describe('homestead seed (pre-Byzantium, proof of work)', () => {
   let chain: EthChain;
   beforeAll(async () => {
-    chain = await EthChain.fromSeed(loadSeedFile('test/fixtures/eth/homestead.json'));
+    chain = await chainFromSeed(loadSeedFile('test/fixtures/eth/homestead.json'));
   });
 
   it('receipts carry the intermediate state root, not a status', async () => {

@@ -1,6 +1,7 @@
 /** Seed validation: schema errors name the field's path; invalid seeded transactions name block, tx and reason. */
 import { describe, expect, it } from 'vitest';
 import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import { parseSeed, SeedError } from '../../../src/seed/load.js';
 
 const A = (n: number) => '0x' + n.toString(16).padStart(40, '0');
@@ -19,7 +20,7 @@ function schemaError(seed: object): string {
 async function loadError(seed: object): Promise<string> {
   const loaded = parseSeed({ ...base, ...seed }, 'test');
   try {
-    await EthChain.fromSeed(loaded);
+    await chainFromSeed(loaded);
   } catch (err) {
     expect(err).toBeInstanceOf(SeedError);
     return (err as Error).message;

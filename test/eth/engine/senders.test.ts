@@ -4,6 +4,7 @@ import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import { seedCommon } from '../../../src/eth/engine/exec/common.js';
 import { MIN_RAW_TXS_FOR_WORKER, SenderKeys } from '../../../src/eth/engine/build/senders.js';
 import { parseSeed } from '../../../src/seed/load.js';
@@ -47,7 +48,7 @@ describe('SenderKeys', () => {
     const raws = await signedTransfers(MIN_RAW_TXS_FOR_WORKER + 4);
     const blocks = Array.from({ length: raws.length / 10 }, (_, i) => ({ transactions: raws.slice(i * 10, i * 10 + 10).map((raw) => ({ raw })) }));
     const seed = { name: 'raw', kind: 'eth', chainId: 31337, alloc: { [outsider.address]: { balance: '1000000000000000000' } }, blocks, pending: [] };
-    const chain = await EthChain.fromSeed(parseSeed(seed, 'raw'));
+    const chain = await chainFromSeed(parseSeed(seed, 'raw'));
     expect(chain.head().number).toBe(BigInt(blocks.length));
     for (const block of chain.blocks(1n)) {
       expect(block.senders.map((s) => s.toString())).toEqual(block.block.transactions.map(() => outsider.address.toLowerCase()));

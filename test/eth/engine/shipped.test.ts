@@ -4,6 +4,7 @@ import { bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { keccak256, toEventSelector } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import { loadSeedFile } from '../../../src/seed/load.js';
 import { seedJsonSchema } from '../../../scripts/seed-schema.js';
 
@@ -12,7 +13,7 @@ const TRANSFER = toEventSelector('Transfer(address,address,uint256)');
 describe('chains/mainnet.json', () => {
   let chain: EthChain;
   beforeAll(async () => {
-    chain = await EthChain.fromSeed(loadSeedFile('chains/mainnet.json'));
+    chain = await chainFromSeed(loadSeedFile('chains/mainnet.json'));
   });
 
   it('is chain 1 with a few hundred executed blocks of all three transaction types', () => {
@@ -61,7 +62,7 @@ describe('chains/mainnet.json', () => {
 
 describe('chains/sepolia.json', () => {
   it('is chain 11155111, smaller', async () => {
-    const chain = await EthChain.fromSeed(loadSeedFile('chains/sepolia.json'));
+    const chain = await chainFromSeed(loadSeedFile('chains/sepolia.json'));
     expect(chain.chainId).toBe(11155111n);
     expect(chain.head().number).toBe(40n);
     expect(chain.pendingTransactions().length).toBe(1);

@@ -7,6 +7,7 @@ import { createAddressFromString, hexToBytes, setLengthLeft, type Address } from
 import { encodeAbiParameters, keccak256, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
 import { parseSeed } from '../../../src/seed/load.js';
 import { ACCOUNT0, ACCOUNT1, ACCOUNT2, EMITTER, GAS_LEFT_ADDRESS, REVERTER, STORAGE_LAYOUT, TOKEN, readSurfaceSeed } from '../methods/seed.js';
@@ -20,7 +21,7 @@ const SLOTS = [
 
 let chain: EthChain;
 beforeAll(async () => {
-  chain = await EthChain.fromSeed(parseSeed(readSurfaceSeed(), 'read-surface seed'));
+  chain = await chainFromSeed(parseSeed(readSurfaceSeed(), 'read-surface seed'));
 });
 
 /** Every reader's answer at `block`, by the chain and by a MerkleStateManager at its root. */

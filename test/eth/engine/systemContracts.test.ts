@@ -2,11 +2,12 @@
 import { Address, bytesToBigInt, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import { SYSTEM_CONTRACTS } from '../../../src/eth/engine/build/systemContracts.js';
 import { parseSeed } from '../../../src/seed/load.js';
 
 const addr = (a: string) => new Address(hexToBytes(a as `0x${string}`));
-const build = (hardfork: string) => EthChain.fromSeed(parseSeed({ name: 'sys', kind: 'eth', chainId: 1, hardfork, accounts: { count: 1 } }, 'test'));
+const build = (hardfork: string) => chainFromSeed(parseSeed({ name: 'sys', kind: 'eth', chainId: 1, hardfork, accounts: { count: 1 } }, 'test'));
 
 describe('system contracts', () => {
   it('are in an osaka genesis with nonce 1 and their code, and blocks write the parent hash into EIP-2935 storage', async () => {

@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createAccessList } from '../../../src/eth/engine/exec/accessList.js';
 import { callAt, withTxVmAt, type CallRequest } from '../../../src/eth/engine/exec/call.js';
 import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import { estimateGas } from '../../../src/eth/engine/exec/estimate.js';
 import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
 import { parseSeed } from '../../../src/seed/load.js';
@@ -56,7 +57,7 @@ async function both(vm: VM, block: MinedBlock, req: CallRequest) {
 
 let chain: EthChain;
 beforeAll(async () => {
-  chain = await EthChain.fromSeed(parseSeed(readSurfaceSeed(), 'read-surface seed'));
+  chain = await chainFromSeed(parseSeed(readSurfaceSeed(), 'read-surface seed'));
 });
 
 describe('estimateGas and createAccessList on call VMs', () => {

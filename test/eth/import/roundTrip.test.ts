@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { bytesToHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import { exportChain, importBlocks, readChainFile } from '../../../src/eth/engine/build/import.js';
 import { loadSeedFile, type LoadedSeed } from '../../../src/seed/load.js';
 import type { EthSeed } from '../../../src/seed/eth.js';
@@ -29,10 +30,10 @@ const summary = (chain: EthChain) =>
 describe.each(['small', 'homestead'])('RLP round trip of the %s seed', (name) => {
   it('imports its own export into a fresh engine with the same hashes, roots and receipts', async () => {
     const loaded = loadSeedFile(seedPath(name));
-    const built = await EthChain.fromSeed(loaded);
+    const built = await chainFromSeed(loaded);
     expect(built.head().number).toBeGreaterThan(2n);
     const file = exportChain(built);
-    const fresh = await EthChain.fromSeed(genesisOnly(loaded));
+    const fresh = await chainFromSeed(genesisOnly(loaded));
     const count = await importBlocks(fresh, readChainFile(file, `${name}.rlp`));
     expect(count).toBe([...built.blocks()].reduce((s, m) => s + m.block.transactions.length, 0));
     expect(summary(fresh)).toEqual(summary(built));

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgument } from '../../../src/errors.js';
 import { callAt, decodeRevertReason, runCall, runCallTx } from '../../../src/eth/engine/exec/call.js';
 import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import { estimateGasAt } from '../../../src/eth/engine/exec/estimate.js';
 import { proveAt } from '../../../src/eth/engine/query/proof.js';
 import { callObject, logFilterParam, receiptsBlockParam, storageSlot } from '../../../src/eth/params.js';
@@ -21,7 +22,7 @@ const reverter = parseAbi(['function burnGas(uint256 rounds) returns (bytes32)',
 
 let chain: EthChain;
 beforeAll(async () => {
-  chain = await EthChain.fromSeed(parseSeed(readSurfaceSeed(), 'read-surface seed'));
+  chain = await chainFromSeed(parseSeed(readSurfaceSeed(), 'read-surface seed'));
 });
 
 describe('decodeRevertReason', () => {

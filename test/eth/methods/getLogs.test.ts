@@ -8,6 +8,7 @@ import { createFeeMarket1559Tx } from '@ethereumjs/tx';
 import { encodeFunctionData, parseAbi } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import type { LogFilter } from '../../../src/eth/engine/query/logs.js';
 import type { MinedBlock, StoredLog } from '../../../src/eth/engine/chain/types.js';
 import { formatLog } from '../../../src/eth/format/log.js';
@@ -21,7 +22,7 @@ let chain: EthChain;
 let ctx: { chain: EthChain; networkName: string };
 let topics: string[];
 beforeAll(async () => {
-  chain = await EthChain.fromSeed(parseSeed(readSurfaceSeed(), 'read-surface seed'));
+  chain = await chainFromSeed(parseSeed(readSurfaceSeed(), 'read-surface seed'));
   ctx = { chain, networkName: 'dev' };
   const seen = new Set<string>();
   for (const block of chain.blocks()) for (const r of block.receipts) for (const log of r.logs) for (const t of log.topics) seen.add(hex(t));

@@ -10,7 +10,6 @@ import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, bytesToHex, equalsBytes, MapDB, ValueEncoding } from '@ethereumjs/util';
 import { createVM, runBlock, type VM } from '@ethereumjs/vm';
-import type { LoadedSeed } from '../../../seed/load.js';
 import { CallVms } from '../exec/callVms.js';
 import { ChainView } from './chainView.js';
 import { HashIndex } from './hashIndex.js';
@@ -69,14 +68,7 @@ export class EthChain {
     this.finalizedDepth = BigInt(opts.finalizedDepth ?? 64);
   }
 
-  /** Builds the chain a devgate seed describes: genesis, every seeded block executed, the pending pool. */
-  static async fromSeed(loaded: LoadedSeed, opts: EthChainOptions = {}): Promise<EthChain> {
-    if ('gethGenesis' in loaded.seed && loaded.seed.gethGenesis !== undefined) return (await import('../build/import.js')).importSeedChain(loaded, opts);
-    const { buildSeedChain } = await import('../build/seed.js');
-    return buildSeedChain(loaded, opts);
-  }
-
-  /** A chain holding only a genesis block; grow it with `importBlock` or `mineBlock`. */
+  /** A chain holding only a genesis block; grow it with `importBlock` or `mineBlock` (a seed's chain: build/chainFromSeed.ts). */
   static async fromGenesis(args: GenesisArgs, opts: EthChainOptions = {}): Promise<EthChain> {
     const common = prepareCommon(args.common);
     const gHeader = args.genesisBlock?.header;
