@@ -3,29 +3,25 @@
  * Patricia state trie (every historical root stays readable), and a pending pool. It speaks
  * bigints, bytes and @ethereumjs objects; it knows nothing of JSON-RPC or hex strings.
  */
-import { createBlock, type Block, type HeaderData } from '@ethereumjs/block';
+import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import { MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { Account, Address, bytesToHex, equalsBytes, MapDB, ValueEncoding } from '@ethereumjs/util';
+import { type Account, type Address, bytesToHex, equalsBytes } from '@ethereumjs/util';
 import { createVM, runBlock, type VM } from '@ethereumjs/vm';
-import { CallVms } from '../exec/callVms.js';
-import { ChainView } from './chainView.js';
+import type { ChainView } from './chainView.js';
+import { genesisCore, restoredCore, type ChainCore } from './create.js';
 import { HashIndex } from './hashIndex.js';
-import { HeadStateManager } from '../state/headState.js';
-import { speedUpInterpreter } from '../evm/index.js';
-import { prepareCommon } from '../exec/common.js';
 import { BlockDraft, nextHeaderData } from '../mining/draft.js';
 import { minedBlock, storedReceipts } from './receipts.js';
-import type { BlockId, ChainParts, DevAccount, EthChainOptions, GenesisArgs, MinedBlock, PendingTx, TxLookup } from './types.js';
-import { ReadStates, VmPool } from '../exec/vmPool.js';
+import type { BlockId, ChainParts, DevAccount, EthChainOptions, GenesisArgs, MinedBlock, MineResult, NextHeader, PendingTx, SkippedTx, TxLookup } from './types.js';
+import { ChainEvents, type DropReason } from './events.js';
+import { ChainStates } from './states.js';
+import { SerialWriter } from './writer.js';
 
-export type { ChainParts, EthChainOptions, GenesisArgs } from './types.js';
+export type { ChainParts, EthChainOptions, GenesisArgs, MineResult, NextHeader, SkippedTx } from './types.js';
+
 const key = (hash: Uint8Array) => bytesToHex(hash);
-
-/** True when `common` has a hardfork schedule (imported chains): blocks then pick their hardfork. */
-const hasSchedule = (common: Common) => common.hardforks().some((h) => Number(h.block ?? 0) > 0 || Number(h.timestamp ?? 0) > 0 || (h as { ttd?: unknown }).ttd != null);
 
 export class EthChain {
   private pool: PendingTx[] = [];
@@ -35,64 +31,45 @@ export class EthChain {
   private readonly byHash: HashIndex;
   private readonly safeDepth: bigint;
   private readonly finalizedDepth: bigint;
-  /** Idle VMs of recently called blocks, and read-only states of recently read ones (see vmPool.ts). */
-  private readonly vms = new VmPool({
-    create: (block) => this.vmAt(block),
-    // Without a hardfork schedule every block runs under the same rules: one pool of VMs, each
-    // pointed at the block of its call (a root switch costs far less than a new VM).
-    key: (block) => (this.scheduled ? key(block.hash) : 'any'),
-    retarget: (vm, block) => vm.stateManager.setStateRoot(block.header.stateRoot),
-    maxPerKey: 32,
-  });
-  private readonly reads = new ReadStates((block) => this.readOnlyState(block));
-  /** Idle eth_call VMs (callVms.ts), made on first use. */
-  private callVms: VmPool | undefined;
-  private callReads: CallVms | undefined;
+  /** Reads and calls at any block's state (states.ts). */
+  private readonly states: ChainStates;
+  /** Head's state root with unmined edits (anvil_setBalance, ...); undefined when head's state is its header's. */
+  private headEditedRoot: Uint8Array | undefined;
+  /** What the chain tells its listeners: blocks sealed and removed, transactions pooled and dropped. */
+  readonly events = new ChainEvents();
+  /** The one writer of this chain: mining, sends, edits and reverts run on it, one at a time. */
+  readonly writer = new SerialWriter();
+  private readonly common_: Common;
+  private readonly mined: MinedBlock[];
+  /** The blockchain every VM of this chain sees (BLOCKHASH, header checks). */
+  readonly view: ChainView;
+  /** The state at head; only block building, importing and head edits write to it. */
+  private readonly headState: MerkleStateManager;
+  /** The VM at head (block building and importing), made on first use: a restored chain serving reads needs none. */
+  private headVm: Promise<VM> | undefined;
+  private readonly accounts: readonly DevAccount[];
+  /** True when `common` has a hardfork schedule (imported chains): blocks pick their hardfork. */
+  private readonly scheduled: boolean;
 
-  private constructor(
-    readonly common: Common,
-    private readonly mined: MinedBlock[],
-    /** The blockchain every VM of this chain sees (BLOCKHASH, header checks). */
-    readonly view: ChainView,
-    /** The state at head; only block building and importing write to it. */
-    private readonly headState: MerkleStateManager,
-    /** The VM at head (block building and importing), made on first use: a restored chain serving reads needs none. */
-    private headVm: Promise<VM> | undefined,
-    private readonly accounts: readonly DevAccount[],
-    /** True when `common` has a hardfork schedule (imported chains): blocks pick their hardfork. */
-    private readonly scheduled: boolean,
-    opts: EthChainOptions,
-  ) {
-    this.byHash = new HashIndex(mined);
+  private constructor(core: ChainCore, opts: EthChainOptions) {
+    ({ common: this.common_, mined: this.mined, view: this.view, headState: this.headState, headVm: this.headVm, accounts: this.accounts, scheduled: this.scheduled } = core);
+    this.byHash = new HashIndex(this.mined);
     this.safeDepth = BigInt(opts.safeDepth ?? 32);
     this.finalizedDepth = BigInt(opts.finalizedDepth ?? 64);
+    const { headState, view, scheduled } = this;
+    this.states = new ChainStates({ headState, view, scheduled, commonAt: (block) => this.commonAt(block.number, block.header.timestamp), rootOf: (block) => this.stateRootOf(block) });
+  }
+
+  /** The chain's rules (with a schedule: those of genesis; see commonAt). */
+  get common(): Common {
+    return this.common_;
   }
 
   /** A chain holding only a genesis block; grow it with `importBlock` or `mineBlock` (a seed's chain: build/chainFromSeed.ts). */
   static async fromGenesis(args: GenesisArgs, opts: EthChainOptions = {}): Promise<EthChain> {
-    const common = prepareCommon(args.common);
-    const gHeader = args.genesisBlock?.header;
-    const scheduled = hasSchedule(common);
-    if (scheduled) common.setHardforkBy({ blockNumber: 0n, timestamp: gHeader?.timestamp ?? BigInt(args.header?.timestamp?.toString() ?? 0) });
-    // Bytes values, set explicitly: storage tries are copies of this trie's options, and without it
-    // they store every node as a hex string (hex conversions on every read and write, twice the memory).
-    const trie = new MerklePatriciaTrie({ useKeyHashing: true, common, db: new MapDB(), valueEncoding: ValueEncoding.Bytes });
-    const headState = new HeadStateManager({ common, trie, caches: new Caches() });
-    await headState.generateCanonicalGenesis(args.state ?? {});
-    const stateRoot = await headState.getStateRoot();
-    let genesis = args.genesisBlock;
-    if (genesis !== undefined && !equalsBytes(genesis.header.stateRoot, stateRoot)) {
-      throw new Error(`genesis state root ${bytesToHex(stateRoot)} computed from the alloc differs from the genesis block's ${bytesToHex(genesis.header.stateRoot)}`);
-    }
-    genesis ??= createBlock({ header: { ...args.header, number: 0n, stateRoot }, withdrawals: common.isActivatedEIP(4895) ? [] : undefined }, { common });
-    const mined: MinedBlock[] = [];
-    const view = new ChainView(mined);
-    const vm = await createVM({ common, stateManager: headState, blockchain: view });
-    // Block building runs the same few contracts over and over: keep their jump analyses (not with
-    // a hardfork schedule: the head VM then changes hardfork, and with it its opcode table).
-    if (!scheduled) speedUpInterpreter(vm.evm);
-    const chain = new EthChain(common, mined, view, headState, Promise.resolve(vm), args.accounts ?? [], scheduled, opts);
-    chain.append(minedBlock(genesis, 0n, [], []));
+    const { core, genesis } = await genesisCore(args);
+    const chain = new EthChain(core, opts);
+    chain.append(genesis);
     return chain;
   }
 
@@ -102,20 +79,7 @@ export class EthChain {
    * chain image checks that blocks chain up: their hashes come from their headers).
    */
   static async restore(parts: ChainParts, opts: EthChainOptions = {}): Promise<EthChain> {
-    const common = prepareCommon(parts.common);
-    const head = parts.blocks[parts.blocks.length - 1]?.header;
-    if (head === undefined) throw new Error('a chain needs its genesis block');
-    parts.blocks.forEach((m, i) => {
-      if (m.number !== BigInt(i)) throw new Error(`block ${i} is numbered ${m.number}`);
-    });
-    const scheduled = hasSchedule(common);
-    if (scheduled) common.setHardforkBy({ blockNumber: head.number, timestamp: head.timestamp });
-    const trie = new MerklePatriciaTrie({ useKeyHashing: true, common, db: new MapDB(parts.nodes), valueEncoding: ValueEncoding.Bytes });
-    const headState = new HeadStateManager({ common, trie, caches: new Caches() });
-    await headState.setStateRoot(head.stateRoot);
-    const mined: MinedBlock[] = [];
-    const view = new ChainView(mined);
-    const chain = new EthChain(common, mined, view, headState, undefined, parts.accounts, scheduled, opts);
+    const chain = new EthChain(await restoredCore(parts), opts);
     parts.blocks.forEach((m) => chain.append(m));
     chain.pool = [...parts.pool];
     return chain;
@@ -200,20 +164,22 @@ export class EthChain {
   }
 
   /**
-   * A private copy of the state after `block` (a historical root of the shared node store).
-   * Writes go to the shared store: wrap work in checkpoint()/revert().
+   * The state root of `block`'s post-state as reads see it: the header's, except for head while it carries
+   * unmined edits (reads at latest and pending see an edit at once; the next sealed block commits it).
    */
-  async stateAt(block: MinedBlock): Promise<MerkleStateManager> {
-    const state = this.headState.shallowCopy();
-    await state.setStateRoot(block.header.stateRoot);
-    return state;
+  stateRootOf(block: MinedBlock): Uint8Array {
+    if (this.headEditedRoot !== undefined && block === this.head()) return this.headEditedRoot;
+    return (block.raw?.header ?? block.header).stateRoot;
+  }
+
+  /** A private copy of the state after `block` (writes go to the shared node store: wrap work in checkpoint()/revert()). */
+  stateAt(block: MinedBlock): Promise<MerkleStateManager> {
+    return this.states.stateAt(block);
   }
 
   /** A VM on a copy of the state after `block`, whose BLOCKHASH answers from this chain (for eth_call and friends). */
-  async vmAt(block: MinedBlock): Promise<VM> {
-    const common = this.commonAt(block.number, block.header.timestamp);
-    const stateManager = await this.stateAt(block);
-    return createVM({ common, stateManager, blockchain: this.view });
+  vmAt(block: MinedBlock): Promise<VM> {
+    return this.states.vmAt(block);
   }
 
   /**
@@ -221,7 +187,7 @@ export class EthChain {
    * `fn` must undo its writes with checkpoint()/revert() (a VM left with a checkpoint open is dropped).
    */
   withVmAt<T>(block: MinedBlock, fn: (vm: VM) => Promise<T>): Promise<T> {
-    return this.vms.use(block, fn);
+    return this.states.withVmAt(block, fn);
   }
 
   /**
@@ -229,38 +195,12 @@ export class EthChain {
    * reads shared per root), leased to one call at a time; `fn` must undo its writes with checkpoint()/revert().
    */
   withCallVmAt<T>(block: MinedBlock, fn: (vm: VM) => Promise<T>): Promise<T> {
-    this.callVms ??= this.callVmPool();
-    return this.callVms.use(block, fn);
-  }
-
-  /** Reads of committed state shared per root (accounts, slots, code), for call VMs and the state readers; made on first use. */
-  private rootReads(): CallVms {
-    const head = this.headState as unknown as { _prefixCodeHashes: boolean; keccakFunction: (b: Uint8Array) => Uint8Array };
-    const commonAt = (block: MinedBlock) => this.commonAt(block.number, block.header.timestamp);
-    return (this.callReads ??= new CallVms({ nodes: this.parts().nodes, prefixCodeHashes: head._prefixCodeHashes, keccak: head.keccakFunction, view: this.view, commonAt }));
-  }
-
-  private callVmPool(): VmPool {
-    const calls = this.rootReads();
-    return new VmPool({
-      create: (block) => calls.create(block),
-      key: (block) => (this.scheduled ? key(block.hash) : 'any'),
-      retarget: (vm, block) => calls.retarget(vm, block),
-      reusable: (vm) => calls.reusable(vm),
-      maxPerKey: 32,
-    });
+    return this.states.withCallVmAt(block, fn);
   }
 
   /** A shared state after `block` for reads only (no caches, so nothing is ever written back): never write to it. */
   readStateAt(block: MinedBlock): Promise<MerkleStateManager> {
-    return this.reads.at(block);
-  }
-
-  private async readOnlyState(block: MinedBlock): Promise<MerkleStateManager> {
-    const trie = this.headState['_trie'].shallowCopy(false);
-    const state = new MerkleStateManager({ common: this.headState.common, trie, prefixCodeHashes: this.headState['_prefixCodeHashes'], prefixStorageTrieKeys: this.headState['_prefixStorageTrieKeys'] });
-    await state.setStateRoot(block.header.stateRoot);
-    return state;
+    return this.states.readStateAt(block);
   }
 
   /** The Common of a block at this number and time (a copy; with the block's hardfork for scheduled chains). */
@@ -271,22 +211,18 @@ export class EthChain {
   }
 
   /** The account at `address` after `block` (shared with other reads of that root: never change it). */
-  async getAccount(address: Address, block: MinedBlock): Promise<Account | undefined> {
-    return this.rootReads().readsAt(block).account(address) ?? undefined;
+  getAccount(address: Address, block: MinedBlock): Promise<Account | undefined> {
+    return this.states.getAccount(address, block);
   }
 
   /** The code at `address` after `block` (shared: never change it). */
-  async getCode(address: Address, block: MinedBlock): Promise<Uint8Array> {
-    const reads = this.rootReads().readsAt(block);
-    const account = reads.account(address);
-    return account === null || !account.isContract() ? new Uint8Array() : reads.code(account.codeHash);
+  getCode(address: Address, block: MinedBlock): Promise<Uint8Array> {
+    return this.states.getCode(address, block);
   }
 
   /** The value of a storage slot (32-byte key) as stored: minimal bytes, empty for zero (shared: never change it). */
-  async getStorage(address: Address, slot: Uint8Array, block: MinedBlock): Promise<Uint8Array> {
-    const reads = this.rootReads().readsAt(block);
-    const account = reads.account(address);
-    return account === null ? new Uint8Array() : reads.slot(account, slot, Buffer.from(address.bytes).toString('hex'));
+  getStorage(address: Address, slot: Uint8Array, block: MinedBlock): Promise<Uint8Array> {
+    return this.states.getStorage(address, slot, block);
   }
 
   /**
@@ -310,7 +246,7 @@ export class EthChain {
     } catch (err) {
       // runBlock reverts its checkpoint, but state flushed for the root check can survive in the
       // caches: go back to head's root explicitly, so a rejected block leaves no trace.
-      await this.headState.setStateRoot(parent.block.header.stateRoot, true);
+      await this.headState.setStateRoot(this.stateRootOf(parent), true);
       throw new Error(`block ${n} does not execute to its header: ${(err as Error).message}`);
     }
     const mined = minedBlock(block, parent.totalDifficulty, senders, storedReceipts(block, senders, result.receipts, result.results));
@@ -319,7 +255,7 @@ export class EthChain {
   }
 
   /** Starts a block on head (for seeding and mining): add transactions to the draft, then seal it. */
-  async draftBlock(header: { timestamp?: bigint; coinbase?: Address } = {}): Promise<BlockDraft> {
+  async draftBlock(header: NextHeader = {}): Promise<BlockDraft> {
     const vm = await this.vmAtHead();
     const parent = this.head();
     const timestamp = header.timestamp ?? parent.block.header.timestamp + 12n;
@@ -332,22 +268,91 @@ export class EthChain {
     const entry: PendingTx = { tx, sender: knownSender ?? tx.getSenderAddress() };
     this.pool = [...this.pool, entry];
     this.pending = undefined;
+    this.events.emit('txPooled', [entry]);
     return entry;
   }
 
-  /** Mines the pool into a new block (transactions that no longer fit or apply stay out) and returns it. */
-  async mineBlock(header: { timestamp?: bigint; coinbase?: Address } = {}): Promise<MinedBlock> {
+  /** Mines the pool into a new block, on the writer (see mineNow). */
+  mine(header: NextHeader = {}): Promise<MineResult> {
+    return this.writer.run(() => this.mineNow(header));
+  }
+
+  /** Mines the pool into a new block, on the writer, and gives the block. */
+  async mineBlock(header: NextHeader = {}): Promise<MinedBlock> {
+    return (await this.mine(header)).block;
+  }
+
+  /**
+   * Mines the pool into a new block now: call it only from a job of `writer`. Transactions that do not
+   * apply (nonce gap, funds, gas) stay in the pool and are listed in `skipped` with the reason; a failure
+   * of the block itself (sealing) throws, leaving head as it was.
+   */
+  async mineNow(header: NextHeader = {}): Promise<MineResult> {
     const draft = await this.draftBlock(header);
-    const left: PendingTx[] = [];
+    const skipped: SkippedTx[] = [];
     for (const p of this.pool) {
       try {
         await draft.add(p.tx, p.sender);
-      } catch {
-        left.push(p);
+      } catch (err) {
+        skipped.push({ pending: p, error: err instanceof Error ? err.message : String(err) });
       }
     }
-    this.pool = left;
-    return draft.seal();
+    try {
+      return { block: await draft.seal(), skipped };
+    } catch (err) {
+      await this.headState.setStateRoot(this.stateRootOf(this.head()), true);
+      throw err;
+    }
+  }
+
+  /**
+   * Cuts the chain back to block `number` (it becomes head): every later block leaves, with the indexes of
+   * their hashes and transactions, and head's state is that block's (or `editedRoot`, head's root with
+   * unmined edits, as a snapshot saw it). Call it only from a job of `writer`. Emits `blocksRemoved`.
+   */
+  async truncate(number: bigint, editedRoot?: Uint8Array): Promise<readonly MinedBlock[]> {
+    if (number < 0n || number > this.head().number) throw new RangeError(`cannot cut the chain back to block ${number}: head is ${this.head().number}`);
+    const removed = this.mined.splice(Number(number) + 1);
+    this.byHash.forget(removed);
+    this.headEditedRoot = editedRoot;
+    await this.headState.setStateRoot(this.stateRootOf(this.head()), true);
+    this.pending = undefined;
+    if (removed.length > 0) this.events.emit('blocksRemoved', removed);
+    return removed;
+  }
+
+  /**
+   * Edits head's state (balances, code, nonces, storage) without mining: reads at latest and pending see the
+   * edit at once, and the next sealed block commits it into its stateRoot. Call it only from a job of `writer`.
+   */
+  async editHead(edit: (state: MerkleStateManager) => Promise<void>): Promise<void> {
+    try {
+      await edit(this.headState);
+      const root = await this.headState.getStateRoot();
+      this.headEditedRoot = equalsBytes(root, (this.head().raw?.header ?? this.head().header).stateRoot) ? undefined : root;
+    } catch (err) {
+      await this.headState.setStateRoot(this.stateRootOf(this.head()), true);
+      throw err;
+    } finally {
+      this.pending = undefined;
+    }
+  }
+
+  /** Replaces the pool (a snapshot's revert); the pending block follows it. */
+  setPool(pool: readonly PendingTx[]): void {
+    this.pool = [...pool];
+    this.pending = undefined;
+  }
+
+  /** Takes transactions out of the pool without mining them, and says why (emits `txDropped`). */
+  dropPending(hashes: readonly Uint8Array[], reason: DropReason): PendingTx[] {
+    const gone = new Set(hashes.map(key));
+    const dropped = this.pool.filter((p) => gone.has(key(p.tx.hash())));
+    if (dropped.length === 0) return [];
+    this.pool = this.pool.filter((p) => !gone.has(key(p.tx.hash())));
+    this.pending = undefined;
+    this.events.emit('txDropped', dropped.map((p) => ({ tx: p.tx, reason })));
+    return dropped;
   }
 
   private async sealed(mined: MinedBlock): Promise<void> {
@@ -358,7 +363,9 @@ export class EthChain {
 
   private append(mined: MinedBlock): void {
     this.mined.push(mined);
+    this.headEditedRoot = undefined;
     this.pending = undefined;
+    this.events.emit('blockSealed', mined);
   }
 
   private vmAtHead(): Promise<VM> {

@@ -1,5 +1,6 @@
 /**
- * Blocks and mined transactions by hash, over a chain's list of mined blocks (which only grows).
+ * Blocks and mined transactions by hash, over a chain's list of mined blocks (which grows, and is cut back
+ * by a revert: `forget` then drops the blocks that left).
  * The index is brought up to head on lookup, not on append: a chain restored from a chain image
  * starts without indexing its ~10,000 transactions, and pays for it on its first lookup by hash.
  */
@@ -25,6 +26,15 @@ export class HashIndex {
   transaction(hash: Uint8Array): { block: MinedBlock; index: number } | undefined {
     this.catchUp();
     return this.txs.get(key(hash));
+  }
+
+  /** Drops blocks that left the chain (already spliced off the list), with their transactions. */
+  forget(removed: readonly MinedBlock[]): void {
+    for (const mined of removed) {
+      if (this.blocks.get(key(mined.hash)) === mined) this.blocks.delete(key(mined.hash));
+      for (const hash of mined.txHashes) if (this.txs.get(key(hash))?.block === mined) this.txs.delete(key(hash));
+    }
+    if (this.indexed > this.mined.length) this.indexed = this.mined.length;
   }
 
   private catchUp(): void {

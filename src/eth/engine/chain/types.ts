@@ -189,3 +189,24 @@ export interface ChainParts {
   readonly pool: readonly PendingTx[];
   readonly accounts: readonly DevAccount[];
 }
+
+/** What the next block's header may be given (the rest follows from its parent). */
+export interface NextHeader {
+  timestamp?: bigint;
+  coinbase?: Address;
+}
+
+/** A pool transaction a block did not take, and why. */
+export interface SkippedTx {
+  readonly pending: PendingTx;
+  readonly error: string;
+}
+
+/** A mined block, and the pool transactions it did not take. */
+export interface MineResult {
+  readonly block: MinedBlock;
+  readonly skipped: readonly SkippedTx[];
+}
+
+/** True when `common` has a hardfork schedule (imported chains): blocks then pick their hardfork. */
+const hasSchedule = (common: Common) => common.hardforks().some((h) => Number(h.block ?? 0) > 0 || Number(h.timestamp ?? 0) > 0 || (h as { ttd?: unknown }).ttd != null);

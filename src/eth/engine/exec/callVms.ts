@@ -24,6 +24,8 @@ export interface CallVmsSource {
   readonly view: ChainView;
   /** The Common of a block (a copy the VM may own). */
   readonly commonAt: (block: MinedBlock) => Common;
+  /** The state root of a block's post-state as reads see it (default: the header's). */
+  readonly rootOf?: (block: MinedBlock) => Uint8Array;
 }
 
 /** Roots whose reads are kept, at most (a few hundred bytes each when idle). */
@@ -62,7 +64,7 @@ export class CallVms implements TrieSource {
   /** The shared reads of `block`'s post-state root. */
   readsAt(block: MinedBlock): RootReads {
     // A restored block's raw fields give the root without decoding its header as @ethereumjs objects.
-    const root = (block.raw?.header ?? block.header).stateRoot;
+    const root = this.source.rootOf?.(block) ?? (block.raw?.header ?? block.header).stateRoot;
     let key = this.rootKeys.get(root);
     if (key === undefined) this.rootKeys.set(root, (key = bytesToHex(root)));
     let reads = this.roots.get(key);

@@ -44,6 +44,8 @@ export interface VmPoolOptions<T extends object = VM> {
   readonly create: (block: MinedBlock) => Promise<T>;
   /** Blocks whose VMs may serve each other (same rules); default: the block hash, each block its own. */
   readonly key?: (block: MinedBlock) => string;
+  /** The state root a block's VM must be at (default: the header's); a VM is re-pointed whenever it differs. */
+  readonly rootOf?: (block: MinedBlock) => Uint8Array;
   /** Points an idle VM of the same key at another block's post-state. */
   readonly retarget?: (vm: T, block: MinedBlock) => void | Promise<void>;
   /** Whether a VM that comes back may serve again; default: its state has no checkpoint open. */
@@ -56,8 +58,8 @@ export interface VmPoolOptions<T extends object = VM> {
 /** Idle VMs of the most recently used keys (by default blocks), a few per key. */
 export class VmPool<T extends object = VM> {
   private readonly idle: Lru<string, T[]>;
-  /** The block each VM's state is at. */
-  private readonly at = new WeakMap<T, MinedBlock>();
+  /** The state root each VM's state is at (the very array `rootOf` gave). */
+  private readonly at = new WeakMap<T, Uint8Array>();
   private readonly maxPerKey: number;
 
   constructor(private readonly opts: VmPoolOptions<T>) {
@@ -68,11 +70,12 @@ export class VmPool<T extends object = VM> {
   /** Runs `fn` with a VM at `block`'s post-state that no other call uses meanwhile. */
   async use<R>(block: MinedBlock, fn: (vm: T) => Promise<R>): Promise<R> {
     const key = this.opts.key?.(block) ?? bytesToHex(block.hash);
+    const root = this.opts.rootOf?.(block) ?? block.header.stateRoot;
     let vm = this.idle.get(key)?.pop();
-    if (vm === undefined) this.at.set((vm = await this.opts.create(block)), block);
-    else if (this.at.get(vm) !== block) {
+    if (vm === undefined) this.at.set((vm = await this.opts.create(block)), root);
+    else if (this.at.get(vm) !== root) {
       await this.opts.retarget!(vm, block);
-      this.at.set(vm, block);
+      this.at.set(vm, root);
     }
     try {
       return await fn(vm);
@@ -103,13 +106,15 @@ export class ReadStates {
 
   constructor(
     private readonly create: (block: MinedBlock) => Promise<MerkleStateManager>,
+    /** The state root of a block as reads see it: states are kept by root, so an edited head gets its own. */
+    private readonly rootOf: (block: MinedBlock) => Uint8Array = (block) => block.header.stateRoot,
     maxBlocks = 32,
   ) {
     this.states = new Lru(maxBlocks);
   }
 
   at(block: MinedBlock): Promise<MerkleStateManager> {
-    const key = bytesToHex(block.hash);
+    const key = bytesToHex(this.rootOf(block));
     let state = this.states.get(key);
     if (state === undefined) {
       state = this.create(block);
