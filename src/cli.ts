@@ -121,11 +121,11 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** The dev accounts of an eth network, as anvil prints them. */
-function printDevAccounts(network: string, accounts: readonly { address: { toString(): string }; privateKey: Uint8Array }[]): void {
+function printDevAccounts(network: string, accounts: readonly { address: string; privateKey: string }[]): void {
   if (accounts.length === 0) return;
   // One write, not one per line (a start printed some 25 lines one console.log at a time).
-  const lines = [`\nAvailable accounts (${network})\n==================`, ...accounts.map((a, i) => `(${i}) ${a.address.toString()}`)];
-  lines.push('\nPrivate keys\n==================', ...accounts.map((a, i) => `(${i}) 0x${Buffer.from(a.privateKey).toString('hex')}`), '');
+  const lines = [`\nAvailable accounts (${network})\n==================`, ...accounts.map((a, i) => `(${i}) ${a.address}`)];
+  lines.push('\nPrivate keys\n==================', ...accounts.map((a, i) => `(${i}) ${a.privateKey}`), '');
   console.log(lines.join('\n'));
 }
 

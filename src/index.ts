@@ -16,11 +16,12 @@ import { checkRollupL1Networks, createNetwork, type Network, type NetworkInfo } 
 import type { RollupChain } from './rollup/engine/chain.js';
 import type { EthChain } from './eth/engine/chain/chain.js';
 import { cacheDir, hasCachedChain } from './cache/chainCache.js';
+import { ethNetwork, rollupNetwork, type EthNetwork, type RollupNetwork } from './handles.js';
 import { packagePath } from './packageRoot.js';
 import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/load.js';
 
 export type { NetworkInfo, NetworkKind } from './network.js';
-export type { RollupChain } from './rollup/engine/chain.js';
+export type { BlockSummary, BlockTag, EthNetwork, Hex, RollupNetwork } from './handles.js';
 export type { BlockId as RollupBlockId, InvokeTransaction as RollupInvokeTransaction, OutcomeInput as RollupOutcome } from './rollup/engine/types.js';
 export { invokeTransaction as decodeRollupInvoke } from './rollup/params.js';
 export { SeedError } from './seed/load.js';
@@ -68,10 +69,10 @@ export interface Gateway {
   wsUrl(network: string, key?: string): string;
   /** Keys, usage, outages and limits: the same operations as the admin interface at `/admin`. */
   readonly policy: GatewayControl;
-  /** The engine of a rollup network, for control: createBlock, acceptOnL1, rejectBlock, setTime, increaseTime, addInvokeTransaction. */
-  rollup(network: string): RollupChain;
-  /** The engine of an eth network: blocks, state, pending pool, dev accounts (devAccounts()), mineBlock. */
-  eth(network: string): EthChain;
+  /** A rollup network, for control: createBlock, acceptOnL1, rejectBlock, setTime, increaseTime, addInvokeTransaction. */
+  rollup(network: string): RollupNetwork;
+  /** An eth network: blocks, balances, code, storage and dev accounts (controls join as they land). */
+  eth(network: string): EthNetwork;
   /** Closes HTTP and WebSocket and frees the port. */
   stop(): Promise<void>;
 }
@@ -135,13 +136,13 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
       check(network);
       const n = networks.find((x) => x.name === network)!;
       if (n.kind !== 'rollup') throw new TypeError(`network ${JSON.stringify(network)} is not a rollup network`);
-      return n.engine as RollupChain;
+      return rollupNetwork(network, n.engine as RollupChain);
     },
     eth(network) {
       check(network);
       const n = networks.find((x) => x.name === network)!;
       if (n.kind !== 'eth') throw new TypeError(`network ${JSON.stringify(network)} is not an eth network`);
-      return n.engine as EthChain;
+      return ethNetwork(network, n.engine as EthChain);
     },
     stop() {
       stopped ??= (async () => {

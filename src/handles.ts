@@ -1,0 +1,135 @@
+/**
+ * What `start()`'s handle gives of a network: narrow, typed views (bigints and 0x hex strings, viem's
+ * names where viem has one), never the engine classes, so devgate's internals can change without
+ * breaking a test suite. Controls join as the issues that build them land.
+ */
+import { type Address, bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
+import type { EthChain } from './eth/engine/chain/chain.js';
+import type { BlockId as EngineBlockId, MinedBlock } from './eth/engine/chain/types.js';
+import type { RollupChain } from './rollup/engine/chain.js';
+import type { BlockId as RollupBlockId, Felt, InvokeTransaction, OutcomeInput } from './rollup/engine/types.js';
+
+export type Hex = `0x${string}`;
+/** A block number, or a tag: `latest` (default), `earliest`, `pending`, `safe`, `finalized`. */
+export type BlockTag = bigint | 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized';
+
+/** A mined block's identity and header fields most tests look at. */
+export interface BlockSummary {
+  readonly number: bigint;
+  readonly hash: Hex;
+  readonly parentHash: Hex;
+  readonly stateRoot: Hex;
+  readonly timestamp: bigint;
+  readonly gasUsed: bigint;
+  readonly gasLimit: bigint;
+  readonly baseFeePerGas: bigint | undefined;
+  /** Hashes of the block's transactions, in order. */
+  readonly transactions: readonly Hex[];
+}
+
+/** An eth network of a running gateway. */
+export interface EthNetwork {
+  readonly name: string;
+  readonly chainId: bigint;
+  /** The head block's number. @example gw.eth('mainnet').blockNumber() // 300n */
+  blockNumber(): bigint;
+  /** A block by number or tag; undefined beyond head. @example await gw.eth('mainnet').getBlock(5n) */
+  getBlock(block?: BlockTag): Promise<BlockSummary | undefined>;
+  /** Wei held by an address at a block (default latest). @example await gw.eth('mainnet').getBalance('0xf39f...') */
+  getBalance(address: Hex, block?: BlockTag): Promise<bigint>;
+  /** The nonce of an address at a block (default latest). */
+  getTransactionCount(address: Hex, block?: BlockTag): Promise<bigint>;
+  /** The code at an address (`0x` for none). */
+  getCode(address: Hex, block?: BlockTag): Promise<Hex>;
+  /** A storage slot as a 32-byte word. */
+  getStorageAt(address: Hex, slot: Hex | bigint, block?: BlockTag): Promise<Hex>;
+  /** The seed's dev accounts (the CLI prints them): address and private key. */
+  devAccounts(): readonly { readonly address: Hex; readonly privateKey: Hex }[];
+}
+
+/** A rollup network of a running gateway: its simulated lifecycle, under control. */
+export interface RollupNetwork {
+  readonly name: string;
+  /** The newest sealed block's number. */
+  blockNumber(): bigint;
+  /** Seals the pending block now (optionally at a timestamp); gives its number and hash. */
+  createBlock(timestamp?: bigint): { number: bigint; hash: Felt };
+  /** Marks blocks up to `block` ACCEPTED_ON_L1; gives their numbers. */
+  acceptOnL1(block: RollupBlockId): bigint[];
+  /** Marks `block` and every later block REJECTED; gives their numbers. */
+  rejectBlock(block: RollupBlockId): bigint[];
+  /** Sets the chain's time (seconds); with `generateBlock`, seals a block at it. */
+  setTime(timestamp: bigint, generateBlock?: boolean): void;
+  /** Moves the chain's time forward and seals a block. */
+  increaseTime(seconds: bigint): void;
+  /** Adds an INVOKE transaction to the pending block, with its simulated outcome; gives its hash. */
+  addInvokeTransaction(tx: InvokeTransaction, outcome?: OutcomeInput): Felt;
+}
+
+const hex = (b: Uint8Array) => bytesToHex(b) as Hex;
+
+function engineBlock(chain: EthChain, tag: BlockTag = 'latest'): Promise<MinedBlock | undefined> {
+  return chain.resolveBlock(tag as EngineBlockId);
+}
+
+async function at(chain: EthChain, tag: BlockTag | undefined): Promise<MinedBlock> {
+  const block = await engineBlock(chain, tag);
+  if (block === undefined) throw new RangeError(`block ${String(tag)} is beyond head ${chain.head().number}`);
+  return block;
+}
+
+const addressOf = (a: Hex): Address => createAddressFromString(a);
+
+/** The handle of an eth network over its engine. */
+export function ethNetwork(name: string, chain: EthChain): EthNetwork {
+  return {
+    name,
+    chainId: chain.chainId,
+    blockNumber: () => chain.head().number,
+    async getBlock(tag) {
+      const b = await engineBlock(chain, tag);
+      if (b === undefined) return undefined;
+      const h = b.header;
+      return {
+        number: b.number,
+        hash: hex(b.hash),
+        parentHash: hex(h.parentHash),
+        stateRoot: hex(h.stateRoot),
+        timestamp: h.timestamp,
+        gasUsed: h.gasUsed,
+        gasLimit: h.gasLimit,
+        baseFeePerGas: h.baseFeePerGas,
+        transactions: b.txHashes.map(hex),
+      };
+    },
+    getBalance: async (address, tag) => (await chain.getAccount(addressOf(address), await at(chain, tag)))?.balance ?? 0n,
+    getTransactionCount: async (address, tag) => (await chain.getAccount(addressOf(address), await at(chain, tag)))?.nonce ?? 0n,
+    getCode: async (address, tag) => hex(await chain.getCode(addressOf(address), await at(chain, tag))),
+    async getStorageAt(address, slot, tag) {
+      const key = typeof slot === 'bigint' ? setLengthLeft(hexToBytes(`0x${slot.toString(16).padStart(2, '0')}` as Hex), 32) : setLengthLeft(hexToBytes(slot), 32);
+      return hex(setLengthLeft(await chain.getStorage(addressOf(address), key, await at(chain, tag)), 32));
+    },
+    devAccounts: () => chain.devAccounts().map((a) => ({ address: a.address.toString() as Hex, privateKey: hex(a.privateKey) })),
+  };
+}
+
+/** The handle of a rollup network over its engine. */
+export function rollupNetwork(name: string, chain: RollupChain): RollupNetwork {
+  return {
+    name,
+    blockNumber: () => chain.head().number,
+    createBlock(timestamp) {
+      const b = chain.createBlock(timestamp);
+      return { number: b.number, hash: b.hash };
+    },
+    acceptOnL1: (block) => chain.acceptOnL1(block).map((b) => b.number),
+    rejectBlock: (block) => chain.rejectBlock(block).map((b) => b.number),
+    setTime(timestamp, generateBlock) {
+      chain.setTime(timestamp, generateBlock);
+    },
+    increaseTime(seconds) {
+      chain.increaseTime(seconds);
+    },
+    addInvokeTransaction: (tx, outcome) => chain.addInvokeTransaction(tx, outcome),
+  };
+}
