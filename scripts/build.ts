@@ -22,7 +22,6 @@ const DIST = join(ROOT, 'dist');
 /** Entry points: output name (dist/<name>.js) -> source. A worker's name is the file its starter loads next to it. */
 const ENTRIES = {
   cli: 'src/cli.ts',
-  index: 'src/index.ts',
   ...(existsSync(join(SRC, 'eth/engine/build/senderWorker.ts')) ? { senderWorker: 'src/eth/engine/build/senderWorker.ts' } : {}),
 };
 
@@ -129,8 +128,34 @@ async function bundle(): Promise<void> {
   check(result.metafile);
 }
 
+/**
+ * The library entry (dist/index.js, what `import { start } from 'devgate'` loads) keeps every package
+ * external: a user's test suite then has one copy of @ethereumjs (the one its types name), zod, ws...;
+ * the EVM fast path loads @ethereumjs/evm's internal files from that same installed package.
+ */
+async function library(): Promise<void> {
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: { index: 'src/index.ts' },
+    outdir: DIST,
+    bundle: true,
+    packages: 'external',
+    splitting: true,
+    chunkNames: 'lib-[hash]',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: true,
+    sourcesContent: false,
+    metafile: true,
+    logLevel: 'warning',
+    define: { DEVGATE_BUILD_FACTS: JSON.stringify(buildFacts()) },
+  });
+  check(result.metafile);
+}
+
 rmSync(DIST, { recursive: true, force: true });
-const [tscCode] = await Promise.all([declarations(), bundle()]);
+const [tscCode] = await Promise.all([declarations(), bundle().then(library)]);
 if (tscCode !== 0) {
   console.error('build: tsc reported errors (the bundle in dist/ was written)');
   process.exit(tscCode);
