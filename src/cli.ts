@@ -26,6 +26,13 @@ Options:
                     chains skips building (default node_modules/.cache/devgate,
                     or the OS cache folder)
   --no-cache        build every chain, read and write no cache
+  -b, --block-time SECONDS  interval mining: a block every SECONDS (empty ones
+                    too); sends wait for the next block (default: automine,
+                    a block per send)
+  --no-mining       manual mining: sends wait in the pool until evm_mine /
+                    anvil_mine
+  --no-dev-methods  serve no evm_, anvil_, hardhat_ methods (-32601), exactly
+                    as the hosted gateway
   -h, --help        show this help
   -v, --version     print the version
 
@@ -58,6 +65,9 @@ async function main(argv: string[]): Promise<number> {
         plan: { type: 'string' },
         'cache-dir': { type: 'string' },
         'no-cache': { type: 'boolean' },
+        'block-time': { type: 'string', short: 'b' },
+        'no-mining': { type: 'boolean' },
+        'no-dev-methods': { type: 'boolean' },
         ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((f) => [f, { type: 'string' as const }])),
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -97,9 +107,15 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const cache = args['no-cache'] ? false : args['cache-dir'] === undefined ? undefined : { dir: args['cache-dir'] };
+  const blockTime = args['block-time'] === undefined ? undefined : Number(args['block-time']);
+  if (blockTime !== undefined && !(Number.isFinite(blockTime) && blockTime > 0)) {
+    console.error(`devgate: --block-time must be a positive number of seconds, got ${JSON.stringify(args['block-time'])}`);
+    return 2;
+  }
+  const mining = { automine: !args['no-mining'] && blockTime === undefined, blockTime };
   // Loaded here, so --help, --version and a bad flag answer without loading the engines.
   const { start } = await import('./index.js');
-  const gw = await start({ port, host, chains: args.chain, keys, limits, cache });
+  const gw = await start({ port, host, chains: args.chain, keys, limits, cache, mining, devMethods: !args['no-dev-methods'] });
   if (!LOOPBACK.has(host)) {
     console.warn(`devgate: warning: bound to ${host}, not 127.0.0.1: other machines can reach this gateway and its admin interface (/admin)`);
   }
@@ -108,6 +124,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(`  HTTP       ${gw.url(n.name, '<API_KEY>')}`);
     console.log(`  WebSocket  ${gw.wsUrl(n.name, '<API_KEY>')}`);
   }
+  console.log(`Mining: ${blockTime !== undefined ? `a block every ${blockTime} s` : mining.automine ? 'automine (a block per send)' : 'manual (evm_mine, anvil_mine)'}`);
   const firstEth = gw.networks.find((n) => n.kind === 'eth');
   if (firstEth !== undefined) printDevAccounts(firstEth.name, gw.eth(firstEth.name).devAccounts());
   console.log(`Listening on ${gw.host}:${gw.port}`);

@@ -4,6 +4,7 @@
  * breaking a test suite. Controls join as the issues that build them land.
  */
 import { type Address, bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
+import type { EthEngine } from './eth/context.js';
 import type { EthChain } from './eth/engine/chain/chain.js';
 import type { BlockId as EngineBlockId, MinedBlock } from './eth/engine/chain/types.js';
 import type { RollupChain } from './rollup/engine/chain.js';
@@ -45,6 +46,26 @@ export interface EthNetwork {
   getStorageAt(address: Hex, slot: Hex | bigint, block?: BlockTag): Promise<Hex>;
   /** The seed's dev accounts (the CLI prints them): address and private key. */
   devAccounts(): readonly { readonly address: Hex; readonly privateKey: Hex }[];
+  /** Mines `blocks` blocks (default 1), `interval` seconds apart; gives their numbers. @example await gw.eth('mainnet').mine({ blocks: 3 }) */
+  mine(opts?: { blocks?: number; interval?: number }): Promise<bigint[]>;
+  /** Turns automine on or off. @example gw.eth('mainnet').setAutomine(false) */
+  setAutomine(enabled: boolean): void;
+  /** Whether automine is on. */
+  getAutomine(): boolean;
+  /** Mines a block every `ms` milliseconds of devgate's clock; 0 turns it off. @example gw.eth('mainnet').setIntervalMining(1000) */
+  setIntervalMining(ms: number): void;
+  /** Moves the next block's time forward; gives the total added so far. @example gw.eth('mainnet').increaseTime(60) */
+  increaseTime(seconds: number): bigint;
+  /** The next block's timestamp (after head's). @example gw.eth('mainnet').setNextBlockTimestamp(1_800_000_000n) */
+  setNextBlockTimestamp(timestamp: bigint): void;
+  /** Every following block `seconds` after its parent; `undefined` removes the interval. */
+  setBlockTimestampInterval(seconds: number | undefined): void;
+  /** The next block's base fee, once. */
+  setNextBlockBaseFeePerGas(fee: bigint): void;
+  /** The gas limit of every following block. */
+  setBlockGasLimit(limit: bigint): void;
+  /** Empties the pool. */
+  dropAllTransactions(): Promise<void>;
 }
 
 /** A rollup network of a running gateway: its simulated lifecycle, under control. */
@@ -81,7 +102,7 @@ async function at(chain: EthChain, tag: BlockTag | undefined): Promise<MinedBloc
 const addressOf = (a: Hex): Address => createAddressFromString(a);
 
 /** The handle of an eth network over its engine. */
-export function ethNetwork(name: string, chain: EthChain): EthNetwork {
+export function ethNetwork(name: string, { chain, miner }: EthEngine): EthNetwork {
   return {
     name,
     chainId: chain.chainId,
@@ -110,6 +131,21 @@ export function ethNetwork(name: string, chain: EthChain): EthNetwork {
       return hex(setLengthLeft(await chain.getStorage(addressOf(address), key, await at(chain, tag)), 32));
     },
     devAccounts: () => chain.devAccounts().map((a) => ({ address: a.address.toString() as Hex, privateKey: hex(a.privateKey) })),
+    mine: async (opts = {}) => (await miner.mine(BigInt(opts.blocks ?? 1), opts.interval === undefined ? undefined : BigInt(opts.interval))).map((r) => r.block.number),
+    setAutomine: (enabled) => miner.setAutomine(enabled),
+    getAutomine: () => miner.mode().automine,
+    setIntervalMining: (ms) => miner.setIntervalMining(ms),
+    increaseTime: (seconds) => miner.increaseTime(BigInt(seconds)),
+    setNextBlockTimestamp: (timestamp) => miner.setNextBlockTimestamp(timestamp),
+    setBlockTimestampInterval(seconds) {
+      miner.setTimestampInterval(seconds === undefined ? undefined : BigInt(seconds));
+    },
+    setNextBlockBaseFeePerGas: (fee) => miner.setNextBlockBaseFeePerGas(fee),
+    setBlockGasLimit: (limit) => miner.setBlockGasLimit(limit),
+    dropAllTransactions: () =>
+      chain.writer.run(() => {
+        chain.dropPending(chain.pendingTransactions().map((p) => p.tx.hash()), 'dropped');
+      }),
   };
 }
 

@@ -14,7 +14,7 @@ import { LimitsOptions, mergeLimits } from './gateway/limits.js';
 import { loadKeysFile, OPEN_KEYS, parseKeys } from './gateway/policy/keys.js';
 import { checkRollupL1Networks, createNetwork, type Network, type NetworkInfo } from './network.js';
 import type { RollupChain } from './rollup/engine/chain.js';
-import type { EthChain } from './eth/engine/chain/chain.js';
+import type { EthEngine } from './eth/context.js';
 import { cacheDir, hasCachedChain } from './cache/chainCache.js';
 import { ethNetwork, rollupNetwork, type EthNetwork, type RollupNetwork } from './handles.js';
 import { packagePath } from './packageRoot.js';
@@ -52,6 +52,10 @@ const StartOptions = z
     /** devgate's clock (default: wall time); tests pass a ManualClock. */
     /** Built chains are cached on disk (default dir: node_modules/.cache/devgate or the OS cache dir; none under vitest); false: always build. */
     cache: z.union([z.literal(false), z.object({ dir: z.string().min(1) }).strict()]).optional(),
+    /** How eth networks mine: automine (default, a block per send), interval (`blockTime` seconds), or manual (`automine: false`). */
+    mining: z.object({ automine: z.boolean().optional(), blockTime: z.number().positive().optional() }).strict().optional(),
+    /** Serve the dev methods (evm_, anvil_, hardhat_); false answers them -32601, as the hosted gateway (default true). */
+    devMethods: z.boolean().default(true),
     clock: z.custom<Clock>((v) => typeof (v as Clock | undefined)?.now === 'function', 'expected a clock with a now() method').default(systemClock),
   })
   .strict();
@@ -103,9 +107,10 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const networks: Network[] = [];
   const l1BlockNumber = async (name: string) => {
     const l1 = networks.find((n) => n.name === name && n.kind === 'eth');
-    return l1 === undefined ? undefined : (l1.engine as EthChain).head().number;
+    return l1 === undefined ? undefined : (l1.engine as EthEngine).chain.head().number;
   };
-  for (const s of seeds) networks.push(await createNetwork(s, { clock: opts.clock, l1BlockNumber, cacheDir: cache }));
+  const mining = { automine: opts.mining?.automine ?? opts.mining?.blockTime === undefined, intervalMs: opts.mining?.blockTime === undefined ? undefined : Math.round(opts.mining.blockTime * 1000) };
+  for (const s of seeds) networks.push(await createNetwork(s, { clock: opts.clock, l1BlockNumber, cacheDir: cache, mining, devMethods: opts.devMethods }));
   const server = new GatewayServer(networks, { limits, keys, clock: opts.clock });
   let address;
   try {
@@ -142,7 +147,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
       check(network);
       const n = networks.find((x) => x.name === network)!;
       if (n.kind !== 'eth') throw new TypeError(`network ${JSON.stringify(network)} is not an eth network`);
-      return ethNetwork(network, n.engine as EthChain);
+      return ethNetwork(network, n.engine as EthEngine);
     },
     stop() {
       stopped ??= (async () => {

@@ -1,6 +1,7 @@
 /** Builds the networks a gateway serves from their seeds (the types: networkTypes.ts). */
 import type { Network, NetworkEnv, NetworkKind } from './networkTypes.js';
 import { cachedEthChain } from './cache/chainCache.js';
+import { Miner } from './eth/engine/mining/miner.js';
 import { ethMethods } from './eth/methods/index.js';
 import type { EthContext } from './eth/context.js';
 import type { RpcCall, RpcResponse } from './rpc/envelope.js';
@@ -36,8 +37,12 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
   switch (seed.kind) {
     case 'eth': {
       const { chain } = await cachedEthChain(loaded, env.cacheDir, { safeDepth: seed.safeDepth, finalizedDepth: seed.finalizedDepth });
-      const ctx: EthContext = { chain, networkName: seed.name };
-      return new TableNetwork(seed.name, 'eth', chain.chainId.toString(10), chain, ethMethods(), ctx);
+      const miner = new Miner(chain, env.clock, env.mining);
+      const ctx: EthContext = { chain, networkName: seed.name, miner };
+      return new TableNetwork(seed.name, 'eth', chain.chainId.toString(10), { chain, miner }, ethMethods({ devMethods: env.devMethods }), ctx, async () => {
+        miner.close();
+        await chain.writer.idle();
+      });
     }
     case 'rollup': {
       // The rollup engine (and @scure/starknet) loads only when a rollup network is served.

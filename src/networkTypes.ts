@@ -20,6 +20,10 @@ export interface NetworkEnv {
   readonly l1BlockNumber?: (network: string) => Promise<bigint | undefined>;
   /** Where built chains are cached (see src/cache/chainCache.ts, rollupCache.ts); undefined: every chain is built. */
   readonly cacheDir?: string;
+  /** How eth networks mine: automine (default), interval, or manual. */
+  readonly mining?: { readonly automine?: boolean; readonly intervalMs?: number };
+  /** Whether eth networks serve the dev methods (evm_, anvil_, hardhat_); default true. */
+  readonly devMethods?: boolean;
 }
 
 export interface Network extends NetworkInfo {

@@ -1,7 +1,19 @@
-/** What every eth_ method handler gets: the network's engine and its settings. */
+/** What every eth_ method handler gets: the network's engine, its miner and its settings. */
 import type { EthChain } from './engine/chain/chain.js';
+import type { Miner } from './engine/mining/miner.js';
+import type { Admission } from './engine/mining/send.js';
 
 export interface EthContext {
   readonly chain: EthChain;
   readonly networkName: string;
+  /** Mining mode and the controls of the dev methods. */
+  readonly miner: Miner;
+  /** The pool's checks of a sent transaction (default: basicAdmission). */
+  readonly admission?: Admission;
+}
+
+/** What an eth network's engine is: its chain and its miner (start()'s handle and the rollup's L1 link read it). */
+export interface EthEngine {
+  readonly chain: EthChain;
+  readonly miner: Miner;
 }

@@ -12,6 +12,8 @@ import { createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cachedEthChain, chainKey } from '../../src/cache/chainCache.js';
 import { EthChain } from '../../src/eth/engine/chain/chain.js';
+import { Miner } from '../../src/eth/engine/mining/miner.js';
+import { systemClock } from '../../src/clock.js';
 import { chainFromSeed } from '../../src/eth/engine/build/chainFromSeed.js';
 import { ethMethods } from '../../src/eth/methods/index.js';
 import { encodeChainImage, restoreChainImage, ChainImageError } from '../../src/eth/engine/image/chainImage.js';
@@ -106,7 +108,7 @@ describe('a chain restored from the cache', () => {
 
   it('answers eth_call and eth_getProof at every block like the fresh chain (trie nodes read out of the chain image)', async () => {
     const methods = ethMethods();
-    const ask = (chain: EthChain, method: string, params: unknown[]) => methods.execute({ chain, networkName: 'small' }, { id: 1, method, params });
+    const ask = (chain: EthChain, method: string, params: unknown[]) => methods.execute({ chain, networkName: 'small', miner: new Miner(chain, systemClock) }, { id: 1, method, params });
     const token = fresh.blockByNumber(1n)!.receipts[0]!.contractAddress!.toString();
     const holders = fresh.devAccounts().map((d) => d.address.toString());
     for (const m of fresh.blocks()) {

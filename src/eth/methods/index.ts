@@ -33,6 +33,9 @@ import { net_listening } from './net_listening.js';
 import { net_version } from './net_version.js';
 import { web3_clientVersion } from './web3_clientVersion.js';
 import { web3_sha3 } from './web3_sha3.js';
+import { DEV_METHODS } from './dev/index.js';
+import { eth_sendRawTransaction } from './eth_sendRawTransaction.js';
+import { eth_sendRawTransactionSync } from './eth_sendRawTransactionSync.js';
 
 /** Every eth_ method, for the dispatch table and for listings. */
 export const ETH_METHODS = [
@@ -72,6 +75,10 @@ export const ETH_METHODS = [
   eth_getLogs,
 ] as const;
 
-export function ethMethods(): MethodTable<EthContext> {
-  return new MethodTable<EthContext>(ETH_METHODS);
+/** Sending transactions. */
+export const SEND_METHODS = [eth_sendRawTransaction, eth_sendRawTransactionSync] as const;
+
+/** The dispatch table of an eth network; without dev methods (evm_, anvil_, hardhat_) it answers them -32601, as the hosted gateway. */
+export function ethMethods(opts: { devMethods?: boolean } = {}): MethodTable<EthContext> {
+  return new MethodTable<EthContext>([...ETH_METHODS, ...SEND_METHODS, ...(opts.devMethods === false ? [] : DEV_METHODS)]);
 }

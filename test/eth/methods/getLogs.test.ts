@@ -8,6 +8,9 @@ import { createFeeMarket1559Tx } from '@ethereumjs/tx';
 import { encodeFunctionData, parseAbi } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import { Miner } from '../../../src/eth/engine/mining/miner.js';
+import { systemClock } from '../../../src/clock.js';
+import type { EthContext } from '../../../src/eth/context.js';
 import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import type { LogFilter } from '../../../src/eth/engine/query/logs.js';
 import type { MinedBlock, StoredLog } from '../../../src/eth/engine/chain/types.js';
@@ -19,11 +22,11 @@ import { parseSeed } from '../../../src/seed/load.js';
 import { EMITTER, REVERTER, TOKEN, readSurfaceSeed } from './seed.js';
 
 let chain: EthChain;
-let ctx: { chain: EthChain; networkName: string };
+let ctx: EthContext;
 let topics: string[];
 beforeAll(async () => {
   chain = await chainFromSeed(parseSeed(readSurfaceSeed(), 'read-surface seed'));
-  ctx = { chain, networkName: 'dev' };
+  ctx = { chain, networkName: 'dev', miner: new Miner(chain, systemClock) };
   const seen = new Set<string>();
   for (const block of chain.blocks()) for (const r of block.receipts) for (const log of r.logs) for (const t of log.topics) seen.add(hex(t));
   topics = [...seen, '0x' + 'ab'.repeat(32)];

@@ -3,7 +3,7 @@
  * Patricia state trie (every historical root stays readable), and a pending pool. It speaks
  * bigints, bytes and @ethereumjs objects; it knows nothing of JSON-RPC or hex strings.
  */
-import type { Block } from '@ethereumjs/block';
+import type { Block, HeaderData } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
@@ -37,6 +37,8 @@ export class EthChain {
   private headEditedRoot: Uint8Array | undefined;
   /** What the chain tells its listeners: blocks sealed and removed, transactions pooled and dropped. */
   readonly events = new ChainEvents();
+  /** The next block's header fields when none are given (setNextHeader). */
+  private nextHeaderOf: () => NextHeader = () => ({});
   /** The one writer of this chain: mining, sends, edits and reverts run on it, one at a time. */
   readonly writer = new SerialWriter();
   private readonly common_: Common;
@@ -255,12 +257,30 @@ export class EthChain {
   }
 
   /** Starts a block on head (for seeding and mining): add transactions to the draft, then seal it. */
-  async draftBlock(header: NextHeader = {}): Promise<BlockDraft> {
+  async draftBlock(header: NextHeader = this.nextHeaderOf()): Promise<BlockDraft> {
     const vm = await this.vmAtHead();
     const parent = this.head();
-    const timestamp = header.timestamp ?? parent.block.header.timestamp + 12n;
-    if (this.scheduled) vm.common.setHardforkBy({ blockNumber: parent.number + 1n, timestamp });
-    return BlockDraft.open(vm, parent, nextHeaderData(parent.block, timestamp, header.coinbase), (mined) => this.sealed(mined));
+    const data = this.headerData(parent, header);
+    if (this.scheduled) vm.common.setHardforkBy({ blockNumber: parent.number + 1n, timestamp: data.timestamp as bigint });
+    return BlockDraft.open(vm, parent, data, (mined) => this.sealed(mined));
+  }
+
+  /** Where the next block's header fields come from when none are given (the miner's controls); default: 12 s after head. */
+  setNextHeader(source: () => NextHeader): void {
+    this.nextHeaderOf = source;
+    this.nextHeaderChanged();
+  }
+
+  /** Tells the chain that the next header's fields changed (the pending block is built again). */
+  nextHeaderChanged(): void {
+    this.pending = undefined;
+  }
+
+  private headerData(parent: MinedBlock, header: NextHeader): HeaderData {
+    const data = nextHeaderData(parent.block, header.timestamp ?? parent.block.header.timestamp + 12n, header.coinbase);
+    if (header.gasLimit !== undefined) data.gasLimit = header.gasLimit;
+    if (header.baseFeePerGas !== undefined && this.common.isActivatedEIP(1559)) data.baseFeePerGas = header.baseFeePerGas;
+    return data;
   }
 
   /** Adds a transaction to the pending pool (its sender recovered once) and rebuilds the pending block. */
@@ -378,10 +398,10 @@ export class EthChain {
    */
   async pendingDraft(): Promise<BlockDraft> {
     const parent = this.head();
-    const timestamp = parent.block.header.timestamp + 12n;
-    const common = this.commonAt(parent.number + 1n, timestamp);
+    const data = this.headerData(parent, this.nextHeaderOf());
+    const common = this.commonAt(parent.number + 1n, data.timestamp as bigint);
     const vm = await createVM({ common, stateManager: await this.stateAt(parent), blockchain: this.view });
-    return BlockDraft.open(vm, parent, nextHeaderData(parent.block, timestamp, undefined), async () => {});
+    return BlockDraft.open(vm, parent, data, async () => {});
   }
 
   /** Builds the pending block from the pool on a copy of head's state. */

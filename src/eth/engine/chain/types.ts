@@ -194,6 +194,10 @@ export interface ChainParts {
 export interface NextHeader {
   timestamp?: bigint;
   coinbase?: Address;
+  /** The block's gas limit (default: its parent's). */
+  gasLimit?: bigint;
+  /** The block's base fee (default: EIP-1559's from its parent; only where EIP-1559 is active). */
+  baseFeePerGas?: bigint;
 }
 
 /** A pool transaction a block did not take, and why. */

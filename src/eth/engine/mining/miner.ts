@@ -1,0 +1,172 @@
+/**
+ * The miner of an eth network, as anvil's: automine (a send is mined before it is answered), interval mining
+ * (a block every N ms of devgate's clock, empty ones too), or manual; and the controls test tools call
+ * (mine N blocks, time travel, next timestamp, timestamp interval, next base fee, block gas limit).
+ *
+ * Block time is deterministic: a block is `step` seconds after its parent (12, or the interval mining
+ * period rounded up to whole seconds), plus what evm_increaseTime added since the last block, unless
+ * evm_setNextBlockTimestamp or anvil_setBlockTimestampInterval say otherwise. The same seed and the same
+ * requests so give the same block hashes on every run, whatever the wall clock says.
+ */
+import { setClockTimer, type Clock } from '../../../clock.js';
+import { InvalidArgument } from '../../../errors.js';
+import type { EthChain } from '../chain/chain.js';
+import type { MinedBlock, MineResult, NextHeader } from '../chain/types.js';
+
+/** Seconds between blocks when nothing else says (a mainnet slot). */
+export const DEFAULT_BLOCK_STEP = 12n;
+
+export interface MiningOptions {
+  /** Mine a block for every send (default true, unless interval mining is on). */
+  readonly automine?: boolean;
+  /** Interval mining: a block every this many milliseconds (0 or undefined: off). */
+  readonly intervalMs?: number;
+}
+
+export interface MiningMode {
+  readonly automine: boolean;
+  /** Milliseconds between interval blocks; undefined when interval mining is off. */
+  readonly intervalMs: number | undefined;
+}
+
+export class Miner {
+  private automine: boolean;
+  private intervalMs: number | undefined;
+  private cancelTimer: (() => void) | undefined;
+  /** Seconds evm_increaseTime added since the last block (spent by the next block). */
+  private increase = 0n;
+  /** Everything evm_increaseTime ever added (what it answers). */
+  private totalIncrease = 0n;
+  private nextTimestamp: bigint | undefined;
+  private timestampInterval: bigint | undefined;
+  private nextBaseFee: bigint | undefined;
+  private gasLimit: bigint | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly chain: EthChain,
+    private readonly clock: Clock,
+    opts: MiningOptions = {},
+  ) {
+    this.intervalMs = opts.intervalMs ? opts.intervalMs : undefined;
+    this.automine = opts.automine ?? this.intervalMs === undefined;
+    chain.setNextHeader(() => this.nextHeader());
+    this.schedule();
+  }
+
+  mode(): MiningMode {
+    return { automine: this.automine, intervalMs: this.intervalMs };
+  }
+
+  /** Turns automine on or off (interval mining is unaffected, as hardhat's). */
+  setAutomine(on: boolean): void {
+    this.automine = on;
+  }
+
+  /** Mines a block every `ms` milliseconds of devgate's clock; 0 turns interval mining off. */
+  setIntervalMining(ms: number): void {
+    if (!Number.isSafeInteger(ms) || ms < 0) throw new InvalidArgument(`interval must be a whole number of milliseconds >= 0, got ${ms}`);
+    this.chain.nextHeaderChanged();
+    this.intervalMs = ms === 0 ? undefined : ms;
+    this.schedule();
+  }
+
+  /** Moves the next block's time forward by `seconds`; answers the total moved so far. */
+  increaseTime(seconds: bigint): bigint {
+    if (seconds < 0n) throw new InvalidArgument(`cannot increase time by a negative amount (${seconds} s)`);
+    this.chain.nextHeaderChanged();
+    this.increase += seconds;
+    this.totalIncrease += seconds;
+    return this.totalIncrease;
+  }
+
+  /** The next block's timestamp; it must be after head's. */
+  setNextBlockTimestamp(timestamp: bigint): void {
+    const parent = this.chain.head().header.timestamp;
+    if (timestamp <= parent) throw new InvalidArgument(`timestamp ${timestamp} is lower than or equal to the previous block's timestamp ${parent}`);
+    this.chain.nextHeaderChanged();
+    this.nextTimestamp = timestamp;
+  }
+
+  /** Every following block `seconds` after its parent; undefined removes the interval (answers whether one was set). */
+  setTimestampInterval(seconds: bigint | undefined): boolean {
+    if (seconds !== undefined && seconds < 1n) throw new InvalidArgument(`a block timestamp interval is at least 1 second, got ${seconds}`);
+    this.chain.nextHeaderChanged();
+    const had = this.timestampInterval !== undefined;
+    this.timestampInterval = seconds;
+    return had;
+  }
+
+  /** The next block's base fee (EIP-1559 chains), once. */
+  setNextBlockBaseFeePerGas(fee: bigint): void {
+    if (!this.chain.common.isActivatedEIP(1559)) throw new InvalidArgument('this chain has no base fee (EIP-1559 is not active)');
+    this.chain.nextHeaderChanged();
+    this.nextBaseFee = fee;
+  }
+
+  /** The gas limit of every following block. */
+  setBlockGasLimit(limit: bigint): void {
+    if (limit < 5000n) throw new InvalidArgument(`a block gas limit is at least 5000, got ${limit}`);
+    this.chain.nextHeaderChanged();
+    this.gasLimit = limit;
+  }
+
+  /** The header fields of the next block as the controls set them (the pending block shows the same). */
+  nextHeader(): NextHeader {
+    const parent = this.chain.head().header.timestamp;
+    const step = this.timestampInterval ?? (this.intervalMs === undefined ? DEFAULT_BLOCK_STEP : BigInt(Math.max(1, Math.ceil(this.intervalMs / 1000))));
+    const timestamp = this.nextTimestamp ?? parent + step + this.increase;
+    return { timestamp, ...(this.gasLimit !== undefined ? { gasLimit: this.gasLimit } : {}), ...(this.nextBaseFee !== undefined ? { baseFeePerGas: this.nextBaseFee } : {}) };
+  }
+
+  /**
+   * Mines `count` blocks on the writer (the first at the next timestamp; with `intervalSeconds`, each later one
+   * that many seconds after the one before; 0, as viem sends by default, is the usual block time). The first
+   * takes every executable pool transaction.
+   */
+  mine(count = 1n, intervalSeconds?: bigint, timestamp?: bigint): Promise<MineResult[]> {
+    if (count < 1n || count > 1_000_000n) throw new InvalidArgument(`number of blocks must be between 1 and 1000000, got ${count}`);
+    return this.chain.writer.run(async () => {
+      if (timestamp !== undefined) this.setNextBlockTimestamp(timestamp);
+      const results: MineResult[] = [];
+      for (let i = 0n; i < count; i++) {
+        const header = this.nextHeader();
+        if (i > 0n && intervalSeconds !== undefined && intervalSeconds > 0n) header.timestamp = this.chain.head().header.timestamp + intervalSeconds;
+        results.push(await this.mineOne(header));
+      }
+      return results;
+    });
+  }
+
+  /** Mines one block now; call only on the writer. The one-shot controls are spent by it. */
+  async mineOne(header: NextHeader = this.nextHeader()): Promise<MineResult> {
+    const result = await this.chain.mineNow(header);
+    this.increase = 0n;
+    this.nextTimestamp = undefined;
+    this.nextBaseFee = undefined;
+    this.chain.nextHeaderChanged();
+    return result;
+  }
+
+  /** Stops interval mining for good (the network closes). */
+  close(): void {
+    this.closed = true;
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+  }
+
+  private schedule(): void {
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+    if (this.intervalMs === undefined || this.closed) return;
+    const ms = this.intervalMs;
+    this.cancelTimer = setClockTimer(this.clock, ms, () => {
+      this.cancelTimer = undefined;
+      void this.chain.writer.run(() => this.mineOne()).catch((err: unknown) => console.error(`devgate: interval mining failed: ${err instanceof Error ? err.message : String(err)}`));
+      if (this.intervalMs === ms) this.schedule();
+    });
+  }
+}
+
+/** The blocks of a mining run (for answers that list them). */
+export const blocksOf = (results: readonly MineResult[]): MinedBlock[] => results.map((r) => r.block);

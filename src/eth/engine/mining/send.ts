@@ -1,0 +1,86 @@
+/**
+ * A transaction sent to an eth network: admitted to the pool (or refused, leaving nothing behind), and with
+ * automine mined into a block before the send is answered. Runs on the chain's writer, so sends, mining and
+ * reverts never interleave.
+ */
+import type { TypedTransaction } from '@ethereumjs/tx';
+import type { Address } from '@ethereumjs/util';
+import { bytesToHex } from '@ethereumjs/util';
+import { DevgateError } from '../../../errors.js';
+import type { EthChain } from '../chain/chain.js';
+import type { MinedBlock } from '../chain/types.js';
+import type { Miner } from './miner.js';
+
+/** A transaction the pool refuses (JSON-RPC -32000, with geth's message). */
+export class TxRejected extends DevgateError {
+  override name = 'TxRejected';
+}
+
+/** Checks a transaction before it enters the pool; throws TxRejected with the reason. */
+export type Admission = (chain: EthChain, tx: TypedTransaction, sender: Address) => Promise<void>;
+
+/** The checks every pool makes: a recoverable sender, not already known, a nonce not yet used. */
+export const basicAdmission: Admission = async (chain, tx, sender) => {
+  const hash = bytesToHex(tx.hash());
+  if (chain.pendingTransactions().some((p) => bytesToHex(p.tx.hash()) === hash) || chain.transaction(tx.hash())?.kind === 'mined') throw new TxRejected('already known');
+  const next = (await chain.getAccount(sender, chain.head()))?.nonce ?? 0n;
+  if (tx.nonce < next) throw new TxRejected(`nonce too low: next nonce ${next}, tx nonce ${tx.nonce}`);
+};
+
+/** The sender of a signed transaction, or TxRejected('invalid sender'). */
+export function senderOf(tx: TypedTransaction): Address {
+  try {
+    return tx.getSenderAddress();
+  } catch {
+    throw new TxRejected('invalid sender');
+  }
+}
+
+export interface SendOutcome {
+  readonly hash: Uint8Array;
+  /** The block that mined it (automine), if it was mined before the answer. */
+  readonly block?: MinedBlock;
+}
+
+/**
+ * Sends a transaction: admitted, pooled, and with automine mined at once (with every other executable pool
+ * transaction). A transaction the automined block cannot take for a reason other than a nonce gap is taken
+ * out of the pool again and refused with that reason; one waiting behind a nonce gap stays queued, as in geth.
+ */
+export function sendTransaction(chain: EthChain, miner: Miner, tx: TypedTransaction, admit: Admission = basicAdmission, knownSender?: Address): Promise<SendOutcome> {
+  return chain.writer.run(async () => {
+    const sender = knownSender ?? senderOf(tx);
+    await admit(chain, tx, sender);
+    const entry = await chain.addPending(tx, sender);
+    if (!miner.mode().automine) return { hash: tx.hash() };
+    const { block, skipped } = await miner.mineOne();
+    const mine = skipped.find((s) => s.pending === entry);
+    if (mine === undefined) return { hash: tx.hash(), block };
+    const next = (await chain.getAccount(sender, chain.head()))?.nonce ?? 0n;
+    if (tx.nonce > next) return { hash: tx.hash() };
+    chain.dropPending([tx.hash()], 'invalid');
+    throw new TxRejected(mine.error);
+  });
+}
+
+/**
+ * Resolves with the block that mines the transaction `hash`, or undefined once `timeoutMs` passed (wall time).
+ * Already mined: at once.
+ */
+export function waitForMined(chain: EthChain, hash: Uint8Array, timeoutMs: number): Promise<MinedBlock | undefined> {
+  const found = chain.transaction(hash);
+  if (found?.kind === 'mined') return Promise.resolve(found.block);
+  const key = bytesToHex(hash);
+  return new Promise((resolve) => {
+    const off = chain.events.on('blockSealed', (block) => {
+      if (!block.txHashes.some((h) => bytesToHex(h) === key)) return;
+      clearTimeout(timer);
+      off();
+      resolve(block);
+    });
+    const timer = setTimeout(() => {
+      off();
+      resolve(undefined);
+    }, timeoutMs);
+  });
+}

@@ -1,0 +1,16 @@
+import { defineMethod } from '../../../rpc/method.js';
+import type { EthContext } from '../../context.js';
+
+/**
+ * anvil_dropAllTransactions: empties the pool.
+ * @example {"jsonrpc":"2.0","id":1,"method":"anvil_dropAllTransactions","params":[]} -> null
+ */
+export const anvil_dropAllTransactions = defineMethod({
+  name: 'anvil_dropAllTransactions',
+  params: [],
+  handler: (ctx: EthContext) =>
+    ctx.chain.writer.run(() => {
+      ctx.chain.dropPending(ctx.chain.pendingTransactions().map((p) => p.tx.hash()), 'dropped');
+      return null;
+    }),
+});

@@ -1,0 +1,38 @@
+/** The dev methods of eth networks (evm_, anvil_, hardhat_): mining and its controls, as test tools call them. */
+import type { MethodDef } from '../../../rpc/method.js';
+import { anvil_dropAllTransactions } from './anvil_dropAllTransactions.js';
+import { anvil_dropTransaction, hardhat_dropTransaction } from './anvil_dropTransaction.js';
+import { anvil_getAutomine, hardhat_getAutomine } from './anvil_getAutomine.js';
+import { anvil_mine, hardhat_mine } from './anvil_mine.js';
+import { anvil_removeBlockTimestampInterval } from './anvil_removeBlockTimestampInterval.js';
+import { anvil_setBlockTimestampInterval } from './anvil_setBlockTimestampInterval.js';
+import { anvil_setNextBlockBaseFeePerGas, hardhat_setNextBlockBaseFeePerGas } from './anvil_setNextBlockBaseFeePerGas.js';
+import { evm_increaseTime } from './evm_increaseTime.js';
+import { evm_mine } from './evm_mine.js';
+import { anvil_setAutomine, evm_setAutomine } from './evm_setAutomine.js';
+import { evm_setBlockGasLimit } from './evm_setBlockGasLimit.js';
+import { anvil_setIntervalMining, evm_setIntervalMining } from './evm_setIntervalMining.js';
+import { evm_setNextBlockTimestamp } from './evm_setNextBlockTimestamp.js';
+
+/** Every dev method; a network started with devMethods: false serves none of them (-32601, as the hosted gateway). */
+export const DEV_METHODS: readonly MethodDef[] = [
+  evm_mine,
+  anvil_mine,
+  hardhat_mine,
+  evm_setAutomine,
+  anvil_setAutomine,
+  evm_setIntervalMining,
+  anvil_setIntervalMining,
+  anvil_getAutomine,
+  hardhat_getAutomine,
+  evm_increaseTime,
+  evm_setNextBlockTimestamp,
+  anvil_setBlockTimestampInterval,
+  anvil_removeBlockTimestampInterval,
+  anvil_setNextBlockBaseFeePerGas,
+  hardhat_setNextBlockBaseFeePerGas,
+  evm_setBlockGasLimit,
+  anvil_dropTransaction,
+  hardhat_dropTransaction,
+  anvil_dropAllTransactions,
+];

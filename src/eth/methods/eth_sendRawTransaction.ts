@@ -1,0 +1,22 @@
+import { bytesHex } from '../../hex.js';
+import { defineMethod, required } from '../../rpc/method.js';
+import { hexData } from '../../rpc/params.js';
+import { decodeRawTransaction } from '../engine/mining/rawTx.js';
+import { sendTransaction } from '../engine/mining/send.js';
+import type { EthContext } from '../context.js';
+
+/**
+ * eth_sendRawTransaction: sends a signed transaction (legacy, or typed 0x01-0x04; a blob transaction in its
+ * network form) and answers its hash. With automine (the default) it is mined before the answer, so its
+ * receipt is there on the next request; a refused transaction answers -32000 with the reason and leaves
+ * nothing behind.
+ * @example {"jsonrpc":"2.0","id":1,"method":"eth_sendRawTransaction","params":["0x02f8..."]} -> "0x5c50..."
+ */
+export const eth_sendRawTransaction = defineMethod({
+  name: 'eth_sendRawTransaction',
+  params: [required('transaction', hexData)],
+  handler: async (ctx: EthContext, raw) => {
+    const tx = decodeRawTransaction(raw, ctx.chain.commonAt(ctx.chain.head().number + 1n, ctx.miner.nextHeader().timestamp!));
+    return bytesHex((await sendTransaction(ctx.chain, ctx.miner, tx, ctx.admission)).hash);
+  },
+});
