@@ -3,7 +3,7 @@
  * Patricia state trie (every historical root stays readable), and a pending pool. It speaks
  * bigints, bytes and @ethereumjs objects; it knows nothing of JSON-RPC or hex strings.
  */
-import type { Block, HeaderData } from '@ethereumjs/block';
+import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
@@ -12,7 +12,8 @@ import { createVM, runBlock, type VM } from '@ethereumjs/vm';
 import type { ChainView } from './chainView.js';
 import { genesisCore, restoredCore, type ChainCore } from './create.js';
 import { HashIndex } from './hashIndex.js';
-import { BlockDraft, nextHeaderData } from '../mining/draft.js';
+import { BlockDraft, headerDataFor } from '../mining/draft.js';
+import { buildPendingBlock, openPendingDraft } from '../mining/pending.js';
 import { minedBlock, storedReceipts } from './receipts.js';
 import type { BlockId, ChainParts, DevAccount, EthChainOptions, GenesisArgs, MinedBlock, MineResult, NextHeader, PendingTx, SkippedTx, TxLookup } from './types.js';
 import { ChainEvents, type DropReason } from './events.js';
@@ -260,7 +261,7 @@ export class EthChain {
   async draftBlock(header: NextHeader = this.nextHeaderOf()): Promise<BlockDraft> {
     const vm = await this.vmAtHead();
     const parent = this.head();
-    const data = this.headerData(parent, header);
+    const data = headerDataFor(parent, header);
     if (this.scheduled) vm.common.setHardforkBy({ blockNumber: parent.number + 1n, timestamp: data.timestamp as bigint });
     return BlockDraft.open(vm, parent, data, (mined) => this.sealed(mined));
   }
@@ -274,13 +275,6 @@ export class EthChain {
   /** Tells the chain that the next header's fields changed (the pending block is built again). */
   nextHeaderChanged(): void {
     this.pending = undefined;
-  }
-
-  private headerData(parent: MinedBlock, header: NextHeader): HeaderData {
-    const data = nextHeaderData(parent.block, header.timestamp ?? parent.block.header.timestamp + 12n, header.coinbase);
-    if (header.gasLimit !== undefined) data.gasLimit = header.gasLimit;
-    if (header.baseFeePerGas !== undefined && this.common.isActivatedEIP(1559)) data.baseFeePerGas = header.baseFeePerGas;
-    return data;
   }
 
   /** Adds a transaction to the pending pool (its sender recovered once) and rebuilds the pending block. */
@@ -392,28 +386,13 @@ export class EthChain {
     return (this.headVm ??= createVM({ common: this.common, stateManager: this.headState, blockchain: this.view }));
   }
 
-  /**
-   * A draft of the next block on a copy of head's state, which the chain never takes: the pending
-   * block is built in one, and callers may run transactions in one to see what they would do next.
-   */
-  async pendingDraft(): Promise<BlockDraft> {
-    const parent = this.head();
-    const data = this.headerData(parent, this.nextHeaderOf());
-    const common = this.commonAt(parent.number + 1n, data.timestamp as bigint);
-    const vm = await createVM({ common, stateManager: await this.stateAt(parent), blockchain: this.view });
-    return BlockDraft.open(vm, parent, data, async () => {});
+  /** A draft of the next block on a copy of head's state, which the chain never takes (pending block, what-ifs). */
+  pendingDraft(): Promise<BlockDraft> {
+    return openPendingDraft(this, this.nextHeaderOf());
   }
 
   /** Builds the pending block from the pool on a copy of head's state. */
   private async buildPending(): Promise<MinedBlock> {
-    const draft = await this.pendingDraft();
-    for (const p of this.pool) {
-      try {
-        await draft.add(p.tx, p.sender);
-      } catch {
-        // A transaction that does not apply now (nonce gap, funds) waits, as in a real pool.
-      }
-    }
-    return draft.seal();
+    return buildPendingBlock(await this.pendingDraft(), this.pool);
   }
 }

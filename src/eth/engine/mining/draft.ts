@@ -21,6 +21,14 @@ export function nextHeaderData(parent: Block, timestamp: bigint, coinbase: Addre
   };
 }
 
+/** Header fields of the child of `parent` as `header` asks (default: 12 s after it, its gas limit, EIP-1559's base fee). */
+export function headerDataFor(parent: MinedBlock, header: { timestamp?: bigint; coinbase?: Address; gasLimit?: bigint; baseFeePerGas?: bigint }): HeaderData {
+  const data = nextHeaderData(parent.block, header.timestamp ?? parent.block.header.timestamp + 12n, header.coinbase);
+  if (header.gasLimit !== undefined) data.gasLimit = header.gasLimit;
+  if (header.baseFeePerGas !== undefined && parent.block.common.isActivatedEIP(1559)) data.baseFeePerGas = header.baseFeePerGas;
+  return data;
+}
+
 /** The BlockBuilder's own bookkeeping, which the draft keeps up when it runs a transaction itself (see add). */
 interface BuilderState {
   transactions: TypedTransaction[];
