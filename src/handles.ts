@@ -5,6 +5,7 @@
  */
 import { type Address, bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import type { EthEngine } from './eth/context.js';
+import { setBalance, setCode, setNonce, setStorageAt } from './eth/engine/control/stateEdits.js';
 import type { EthChain } from './eth/engine/chain/chain.js';
 import type { BlockId as EngineBlockId, MinedBlock } from './eth/engine/chain/types.js';
 import type { RollupChain } from './rollup/engine/chain.js';
@@ -66,6 +67,20 @@ export interface EthNetwork {
   setBlockGasLimit(limit: bigint): void;
   /** Empties the pool. */
   dropAllTransactions(): Promise<void>;
+  /** Saves blocks, state, pool, mining mode and time; gives the id for revert. @example const id = await gw.eth('mainnet').snapshot() */
+  snapshot(): Promise<bigint>;
+  /** Goes back to a snapshot and deletes it and every later one; false for an unknown id. @example await gw.eth('mainnet').revert(id) */
+  revert(id: bigint): Promise<boolean>;
+  /** Goes back to the chain as served at start. */
+  reset(): Promise<void>;
+  /** Sets an address's balance (wei) in head's state; the next block commits it. @example await gw.eth('mainnet').setBalance('0x...', 10n ** 18n) */
+  setBalance(address: Hex, wei: bigint): Promise<void>;
+  /** Sets the code at an address. */
+  setCode(address: Hex, code: Hex): Promise<void>;
+  /** Sets an address's nonce. */
+  setNonce(address: Hex, nonce: bigint): Promise<void>;
+  /** Sets one storage slot to a 32-byte value. */
+  setStorageAt(address: Hex, slot: Hex | bigint, value: Hex): Promise<void>;
 }
 
 /** A rollup network of a running gateway: its simulated lifecycle, under control. */
@@ -100,9 +115,10 @@ async function at(chain: EthChain, tag: BlockTag | undefined): Promise<MinedBloc
 }
 
 const addressOf = (a: Hex): Address => createAddressFromString(a);
+const slotBytes = (slot: Hex | bigint) => setLengthLeft(hexToBytes(typeof slot === 'bigint' ? (`0x${slot.toString(16).padStart(64, '0')}` as Hex) : slot), 32);
 
 /** The handle of an eth network over its engine. */
-export function ethNetwork(name: string, { chain, miner }: EthEngine): EthNetwork {
+export function ethNetwork(name: string, { chain, miner, snapshots }: EthEngine): EthNetwork {
   return {
     name,
     chainId: chain.chainId,
@@ -127,8 +143,7 @@ export function ethNetwork(name: string, { chain, miner }: EthEngine): EthNetwor
     getTransactionCount: async (address, tag) => (await chain.getAccount(addressOf(address), await at(chain, tag)))?.nonce ?? 0n,
     getCode: async (address, tag) => hex(await chain.getCode(addressOf(address), await at(chain, tag))),
     async getStorageAt(address, slot, tag) {
-      const key = typeof slot === 'bigint' ? setLengthLeft(hexToBytes(`0x${slot.toString(16).padStart(2, '0')}` as Hex), 32) : setLengthLeft(hexToBytes(slot), 32);
-      return hex(setLengthLeft(await chain.getStorage(addressOf(address), key, await at(chain, tag)), 32));
+      return hex(setLengthLeft(await chain.getStorage(addressOf(address), slotBytes(slot), await at(chain, tag)), 32));
     },
     devAccounts: () => chain.devAccounts().map((a) => ({ address: a.address.toString() as Hex, privateKey: hex(a.privateKey) })),
     mine: async (opts = {}) => (await miner.mine(BigInt(opts.blocks ?? 1), opts.interval === undefined ? undefined : BigInt(opts.interval))).map((r) => r.block.number),
@@ -142,6 +157,13 @@ export function ethNetwork(name: string, { chain, miner }: EthEngine): EthNetwor
     },
     setNextBlockBaseFeePerGas: (fee) => miner.setNextBlockBaseFeePerGas(fee),
     setBlockGasLimit: (limit) => miner.setBlockGasLimit(limit),
+    snapshot: () => snapshots.take(),
+    revert: (id) => snapshots.revert(id),
+    reset: () => snapshots.reset(),
+    setBalance: (address, wei) => setBalance(chain, addressOf(address), wei),
+    setCode: (address, code) => setCode(chain, addressOf(address), hexToBytes(code)),
+    setNonce: (address, nonce) => setNonce(chain, addressOf(address), nonce),
+    setStorageAt: (address, slot, value) => setStorageAt(chain, addressOf(address), slotBytes(slot), hexToBytes(value)),
     dropAllTransactions: () =>
       chain.writer.run(() => {
         chain.dropPending(chain.pendingTransactions().map((p) => p.tx.hash()), 'dropped');

@@ -2,12 +2,15 @@
 import type { EthChain } from './engine/chain/chain.js';
 import type { Miner } from './engine/mining/miner.js';
 import type { Admission } from './engine/mining/send.js';
+import type { Snapshots } from './engine/control/snapshots.js';
 
 export interface EthContext {
   readonly chain: EthChain;
   readonly networkName: string;
   /** Mining mode and the controls of the dev methods. */
   readonly miner: Miner;
+  /** evm_snapshot / evm_revert / anvil_reset (made with the network; absent in engine-only tests). */
+  readonly snapshots?: Snapshots;
   /** The pool's checks of a sent transaction (default: basicAdmission). */
   readonly admission?: Admission;
 }
@@ -16,4 +19,5 @@ export interface EthContext {
 export interface EthEngine {
   readonly chain: EthChain;
   readonly miner: Miner;
+  readonly snapshots: Snapshots;
 }

@@ -9,6 +9,7 @@
  * requests so give the same block hashes on every run, whatever the wall clock says.
  */
 import { setClockTimer, type Clock } from '../../../clock.js';
+import type { Address } from '@ethereumjs/util';
 import { InvalidArgument } from '../../../errors.js';
 import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock, MineResult, NextHeader } from '../chain/types.js';
@@ -29,6 +30,18 @@ export interface MiningMode {
   readonly intervalMs: number | undefined;
 }
 
+/** Everything a snapshot of the miner keeps: mode and time controls. */
+export interface MinerState {
+  readonly automine: boolean;
+  readonly intervalMs: number | undefined;
+  readonly increase: bigint;
+  readonly totalIncrease: bigint;
+  readonly nextTimestamp: bigint | undefined;
+  readonly timestampInterval: bigint | undefined;
+  readonly nextBaseFee: bigint | undefined;
+  readonly gasLimit: bigint | undefined;
+}
+
 export class Miner {
   private automine: boolean;
   private intervalMs: number | undefined;
@@ -41,6 +54,7 @@ export class Miner {
   private timestampInterval: bigint | undefined;
   private nextBaseFee: bigint | undefined;
   private gasLimit: bigint | undefined;
+  private coinbase: Address | undefined;
   private closed = false;
 
   constructor(
@@ -111,12 +125,18 @@ export class Miner {
     this.gasLimit = limit;
   }
 
+  /** The fee recipient of every following block (anvil_setCoinbase). */
+  setCoinbase(address: Address): void {
+    this.coinbase = address;
+    this.chain.nextHeaderChanged();
+  }
+
   /** The header fields of the next block as the controls set them (the pending block shows the same). */
   nextHeader(): NextHeader {
     const parent = this.chain.head().header.timestamp;
     const step = this.timestampInterval ?? (this.intervalMs === undefined ? DEFAULT_BLOCK_STEP : BigInt(Math.max(1, Math.ceil(this.intervalMs / 1000))));
     const timestamp = this.nextTimestamp ?? parent + step + this.increase;
-    return { timestamp, ...(this.gasLimit !== undefined ? { gasLimit: this.gasLimit } : {}), ...(this.nextBaseFee !== undefined ? { baseFeePerGas: this.nextBaseFee } : {}) };
+    return { timestamp, ...(this.coinbase !== undefined ? { coinbase: this.coinbase } : {}), ...(this.gasLimit !== undefined ? { gasLimit: this.gasLimit } : {}), ...(this.nextBaseFee !== undefined ? { baseFeePerGas: this.nextBaseFee } : {}) };
   }
 
   /**
@@ -146,6 +166,20 @@ export class Miner {
     this.nextBaseFee = undefined;
     this.chain.nextHeaderChanged();
     return result;
+  }
+
+  /** The mode and time controls, for a snapshot. */
+  state(): MinerState {
+    const { automine, intervalMs, increase, totalIncrease, nextTimestamp, timestampInterval, nextBaseFee, gasLimit } = this;
+    return { automine, intervalMs, increase, totalIncrease, nextTimestamp, timestampInterval, nextBaseFee, gasLimit };
+  }
+
+  /** Puts mode and time controls back as a snapshot saw them (interval mining restarts its period). */
+  restore(state: MinerState): void {
+    ({ automine: this.automine, intervalMs: this.intervalMs, increase: this.increase, totalIncrease: this.totalIncrease } = state);
+    ({ nextTimestamp: this.nextTimestamp, timestampInterval: this.timestampInterval, nextBaseFee: this.nextBaseFee, gasLimit: this.gasLimit } = state);
+    this.chain.nextHeaderChanged();
+    this.schedule();
   }
 
   /** Stops interval mining for good (the network closes). */

@@ -13,6 +13,15 @@ import { anvil_setAutomine, evm_setAutomine } from './evm_setAutomine.js';
 import { evm_setBlockGasLimit } from './evm_setBlockGasLimit.js';
 import { anvil_setIntervalMining, evm_setIntervalMining } from './evm_setIntervalMining.js';
 import { evm_setNextBlockTimestamp } from './evm_setNextBlockTimestamp.js';
+import { anvil_snapshot, evm_snapshot } from './evm_snapshot.js';
+import { anvil_revert, evm_revert } from './evm_revert.js';
+import { anvil_reset, hardhat_reset } from './anvil_reset.js';
+import { anvil_setBalance, hardhat_setBalance } from './anvil_setBalance.js';
+import { anvil_setNonce, hardhat_setNonce } from './anvil_setNonce.js';
+import { anvil_setCode, hardhat_setCode } from './anvil_setCode.js';
+import { anvil_setStorageAt, hardhat_setStorageAt } from './anvil_setStorageAt.js';
+import { anvil_setCoinbase, hardhat_setCoinbase } from './anvil_setCoinbase.js';
+import { anvil_setChainId } from './anvil_setChainId.js';
 
 /** Every dev method; a network started with devMethods: false serves none of them (-32601, as the hosted gateway). */
 export const DEV_METHODS: readonly MethodDef[] = [
@@ -35,4 +44,22 @@ export const DEV_METHODS: readonly MethodDef[] = [
   anvil_dropTransaction,
   hardhat_dropTransaction,
   anvil_dropAllTransactions,
+  // Test controls: snapshots, reset, state edits.
+  evm_snapshot,
+  anvil_snapshot,
+  evm_revert,
+  anvil_revert,
+  anvil_reset,
+  hardhat_reset,
+  anvil_setBalance,
+  hardhat_setBalance,
+  anvil_setNonce,
+  hardhat_setNonce,
+  anvil_setCode,
+  hardhat_setCode,
+  anvil_setStorageAt,
+  hardhat_setStorageAt,
+  anvil_setCoinbase,
+  hardhat_setCoinbase,
+  anvil_setChainId,
 ];

@@ -1,0 +1,83 @@
+/**
+ * Snapshots of an eth network, with hardhat's semantics (evm_snapshot / evm_revert, anvil_snapshot /
+ * anvil_revert): a revert restores blocks, state (head's unmined edits too), pool, mining mode and time, and
+ * deletes that snapshot and every later one; an unknown id reverts nothing. The trie keeps every root, so a
+ * snapshot is a few pointers, not a copy: taking and reverting cost the same on a long chain as on a short one
+ * (a revert forgets the blocks it cuts). `reset` goes back to the chain as it was served at start.
+ */
+import type { EthChain } from '../chain/chain.js';
+import type { PendingTx } from '../chain/types.js';
+import type { Miner, MinerState } from '../mining/miner.js';
+
+interface Snapshot {
+  readonly head: bigint;
+  readonly headHash: Uint8Array;
+  readonly editedRoot: Uint8Array | undefined;
+  readonly pool: readonly PendingTx[];
+  readonly miner: MinerState;
+}
+
+export class Snapshots {
+  private readonly taken = new Map<bigint, Snapshot>();
+  private nextId = 0n;
+  /** The chain as served at start (anvil_reset goes back to it). */
+  private readonly initial: Snapshot;
+
+  constructor(
+    private readonly chain: EthChain,
+    private readonly miner: Miner,
+  ) {
+    this.initial = this.capture();
+  }
+
+  /** Takes a snapshot on the writer (after every write queued before it); answers its id. */
+  take(): Promise<bigint> {
+    return this.chain.writer.run(() => {
+      const id = this.nextId++;
+      this.taken.set(id, this.capture());
+      return id;
+    });
+  }
+
+  /** Reverts to snapshot `id` and deletes it and every later one; false (and nothing changed) for an unknown id. */
+  revert(id: bigint): Promise<boolean> {
+    return this.chain.writer.run(async () => {
+      const snap = this.taken.get(id);
+      if (snap === undefined) return false;
+      for (const later of [...this.taken.keys()]) if (later >= id) this.taken.delete(later);
+      await this.restore(snap);
+      return true;
+    });
+  }
+
+  /** Goes back to the chain as served at start (its seeded blocks, pool and mining settings); forgets every snapshot. */
+  reset(): Promise<void> {
+    return this.chain.writer.run(async () => {
+      this.taken.clear();
+      await this.restore(this.initial);
+    });
+  }
+
+  /** How many snapshots are kept (for tests). */
+  get size(): number {
+    return this.taken.size;
+  }
+
+  private capture(): Snapshot {
+    const head = this.chain.head();
+    const editedRoot = this.chain.stateRootOf(head);
+    return {
+      head: head.number,
+      headHash: head.hash,
+      editedRoot: editedRoot === (head.raw?.header ?? head.header).stateRoot ? undefined : editedRoot,
+      pool: [...this.chain.pendingTransactions()],
+      miner: this.miner.state(),
+    };
+  }
+
+  private async restore(snap: Snapshot): Promise<void> {
+    await this.chain.truncate(snap.head, snap.editedRoot);
+    this.chain.setPool(snap.pool);
+    this.miner.restore(snap.miner);
+  }
+}

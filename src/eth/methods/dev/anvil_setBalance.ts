@@ -1,0 +1,22 @@
+import { defineMethod, required } from '../../../rpc/method.js';
+import { quantity } from '../../../rpc/params.js';
+import { setBalance } from '../../engine/control/stateEdits.js';
+import type { EthContext } from '../../context.js';
+import { addressParam } from '../../params.js';
+
+/**
+ * anvil_setBalance (also hardhat_setBalance): sets an address's balance in wei; reads at latest see it at once,
+ * the next block commits it.
+ * @example {"jsonrpc":"2.0","id":1,"method":"anvil_setBalance","params":["0x00000000000000000000000000000000000000c1","0xde0b6b3a7640000"]} -> true
+ */
+export const anvil_setBalance = defineMethod({
+  name: 'anvil_setBalance',
+  params: [required('address', addressParam), required('balance', quantity)],
+  handler: async (ctx: EthContext, address, wei) => {
+    await setBalance(ctx.chain, address, wei);
+    return true;
+  },
+});
+
+/** hardhat_setBalance: the same as anvil_setBalance. */
+export const hardhat_setBalance = { ...anvil_setBalance, name: 'hardhat_setBalance' };
