@@ -6,6 +6,8 @@
  *   npm run bench -- --duration 3 --skip-startup --no-anvil
  *   npm run bench -- --profile --only blockFull,proof   # devgate under node --cpu-prof; prints hotspots
  *   npm run bench -- --devgate-url http://127.0.0.1:8545/bench/v3/k   # a devgate already serving the seed
+ *   npm run bench -- --only none --writes-count 200 --writes-seconds 3   # only the write figures, short
+ * After the read figures, the write figures (bench/writes.ts) run on both servers (--no-writes skips them).
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -16,6 +18,7 @@ import { checkFigure, httpLoad, wsLoad, type Measure } from './load.js';
 import { monotonicUs, summarizeProfile, type ProfileSummary } from './profile.js';
 import { machine, markdown, terminalTable, type BenchResults, type FigureResult, type ServerFigure, type StartupResult } from './report.js';
 import { benchChain, CACHE_DIR, DEFAULT_CHAIN_OPTIONS, REPO_ROOT, type BenchChain } from './seed.js';
+import { writeFigures, type WriteFigures } from './writes.js';
 import { anvilBinary, anvilVersion, call, devgateHasCache, ensureBuilt, replayOnAnvil, startAnvil, startDevgate, type DevgateOptions, type Server } from './servers.js';
 
 const { values: args } = parseArgs({
@@ -28,11 +31,15 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     /** Use a devgate already serving the bench seed (its HTTP address); no startup figures. */
     'devgate-url': { type: 'string' },
+    'no-writes': { type: 'boolean', default: false },
+    'writes-count': { type: 'string', default: '1000' },
+    'writes-senders': { type: 'string', default: '32' },
+    'writes-seconds': { type: 'string', default: '10' },
   },
 });
 const duration = Number(args.duration);
 const connections = Number(args.connections);
-const only = args.only?.split(',').map((s) => s.trim());
+const only = args.only?.split(',').map((s) => s.trim()).filter((s) => s !== 'none');
 const unknown = only?.filter((id) => !FIGURES.some((f) => f.id === id));
 if (unknown?.length) {
   console.error(`unknown figure(s) ${unknown.join(', ')}; figures: ${FIGURES.map((f) => f.id).join(', ')}`);
@@ -99,6 +106,17 @@ async function main(): Promise<void> {
 
   if (devgate) memory.devgateAfterRunMb = devgate.rssMb();
   if (anvil) memory.anvilAfterRunMb = anvil.rssMb();
+  const writes: Record<string, WriteFigures> = {};
+  if (!args['no-writes']) {
+    const wopts = { count: Number(args['writes-count']), senders: Number(args['writes-senders']), seconds: Number(args['writes-seconds']), log };
+    if (devgate) writes.devgate = await writeFigures(devgate, chain.meta, wopts);
+    if (anvil) writes.anvil = await writeFigures(anvil, chain.meta, wopts);
+    for (const k of ['sendWait', 'sendParallel'] as const) {
+      const d = writes.devgate?.[k]?.txPerSec;
+      const a = writes.anvil?.[k]?.txPerSec;
+      if (d && a) log(`writes ${k}: devgate/anvil ${(d / a).toFixed(2)}x (target ${k === 'sendWait' ? '1.0' : '0.5'}x)`);
+    }
+  }
   await stopAll();
 
   const out: BenchResults & { profile?: Record<string, ProfileSummary> } = {
@@ -110,6 +128,7 @@ async function main(): Promise<void> {
     memory,
     ...(anvilReplayMs !== undefined ? { anvilReplayMs: Math.round(anvilReplayMs) } : {}),
     figures: results,
+    ...(Object.keys(writes).length > 0 ? { writes } : {}),
   };
   if (profileDir && devgate) out.profile = printProfile(profileDir, devgate.pid, loadWindows);
   console.log(`\n${terminalTable(out)}\n`);
