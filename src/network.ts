@@ -3,6 +3,7 @@ import type { Network, NetworkEnv, NetworkKind } from './networkTypes.js';
 import { cachedEthChain } from './cache/chainCache.js';
 import { Miner } from './eth/engine/mining/miner.js';
 import { Snapshots } from './eth/engine/control/snapshots.js';
+import { EthFilters } from './subscriptions/ethFilters.js';
 import { ethMethods } from './eth/methods/index.js';
 import type { EthContext } from './eth/context.js';
 import type { RpcCall, RpcResponse } from './rpc/envelope.js';
@@ -40,9 +41,11 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
       const { chain } = await cachedEthChain(loaded, env.cacheDir, { safeDepth: seed.safeDepth, finalizedDepth: seed.finalizedDepth });
       const miner = new Miner(chain, env.clock, env.mining);
       const snapshots = new Snapshots(chain, miner);
-      const ctx: EthContext = { chain, networkName: seed.name, miner, snapshots };
+      const filters = new EthFilters(chain, env.clock);
+      const ctx: EthContext = { chain, networkName: seed.name, miner, snapshots, filters };
       return new TableNetwork(seed.name, 'eth', chain.chainId.toString(10), { chain, miner, snapshots }, ethMethods({ devMethods: env.devMethods }), ctx, async () => {
         miner.close();
+        filters.close();
         await chain.writer.idle();
       });
     }

@@ -3,6 +3,7 @@ import type { EthChain } from './engine/chain/chain.js';
 import type { Miner } from './engine/mining/miner.js';
 import type { Admission } from './engine/mining/send.js';
 import type { Snapshots } from './engine/control/snapshots.js';
+import type { EthFilters } from '../subscriptions/ethFilters.js';
 
 export interface EthContext {
   readonly chain: EthChain;
@@ -11,6 +12,8 @@ export interface EthContext {
   readonly miner: Miner;
   /** evm_snapshot / evm_revert / anvil_reset (made with the network; absent in engine-only tests). */
   readonly snapshots?: Snapshots;
+  /** Polling filters (made with the network; absent in engine-only tests). */
+  readonly filters?: EthFilters;
   /** The pool's checks of a sent transaction (default: basicAdmission). */
   readonly admission?: Admission;
 }

@@ -36,6 +36,12 @@ import { web3_sha3 } from './web3_sha3.js';
 import { DEV_METHODS } from './dev/index.js';
 import { eth_sendRawTransaction } from './eth_sendRawTransaction.js';
 import { eth_sendRawTransactionSync } from './eth_sendRawTransactionSync.js';
+import { eth_getFilterChanges } from './eth_getFilterChanges.js';
+import { eth_getFilterLogs } from './eth_getFilterLogs.js';
+import { eth_newBlockFilter } from './eth_newBlockFilter.js';
+import { eth_newFilter } from './eth_newFilter.js';
+import { eth_newPendingTransactionFilter } from './eth_newPendingTransactionFilter.js';
+import { eth_uninstallFilter } from './eth_uninstallFilter.js';
 
 /** Every eth_ method, for the dispatch table and for listings. */
 export const ETH_METHODS = [
@@ -78,7 +84,10 @@ export const ETH_METHODS = [
 /** Sending transactions. */
 export const SEND_METHODS = [eth_sendRawTransaction, eth_sendRawTransactionSync] as const;
 
+/** Polling filters (src/subscriptions/ethFilters.ts). */
+export const FILTER_METHODS = [eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter, eth_getFilterChanges, eth_getFilterLogs, eth_uninstallFilter] as const;
+
 /** The dispatch table of an eth network; without dev methods (evm_, anvil_, hardhat_) it answers them -32601, as the hosted gateway. */
 export function ethMethods(opts: { devMethods?: boolean } = {}): MethodTable<EthContext> {
-  return new MethodTable<EthContext>([...ETH_METHODS, ...SEND_METHODS, ...(opts.devMethods === false ? [] : DEV_METHODS)]);
+  return new MethodTable<EthContext>([...ETH_METHODS, ...SEND_METHODS, ...FILTER_METHODS, ...(opts.devMethods === false ? [] : DEV_METHODS)]);
 }

@@ -1,0 +1,21 @@
+import { bytesHex } from '../../hex.js';
+import { defineMethod, required } from '../../rpc/method.js';
+import { RawJson } from '../../rpc/rawJson.js';
+import type { EthContext } from '../context.js';
+import { filterId, filterLogJson, filtersOf } from './filters.js';
+
+/**
+ * eth_getFilterChanges: what a filter saw since it was last polled: block hashes, transaction hashes, or logs
+ * (removed: true for logs of blocks that left the chain). An unknown or expired (5 minutes idle) filter:
+ * -32000 `filter not found`.
+ * @example {"jsonrpc":"2.0","id":1,"method":"eth_getFilterChanges","params":["0x1"]} -> ["0x7f3c..."]
+ */
+export const eth_getFilterChanges = defineMethod({
+  name: 'eth_getFilterChanges',
+  params: [required('id', filterId)],
+  handler: (ctx: EthContext, id) => {
+    const changes = filtersOf(ctx).changes(id);
+    if (changes.kind !== 'logs') return changes.hashes.map(bytesHex);
+    return new RawJson(`[${changes.logs.map(filterLogJson).join(',')}]`);
+  },
+});
