@@ -1,5 +1,6 @@
 /** Builds the networks a gateway serves from their seeds (the types: networkTypes.ts). */
-import type { Network, NetworkEnv, NetworkKind } from './networkTypes.js';
+import type { Network, NetworkConnection, NetworkEnv, NetworkKind } from './networkTypes.js';
+import { ethConnection } from './subscriptions/ethConnection.js';
 import { cachedEthChain } from './cache/chainCache.js';
 import { Miner } from './eth/engine/mining/miner.js';
 import { Snapshots } from './eth/engine/control/snapshots.js';
@@ -22,7 +23,12 @@ class TableNetwork<C> implements Network {
     private readonly methods: MethodTable<C>,
     private readonly ctx: C,
     private readonly onClose: () => Promise<void> = async () => {},
+    private readonly connector?: (push: (text: string) => void) => NetworkConnection,
   ) {}
+
+  connect(push: (text: string) => void): NetworkConnection {
+    return this.connector?.(push) ?? { execute: (call) => this.execute(call), close: () => {} };
+  }
 
   execute(call: RpcCall): Promise<RpcResponse> {
     return this.methods.execute(this.ctx, call);
@@ -43,11 +49,13 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
       const snapshots = new Snapshots(chain, miner);
       const filters = new EthFilters(chain, env.clock);
       const ctx: EthContext = { chain, networkName: seed.name, miner, snapshots, filters };
-      return new TableNetwork(seed.name, 'eth', chain.chainId.toString(10), { chain, miner, snapshots }, ethMethods({ devMethods: env.devMethods }), ctx, async () => {
+      const table = ethMethods({ devMethods: env.devMethods });
+      const onClose = async () => {
         miner.close();
         filters.close();
         await chain.writer.idle();
-      });
+      };
+      return new TableNetwork(seed.name, 'eth', chain.chainId.toString(10), { chain, miner, snapshots }, table, ctx, onClose, (push) => ethConnection(table, ctx, push));
     }
     case 'rollup': {
       // The rollup engine (and @scure/starknet) loads only when a rollup network is served.

@@ -31,6 +31,17 @@ export interface Network extends NetworkInfo {
   readonly engine: unknown;
   /** Runs one validated call; failures come back as error responses. */
   execute(call: RpcCall): Promise<RpcResponse>;
+  /**
+   * A WebSocket connection's own view of the network, where it has one (eth networks: eth_subscribe); `push`
+   * sends a notification on the connection. Close it when the connection closes.
+   */
+  connect?(push: (text: string) => void): NetworkConnection;
   /** Stops timers and frees what the network holds. */
   close(): Promise<void>;
+}
+
+/** What a WebSocket connection runs its calls through (see Network.connect). */
+export interface NetworkConnection {
+  execute(call: RpcCall): Promise<RpcResponse>;
+  close(): void;
 }

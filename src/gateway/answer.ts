@@ -12,7 +12,7 @@ export type Outcome =
   | { readonly kind: 'refused'; readonly refusal: Refusal; readonly id: RpcId };
 
 /** Parses, checks against the policy, and runs a message. */
-export async function serveText(text: string, network: Network, caller: Caller, policy: Policy, maxBatch: number): Promise<Outcome> {
+export async function serveText(text: string, network: Pick<Network, 'name' | 'execute'>, caller: Caller, policy: Policy, maxBatch: number): Promise<Outcome> {
   const parsed = parseJson(text);
   if (!parsed.ok) return { kind: 'answered', response: parsed.response, forwarded: false };
   const message = parsed.value;

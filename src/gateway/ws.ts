@@ -43,12 +43,23 @@ export function handleUpgrade(ctx: GatewayContext, req: IncomingMessage, socket:
 /** Close code and reason when a connection's key has been removed. */
 export const KEY_REMOVED = { code: 1008, reason: 'invalid project id' } as const;
 
+/** A connection that has not read this many bytes of its notifications and answers is closed (1008): a slow reader cannot grow devgate's memory. */
+export const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+
 function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, caller: Caller): void {
   const key = caller.key.key;
+  // The connection's own view of the network (eth_subscribe); notifications go out as they come, in order.
+  const conn = network.connect?.((text) => {
+    if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return ws.close(1008, 'slow reader: too many bytes not read');
+    ws.send(text);
+  });
+  const target = conn === undefined ? network : { name: network.name, execute: conn.execute.bind(conn) };
   let mine = ctx.sockets.get(key);
   if (mine === undefined) ctx.sockets.set(key, (mine = new Set()));
   mine.add(ws);
   ws.on('close', () => {
+    conn?.close();
     mine.delete(ws);
     if (mine.size === 0 && ctx.sockets.get(key) === mine) ctx.sockets.delete(key);
   });
@@ -59,7 +70,7 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
     const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
     // The caller object is made again only when the key store answers with another key object.
     if (current !== caller.key) caller = { ...caller, key: current };
-    void serveText(text, network, caller, ctx.policy, ctx.limits().maxBatch).then((outcome) => {
+    void serveText(text, target, caller, ctx.policy, ctx.limits().maxBatch).then((outcome) => {
       if (ws.readyState !== ws.OPEN) return;
       if (outcome.kind === 'refused') ws.send(JSON.stringify(refusalBody(outcome.refusal, outcome.id, 'ws').body));
       else if (outcome.response !== undefined) ws.send(responseText(outcome.response));

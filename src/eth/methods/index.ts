@@ -42,6 +42,8 @@ import { eth_newBlockFilter } from './eth_newBlockFilter.js';
 import { eth_newFilter } from './eth_newFilter.js';
 import { eth_newPendingTransactionFilter } from './eth_newPendingTransactionFilter.js';
 import { eth_uninstallFilter } from './eth_uninstallFilter.js';
+import { eth_subscribe } from './eth_subscribe.js';
+import { eth_unsubscribe } from './eth_unsubscribe.js';
 
 /** Every eth_ method, for the dispatch table and for listings. */
 export const ETH_METHODS = [
@@ -85,7 +87,7 @@ export const ETH_METHODS = [
 export const SEND_METHODS = [eth_sendRawTransaction, eth_sendRawTransactionSync] as const;
 
 /** Polling filters (src/subscriptions/ethFilters.ts). */
-export const FILTER_METHODS = [eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter, eth_getFilterChanges, eth_getFilterLogs, eth_uninstallFilter] as const;
+export const FILTER_METHODS = [eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter, eth_getFilterChanges, eth_getFilterLogs, eth_uninstallFilter, eth_subscribe, eth_unsubscribe] as const;
 
 /** The dispatch table of an eth network; without dev methods (evm_, anvil_, hardhat_) it answers them -32601, as the hosted gateway. */
 export function ethMethods(opts: { devMethods?: boolean } = {}): MethodTable<EthContext> {
