@@ -4,6 +4,7 @@ import { ethConnection } from './subscriptions/ethConnection.js';
 import { cachedEthChain } from './cache/chainCache.js';
 import { Miner } from './eth/engine/mining/miner.js';
 import { Snapshots } from './eth/engine/control/snapshots.js';
+import { Impersonation } from './eth/engine/wallet/impersonation.js';
 import { EthFilters } from './subscriptions/ethFilters.js';
 import { ethMethods } from './eth/methods/index.js';
 import type { EthContext } from './eth/context.js';
@@ -46,9 +47,10 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
     case 'eth': {
       const { chain } = await cachedEthChain(loaded, env.cacheDir, { safeDepth: seed.safeDepth, finalizedDepth: seed.finalizedDepth });
       const miner = new Miner(chain, env.clock, env.mining);
-      const snapshots = new Snapshots(chain, miner);
+      const impersonation = new Impersonation();
+      const snapshots = new Snapshots(chain, miner, impersonation);
       const filters = new EthFilters(chain, env.clock);
-      const ctx: EthContext = { chain, networkName: seed.name, miner, snapshots, filters };
+      const ctx: EthContext = { chain, networkName: seed.name, miner, snapshots, filters, impersonation };
       const table = ethMethods({ devMethods: env.devMethods });
       const onClose = async () => {
         miner.close();

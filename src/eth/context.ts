@@ -4,6 +4,7 @@ import type { Miner } from './engine/mining/miner.js';
 import type { Admission } from './engine/mining/send.js';
 import type { Snapshots } from './engine/control/snapshots.js';
 import type { EthFilters } from '../subscriptions/ethFilters.js';
+import type { Impersonation } from './engine/wallet/impersonation.js';
 
 export interface EthContext {
   readonly chain: EthChain;
@@ -12,6 +13,8 @@ export interface EthContext {
   readonly miner: Miner;
   /** evm_snapshot / evm_revert / anvil_reset (made with the network; absent in engine-only tests). */
   readonly snapshots?: Snapshots;
+  /** Addresses eth_sendTransaction may send from without a key (made with the network). */
+  readonly impersonation?: Impersonation;
   /** Polling filters (made with the network; absent in engine-only tests). */
   readonly filters?: EthFilters;
   /** The pool's checks of a sent transaction (default: basicAdmission). */

@@ -36,6 +36,11 @@ import { web3_sha3 } from './web3_sha3.js';
 import { DEV_METHODS } from './dev/index.js';
 import { eth_sendRawTransaction } from './eth_sendRawTransaction.js';
 import { eth_sendRawTransactionSync } from './eth_sendRawTransactionSync.js';
+import { eth_sendTransaction } from './eth_sendTransaction.js';
+import { eth_signTransaction } from './eth_signTransaction.js';
+import { eth_sign } from './eth_sign.js';
+import { personal_sign } from './personal_sign.js';
+import { eth_signTypedData_v4 } from './eth_signTypedData_v4.js';
 import { eth_getFilterChanges } from './eth_getFilterChanges.js';
 import { eth_getFilterLogs } from './eth_getFilterLogs.js';
 import { eth_newBlockFilter } from './eth_newBlockFilter.js';
@@ -84,7 +89,7 @@ export const ETH_METHODS = [
 ] as const;
 
 /** Sending transactions. */
-export const SEND_METHODS = [eth_sendRawTransaction, eth_sendRawTransactionSync] as const;
+export const SEND_METHODS = [eth_sendRawTransaction, eth_sendRawTransactionSync, eth_sendTransaction, eth_signTransaction, eth_sign, personal_sign, eth_signTypedData_v4] as const;
 
 /** Polling filters (src/subscriptions/ethFilters.ts). */
 export const FILTER_METHODS = [eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter, eth_getFilterChanges, eth_getFilterLogs, eth_uninstallFilter, eth_subscribe, eth_unsubscribe] as const;

@@ -1,13 +1,14 @@
 /**
  * Snapshots of an eth network, with hardhat's semantics (evm_snapshot / evm_revert, anvil_snapshot /
  * anvil_revert): a revert restores blocks, state (head's unmined edits too), pool, mining mode and time, and
- * deletes that snapshot and every later one; an unknown id reverts nothing. The trie keeps every root, so a
+ * deletes that snapshot and every later one (impersonations too); an unknown id reverts nothing. The trie keeps every root, so a
  * snapshot is a few pointers, not a copy: taking and reverting cost the same on a long chain as on a short one
  * (a revert forgets the blocks it cuts). `reset` goes back to the chain as it was served at start.
  */
 import type { EthChain } from '../chain/chain.js';
 import type { PendingTx } from '../chain/types.js';
 import type { Miner, MinerState } from '../mining/miner.js';
+import type { Impersonation } from '../wallet/impersonation.js';
 
 interface Snapshot {
   readonly head: bigint;
@@ -15,6 +16,7 @@ interface Snapshot {
   readonly editedRoot: Uint8Array | undefined;
   readonly pool: readonly PendingTx[];
   readonly miner: MinerState;
+  readonly impersonation: ReturnType<Impersonation['state']> | undefined;
 }
 
 export class Snapshots {
@@ -26,6 +28,7 @@ export class Snapshots {
   constructor(
     private readonly chain: EthChain,
     private readonly miner: Miner,
+    private readonly impersonation?: Impersonation,
   ) {
     this.initial = this.capture();
   }
@@ -72,6 +75,7 @@ export class Snapshots {
       editedRoot: editedRoot === (head.raw?.header ?? head.header).stateRoot ? undefined : editedRoot,
       pool: [...this.chain.pendingTransactions()],
       miner: this.miner.state(),
+      impersonation: this.impersonation?.state(),
     };
   }
 
@@ -79,5 +83,6 @@ export class Snapshots {
     await this.chain.truncate(snap.head, snap.editedRoot);
     this.chain.setPool(snap.pool);
     this.miner.restore(snap.miner);
+    if (snap.impersonation !== undefined) this.impersonation?.restore(snap.impersonation);
   }
 }

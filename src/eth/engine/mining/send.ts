@@ -48,19 +48,22 @@ export interface SendOutcome {
  * out of the pool again and refused with that reason; one waiting behind a nonce gap stays queued, as in geth.
  */
 export function sendTransaction(chain: EthChain, miner: Miner, tx: TypedTransaction, admit: Admission = basicAdmission, knownSender?: Address): Promise<SendOutcome> {
-  return chain.writer.run(async () => {
-    const sender = knownSender ?? senderOf(tx);
-    await admit(chain, tx, sender);
-    const entry = await chain.addPending(tx, sender);
-    if (!miner.mode().automine) return { hash: tx.hash() };
-    const { block, skipped } = await miner.mineOne();
-    const mine = skipped.find((s) => s.pending === entry);
-    if (mine === undefined) return { hash: tx.hash(), block };
-    const next = (await chain.getAccount(sender, chain.head()))?.nonce ?? 0n;
-    if (tx.nonce > next) return { hash: tx.hash() };
-    chain.dropPending([tx.hash()], 'invalid');
-    throw new TxRejected(mine.error);
-  });
+  return chain.writer.run(() => sendNow(chain, miner, tx, admit, knownSender));
+}
+
+/** sendTransaction's work, for a job already on the chain's writer. */
+export async function sendNow(chain: EthChain, miner: Miner, tx: TypedTransaction, admit: Admission = basicAdmission, knownSender?: Address): Promise<SendOutcome> {
+  const sender = knownSender ?? senderOf(tx);
+  await admit(chain, tx, sender);
+  const entry = await chain.addPending(tx, sender);
+  if (!miner.mode().automine) return { hash: tx.hash() };
+  const { block, skipped } = await miner.mineOne();
+  const mine = skipped.find((s) => s.pending === entry);
+  if (mine === undefined) return { hash: tx.hash(), block };
+  const next = (await chain.getAccount(sender, chain.head()))?.nonce ?? 0n;
+  if (tx.nonce > next) return { hash: tx.hash() };
+  chain.dropPending([tx.hash()], 'invalid');
+  throw new TxRejected(mine.error);
 }
 
 /**

@@ -22,6 +22,9 @@ import { anvil_setCode, hardhat_setCode } from './anvil_setCode.js';
 import { anvil_setStorageAt, hardhat_setStorageAt } from './anvil_setStorageAt.js';
 import { anvil_setCoinbase, hardhat_setCoinbase } from './anvil_setCoinbase.js';
 import { anvil_setChainId } from './anvil_setChainId.js';
+import { anvil_impersonateAccount, hardhat_impersonateAccount } from './anvil_impersonateAccount.js';
+import { anvil_stopImpersonatingAccount, hardhat_stopImpersonatingAccount } from './anvil_stopImpersonatingAccount.js';
+import { anvil_autoImpersonateAccount } from './anvil_autoImpersonateAccount.js';
 
 /** Every dev method; a network started with devMethods: false serves none of them (-32601, as the hosted gateway). */
 export const DEV_METHODS: readonly MethodDef[] = [
@@ -62,4 +65,9 @@ export const DEV_METHODS: readonly MethodDef[] = [
   anvil_setCoinbase,
   hardhat_setCoinbase,
   anvil_setChainId,
+  anvil_impersonateAccount,
+  hardhat_impersonateAccount,
+  anvil_stopImpersonatingAccount,
+  hardhat_stopImpersonatingAccount,
+  anvil_autoImpersonateAccount,
 ];

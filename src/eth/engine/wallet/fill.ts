@@ -1,0 +1,40 @@
+/**
+ * The fields eth_sendTransaction and eth_signTransaction fill in, as geth and anvil do: nonce from the pool,
+ * gas by estimate, EIP-1559 fees from the fee market (type 2 unless gasPrice is given), chain id.
+ */
+import type { AccessListBytes, TxData } from '@ethereumjs/tx';
+import type { Address } from '@ethereumjs/util';
+import type { EthChain } from '../chain/chain.js';
+import type { CallRequest } from '../exec/call.js';
+import { estimateGasAt } from '../exec/estimate.js';
+import { suggestTip } from '../query/fees.js';
+
+/** A transaction request as eth_sendTransaction takes it (a call object with a sender). */
+export interface SendRequest extends CallRequest {
+  readonly from: Address;
+}
+
+/** The next nonce of `sender`: its account nonce, past its pool transactions with consecutive nonces. */
+export async function nextNonce(chain: EthChain, sender: Address): Promise<bigint> {
+  let nonce = (await chain.getAccount(sender, chain.head()))?.nonce ?? 0n;
+  const mine = new Set(chain.pendingTransactions().filter((p) => p.sender.equals(sender)).map((p) => p.tx.nonce));
+  while (mine.has(nonce)) nonce++;
+  return nonce;
+}
+
+/** The transaction data of a request with every field filled; `baseFee` is the next block's. */
+export async function fillTransaction(chain: EthChain, req: SendRequest, baseFee: bigint | undefined): Promise<TxData[keyof TxData]> {
+  const nonce = req.nonce ?? (await nextNonce(chain, req.from));
+  const gasLimit = req.gas ?? (await estimateGasAt(chain, chain.head(), { ...req, nonce }));
+  const common = chain.common;
+  const base = { nonce, gasLimit, to: req.to, value: req.value ?? 0n, data: req.data ?? new Uint8Array() };
+  const accessList: AccessListBytes | undefined = req.accessList;
+  if (req.gasPrice !== undefined || baseFee === undefined) {
+    const gasPrice = req.gasPrice ?? (baseFee === undefined ? suggestTip(chain) : baseFee + suggestTip(chain));
+    if (accessList !== undefined && common.isActivatedEIP(2930)) return { ...base, type: 1, gasPrice, accessList, chainId: chain.chainId };
+    return { ...base, type: 0, gasPrice };
+  }
+  const maxPriorityFeePerGas = req.maxPriorityFeePerGas ?? (req.maxFeePerGas !== undefined && req.maxFeePerGas < suggestTip(chain) ? req.maxFeePerGas : suggestTip(chain));
+  const maxFeePerGas = req.maxFeePerGas ?? baseFee * 2n + maxPriorityFeePerGas;
+  return { ...base, type: 2, maxFeePerGas, maxPriorityFeePerGas, accessList: accessList ?? [], chainId: chain.chainId };
+}

@@ -1,0 +1,41 @@
+/**
+ * eth_sendTransaction and eth_signTransaction: a request from a dev account is filled and signed with its key; one
+ * from an impersonated address is filled and given the stand-in signature (impersonation.ts). Filling and sending
+ * run as one job on the chain's writer, so two requests from one account never take the same nonce.
+ */
+import { createTx, type TypedTransaction } from '@ethereumjs/tx';
+import { DevgateError } from '../../../errors.js';
+import type { EthChain } from '../chain/chain.js';
+import type { Miner } from '../mining/miner.js';
+import { sendNow, type Admission, type SendOutcome } from '../mining/send.js';
+import { fillTransaction, type SendRequest } from './fill.js';
+import { impersonatedTx, type Impersonation } from './impersonation.js';
+
+/** The next block's base fee (the miner's override, else EIP-1559's from head), undefined before London. */
+function nextBaseFee(chain: EthChain, miner: Miner): bigint | undefined {
+  const next = miner.nextHeader();
+  const common = chain.commonAt(chain.head().number + 1n, next.timestamp!);
+  if (!common.isActivatedEIP(1559)) return undefined;
+  const head = chain.head().header;
+  return next.baseFeePerGas ?? (head.baseFeePerGas === undefined ? 1_000_000_000n : head.calcNextBaseFee());
+}
+
+/** The filled transaction of a request: signed by a dev account, or from an impersonated address. */
+async function buildTransaction(chain: EthChain, miner: Miner, req: SendRequest, impersonation: Impersonation | undefined, allowImpersonated: boolean): Promise<TypedTransaction> {
+  const data = await fillTransaction(chain, req, nextBaseFee(chain, miner));
+  const common = chain.commonAt(chain.head().number + 1n, miner.nextHeader().timestamp!);
+  const dev = chain.devAccounts().find((a) => a.address.equals(req.from));
+  if (dev !== undefined) return createTx(data as never, { common }).sign(dev.privateKey);
+  if (allowImpersonated && impersonation?.has(req.from)) return impersonatedTx(data, common, req.from);
+  throw new DevgateError(`unknown account ${req.from.toString()}: devgate ${allowImpersonated ? 'sends' : 'signs'} only for its dev accounts (eth_accounts)${allowImpersonated ? ' and impersonated ones (anvil_impersonateAccount)' : ''}`);
+}
+
+/** eth_sendTransaction: fills, signs (or impersonates) and sends, on the writer. */
+export function sendRequest(chain: EthChain, miner: Miner, req: SendRequest, impersonation: Impersonation | undefined, admit?: Admission): Promise<SendOutcome> {
+  return chain.writer.run(async () => sendNow(chain, miner, await buildTransaction(chain, miner, req, impersonation, true), admit, req.from));
+}
+
+/** eth_signTransaction: fills and signs with a dev account's key; nothing is sent. */
+export function signRequest(chain: EthChain, miner: Miner, req: SendRequest): Promise<TypedTransaction> {
+  return chain.writer.run(() => buildTransaction(chain, miner, req, undefined, false));
+}
