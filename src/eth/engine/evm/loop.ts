@@ -82,8 +82,10 @@ async function fastRun(interpreter: InterpreterLike, code: Uint8Array): Promise<
       }
       runState.programCounter++;
       if (runState.eip7928PostTargetCallOog !== undefined) consumePostCallOog(runState);
-      if (info.isAsync) await entry.opHandler(runState, common);
-      else entry.opHandler(runState, common);
+      // An async handler is awaited only when it answers with a promise: the call clock's JUMP/JUMPI are marked
+      // async (evm/callClock.ts) but answer with one only when they yield, every few ms.
+      const done = entry.opHandler(runState, common) as Promise<void> | undefined;
+      if (info.isAsync && done !== undefined && typeof done.then === 'function') await done;
       runState.env.accessWitness?.commit();
     } catch (e) {
       runState.env.accessWitness?.revert();

@@ -17,6 +17,7 @@ import { ExecutionFailed, ExecutionReverted } from '../../../errors.js';
 import { SHIPPED_CONTRACTS } from '../build/abi.js';
 import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock } from '../chain/types.js';
+import { CallTimeout, startClock } from '../evm/callClock.js';
 
 /** A call object (eth_call, eth_estimateGas, eth_createAccessList), decoded. */
 export interface CallRequest {
@@ -70,8 +71,7 @@ export async function runCall(vm: VM, block: MinedBlock, req: CallRequest, timeo
   const caller = req.from ?? createZeroAddress();
   const gasPrice = callGasPrice(req, block.header.baseFeePerGas);
   const value = req.value ?? 0n;
-  const clock = clockOf(vm);
-  clock.deadline = performance.now() + timeoutMs;
+  const clock = startClock(vm, timeoutMs);
   freshJournal(vm);
   await vm.stateManager.checkpoint();
   try {
@@ -94,7 +94,7 @@ export async function runCall(vm: VM, block: MinedBlock, req: CallRequest, timeo
     if (err instanceof CallTimeout) throw new ExecutionFailed(`execution aborted (timeout = ${formatSeconds(timeoutMs)})`);
     throw err;
   } finally {
-    clock.deadline = Infinity;
+    clock.remaining = Infinity;
     await vm.stateManager.revert();
   }
 }
@@ -109,46 +109,6 @@ function freshJournal(vm: VM): void {
   // Only runTx's reportAccessList/reportPreimages set these; `delete` would make the journal a slow dictionary object.
   if (journal.accessList !== undefined) journal.accessList = undefined;
   if (journal.preimages !== undefined) journal.preimages = undefined;
-}
-
-/** Thrown from inside the interpreter to stop a call that ran out of time. */
-class CallTimeout extends Error {}
-
-interface OpcodeEntry {
-  opHandler: (runState: unknown, common: unknown) => unknown;
-}
-
-/** A call VM's clock: the deadline of the call it runs (Infinity between calls), and its jumps so far. */
-interface CallClock {
-  deadline: number;
-  jumps: number;
-  /** The opcode table whose JUMP and JUMPI check this clock. */
-  readonly table: OpcodeEntry[];
-}
-
-const clocks = new WeakMap<VM, CallClock>();
-
-/**
- * The clock of `vm`, made on first use: JUMP and JUMPI of this VM (every loop takes one) check the
- * deadline every 1024 jumps and throw CallTimeout past it. The EVM rethrows non-EVM errors, so the call
- * stops there. The VM's opcode table is its own (built when the VM is), so other VMs are untouched;
- * the handlers are wrapped once per table, and a call only sets the deadline.
- */
-function clockOf(vm: VM): CallClock {
-  const table = (vm.evm as unknown as { _opcodeMap: OpcodeEntry[] })._opcodeMap;
-  let clock = clocks.get(vm);
-  if (clock !== undefined && clock.table === table) return clock;
-  const own: CallClock = { deadline: Infinity, jumps: 0, table };
-  for (const op of [0x56, 0x57]) {
-    const entry = table[op]!;
-    const inner = entry.opHandler;
-    entry.opHandler = (runState, common) => {
-      if ((++own.jumps & 1023) === 0 && performance.now() > own.deadline) throw new CallTimeout();
-      return inner(runState, common);
-    };
-  }
-  clocks.set(vm, own);
-  return own;
 }
 
 const formatSeconds = (ms: number) => `${ms / 1000}s`;
@@ -310,6 +270,8 @@ export async function runCallTx(vm: VM, block: MinedBlock, req: CallRequest, gas
   const { tx, priced } = buildCallTx(vm, block, req, gasLimit, opts.accessList);
   // A call VM may come from an eth_call (runCall leaves its journal): runTx expects a clean one.
   freshJournal(vm);
+  // No deadline (as before), but a run yields to the event loop every few ms (evm/callClock.ts).
+  startClock(vm, Infinity);
   await vm.stateManager.checkpoint();
   try {
     const res = await runTx(vm, {
