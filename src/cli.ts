@@ -33,6 +33,8 @@ Options:
                     anvil_mine
   --no-dev-methods  serve no evm_, anvil_, hardhat_ methods (-32601), exactly
                     as the hosted gateway
+  --allow-unprotected-txs   accept legacy transactions without EIP-155
+                    replay protection (refused by default, as geth does)
   -h, --help        show this help
   -v, --version     print the version
 
@@ -68,6 +70,7 @@ async function main(argv: string[]): Promise<number> {
         'block-time': { type: 'string', short: 'b' },
         'no-mining': { type: 'boolean' },
         'no-dev-methods': { type: 'boolean' },
+        'allow-unprotected-txs': { type: 'boolean' },
         ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((f) => [f, { type: 'string' as const }])),
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -115,7 +118,7 @@ async function main(argv: string[]): Promise<number> {
   const mining = { automine: !args['no-mining'] && blockTime === undefined, blockTime };
   // Loaded here, so --help, --version and a bad flag answer without loading the engines.
   const { start } = await import('./index.js');
-  const gw = await start({ port, host, chains: args.chain, keys, limits, cache, mining, devMethods: !args['no-dev-methods'] });
+  const gw = await start({ port, host, chains: args.chain, keys, limits, cache, mining, devMethods: !args['no-dev-methods'], allowUnprotectedTxs: args['allow-unprotected-txs'] === true });
   if (!LOOPBACK.has(host)) {
     console.warn(`devgate: warning: bound to ${host}, not 127.0.0.1: other machines can reach this gateway and its admin interface (/admin)`);
   }

@@ -56,6 +56,8 @@ const StartOptions = z
     mining: z.object({ automine: z.boolean().optional(), blockTime: z.number().positive().optional() }).strict().optional(),
     /** Serve the dev methods (evm_, anvil_, hardhat_); false answers them -32601, as the hosted gateway (default true). */
     devMethods: z.boolean().default(true),
+    /** Accept legacy transactions without EIP-155 replay protection (refused by default, as geth refuses them over RPC). */
+    allowUnprotectedTxs: z.boolean().default(false),
     clock: z.custom<Clock>((v) => typeof (v as Clock | undefined)?.now === 'function', 'expected a clock with a now() method').default(systemClock),
   })
   .strict();
@@ -110,7 +112,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     return l1 === undefined ? undefined : (l1.engine as EthEngine).chain.head().number;
   };
   const mining = { automine: opts.mining?.automine ?? opts.mining?.blockTime === undefined, intervalMs: opts.mining?.blockTime === undefined ? undefined : Math.round(opts.mining.blockTime * 1000) };
-  for (const s of seeds) networks.push(await createNetwork(s, { clock: opts.clock, l1BlockNumber, cacheDir: cache, mining, devMethods: opts.devMethods }));
+  for (const s of seeds) networks.push(await createNetwork(s, { clock: opts.clock, l1BlockNumber, cacheDir: cache, mining, devMethods: opts.devMethods, allowUnprotectedTxs: opts.allowUnprotectedTxs }));
   const server = new GatewayServer(networks, { limits, keys, clock: opts.clock });
   let address;
   try {

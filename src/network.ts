@@ -3,6 +3,7 @@ import type { Network, NetworkConnection, NetworkEnv, NetworkKind } from './netw
 import { ethConnection } from './subscriptions/ethConnection.js';
 import { cachedEthChain } from './cache/chainCache.js';
 import { Miner } from './eth/engine/mining/miner.js';
+import { poolAdmission, type PoolSettings } from './eth/engine/mining/send.js';
 import { Snapshots } from './eth/engine/control/snapshots.js';
 import { Impersonation } from './eth/engine/wallet/impersonation.js';
 import { EthFilters } from './subscriptions/ethFilters.js';
@@ -50,7 +51,8 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
       const impersonation = new Impersonation();
       const snapshots = new Snapshots(chain, miner, impersonation);
       const filters = new EthFilters(chain, env.clock);
-      const ctx: EthContext = { chain, networkName: seed.name, miner, snapshots, filters, impersonation };
+      const pool: PoolSettings = { minTip: 0n, allowUnprotected: env.allowUnprotectedTxs === true };
+      const ctx: EthContext = { chain, networkName: seed.name, miner, snapshots, filters, impersonation, pool, admission: poolAdmission(miner, pool) };
       const table = ethMethods({ devMethods: env.devMethods });
       const onClose = async () => {
         miner.close();

@@ -24,6 +24,8 @@ export interface NetworkEnv {
   readonly mining?: { readonly automine?: boolean; readonly intervalMs?: number };
   /** Whether eth networks serve the dev methods (evm_, anvil_, hardhat_); default true. */
   readonly devMethods?: boolean;
+  /** Accept legacy transactions without EIP-155 replay protection (geth refuses them over RPC). */
+  readonly allowUnprotectedTxs?: boolean;
 }
 
 export interface Network extends NetworkInfo {

@@ -1,7 +1,7 @@
 /** What every eth_ method handler gets: the network's engine, its miner and its settings. */
 import type { EthChain } from './engine/chain/chain.js';
 import type { Miner } from './engine/mining/miner.js';
-import type { Admission } from './engine/mining/send.js';
+import type { Admission, PoolSettings } from './engine/mining/send.js';
 import type { Snapshots } from './engine/control/snapshots.js';
 import type { EthFilters } from '../subscriptions/ethFilters.js';
 import type { Impersonation } from './engine/wallet/impersonation.js';
@@ -17,8 +17,10 @@ export interface EthContext {
   readonly impersonation?: Impersonation;
   /** Polling filters (made with the network; absent in engine-only tests). */
   readonly filters?: EthFilters;
-  /** The pool's checks of a sent transaction (default: basicAdmission). */
+  /** The pool's checks of a sent transaction (default: geth's, poolAdmission). */
   readonly admission?: Admission;
+  /** What the pool accepts beyond geth's rules (anvil_setMinGasPrice changes it). */
+  readonly pool?: PoolSettings;
 }
 
 /** What an eth network's engine is: its chain and its miner (start()'s handle and the rollup's L1 link read it). */

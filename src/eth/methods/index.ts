@@ -48,6 +48,10 @@ import { eth_newFilter } from './eth_newFilter.js';
 import { eth_newPendingTransactionFilter } from './eth_newPendingTransactionFilter.js';
 import { eth_uninstallFilter } from './eth_uninstallFilter.js';
 import { eth_subscribe } from './eth_subscribe.js';
+import { txpool_content } from './txpool_content.js';
+import { txpool_contentFrom } from './txpool_contentFrom.js';
+import { txpool_inspect } from './txpool_inspect.js';
+import { txpool_status } from './txpool_status.js';
 import { eth_unsubscribe } from './eth_unsubscribe.js';
 
 /** Every eth_ method, for the dispatch table and for listings. */
@@ -91,10 +95,13 @@ export const ETH_METHODS = [
 /** Sending transactions. */
 export const SEND_METHODS = [eth_sendRawTransaction, eth_sendRawTransactionSync, eth_sendTransaction, eth_signTransaction, eth_sign, personal_sign, eth_signTypedData_v4] as const;
 
+/** The pool, as geth shows it. */
+export const POOL_METHODS = [txpool_status, txpool_content, txpool_contentFrom, txpool_inspect] as const;
+
 /** Polling filters (src/subscriptions/ethFilters.ts). */
 export const FILTER_METHODS = [eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter, eth_getFilterChanges, eth_getFilterLogs, eth_uninstallFilter, eth_subscribe, eth_unsubscribe] as const;
 
 /** The dispatch table of an eth network; without dev methods (evm_, anvil_, hardhat_) it answers them -32601, as the hosted gateway. */
 export function ethMethods(opts: { devMethods?: boolean } = {}): MethodTable<EthContext> {
-  return new MethodTable<EthContext>([...ETH_METHODS, ...SEND_METHODS, ...FILTER_METHODS, ...(opts.devMethods === false ? [] : DEV_METHODS)]);
+  return new MethodTable<EthContext>([...ETH_METHODS, ...SEND_METHODS, ...POOL_METHODS, ...FILTER_METHODS, ...(opts.devMethods === false ? [] : DEV_METHODS)]);
 }

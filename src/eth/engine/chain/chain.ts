@@ -14,6 +14,7 @@ import { genesisCore, restoredCore, type ChainCore } from './create.js';
 import { HashIndex } from './hashIndex.js';
 import { BlockDraft, headerDataFor } from '../mining/draft.js';
 import { buildPendingBlock, openPendingDraft } from '../mining/pending.js';
+import { orderForBlock } from '../mining/pool.js';
 import { minedBlock, storedReceipts } from './receipts.js';
 import type { BlockId, ChainParts, DevAccount, EthChainOptions, GenesisArgs, MinedBlock, MineResult, NextHeader, PendingTx, SkippedTx, TxLookup } from './types.js';
 import { ChainEvents, type DropReason } from './events.js';
@@ -304,7 +305,7 @@ export class EthChain {
   async mineNow(header: NextHeader = {}): Promise<MineResult> {
     const draft = await this.draftBlock(header);
     const skipped: SkippedTx[] = [];
-    for (const p of this.pool) {
+    for (const p of orderForBlock(this.pool, draft.context.header.baseFeePerGas)) {
       try {
         await draft.add(p.tx, p.sender);
       } catch (err) {
@@ -393,6 +394,7 @@ export class EthChain {
 
   /** Builds the pending block from the pool on a copy of head's state. */
   private async buildPending(): Promise<MinedBlock> {
-    return buildPendingBlock(await this.pendingDraft(), this.pool);
+    const draft = await this.pendingDraft();
+    return buildPendingBlock(draft, orderForBlock(this.pool, draft.context.header.baseFeePerGas));
   }
 }

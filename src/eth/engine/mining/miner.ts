@@ -52,7 +52,7 @@ export class Miner {
   private totalIncrease = 0n;
   private nextTimestamp: bigint | undefined;
   private timestampInterval: bigint | undefined;
-  private nextBaseFee: bigint | undefined;
+  private baseFeeOverride: bigint | undefined;
   private gasLimit: bigint | undefined;
   private coinbase: Address | undefined;
   private closed = false;
@@ -115,7 +115,7 @@ export class Miner {
   setNextBlockBaseFeePerGas(fee: bigint): void {
     if (!this.chain.common.isActivatedEIP(1559)) throw new InvalidArgument('this chain has no base fee (EIP-1559 is not active)');
     this.chain.nextHeaderChanged();
-    this.nextBaseFee = fee;
+    this.baseFeeOverride = fee;
   }
 
   /** The gas limit of every following block. */
@@ -131,12 +131,25 @@ export class Miner {
     this.chain.nextHeaderChanged();
   }
 
+  /** The next block's base fee: the override, else EIP-1559's from head; undefined before London. */
+  nextBaseFee(): bigint | undefined {
+    const next = this.nextHeader();
+    if (!this.chain.commonAt(this.chain.head().number + 1n, next.timestamp!).isActivatedEIP(1559)) return undefined;
+    const head = this.chain.head().header;
+    return next.baseFeePerGas ?? (head.baseFeePerGas === undefined ? 1_000_000_000n : head.calcNextBaseFee());
+  }
+
+  /** The next block's gas limit. */
+  nextGasLimit(): bigint {
+    return this.gasLimit ?? this.chain.head().header.gasLimit;
+  }
+
   /** The header fields of the next block as the controls set them (the pending block shows the same). */
   nextHeader(): NextHeader {
     const parent = this.chain.head().header.timestamp;
     const step = this.timestampInterval ?? (this.intervalMs === undefined ? DEFAULT_BLOCK_STEP : BigInt(Math.max(1, Math.ceil(this.intervalMs / 1000))));
     const timestamp = this.nextTimestamp ?? parent + step + this.increase;
-    return { timestamp, ...(this.coinbase !== undefined ? { coinbase: this.coinbase } : {}), ...(this.gasLimit !== undefined ? { gasLimit: this.gasLimit } : {}), ...(this.nextBaseFee !== undefined ? { baseFeePerGas: this.nextBaseFee } : {}) };
+    return { timestamp, ...(this.coinbase !== undefined ? { coinbase: this.coinbase } : {}), ...(this.gasLimit !== undefined ? { gasLimit: this.gasLimit } : {}), ...(this.baseFeeOverride !== undefined ? { baseFeePerGas: this.baseFeeOverride } : {}) };
   }
 
   /**
@@ -163,21 +176,21 @@ export class Miner {
     const result = await this.chain.mineNow(header);
     this.increase = 0n;
     this.nextTimestamp = undefined;
-    this.nextBaseFee = undefined;
+    this.baseFeeOverride = undefined;
     this.chain.nextHeaderChanged();
     return result;
   }
 
   /** The mode and time controls, for a snapshot. */
   state(): MinerState {
-    const { automine, intervalMs, increase, totalIncrease, nextTimestamp, timestampInterval, nextBaseFee, gasLimit } = this;
-    return { automine, intervalMs, increase, totalIncrease, nextTimestamp, timestampInterval, nextBaseFee, gasLimit };
+    const { automine, intervalMs, increase, totalIncrease, nextTimestamp, timestampInterval, gasLimit } = this;
+    return { automine, intervalMs, increase, totalIncrease, nextTimestamp, timestampInterval, nextBaseFee: this.baseFeeOverride, gasLimit };
   }
 
   /** Puts mode and time controls back as a snapshot saw them (interval mining restarts its period). */
   restore(state: MinerState): void {
     ({ automine: this.automine, intervalMs: this.intervalMs, increase: this.increase, totalIncrease: this.totalIncrease } = state);
-    ({ nextTimestamp: this.nextTimestamp, timestampInterval: this.timestampInterval, nextBaseFee: this.nextBaseFee, gasLimit: this.gasLimit } = state);
+    ({ nextTimestamp: this.nextTimestamp, timestampInterval: this.timestampInterval, nextBaseFee: this.baseFeeOverride, gasLimit: this.gasLimit } = state);
     this.chain.nextHeaderChanged();
     this.schedule();
   }

@@ -5,7 +5,7 @@
  */
 import type { Common } from '@ethereumjs/common';
 import { createBlob4844TxFromSerializedNetworkWrapper, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
-import { TxRejected } from './send.js';
+import { TxRejected } from './txRejected.js';
 
 const TYPES: Record<number, { name: string; eip: number }> = {
   1: { name: 'access list (0x01)', eip: 2930 },
@@ -27,7 +27,11 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common): TypedTran
     if (first === 3) return createBlob4844TxFromSerializedNetworkWrapper(raw, { common });
     return createTxFromRLP(raw, { common });
   } catch (err) {
-    const message = err instanceof Error ? err.message.split(' (')[0]!.split('\n')[0]! : String(err);
+    const full = err instanceof Error ? err.message : String(err);
+    // geth's ErrGasLimitTooHigh (EIP-7825: a transaction's gas is capped at 2^24 from osaka on).
+    const cap = /gas limit (\d+) exceeds the maximum allowed by EIP-7825 \((\d+)\)/.exec(full);
+    if (cap !== null) throw new TxRejected(`transaction gas limit too high (cap: ${cap[2]}, tx: ${cap[1]})`);
+    const message = full.split(' (')[0]!.split('\n')[0]!;
     if (/chain ?id/i.test(message)) throw new TxRejected(`invalid chain id for signer: ${message}`);
     throw new TxRejected(`invalid transaction: ${message}`);
   }

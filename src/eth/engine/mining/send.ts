@@ -6,26 +6,38 @@
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
 import { bytesToHex } from '@ethereumjs/util';
-import { DevgateError } from '../../../errors.js';
+import { TxRejected } from './txRejected.js';
 import type { EthChain } from '../chain/chain.js';
-import type { MinedBlock } from '../chain/types.js';
+import type { MinedBlock, PendingTx } from '../chain/types.js';
+import { checkTransaction } from './pool.js';
 import type { Miner } from './miner.js';
 
-/** A transaction the pool refuses (JSON-RPC -32000, with geth's message). */
-export class TxRejected extends DevgateError {
-  override name = 'TxRejected';
+export { TxRejected } from './txRejected.js';
+
+/** Checks a transaction before it enters the pool; throws TxRejected with the reason; answers the pool entry it replaces. */
+export type Admission = (chain: EthChain, tx: TypedTransaction, sender: Address) => Promise<PendingTx | undefined>;
+
+/** What the pool accepts beyond geth's rules (anvil_setMinGasPrice, --allow-unprotected-txs). */
+export interface PoolSettings {
+  minTip: bigint;
+  allowUnprotected: boolean;
 }
 
-/** Checks a transaction before it enters the pool; throws TxRejected with the reason. */
-export type Admission = (chain: EthChain, tx: TypedTransaction, sender: Address) => Promise<void>;
-
-/** The checks every pool makes: a recoverable sender, not already known, a nonce not yet used. */
-export const basicAdmission: Admission = async (chain, tx, sender) => {
-  const hash = bytesToHex(tx.hash());
-  if (chain.pendingTransactions().some((p) => bytesToHex(p.tx.hash()) === hash) || chain.transaction(tx.hash())?.kind === 'mined') throw new TxRejected('already known');
-  const next = (await chain.getAccount(sender, chain.head()))?.nonce ?? 0n;
-  if (tx.nonce < next) throw new TxRejected(`nonce too low: next nonce ${next}, tx nonce ${tx.nonce}`);
-};
+/** geth's txpool checks (pool.ts) at head, for the next block the miner would seal. */
+export function poolAdmission(miner: Miner, settings: PoolSettings = { minTip: 0n, allowUnprotected: false }): Admission {
+  return async (chain, tx, sender) => {
+    const account = await chain.getAccount(sender, chain.head());
+    return checkTransaction(tx, sender, chain.pendingTransactions(), {
+      chainId: chain.chainId,
+      nonce: account?.nonce ?? 0n,
+      balance: account?.balance ?? 0n,
+      baseFee: miner.nextBaseFee(),
+      blockGasLimit: miner.nextGasLimit(),
+      minTip: settings.minTip,
+      allowUnprotected: settings.allowUnprotected,
+    });
+  };
+}
 
 /** The sender of a signed transaction, or TxRejected('invalid sender'). */
 export function senderOf(tx: TypedTransaction): Address {
@@ -47,14 +59,16 @@ export interface SendOutcome {
  * transaction). A transaction the automined block cannot take for a reason other than a nonce gap is taken
  * out of the pool again and refused with that reason; one waiting behind a nonce gap stays queued, as in geth.
  */
-export function sendTransaction(chain: EthChain, miner: Miner, tx: TypedTransaction, admit: Admission = basicAdmission, knownSender?: Address): Promise<SendOutcome> {
+export function sendTransaction(chain: EthChain, miner: Miner, tx: TypedTransaction, admit?: Admission, knownSender?: Address): Promise<SendOutcome> {
   return chain.writer.run(() => sendNow(chain, miner, tx, admit, knownSender));
 }
 
 /** sendTransaction's work, for a job already on the chain's writer. */
-export async function sendNow(chain: EthChain, miner: Miner, tx: TypedTransaction, admit: Admission = basicAdmission, knownSender?: Address): Promise<SendOutcome> {
+export async function sendNow(chain: EthChain, miner: Miner, tx: TypedTransaction, admit: Admission = poolAdmission(miner), knownSender?: Address): Promise<SendOutcome> {
   const sender = knownSender ?? senderOf(tx);
-  await admit(chain, tx, sender);
+  if (chain.transaction(tx.hash())?.kind === 'mined') throw new TxRejected('already known');
+  const replaced = await admit(chain, tx, sender);
+  if (replaced !== undefined) chain.dropPending([replaced.tx.hash()], 'replaced');
   const entry = await chain.addPending(tx, sender);
   if (!miner.mode().automine) return { hash: tx.hash() };
   const { block, skipped } = await miner.mineOne();

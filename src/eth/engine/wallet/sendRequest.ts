@@ -11,18 +11,9 @@ import { sendNow, type Admission, type SendOutcome } from '../mining/send.js';
 import { fillTransaction, type SendRequest } from './fill.js';
 import { impersonatedTx, type Impersonation } from './impersonation.js';
 
-/** The next block's base fee (the miner's override, else EIP-1559's from head), undefined before London. */
-function nextBaseFee(chain: EthChain, miner: Miner): bigint | undefined {
-  const next = miner.nextHeader();
-  const common = chain.commonAt(chain.head().number + 1n, next.timestamp!);
-  if (!common.isActivatedEIP(1559)) return undefined;
-  const head = chain.head().header;
-  return next.baseFeePerGas ?? (head.baseFeePerGas === undefined ? 1_000_000_000n : head.calcNextBaseFee());
-}
-
 /** The filled transaction of a request: signed by a dev account, or from an impersonated address. */
 async function buildTransaction(chain: EthChain, miner: Miner, req: SendRequest, impersonation: Impersonation | undefined, allowImpersonated: boolean): Promise<TypedTransaction> {
-  const data = await fillTransaction(chain, req, nextBaseFee(chain, miner));
+  const data = await fillTransaction(chain, req, miner.nextBaseFee());
   const common = chain.commonAt(chain.head().number + 1n, miner.nextHeader().timestamp!);
   const dev = chain.devAccounts().find((a) => a.address.equals(req.from));
   if (dev !== undefined) return createTx(data as never, { common }).sign(dev.privateKey);

@@ -25,6 +25,7 @@ import { anvil_setChainId } from './anvil_setChainId.js';
 import { anvil_impersonateAccount, hardhat_impersonateAccount } from './anvil_impersonateAccount.js';
 import { anvil_stopImpersonatingAccount, hardhat_stopImpersonatingAccount } from './anvil_stopImpersonatingAccount.js';
 import { anvil_autoImpersonateAccount } from './anvil_autoImpersonateAccount.js';
+import { anvil_setMinGasPrice, hardhat_setMinGasPrice } from './anvil_setMinGasPrice.js';
 
 /** Every dev method; a network started with devMethods: false serves none of them (-32601, as the hosted gateway). */
 export const DEV_METHODS: readonly MethodDef[] = [
@@ -70,4 +71,6 @@ export const DEV_METHODS: readonly MethodDef[] = [
   anvil_stopImpersonatingAccount,
   hardhat_stopImpersonatingAccount,
   anvil_autoImpersonateAccount,
+  anvil_setMinGasPrice,
+  hardhat_setMinGasPrice,
 ];
