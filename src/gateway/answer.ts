@@ -2,7 +2,8 @@
  * One JSON-RPC message text through policy and dispatch: the part HTTP and WebSocket share. The
  * whole batch is seen (methods and params of every call) before anything runs.
  */
-import { answerChecked, checkMessage, parseJson, type RpcId, type RpcResponse } from '../rpc/envelope.js';
+import { answerChecked, checkMessage, failure, parseJson, type RpcCall, type RpcId, type RpcResponse } from '../rpc/envelope.js';
+import { ErrorCode, RpcError } from '../rpc/errors.js';
 import type { Network } from '../network.js';
 import type { PolicyCall } from './policy/allowlist.js';
 import type { Caller, Policy, Refusal } from './policy/index.js';
@@ -26,9 +27,15 @@ export async function serveText(text: string, network: Pick<Network, 'name' | 'e
     const id = checked.batch ? null : requestId(message);
     return { kind: 'refused', refusal: admission.refusal, id };
   }
-  const response = await answerChecked(checked, (call) => network.execute(call));
+  // A key without dev methods meets them as the hosted gateway would: they do not exist.
+  const run = caller.key.devMethods ? (call: RpcCall) => network.execute(call) : (call: RpcCall) => (DEV_METHOD.test(call.method) ? Promise.resolve(notFound(call)) : network.execute(call));
+  const response = await answerChecked(checked, run);
   return { kind: 'answered', response, forwarded: admission.forwarded };
 }
+
+/** The dev methods a key can be denied (its keys-file entry's `"devMethods": false`). */
+const DEV_METHOD = /^(evm|anvil|hardhat)_/;
+const notFound = (call: RpcCall): RpcResponse => failure(call.id ?? null, new RpcError(ErrorCode.MethodNotFound, `the method ${call.method} does not exist/is not available`));
 
 function requestId(message: unknown): RpcId {
   const id = message !== null && typeof message === 'object' ? (message as { id?: unknown }).id : undefined;

@@ -34,6 +34,8 @@ export const KeySpec = z
     /** Whether every request must carry the secret (default true when a secret is set). */
     requireSecret: z.boolean().optional(),
     allowlist: Allowlist.optional(),
+    /** false: this key gets no dev methods (evm_, anvil_, hardhat_): -32601, exactly as the hosted gateway. */
+    devMethods: z.boolean().optional(),
     /** Own limits; 0 (or absent) means the plan's default. */
     limits: z
       .object({
@@ -92,6 +94,8 @@ export interface ResolvedKey {
   readonly requireSecret: boolean;
   readonly allowlist?: Allowlist;
   readonly limits: CreditLimits;
+  /** Whether this key may call the dev methods (evm_, anvil_, hardhat_). */
+  readonly devMethods: boolean;
   /** Whether the key is listed (false: accepted because the store is open). */
   readonly listed: boolean;
 }
@@ -104,6 +108,7 @@ function resolve(spec: KeySpec, listed: boolean): ResolvedKey {
     requireSecret: spec.secret !== undefined && spec.requireSecret !== false,
     allowlist: spec.allowlist,
     limits: effectiveLimits(spec.plan, spec.limits),
+    devMethods: spec.devMethods !== false,
     listed,
   };
 }
