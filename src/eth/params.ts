@@ -163,9 +163,11 @@ export async function findBlock(chain: EthChain, sel: BlockSelector): Promise<Mi
 
 /**
  * The block of a state read (eth_getBalance, eth_call, ...): an error when there is none, as geth
- * answers `header not found` (or `header for hash not found`).
+ * answers `header not found` (or `header for hash not found`); omitted, latest (as geth).
  */
-export async function stateBlock(chain: EthChain, sel: BlockSelector): Promise<MinedBlock> {
+export async function stateBlock(chain: EthChain, sel: BlockSelector | undefined): Promise<MinedBlock> {
+  // geth's default for an omitted block parameter: latest.
+  if (sel === undefined) return chain.head();
   const block = await findBlock(chain, sel);
   if (block === undefined) throw new ResourceNotFound('hash' in sel ? 'header for hash not found' : 'header not found');
   return block;

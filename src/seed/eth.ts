@@ -106,7 +106,7 @@ export const EthSeed = z
     $schema: z.string().optional(),
     name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'network names are lowercase letters, digits and dashes'),
     kind: z.literal('eth'),
-    chainId: z.number().int().positive().describe('EIP-155 chain id.'),
+    chainId: z.number().int().positive().optional().describe('EIP-155 chain id (required, except with gethGenesis, whose config.chainId it defaults to).'),
     hardfork: z.enum(HARDFORKS).default('osaka').describe('The rules every block runs under (default osaka).'),
     genesis: z
       .object({
@@ -125,12 +125,13 @@ export const EthSeed = z
     pending: z.array(TxSpec).default([]).describe('Transactions left in the pending pool, in order.'),
     safeDepth: z.number().int().nonnegative().default(32).describe('How many blocks the `safe` tag trails `latest` (default 32).'),
     finalizedDepth: z.number().int().nonnegative().default(64).describe('How many blocks the `finalized` tag trails `latest` (default 64).'),
-    gethGenesis: z.string().min(1).optional().describe('A geth genesis.json (path relative to this file) to start from instead of genesis, alloc and blocks; its config.chainId must equal chainId.'),
+    gethGenesis: z.string().min(1).optional().describe('A geth genesis.json (path relative to this file) to start from instead of genesis, alloc and blocks; its config.chainId gives chainId (if both are given they must be equal).'),
     rlpChain: z.string().min(1).optional().describe('With gethGenesis: a `geth export` file (RLP blocks back to back, optionally gzipped) whose blocks are imported and checked.'),
   })
   .strict()
   .superRefine((seed, ctx) => {
     if (seed.gethGenesis === undefined) {
+      if (seed.chainId === undefined) ctx.addIssue({ code: 'custom', path: ['chainId'], message: 'required (only a seed with gethGenesis takes it from the genesis file)' });
       if (seed.rlpChain !== undefined) ctx.addIssue({ code: 'custom', path: ['rlpChain'], message: 'an rlpChain needs the gethGenesis it starts from' });
       return;
     }

@@ -14,7 +14,7 @@ import { result } from '../support/http.js';
 import { UNLIMITED } from '../eth/methods/seed.js';
 
 const SEED = fileURLToPath(new URL('../fixtures/forks/seed.json', import.meta.url));
-const BASE = ['blockHash', 'blockNumber', 'from', 'gas', 'gasPrice', 'hash', 'input', 'nonce', 'to', 'transactionIndex', 'value', 'type', 'v', 'r', 's'];
+const BASE = ['blockHash', 'blockNumber', 'blockTimestamp', 'from', 'gas', 'gasPrice', 'hash', 'input', 'nonce', 'to', 'transactionIndex', 'value', 'type', 'v', 'r', 's'];
 const TYPED = [...BASE, 'accessList', 'chainId', 'yParity'];
 const FEE = [...TYPED, 'maxFeePerGas', 'maxPriorityFeePerGas'];
 const KEYS: Record<string, string[]> = {

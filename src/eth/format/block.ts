@@ -76,7 +76,7 @@ export function formatBlock(mined: MinedBlock, opts: BlockFormatOptions): Record
     if (!opts.fullTransactions) return hash;
     const at: TxPlacement = pending
       ? { kind: 'pending' }
-      : { kind: 'mined', blockHash: mined.hash, blockNumber: mined.number, index, baseFee: h.baseFeePerGas };
+      : { kind: 'mined', blockHash: mined.hash, blockNumber: mined.number, blockTimestamp: h.timestamp, index, baseFee: h.baseFeePerGas };
     return formatTransaction(txOf(mined, index), mined.senders[index]!, at, hash);
   });
   out.uncles = uncleHashesOf(mined).map(bytesHex);

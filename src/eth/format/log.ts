@@ -1,12 +1,14 @@
-/** The log object (SPEC 2.3): geth's field order, block-wide logIndex, `removed` false. */
+/** The log object (SPEC 2.3): geth's field order (with its blockTimestamp), block-wide logIndex, `removed` false. */
 import { bytesHex, quantityHex } from '../../hex.js';
 import type { MinedBlock, StoredLog } from '../engine/chain/types.js';
+import { headerOf } from './mined.js';
 import { txHashHex } from './wireText.js';
 
 /** Where a log sits: its block and transaction. */
 export interface LogPlacement {
   readonly blockHash: Uint8Array;
   readonly blockNumber: bigint;
+  readonly blockTimestamp: bigint;
   readonly transactionHash: Uint8Array;
   readonly transactionIndex: number;
 }
@@ -19,16 +21,17 @@ export interface WireLog {
   transactionHash: string;
   transactionIndex: string;
   blockHash: string;
+  blockTimestamp: string;
   logIndex: string;
   removed: false;
 }
 
 export function formatLog(log: StoredLog, at: LogPlacement): WireLog {
-  return wireLog(log, bytesHex(at.blockHash), quantityHex(at.blockNumber), bytesHex(at.transactionHash), at.transactionIndex);
+  return wireLog(log, bytesHex(at.blockHash), quantityHex(at.blockNumber), quantityHex(at.blockTimestamp), bytesHex(at.transactionHash), at.transactionIndex);
 }
 
 /** The wire object of a log from the hex strings of where it sits. */
-export function wireLog(log: StoredLog, blockHash: string, blockNumber: string, transactionHash: string, transactionIndex: number): WireLog {
+export function wireLog(log: StoredLog, blockHash: string, blockNumber: string, blockTimestamp: string, transactionHash: string, transactionIndex: number): WireLog {
   return {
     address: log.address.toString(),
     topics: log.topics.map(bytesHex),
@@ -37,6 +40,7 @@ export function wireLog(log: StoredLog, blockHash: string, blockNumber: string, 
     transactionHash,
     transactionIndex: quantityHex(transactionIndex),
     blockHash,
+    blockTimestamp,
     logIndex: quantityHex(log.logIndex),
     removed: false,
   };
@@ -46,6 +50,7 @@ export function wireLog(log: StoredLog, blockHash: string, blockNumber: string, 
 interface BlockLogTexts {
   readonly blockHash: string;
   readonly blockNumber: string;
+  readonly blockTimestamp: string;
   readonly texts: string[];
 }
 
@@ -58,8 +63,8 @@ const texts = new WeakMap<MinedBlock, BlockLogTexts>();
  */
 export function minedLogJson(mined: MinedBlock, position: number, txIndex: number, log: StoredLog): string {
   let block = texts.get(mined);
-  if (block === undefined) texts.set(mined, (block = { blockHash: bytesHex(mined.hash), blockNumber: quantityHex(mined.number), texts: [] }));
+  if (block === undefined) texts.set(mined, (block = { blockHash: bytesHex(mined.hash), blockNumber: quantityHex(mined.number), blockTimestamp: quantityHex(headerOf(mined).timestamp), texts: [] }));
   const text = block.texts[position];
   if (text !== undefined) return text;
-  return (block.texts[position] = JSON.stringify(wireLog(log, block.blockHash, block.blockNumber, txHashHex(mined, txIndex), txIndex)));
+  return (block.texts[position] = JSON.stringify(wireLog(log, block.blockHash, block.blockNumber, block.blockTimestamp, txHashHex(mined, txIndex), txIndex)));
 }

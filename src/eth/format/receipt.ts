@@ -8,7 +8,7 @@ import { bytesHex, quantityHex } from '../../hex.js';
 import { RawJson } from '../../rpc/rawJson.js';
 import type { MinedBlock } from '../engine/chain/types.js';
 import { wireLog } from './log.js';
-import { receiptOf, txTypeAndToOf } from './mined.js';
+import { headerOf, receiptOf, txTypeAndToOf } from './mined.js';
 import { sortedKeys } from './sorted.js';
 import { rawJsonOf, textsOf, txHashHex } from './wireText.js';
 
@@ -31,6 +31,7 @@ export function formatReceipt(mined: MinedBlock, index: number): Record<string, 
   const txHash = txHashHex(mined, index);
   const blockHash = bytesHex(mined.hash);
   const blockNumber = quantityHex(mined.number);
+  const blockTimestamp = quantityHex(headerOf(mined).timestamp);
   const out: Record<string, unknown> = {
     blockHash,
     blockNumber,
@@ -39,7 +40,7 @@ export function formatReceipt(mined: MinedBlock, index: number): Record<string, 
     effectiveGasPrice: quantityHex(receipt.effectiveGasPrice),
     from: mined.senders[index]!.toString(),
     gasUsed: quantityHex(receipt.gasUsed),
-    logs: receipt.logs.map((log) => wireLog(log, blockHash, blockNumber, txHash, index)),
+    logs: receipt.logs.map((log) => wireLog(log, blockHash, blockNumber, blockTimestamp, txHash, index)),
     logsBloom: bytesHex(receipt.logsBloom),
   };
   if (receipt.root !== undefined) out.root = bytesHex(receipt.root);

@@ -16,12 +16,13 @@ import { rawJsonOf, textsOf, txHashHex } from './wireText.js';
 
 /** Where a transaction is: mined at an index of a block, or pending. */
 export type TxPlacement =
-  | { readonly kind: 'mined'; readonly blockHash: Uint8Array; readonly blockNumber: bigint; readonly index: number; readonly baseFee?: bigint }
+  | { readonly kind: 'mined'; readonly blockHash: Uint8Array; readonly blockNumber: bigint; readonly blockTimestamp?: bigint; readonly index: number; readonly baseFee?: bigint }
   | { readonly kind: 'pending' };
 
 /** Where the transaction at `index` of a mined block sits. */
 export function minedPlacement(mined: MinedBlock, index: number): TxPlacement {
-  return { kind: 'mined', blockHash: mined.hash, blockNumber: mined.number, index, baseFee: headerOf(mined).baseFeePerGas };
+  const h = headerOf(mined);
+  return { kind: 'mined', blockHash: mined.hash, blockNumber: mined.number, blockTimestamp: h.timestamp, index, baseFee: h.baseFeePerGas };
 }
 
 /** The JSON text of the transaction at `index` of a mined block, made once. */
@@ -35,10 +36,14 @@ export function formatTransaction(tx: TxFields & { hash?: () => Uint8Array }, fr
   const out: Record<string, unknown> = {
     blockHash: mined ? bytesHex(at.blockHash) : null,
     blockNumber: mined ? quantityHex(at.blockNumber) : null,
+  };
+  // geth's blockTimestamp, on mined transactions only.
+  if (mined && at.blockTimestamp !== undefined) out.blockTimestamp = quantityHex(at.blockTimestamp);
+  Object.assign(out, {
     from: from.toString(),
     gas: quantityHex(tx.gasLimit),
     gasPrice: quantityHex(gasPriceOf(tx, at)),
-  };
+  });
   if ('maxFeePerGas' in tx) {
     out.maxFeePerGas = quantityHex(tx.maxFeePerGas);
     out.maxPriorityFeePerGas = quantityHex(tx.maxPriorityFeePerGas);

@@ -14,6 +14,6 @@ import { callObject, noOverrides, stateBlock } from '../params.js';
  */
 export const eth_call = defineMethod({
   name: 'eth_call',
-  params: [required('transaction', callObject), required('block', blockNumberOrHash), optional('stateOverrides', noOverrides)],
+  params: [required('transaction', callObject), optional('block', blockNumberOrHash), optional('stateOverrides', noOverrides)],
   handler: async (ctx: EthContext, req, sel, _overrides) => bytesHex(await callAt(ctx.chain, await stateBlock(ctx.chain, sel), req)),
 });

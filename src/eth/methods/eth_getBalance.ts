@@ -1,5 +1,5 @@
 import { quantityHex } from '../../hex.js';
-import { defineMethod, required } from '../../rpc/method.js';
+import { defineMethod, optional, required } from '../../rpc/method.js';
 import { blockNumberOrHash } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
 import { addressParam, stateBlock } from '../params.js';
@@ -10,7 +10,7 @@ import { addressParam, stateBlock } from '../params.js';
  */
 export const eth_getBalance = defineMethod({
   name: 'eth_getBalance',
-  params: [required('address', addressParam), required('block', blockNumberOrHash)],
+  params: [required('address', addressParam), optional('block', blockNumberOrHash)],
   handler: async (ctx: EthContext, address, sel) => {
     const account = await ctx.chain.getAccount(address, await stateBlock(ctx.chain, sel));
     return quantityHex(account?.balance ?? 0n);

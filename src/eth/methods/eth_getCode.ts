@@ -1,5 +1,5 @@
 import { bytesHex } from '../../hex.js';
-import { defineMethod, required } from '../../rpc/method.js';
+import { defineMethod, optional, required } from '../../rpc/method.js';
 import { blockNumberOrHash } from '../../rpc/params.js';
 import { RawJson } from '../../rpc/rawJson.js';
 import type { EthContext } from '../context.js';
@@ -25,6 +25,6 @@ function codeAnswer(code: Uint8Array): RawJson {
  */
 export const eth_getCode = defineMethod({
   name: 'eth_getCode',
-  params: [required('address', addressParam), required('block', blockNumberOrHash)],
+  params: [required('address', addressParam), optional('block', blockNumberOrHash)],
   handler: async (ctx: EthContext, address, sel) => codeAnswer(await ctx.chain.getCode(address, await stateBlock(ctx.chain, sel))),
 });

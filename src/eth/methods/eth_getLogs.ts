@@ -12,7 +12,8 @@ import { logFilterParam } from '../params.js';
 
 /**
  * eth_getLogs: the logs matching an address (or addresses) and topic filters, in a block range
- * (fromBlock/toBlock, default latest; `pending` reads as latest) or one block (blockHash). Over 10,000
+ * (fromBlock/toBlock, default latest; `pending` reads as latest; a numbered end past head: -32602 `block range
+ * extends beyond current head block`, as geth) or one block (blockHash). Over 10,000
  * results: -32005 `query returned more than 10000 results` with a range that fits in `data`.
  * @example {"jsonrpc":"2.0","id":1,"method":"eth_getLogs","params":[{"fromBlock":"0x1","toBlock":"latest","address":"0x5fbdb2315678afecb367f032d93f642f64180aa3","topics":["0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"]}]}
  */
@@ -29,7 +30,8 @@ export const eth_getLogs = defineMethod({
     const from = rangeEnd(ctx.chain, q.fromBlock, head);
     const to = rangeEnd(ctx.chain, q.toBlock, head);
     if (from > to) throw new InvalidArgument('invalid block range params');
-    if (from > head) return [];
+    // geth: a numbered end past head is an error, not an empty answer.
+    if (to > head) throw new InvalidArgument('block range extends beyond current head block');
     const result = rangeLogs(blocksBetween(ctx.chain, from, to > head ? head : to), q.filter);
     if ('tooMany' in result) {
       const { from: f, to: t, limit } = result.tooMany;

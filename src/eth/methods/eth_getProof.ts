@@ -1,4 +1,4 @@
-import { defineMethod, required } from '../../rpc/method.js';
+import { defineMethod, optional, required } from '../../rpc/method.js';
 import { arrayOf, blockNumberOrHash } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
 import { proveAt } from '../engine/query/proof.js';
@@ -13,6 +13,6 @@ import { addressParam, stateBlock, storageSlot } from '../params.js';
  */
 export const eth_getProof = defineMethod({
   name: 'eth_getProof',
-  params: [required('address', addressParam), required('storageKeys', arrayOf(storageSlot, 'an array of storage keys')), required('block', blockNumberOrHash)],
+  params: [required('address', addressParam), required('storageKeys', arrayOf(storageSlot, 'an array of storage keys')), optional('block', blockNumberOrHash)],
   handler: async (ctx: EthContext, address, keys, sel) => formatProof(await proveAt(ctx.chain, await stateBlock(ctx.chain, sel), address, keys)),
 });

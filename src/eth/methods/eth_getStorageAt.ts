@@ -1,4 +1,4 @@
-import { defineMethod, required } from '../../rpc/method.js';
+import { defineMethod, optional, required } from '../../rpc/method.js';
 import { blockNumberOrHash } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
 import { addressParam, stateBlock, storageSlot } from '../params.js';
@@ -11,7 +11,7 @@ import { addressParam, stateBlock, storageSlot } from '../params.js';
  */
 export const eth_getStorageAt = defineMethod({
   name: 'eth_getStorageAt',
-  params: [required('address', addressParam), required('position', storageSlot), required('block', blockNumberOrHash)],
+  params: [required('address', addressParam), required('position', storageSlot), optional('block', blockNumberOrHash)],
   handler: async (ctx: EthContext, address, position, sel) => {
     const block = await stateBlock(ctx.chain, sel);
     return wordHex(await ctx.chain.getStorage(address, position.slot, block));

@@ -95,6 +95,7 @@ describe('formatReceipt', () => {
         transactionHash: hex(mined.block.transactions[1]!.hash()),
         transactionIndex: '0x1',
         blockHash: hex(mined.hash),
+        blockTimestamp: '0x' + mined.header.timestamp.toString(16),
         logIndex: '0x4',
         removed: false,
       },

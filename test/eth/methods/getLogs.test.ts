@@ -54,7 +54,7 @@ function plainBlock(block: MinedBlock, filter: LogFilter): unknown[] {
   return block.receipts.flatMap((r, txIndex) =>
     r.logs
       .filter((log) => plainMatches(log, filter))
-      .map((log) => formatLog(log, { blockHash: block.hash, blockNumber: block.number, transactionHash: block.block.transactions[txIndex]!.hash(), transactionIndex: txIndex })),
+      .map((log) => formatLog(log, { blockHash: block.hash, blockNumber: block.number, blockTimestamp: block.header.timestamp, transactionHash: block.block.transactions[txIndex]!.hash(), transactionIndex: txIndex })),
   );
 }
 
@@ -71,6 +71,7 @@ function expected(raw: Record<string, unknown>): string {
   const from = end(q.fromBlock);
   const to = end(q.toBlock);
   if (from > to) return JSON.stringify({ error: 'invalid block range params' });
+  if (to > head) return JSON.stringify({ error: 'block range extends beyond current head block' });
   const out: unknown[] = [];
   for (let n = from; n <= to && n <= head; n++) out.push(...plainBlock(chain.blockByNumber(n)!, q.filter));
   return JSON.stringify(out);

@@ -175,7 +175,8 @@ export async function importGethChain(input: GethChainInput, opts: EthChainOptio
 export async function importSeedChain(loaded: LoadedSeed, opts: EthChainOptions = {}): Promise<EthChain> {
   const seed = loaded.seed as EthSeed;
   if (seed.gethGenesis === undefined) throw new SeedError(`seed ${loaded.source} has no gethGenesis`);
-  const expect = { chainId: seed.chainId, source: loaded.source };
+  // Without a chainId of its own the seed takes config.chainId; with one, they must agree.
+  const expect = seed.chainId === undefined ? undefined : { chainId: seed.chainId, source: loaded.source };
   return (await importGethFiles(seed.gethGenesis, seed.rlpChain, loaded.baseDir, opts, expect)).chain;
 }
 

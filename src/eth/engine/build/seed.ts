@@ -25,7 +25,7 @@ const big = (v: string | number | undefined, fallback: bigint): bigint => (v ===
 /** The genesis a seed describes (Common, state with funded dev accounts, header fields), for fromGenesis. */
 export function seedGenesis(loaded: LoadedSeed): GenesisArgs {
   const seed = loaded.seed as EthSeed;
-  const common = seedCommon(seed.chainId, seed.name, seed.hardfork);
+  const common = seedCommon(seed.chainId!, seed.name, seed.hardfork);
   let accounts;
   try {
     accounts = deriveDevAccounts(seed.accounts.mnemonic, seed.accounts.count);
@@ -115,7 +115,7 @@ function startSenderRecovery(seed: EthSeed): SenderKeys | undefined {
   const raws: string[] = [];
   for (const block of seed.blocks) for (const tx of block.transactions) if (tx.raw !== undefined) raws.push(tx.raw);
   for (const tx of seed.pending) if (tx.raw !== undefined) raws.push(tx.raw);
-  return raws.length < MIN_RAW_TXS_FOR_WORKER ? undefined : SenderKeys.start({ chainId: seed.chainId, name: seed.name, hardfork: seed.hardfork, raws });
+  return raws.length < MIN_RAW_TXS_FOR_WORKER ? undefined : SenderKeys.start({ chainId: seed.chainId!, name: seed.name, hardfork: seed.hardfork, raws });
 }
 
 /** A readable reason from an @ethereumjs error (without its long block/tx dumps). */

@@ -44,6 +44,18 @@ export function cappedGas(block: MinedBlock, requested: bigint | undefined): big
   return requested === undefined || requested > cap ? cap : requested;
 }
 
+/** Whether a call names a price (gasPrice, maxFeePerGas or maxPriorityFeePerGas). */
+export const isPriced = (req: CallRequest) => req.gasPrice !== undefined || req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined;
+
+/**
+ * The block a call runs in: its own header, or, for a call that names no price, that header with a zero base fee
+ * (geth's NoBaseFee: BASEFEE reads 0 and the fee checks are skipped). Only the header is read.
+ */
+export function callContext(block: MinedBlock, req: CallRequest): { header: MinedBlock['header'] } {
+  if (isPriced(req) || block.header.baseFeePerGas === undefined) return { header: block.header };
+  return { header: Object.create(block.header, { baseFeePerGas: { value: 0n, enumerable: true } }) as MinedBlock['header'] };
+}
+
 /** The price per gas a call pays: gasPrice, or min(maxFee, baseFee + tip); 0 when no price is given. */
 export function callGasPrice(req: CallRequest, baseFee: bigint | undefined): bigint {
   if (req.gasPrice !== undefined) return req.gasPrice;
@@ -78,7 +90,7 @@ export async function runCall(vm: VM, block: MinedBlock, req: CallRequest, timeo
     if (gasPrice > 0n || value > 0n) await checkFunds(vm, caller, gasLimit * gasPrice + value);
     const result = await vm.evm.runCall({
       // The EVM reads only the header: a restored block need not decode its transactions.
-      block: { header: block.header },
+      block: callContext(block, req),
       caller,
       origin: caller,
       to: req.to,
@@ -226,8 +238,9 @@ function decodeAbiString(body: Uint8Array): string | undefined {
  */
 export function buildCallTx(vm: VM, block: MinedBlock, req: CallRequest, gasLimit: bigint, accessList?: AccessListBytes): { tx: TypedTransaction; priced: boolean } {
   const common = vm.common;
-  const baseFee = block.header.baseFeePerGas;
-  const priced = req.gasPrice !== undefined || req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined;
+  const priced = isPriced(req);
+  // An unpriced call runs at a zero base fee (callContext): its fee cap may be 0.
+  const baseFee = priced ? block.header.baseFeePerGas : block.header.baseFeePerGas === undefined ? undefined : 0n;
   const list = accessList ?? req.accessList;
   const base = { nonce: req.nonce ?? 0n, gasLimit, to: req.to, value: req.value ?? 0n, data: req.data ?? new Uint8Array() };
   const opts = { common, freeze: false };
@@ -276,7 +289,7 @@ export async function runCallTx(vm: VM, block: MinedBlock, req: CallRequest, gas
   try {
     const res = await runTx(vm, {
       tx,
-      block: block.block,
+      block: (isPriced(req) ? block.block : callContext(block, req)) as never,
       skipNonce: true,
       skipBalance: !priced,
       skipBlockGasLimitValidation: true,
