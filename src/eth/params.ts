@@ -4,7 +4,7 @@
  * the member (`"to": hex string has length 38, want 40 for an address`); the dispatcher adds the position.
  */
 import type { AccessListBytes } from '@ethereumjs/tx';
-import { Address } from '@ethereumjs/util';
+import { Address, type EOACode7702AuthorizationListBytes } from '@ethereumjs/util';
 import { InvalidArgument, ResourceNotFound } from '../errors.js';
 import {
   address,
@@ -40,6 +40,20 @@ export const accessListParam: Decoder<AccessListBytes> = arrayOf((entry) => {
   return [field('address', address)(o.address), field('storageKeys', arrayOf(hash32))(o.storageKeys ?? [])] as [Uint8Array, Uint8Array[]];
 }, 'an access list');
 
+/** quantity bytes: minimal big-endian, empty for zero (as RLP fields carry them). */
+const quantityBytes = (n: bigint): Uint8Array => {
+  if (n === 0n) return new Uint8Array();
+  const hex = n.toString(16);
+  return Uint8Array.from(Buffer.from(hex.length % 2 === 0 ? hex : '0' + hex, 'hex'));
+};
+
+/** An EIP-7702 authorization list: `[{ chainId, address, nonce, yParity, r, s }]`, as @ethereumjs carries it (bytes). */
+export const authorizationListParam: Decoder<EOACode7702AuthorizationListBytes> = arrayOf((entry) => {
+  const o = object(entry, 'an authorization { chainId, address, nonce, yParity, r, s }');
+  const q = (name: string) => quantityBytes(field(name, quantity)(o[name] ?? '0x0'));
+  return [q('chainId'), field('address', address)(o.address), q('nonce'), q('yParity'), q('r'), q('s')] as EOACode7702AuthorizationListBytes[number];
+});
+
 /**
  * The call object of eth_call / eth_estimateGas / eth_createAccessList (SPEC 4.3). `from` may be
  * omitted (the zero address, as real nodes do); `input` is accepted as geth accepts it, and must equal
@@ -63,6 +77,7 @@ export const callObject: Decoder<CallRequest> = (value) => {
     nonce: opt(o, 'nonce', uint64),
     data: input ?? data,
     accessList: opt(o, 'accessList', accessListParam),
+    authorizationList: opt(o, 'authorizationList', authorizationListParam),
   };
   if (req.gasPrice !== undefined && (req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined)) {
     throw new InvalidArgument('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified');

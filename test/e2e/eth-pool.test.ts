@@ -128,8 +128,10 @@ describe('blob and set-code transactions on osaka', () => {
       const wallet = createWalletClient({ account: a6, chain, transport: http(u) });
       const client = createPublicClient({ chain, transport: http(u) });
       const authorization = await wallet.signAuthorization({ contractAddress: '0x5fbdb2315678afecb367f032d93f642f64180aa3', executor: 'self' });
-      // The gas is given: eth_estimateGas does not yet count the authorizations (see the open geth-exactness issue).
-      const hash = await wallet.sendTransaction({ authorizationList: [authorization], to: TO, data: '0x', gas: 100_000n });
+      // eth_estimateGas counts the authorization (25,000 per authority, as geth): viem's estimate is enough.
+      const estimate = await client.estimateGas({ account: a6, authorizationList: [authorization], to: TO, data: '0x' });
+      expect(estimate).toBeGreaterThan(40_000n);
+      const hash = await wallet.sendTransaction({ authorizationList: [authorization], to: TO, data: '0x' });
       expect((await client.getTransactionReceipt({ hash })).status).toBe('success');
       expect((await client.getTransaction({ hash })).type).toBe('eip7702');
       expect(await client.getCode({ address: a6.address })).toBe('0xef01005fbdb2315678afecb367f032d93f642f64180aa3');

@@ -7,8 +7,8 @@
  * contract ABIs declare; other failures become ExecutionFailed.
  */
 import { Hardfork } from '@ethereumjs/common';
-import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type AccessListBytes, type TypedTransaction } from '@ethereumjs/tx';
-import { createZeroAddress, type Address, bytesToBigInt } from '@ethereumjs/util';
+import { createAccessList2930Tx, createEOACode7702Tx, createFeeMarket1559Tx, createLegacyTx, type AccessListBytes, type TypedTransaction } from '@ethereumjs/tx';
+import { createZeroAddress, type Address, bytesToBigInt, type EOACode7702AuthorizationListBytes } from '@ethereumjs/util';
 import { runTx, type VM } from '@ethereumjs/vm';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,6 +31,8 @@ export interface CallRequest {
   readonly data?: Uint8Array;
   readonly nonce?: bigint;
   readonly accessList?: AccessListBytes;
+  /** EIP-7702: a set-code transaction's authorizations (estimates and access lists count their cost). */
+  readonly authorizationList?: EOACode7702AuthorizationListBytes;
 }
 
 /** The RPC gas cap: 10x the gas limit of the block the call runs on (SPEC 8). */
@@ -248,7 +250,10 @@ export function buildCallTx(vm: VM, block: MinedBlock, req: CallRequest, gasLimi
   if (common.isActivatedEIP(1559) && req.gasPrice === undefined) {
     const tip = req.maxPriorityFeePerGas ?? 0n;
     const maxFee = req.maxFeePerGas ?? (priced ? (baseFee ?? 0n) * 2n + tip : baseFee ?? 0n);
-    tx = createFeeMarket1559Tx({ ...base, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, accessList: list ?? [] }, opts);
+    const fees = { ...base, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, accessList: list ?? [] };
+    // A set-code transaction: its authorizations are processed and paid for, as geth estimates them.
+    if (req.authorizationList !== undefined && req.to !== undefined && common.isActivatedEIP(7702)) tx = createEOACode7702Tx({ ...fees, authorizationList: req.authorizationList }, opts);
+    else tx = createFeeMarket1559Tx(fees, opts);
   } else if (list !== undefined && common.isActivatedEIP(2930)) {
     tx = createAccessList2930Tx({ ...base, gasPrice: req.gasPrice ?? baseFee ?? 0n, accessList: list }, opts);
   } else {
