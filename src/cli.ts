@@ -22,6 +22,12 @@ Options:
   --request-timeout MS      time to send a whole HTTP request (default 30000)
   --headers-timeout MS      time to send an HTTP request's headers (default 10000)
   --keep-alive-timeout MS   idle keep-alive HTTP connections close after (default 65000)
+  --max-concurrent-heavy N  heavy calls (eth_call, eth_getLogs, eth_getProof, ...)
+                    one key may run at once; past it -32005 (default 16)
+  --ws-ping-interval MS     WebSocket peers are pinged this often; one that did
+                    not answer the last ping is closed (default 30000)
+  --max-buffered-bytes N    a WebSocket peer that leaves more than N bytes unread
+                    is closed with 1008 (default 16777216, 16 MB)
   --cache-dir DIR   where built chains are cached, so the next start of the same
                     chains skips building (default node_modules/.cache/devgate,
                     or the OS cache folder)
@@ -50,6 +56,9 @@ const LIMIT_FLAGS = {
   'request-timeout': 'requestTimeoutMs',
   'headers-timeout': 'headersTimeoutMs',
   'keep-alive-timeout': 'keepAliveTimeoutMs',
+  'max-concurrent-heavy': 'maxConcurrentHeavy',
+  'ws-ping-interval': 'wsPingIntervalMs',
+  'max-buffered-bytes': 'maxBufferedBytes',
 } as const;
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);

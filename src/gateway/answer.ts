@@ -7,13 +7,19 @@ import { ErrorCode, RpcError } from '../rpc/errors.js';
 import type { Network } from '../network.js';
 import type { PolicyCall } from './policy/allowlist.js';
 import type { Caller, Policy, Refusal } from './policy/index.js';
+import { HeavySlots } from './heavy.js';
+import type { GatewayLimits } from './limits.js';
 
 export type Outcome =
   | { readonly kind: 'answered'; readonly response: RpcResponse | RpcResponse[] | undefined; readonly forwarded: boolean }
   | { readonly kind: 'refused'; readonly refusal: Refusal; readonly id: RpcId };
 
 /** Parses, checks against the policy, and runs a message. */
-export async function serveText(text: string, network: Pick<Network, 'name' | 'execute'>, caller: Caller, policy: Policy, maxBatch: number): Promise<Outcome> {
+/** Heavy-call slots per key, one set per gateway (its policy). */
+const slotsOf = new WeakMap<Policy, HeavySlots>();
+
+export async function serveText(text: string, network: Pick<Network, 'name' | 'execute'>, caller: Caller, policy: Policy, limits: Pick<GatewayLimits, 'maxBatch' | 'maxConcurrentHeavy'>): Promise<Outcome> {
+  const maxBatch = limits.maxBatch;
   const parsed = parseJson(text);
   if (!parsed.ok) return { kind: 'answered', response: parsed.response, forwarded: false };
   const message = parsed.value;
@@ -28,7 +34,11 @@ export async function serveText(text: string, network: Pick<Network, 'name' | 'e
     return { kind: 'refused', refusal: admission.refusal, id };
   }
   // A key without dev methods meets them as the hosted gateway would: they do not exist.
-  const run = caller.key.devMethods ? (call: RpcCall) => network.execute(call) : (call: RpcCall) => (DEV_METHOD.test(call.method) ? Promise.resolve(notFound(call)) : network.execute(call));
+  let slots = slotsOf.get(policy);
+  if (slots === undefined) slotsOf.set(policy, (slots = new HeavySlots()));
+  const limit = caller.key.maxConcurrentHeavy ?? limits.maxConcurrentHeavy;
+  const execute = (call: RpcCall) => slots.run(caller.key.key, limit, call, (c) => network.execute(c));
+  const run = caller.key.devMethods ? execute : (call: RpcCall) => (DEV_METHOD.test(call.method) ? Promise.resolve(notFound(call)) : execute(call));
   const response = await answerChecked(checked, run);
   return { kind: 'answered', response, forwarded: admission.forwarded };
 }

@@ -83,7 +83,7 @@ async function serve(ctx: GatewayContext, req: Request, res: Response): Promise<
   const network = ctx.networks.get(route.network)!;
   const caller = { ...auth, failover: /^true$/i.test(String(req.headers['enable-failover'] ?? '')) };
   const text = typeof req.body === 'string' ? req.body : '';
-  const outcome = await serveText(text, network, caller, ctx.policy, ctx.limits().maxBatch);
+  const outcome = await serveText(text, network, caller, ctx.policy, ctx.limits());
   if (outcome.kind === 'refused') {
     const { status, body } = refusalBody(outcome.refusal, outcome.id, 'http');
     res.status(status).json(body);

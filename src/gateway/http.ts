@@ -174,7 +174,7 @@ function serveFast(ctx: GatewayContext, route: RpcRoute, headers: IncomingHttpHe
     const network = ctx.networks.get(route.network)!;
     const failover = headers['enable-failover'];
     const caller = { key: auth.key, secretGiven: auth.secretGiven, failover: failover !== undefined && /^true$/i.test(String(failover)) };
-    serveText(text, network, caller, ctx.policy, ctx.limits().maxBatch)
+    serveText(text, network, caller, ctx.policy, ctx.limits())
       .then((outcome) => {
         if (outcome.kind === 'refused') {
           const { status, body } = refusalBody(outcome.refusal, outcome.id, 'http');

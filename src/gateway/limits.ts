@@ -17,6 +17,12 @@ export interface GatewayLimits {
    * (undici: 4 s), so a client never reuses a connection the server is closing at that moment.
    */
   readonly keepAliveTimeoutMs: number;
+  /** Heavy calls (eth_call, eth_estimateGas, eth_getLogs, eth_getProof, ...) one key may run at once; past it: -32005. */
+  readonly maxConcurrentHeavy: number;
+  /** A WebSocket peer is pinged this often (ms) and closed when it did not answer the previous ping. */
+  readonly wsPingIntervalMs: number;
+  /** A WebSocket connection with more bytes than this not yet read by its peer is closed (1008). */
+  readonly maxBufferedBytes: number;
 }
 
 export const DEFAULT_LIMITS: GatewayLimits = {
@@ -26,6 +32,9 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   requestTimeoutMs: 30_000,
   headersTimeoutMs: 10_000,
   keepAliveTimeoutMs: 65_000,
+  maxConcurrentHeavy: 16,
+  wsPingIntervalMs: 30_000,
+  maxBufferedBytes: 16 * 1024 * 1024,
 };
 
 const positive = z.number().int().positive();
@@ -39,6 +48,9 @@ export const LimitsOptions = z
     requestTimeoutMs: positive,
     headersTimeoutMs: positive,
     keepAliveTimeoutMs: positive,
+    maxConcurrentHeavy: positive,
+    wsPingIntervalMs: positive,
+    maxBufferedBytes: positive,
   })
   .partial()
   .strict();

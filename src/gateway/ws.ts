@@ -43,22 +43,34 @@ export function handleUpgrade(ctx: GatewayContext, req: IncomingMessage, socket:
 /** Close code and reason when a connection's key has been removed. */
 export const KEY_REMOVED = { code: 1008, reason: 'invalid project id' } as const;
 
-/** A connection that has not read this many bytes of its notifications and answers is closed (1008): a slow reader cannot grow devgate's memory. */
-export const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+/** Close code and reason of a connection whose peer does not read what it is sent (limits.maxBufferedBytes). */
+export const SLOW_READER = { code: 1008, reason: 'slow reader: too many bytes not read' } as const;
 
 function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, caller: Caller): void {
   const key = caller.key.key;
-  // The connection's own view of the network (eth_subscribe); notifications go out as they come, in order.
-  const conn = network.connect?.((text) => {
+  // Everything sent goes through here: a peer that does not read (past maxBufferedBytes) is closed, others are unaffected.
+  const send = (text: string) => {
     if (ws.readyState !== ws.OPEN) return;
-    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return ws.close(1008, 'slow reader: too many bytes not read');
+    if (ws.bufferedAmount > ctx.limits().maxBufferedBytes) return ws.close(SLOW_READER.code, SLOW_READER.reason);
     ws.send(text);
-  });
+  };
+  // A silent peer (no pong to the last ping) is closed; one that answers stays.
+  let alive = true;
+  ws.on('pong', () => (alive = true));
+  const pinger = setInterval(() => {
+    if (!alive) return ws.terminate();
+    alive = false;
+    if (ws.readyState === ws.OPEN) ws.ping();
+  }, ctx.limits().wsPingIntervalMs);
+  pinger.unref();
+  // The connection's own view of the network (eth_subscribe); notifications go out as they come, in order.
+  const conn = network.connect?.(send);
   const target = conn === undefined ? network : { name: network.name, execute: conn.execute.bind(conn) };
   let mine = ctx.sockets.get(key);
   if (mine === undefined) ctx.sockets.set(key, (mine = new Set()));
   mine.add(ws);
   ws.on('close', () => {
+    clearInterval(pinger);
     conn?.close();
     mine.delete(ws);
     if (mine.size === 0 && ctx.sockets.get(key) === mine) ctx.sockets.delete(key);
@@ -70,10 +82,10 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
     const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
     // The caller object is made again only when the key store answers with another key object.
     if (current !== caller.key) caller = { ...caller, key: current };
-    void serveText(text, target, caller, ctx.policy, ctx.limits().maxBatch).then((outcome) => {
+    void serveText(text, target, caller, ctx.policy, ctx.limits()).then((outcome) => {
       if (ws.readyState !== ws.OPEN) return;
-      if (outcome.kind === 'refused') ws.send(JSON.stringify(refusalBody(outcome.refusal, outcome.id, 'ws').body));
-      else if (outcome.response !== undefined) ws.send(responseText(outcome.response));
+      if (outcome.kind === 'refused') send(JSON.stringify(refusalBody(outcome.refusal, outcome.id, 'ws').body));
+      else if (outcome.response !== undefined) send(responseText(outcome.response));
     });
   });
   // ws closes the connection itself (1009 for an oversized message); nothing to add.

@@ -1,6 +1,10 @@
 import { defineMethod, optional, required } from '../../rpc/method.js';
 import { arrayOf, blockNumberOrHash } from '../../rpc/params.js';
+import { LimitExceeded } from '../../errors.js';
 import type { EthContext } from '../context.js';
+
+/** Storage keys one eth_getProof may ask for (devgate's bound: a proof per key is real trie work). */
+export const MAX_PROOF_KEYS = 1024;
 import { proveAt } from '../engine/query/proof.js';
 import { formatProof } from '../format/proof.js';
 import { addressParam, stateBlock, storageSlot } from '../params.js';
@@ -14,5 +18,8 @@ import { addressParam, stateBlock, storageSlot } from '../params.js';
 export const eth_getProof = defineMethod({
   name: 'eth_getProof',
   params: [required('address', addressParam), required('storageKeys', arrayOf(storageSlot, 'an array of storage keys')), optional('block', blockNumberOrHash)],
-  handler: async (ctx: EthContext, address, keys, sel) => formatProof(await proveAt(ctx.chain, await stateBlock(ctx.chain, sel), address, keys)),
+  handler: async (ctx: EthContext, address, keys, sel) => {
+    if (keys.length > MAX_PROOF_KEYS) throw new LimitExceeded(`too many storage keys: at most ${MAX_PROOF_KEYS} in one eth_getProof, got ${keys.length}`, { limit: MAX_PROOF_KEYS });
+    return formatProof(await proveAt(ctx.chain, await stateBlock(ctx.chain, sel), address, keys));
+  },
 });

@@ -41,6 +41,8 @@ export const KeySpec = z
       .object({
         creditsPerSecond: z.number().int().min(0).optional(),
         creditsPerDay: z.number().int().min(0).optional(),
+        /** Heavy calls this key may run at once (default: the gateway's maxConcurrentHeavy, 16). */
+        maxConcurrentHeavy: z.number().int().positive().optional(),
       })
       .strict()
       .optional(),
@@ -96,6 +98,8 @@ export interface ResolvedKey {
   readonly limits: CreditLimits;
   /** Whether this key may call the dev methods (evm_, anvil_, hardhat_). */
   readonly devMethods: boolean;
+  /** Its own limit of heavy calls at once, if it has one. */
+  readonly maxConcurrentHeavy?: number;
   /** Whether the key is listed (false: accepted because the store is open). */
   readonly listed: boolean;
 }
@@ -109,6 +113,7 @@ function resolve(spec: KeySpec, listed: boolean): ResolvedKey {
     allowlist: spec.allowlist,
     limits: effectiveLimits(spec.plan, spec.limits),
     devMethods: spec.devMethods !== false,
+    maxConcurrentHeavy: spec.limits?.maxConcurrentHeavy,
     listed,
   };
 }

@@ -1,0 +1,80 @@
+/**
+ * One key cannot hold the gateway: heavy calls per key are bounded (-32005, other keys unaffected), proofs are
+ * bounded in keys, a silent WebSocket peer is closed after an unanswered ping, and a peer that does not read
+ * is closed past the buffered-bytes limit while others go on.
+ */
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { start, type Gateway } from '../../src/index.js';
+import { call, post } from '../support/http.js';
+
+let gw: Gateway;
+beforeAll(async () => {
+  gw = await start({
+    port: 0,
+    chains: ['chains/sepolia.json'],
+    limits: { maxConcurrentHeavy: 2, wsPingIntervalMs: 100, maxBufferedBytes: 64 * 1024 },
+    keys: { open: true, defaultPlan: 'unlimited', keys: [{ key: 'one', plan: 'unlimited', limits: { maxConcurrentHeavy: 1 } }] },
+  });
+});
+afterAll(() => gw.stop());
+
+const loop = (i: number) => ({ jsonrpc: '2.0', id: i, method: 'eth_call', params: [{ data: `0x5b6000560${i}`, gas: '0x2faf080' }, 'latest'] });
+
+describe('fair sharing', () => {
+  it('a key runs at most maxConcurrentHeavy heavy calls at once; the rest answer -32005; another key is served meanwhile', async () => {
+    const url = gw.url('sepolia', 'busy');
+    const answers = Promise.all([0, 1, 2].map((i) => post(url, loop(i))));
+    await new Promise((r) => setTimeout(r, 50));
+    const other = await call(gw.url('sepolia', 'other'), 'eth_call', [{ to: '0x5fbdb2315678afecb367f032d93f642f64180aa3', data: '0x18160ddd' }, 'latest']);
+    expect(other.result).toMatch(/^0x[0-9a-f]{64}$/);
+    const codes = (await answers).map((r) => r.json.error.code).sort((a: number, b: number) => a - b);
+    expect(codes).toEqual([-32005, -32000, -32000]);
+    const refused = (await answers).find((r) => r.json.error.code === -32005)!.json.error;
+    expect(refused).toMatchObject({ message: expect.stringMatching(/^too many concurrent requests: at most 2 heavy calls/), data: { limit: 2 } });
+    // Cheap calls of the busy key are never refused.
+    expect((await call(url, 'eth_blockNumber')).result).toBe('0x28');
+  });
+
+  it("a key's own maxConcurrentHeavy in the keys file wins", async () => {
+    const url = gw.url('sepolia', 'one');
+    const codes = (await Promise.all([0, 1].map((i) => post(url, loop(i))))).map((r) => r.json.error.code).sort((a: number, b: number) => a - b);
+    expect(codes).toEqual([-32005, -32000]);
+  });
+
+  it('eth_getProof takes at most 1,024 storage keys', async () => {
+    const keys = Array.from({ length: 1025 }, (_, i) => '0x' + i.toString(16));
+    const r = await call(gw.url('sepolia'), 'eth_getProof', ['0x5fbdb2315678afecb367f032d93f642f64180aa3', keys, 'latest']);
+    expect(r.error).toMatchObject({ code: -32005, message: 'too many storage keys: at most 1024 in one eth_getProof, got 1025' });
+  });
+});
+
+describe('WebSocket peers', () => {
+  it('a peer that answers no ping is closed; one that answers stays', async () => {
+    const silent = new WebSocket(gw.wsUrl('sepolia'), { autoPong: false });
+    const polite = new WebSocket(gw.wsUrl('sepolia'));
+    await Promise.all([silent, polite].map((ws) => new Promise((r) => ws.once('open', r))));
+    const closed = await new Promise<number>((resolve) => silent.once('close', (code) => resolve(code)));
+    expect(closed).toBe(1006);
+    expect(polite.readyState).toBe(WebSocket.OPEN);
+    polite.close();
+  });
+
+  it('a peer that does not read is closed past maxBufferedBytes (1008); others keep their notifications', async () => {
+    const slow = new WebSocket(gw.wsUrl('sepolia'));
+    const fine = new WebSocket(gw.wsUrl('sepolia'));
+    await Promise.all([slow, fine].map((ws) => new Promise((r) => ws.once('open', r))));
+    const ask = (ws: WebSocket) => new Promise((r) => { ws.once('message', r); ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] })); });
+    await Promise.all([ask(slow), ask(fine)]);
+    let fineCount = 0;
+    fine.on('message', () => fineCount++);
+    // The slow peer stops reading (and answering pings): its kernel buffers fill, then devgate's.
+    (slow as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+    for (let i = 0; i < 40; i++) await call(gw.url('sepolia'), 'anvil_mine', ['0x32']);
+    const closing = new Promise<number>((resolve) => slow.once('close', (code) => resolve(code)));
+    (slow as unknown as { _socket: { resume(): void } })._socket.resume();
+    expect([1008, 1006]).toContain(await closing);
+    expect(fineCount).toBe(2000);
+    fine.close();
+  });
+});
