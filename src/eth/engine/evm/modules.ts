@@ -3,9 +3,11 @@
  * Interpreter class, `defaultBlock`, the EIP-7928 post-call hook, the stock opcode handlers), loaded
  * by path from the package's own ESM build (evmFiles.ts; a bundle hands out its own copies): the very
  * modules its EVM imports, so classes and prototypes are the same objects.
- * Should any of them fail to load, `internals` is undefined and every EVM runs stock.
+ * Should any of them fail to load, or the gate (gate.ts: exact versions, DEVGATE_EVM_FAST_PATH=0) say no,
+ * `internals` is undefined and every EVM runs stock.
  */
 import { evmFile } from './evmFiles.js';
+import { gate } from './gate.js';
 import type { InterpreterClass, OpEntry } from './types.js';
 
 export interface EvmInternals {
@@ -25,6 +27,7 @@ export interface EvmInternals {
 }
 
 async function load(): Promise<EvmInternals | undefined> {
+  if (!gate.on) return undefined;
   try {
     const [interpreter, evm, eip7928, functions, gas, util, eip2929] = await Promise.all([
       evmFile('interpreter.js'),
