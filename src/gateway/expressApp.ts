@@ -4,10 +4,10 @@ import { adminMethods } from '../admin/index.js';
 import { answer, failure, parseJson, responseText } from '../rpc/envelope.js';
 import { ErrorCode, RpcError } from '../rpc/errors.js';
 import { serveText } from './answer.js';
-import { ADMIN_PATH } from './http.js';
+import { ADMIN_PATH } from './context.js';
 import { BAD_SECRET, INVALID_KEY, MISSING_KEY, refusalBody, type TextReply } from './replies.js';
 import { resolveRoute } from './route.js';
-import type { GatewayContext } from './server.js';
+import type { GatewayContext } from './context.js';
 
 export function httpApp(ctx: GatewayContext): express.Express {
   const app = express();

@@ -8,10 +8,11 @@ import { responseText } from '../rpc/envelope.js';
 import { serveText } from './answer.js';
 import { BAD_SECRET, INVALID_KEY, refusalBody, type TextReply } from './replies.js';
 import { RouteCache, type Route } from './route.js';
-import type { GatewayContext } from './server.js';
+import type { GatewayContext } from './context.js';
 
 /** The path of the admin interface (JSON-RPC, methods `devgate_*`). */
-export const ADMIN_PATH = '/admin';
+export { ADMIN_PATH } from './context.js';
+import { ADMIN_PATH } from './context.js';
 
 /** What the short path reads of a request, as node:http gives it (header names in lower case). */
 export interface RequestHead {

@@ -11,6 +11,8 @@ import type { Clock } from '../clock.js';
 import type { Network } from '../network.js';
 import { createControl, type GatewayControl } from './control.js';
 import { httpHandlers } from './http.js';
+import type { GatewayContext } from './context.js';
+import { QUOTA_CLOSE } from './context.js';
 import { startIdleGc } from './idleGc.js';
 import { DEFAULT_LIMITS, type GatewayLimits } from './limits.js';
 import { Policy } from './policy/index.js';
@@ -27,21 +29,7 @@ export interface GatewayOptions {
   readonly clock?: Clock;
 }
 
-/** What the HTTP and WebSocket halves share. */
-export interface GatewayContext {
-  readonly networks: ReadonlyMap<string, Network>;
-  readonly names: ReadonlySet<string>;
-  readonly policy: Policy;
-  readonly control: GatewayControl;
-  limits(): GatewayLimits;
-  /** The open WebSocket connections of each key. */
-  readonly sockets: Map<string, Set<WebSocket>>;
-  /** The WebSocket server, made on first use. */
-  wss(): WebSocketServer;
-}
-
-/** Close code and reason for WebSocket connections of a key over its daily quota. */
-export const QUOTA_CLOSE = { code: 1008, reason: 'daily request count exceeded' } as const;
+export { QUOTA_CLOSE, type GatewayContext } from './context.js';
 
 export class GatewayServer {
   readonly policy: Policy;

@@ -8,7 +8,7 @@ import { serveText } from './answer.js';
 import type { Caller } from './policy/index.js';
 import { BAD_SECRET, INVALID_KEY, MISSING_KEY, refusalBody, type TextReply } from './replies.js';
 import { resolveRoute } from './route.js';
-import type { GatewayContext } from './server.js';
+import type { GatewayContext } from './context.js';
 
 function refuse(socket: Duplex, status: number, statusText: string, headers: Readonly<Record<string, string>>, body: string, type: string): void {
   const lines = [`HTTP/1.1 ${status} ${statusText}`, `Content-Type: ${type}`, `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];

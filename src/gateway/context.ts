@@ -1,0 +1,28 @@
+/**
+ * What the gateway's HTTP and WebSocket halves share, in a module of its own so that server.ts, http.ts,
+ * rawHttp.ts, expressApp.ts and ws.ts import it, not each other (no import cycle).
+ */
+import type { WebSocket, WebSocketServer } from 'ws';
+import type { Network } from '../network.js';
+import type { GatewayControl } from './control.js';
+import type { GatewayLimits } from './limits.js';
+import type { Policy } from './policy/index.js';
+
+/** The path of the admin interface (devgate_* JSON-RPC). */
+export const ADMIN_PATH = '/admin';
+
+/** What the HTTP and WebSocket halves share. */
+export interface GatewayContext {
+  readonly networks: ReadonlyMap<string, Network>;
+  readonly names: ReadonlySet<string>;
+  readonly policy: Policy;
+  readonly control: GatewayControl;
+  limits(): GatewayLimits;
+  /** The open WebSocket connections of each key. */
+  readonly sockets: Map<string, Set<WebSocket>>;
+  /** The WebSocket server, made on first use. */
+  wss(): WebSocketServer;
+}
+
+/** Close code and reason for WebSocket connections of a key over its daily quota. */
+export const QUOTA_CLOSE = { code: 1008, reason: 'daily request count exceeded' } as const;
