@@ -39,6 +39,9 @@ Options:
                     anvil_mine
   --no-dev-methods  serve no evm_, anvil_, hardhat_ methods (-32601), exactly
                     as the hosted gateway
+  --no-raw-http     serve every HTTP request through node:http (the raw front
+                    that answers plain JSON-RPC POSTs on the socket is off)
+  --no-idle-gc      no full GCs when devgate goes idle after work
   --allow-unprotected-txs   accept legacy transactions without EIP-155
                     replay protection (refused by default, as geth does)
   -h, --help        show this help
@@ -80,6 +83,8 @@ async function main(argv: string[]): Promise<number> {
         'no-mining': { type: 'boolean' },
         'no-dev-methods': { type: 'boolean' },
         'allow-unprotected-txs': { type: 'boolean' },
+        'no-raw-http': { type: 'boolean' },
+        'no-idle-gc': { type: 'boolean' },
         ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((f) => [f, { type: 'string' as const }])),
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -127,7 +132,7 @@ async function main(argv: string[]): Promise<number> {
   const mining = { automine: !args['no-mining'] && blockTime === undefined, blockTime };
   // Loaded here, so --help, --version and a bad flag answer without loading the engines.
   const { start } = await import('./index.js');
-  const gw = await start({ port, host, chains: args.chain, keys, limits, cache, mining, devMethods: !args['no-dev-methods'], allowUnprotectedTxs: args['allow-unprotected-txs'] === true });
+  const gw = await start({ port, host, chains: args.chain, keys, limits, cache, mining, devMethods: !args['no-dev-methods'], allowUnprotectedTxs: args['allow-unprotected-txs'] === true, rawHttp: !args['no-raw-http'], idleGc: !args['no-idle-gc'] });
   if (!LOOPBACK.has(host)) {
     console.warn(`devgate: warning: bound to ${host}, not 127.0.0.1: other machines can reach this gateway and its admin interface (/admin)`);
   }

@@ -56,6 +56,10 @@ const StartOptions = z
     mining: z.object({ automine: z.boolean().optional(), blockTime: z.number().positive().optional() }).strict().optional(),
     /** Serve the dev methods (evm_, anvil_, hardhat_); false answers them -32601, as the hosted gateway (default true). */
     devMethods: z.boolean().default(true),
+    /** The raw HTTP front that answers plain JSON-RPC POSTs on the socket; false: node:http serves every request (default true). */
+    rawHttp: z.boolean().default(true),
+    /** Full GCs when the process goes idle after work, handing memory back (the CLI turns it on; default false). */
+    idleGc: z.boolean().default(false),
     /** Accept legacy transactions without EIP-155 replay protection (refused by default, as geth refuses them over RPC). */
     allowUnprotectedTxs: z.boolean().default(false),
     clock: z.custom<Clock>((v) => typeof (v as Clock | undefined)?.now === 'function', 'expected a clock with a now() method').default(systemClock),
@@ -113,7 +117,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   };
   const mining = { automine: opts.mining?.automine ?? opts.mining?.blockTime === undefined, intervalMs: opts.mining?.blockTime === undefined ? undefined : Math.round(opts.mining.blockTime * 1000) };
   for (const s of seeds) networks.push(await createNetwork(s, { clock: opts.clock, l1BlockNumber, cacheDir: cache, mining, devMethods: opts.devMethods, allowUnprotectedTxs: opts.allowUnprotectedTxs }));
-  const server = new GatewayServer(networks, { limits, keys, clock: opts.clock });
+  const server = new GatewayServer(networks, { limits, keys, clock: opts.clock, rawHttp: opts.rawHttp, idleGc: opts.idleGc });
   let address;
   try {
     address = await server.listen(opts.port, opts.host);

@@ -27,6 +27,10 @@ export interface GatewayOptions {
   /** Keys and plans; default: open, any well-formed key, no rate or daily limit (the `unlimited` plan). */
   readonly keys?: KeysConfig;
   readonly clock?: Clock;
+  /** The raw HTTP front (rawHttp.ts) answers plain JSON-RPC POSTs itself; false: node:http serves everything (default true). */
+  readonly rawHttp?: boolean;
+  /** Full GCs when the process goes idle after work (idleGc.ts); only the CLI turns it on (default false). */
+  readonly idleGc?: boolean;
 }
 
 export { QUOTA_CLOSE, type GatewayContext } from './context.js';
@@ -35,8 +39,9 @@ export class GatewayServer {
   readonly policy: Policy;
   readonly control: GatewayControl;
   private readonly server: Server;
-  /** Reads each connection first and answers plain JSON-RPC POSTs itself (rawHttp.ts). */
-  private readonly front: RawHttpFront;
+  /** Reads each connection first and answers plain JSON-RPC POSTs itself (rawHttp.ts); absent when turned off. */
+  private readonly front: RawHttpFront | undefined;
+  private readonly idleGc: boolean;
   /** Made on the first upgrade request: loading ws is ~40 ms of a start that may serve no WebSocket. */
   private wss: WebSocketServer | undefined;
   private limits: GatewayLimits;
@@ -61,7 +66,8 @@ export class GatewayServer {
     const shortest = Math.min(this.limits.headersTimeoutMs, this.limits.requestTimeoutMs);
     const handlers = httpHandlers(ctx);
     this.server = createServer({ connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(shortest / 4))) }, handlers.node);
-    this.front = new RawHttpFront(this.server, handlers.short, () => this.limits);
+    this.front = options.rawHttp === false ? undefined : new RawHttpFront(this.server, handlers.short, () => this.limits);
+    this.idleGc = options.idleGc === true;
     this.applyLimits(this.limits);
     this.server.on('upgrade', (req, socket, head) => handleUpgrade(ctx, req, socket, head));
   }
@@ -71,7 +77,7 @@ export class GatewayServer {
       this.server.once('error', reject);
       this.server.listen(port, host, () => {
         this.server.off('error', reject);
-        this.stopIdleGc ??= startIdleGc();
+        if (this.idleGc) this.stopIdleGc ??= startIdleGc();
         resolve(this.server.address() as AddressInfo);
       });
     });
@@ -86,7 +92,7 @@ export class GatewayServer {
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     }
-    this.front.closeAll();
+    this.front?.closeAll();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
