@@ -129,7 +129,8 @@ async function main(argv: string[]): Promise<number> {
     console.error(`devgate: --block-time must be a positive number of seconds, got ${JSON.stringify(args['block-time'])}`);
     return 2;
   }
-  const mining = { automine: !args['no-mining'] && blockTime === undefined, blockTime };
+  // Without a mining flag each network mines as its seed says (automine by default).
+  const mining = blockTime === undefined && !args['no-mining'] ? undefined : { automine: !args['no-mining'] && blockTime === undefined, blockTime };
   // Loaded here, so --help, --version and a bad flag answer without loading the engines.
   const { start } = await import('./index.js');
   const gw = await start({ port, host, chains: args.chain, keys, limits, cache, mining, devMethods: !args['no-dev-methods'], allowUnprotectedTxs: args['allow-unprotected-txs'] === true, rawHttp: !args['no-raw-http'], idleGc: !args['no-idle-gc'] });
@@ -141,7 +142,10 @@ async function main(argv: string[]): Promise<number> {
     console.log(`  HTTP       ${gw.url(n.name, '<API_KEY>')}`);
     console.log(`  WebSocket  ${gw.wsUrl(n.name, '<API_KEY>')}`);
   }
-  console.log(`Mining: ${blockTime !== undefined ? `a block every ${blockTime} s` : mining.automine ? 'automine (a block per send)' : 'manual (evm_mine, anvil_mine)'}`);
+  for (const n of gw.networks.filter((x) => x.kind === 'eth')) {
+    const mode = gw.eth(n.name).miningMode();
+    console.log(`Mining on ${n.name}: ${mode.intervalMs !== undefined ? `a block every ${mode.intervalMs / 1000} s` : mode.automine ? 'automine (a block per send)' : 'manual (evm_mine, anvil_mine)'}`);
+  }
   const firstEth = gw.networks.find((n) => n.kind === 'eth');
   if (firstEth !== undefined) printDevAccounts(firstEth.name, gw.eth(firstEth.name).devAccounts());
   console.log(`Listening on ${gw.host}:${gw.port}`);

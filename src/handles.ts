@@ -53,6 +53,8 @@ export interface EthNetwork {
   setAutomine(enabled: boolean): void;
   /** Whether automine is on. */
   getAutomine(): boolean;
+  /** The mining mode: automine, and the interval of interval mining (undefined when off). */
+  miningMode(): { readonly automine: boolean; readonly intervalMs: number | undefined };
   /** Mines a block every `ms` milliseconds of devgate's clock; 0 turns it off. @example gw.eth('mainnet').setIntervalMining(1000) */
   setIntervalMining(ms: number): void;
   /** Moves the next block's time forward; gives the total added so far. @example gw.eth('mainnet').increaseTime(60) */
@@ -149,6 +151,7 @@ export function ethNetwork(name: string, { chain, miner, snapshots }: EthEngine)
     mine: async (opts = {}) => (await miner.mine(BigInt(opts.blocks ?? 1), opts.interval === undefined ? undefined : BigInt(opts.interval))).map((r) => r.block.number),
     setAutomine: (enabled) => miner.setAutomine(enabled),
     getAutomine: () => miner.mode().automine,
+    miningMode: () => miner.mode(),
     setIntervalMining: (ms) => miner.setIntervalMining(ms),
     increaseTime: (seconds) => miner.increaseTime(BigInt(seconds)),
     setNextBlockTimestamp: (timestamp) => miner.setNextBlockTimestamp(timestamp),

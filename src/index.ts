@@ -115,7 +115,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     const l1 = networks.find((n) => n.name === name && n.kind === 'eth');
     return l1 === undefined ? undefined : (l1.engine as EthEngine).chain.head().number;
   };
-  const mining = { automine: opts.mining?.automine ?? opts.mining?.blockTime === undefined, intervalMs: opts.mining?.blockTime === undefined ? undefined : Math.round(opts.mining.blockTime * 1000) };
+  const mining = opts.mining === undefined ? undefined : { automine: opts.mining.automine ?? opts.mining.blockTime === undefined, intervalMs: opts.mining.blockTime === undefined ? undefined : Math.round(opts.mining.blockTime * 1000) };
   for (const s of seeds) networks.push(await createNetwork(s, { clock: opts.clock, l1BlockNumber, cacheDir: cache, mining, devMethods: opts.devMethods, allowUnprotectedTxs: opts.allowUnprotectedTxs }));
   const server = new GatewayServer(networks, { limits, keys, clock: opts.clock, rawHttp: opts.rawHttp, idleGc: opts.idleGc });
   let address;

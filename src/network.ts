@@ -47,7 +47,9 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
   switch (seed.kind) {
     case 'eth': {
       const { chain } = await cachedEthChain(loaded, env.cacheDir, { safeDepth: seed.safeDepth, finalizedDepth: seed.finalizedDepth });
-      const miner = new Miner(chain, env.clock, env.mining);
+      // The gateway's options (CLI, start()) win; else the seed's own mining settings; else automine.
+      const fromSeed = seed.mining === undefined ? undefined : { automine: seed.mining.automine ?? seed.mining.blockTime === undefined, intervalMs: seed.mining.blockTime === undefined ? undefined : Math.round(seed.mining.blockTime * 1000) };
+      const miner = new Miner(chain, env.clock, env.mining ?? fromSeed);
       const impersonation = new Impersonation();
       const snapshots = new Snapshots(chain, miner, impersonation);
       const filters = new EthFilters(chain, env.clock);

@@ -125,6 +125,14 @@ export const EthSeed = z
     pending: z.array(TxSpec).default([]).describe('Transactions left in the pending pool, in order.'),
     safeDepth: z.number().int().nonnegative().default(32).describe('How many blocks the `safe` tag trails `latest` (default 32).'),
     finalizedDepth: z.number().int().nonnegative().default(64).describe('How many blocks the `finalized` tag trails `latest` (default 64).'),
+    mining: z
+      .object({
+        automine: z.boolean().optional().describe('Mine a block for every send (default true, false with blockTime).'),
+        blockTime: z.number().positive().optional().describe('Interval mining: a block every blockTime seconds, empty ones too.'),
+      })
+      .strict()
+      .optional()
+      .describe("How this network mines unless the gateway's options say otherwise (default: automine)."),
     gethGenesis: z.string().min(1).optional().describe('A geth genesis.json (path relative to this file) to start from instead of genesis, alloc and blocks; its config.chainId gives chainId (if both are given they must be equal).'),
     rlpChain: z.string().min(1).optional().describe('With gethGenesis: a `geth export` file (RLP blocks back to back, optionally gzipped) whose blocks are imported and checked.'),
   })

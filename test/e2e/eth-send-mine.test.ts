@@ -147,6 +147,18 @@ describe('mined blocks are real', () => {
     expect((await call(url, 'eth_blockNumber')).result).toBe(head);
   });
 
+  it("a seed's own mining settings apply unless start() gives some", async () => {
+    const seed = { ...JSON.parse(readFileSync(new URL('../../chains/sepolia.json', import.meta.url), 'utf8')), mining: { automine: false } };
+    const own = await start({ port: 0, chains: [seed] });
+    const overridden = await start({ port: 0, chains: [seed], mining: { automine: true } });
+    try {
+      expect(own.eth('sepolia').miningMode()).toEqual({ automine: false, intervalMs: undefined });
+      expect(overridden.eth('sepolia').miningMode()).toEqual({ automine: true, intervalMs: undefined });
+    } finally {
+      await Promise.all([own.stop(), overridden.stop()]);
+    }
+  });
+
   it('interval mining follows devgate clock, empty blocks too', async () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const own = await start({ port: 0, chains: ['chains/sepolia.json'], clock, mining: { blockTime: 5 } });
