@@ -21,8 +21,13 @@ export const starknetBlockId: Decoder<StarknetBlockId> = (value) => {
   }
 };
 
-/** The block an id means; error 24 when there is none. `pending` with nothing pending is the latest block. */
+/**
+ * The block an id means; error 24 when there is none. `pending` is always the block being filled
+ * (empty, on the latest block, when nothing is pending), as Starknet nodes answer it; the rollup_
+ * family's fallback to `latest` (DESIGN) does not apply here.
+ */
 export function resolveBlock(chain: RollupChain, id: StarknetBlockId): SealedBlock | PendingBlock {
+  if ('tag' in id && id.tag === 'pending') return chain.pending();
   if ('tag' in id && id.tag === 'l1_accepted') {
     for (let n = chain.head().number; n >= 0n; n--) {
       const b = chain.block({ number: n }) as SealedBlock;

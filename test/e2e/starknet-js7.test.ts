@@ -1,0 +1,131 @@
+/**
+ * The starknet_ family as the Starknet JSON-RPC 0.8, read by starknet.js 7 unchanged (RpcProvider)
+ * and checked on the wire for the spec's shapes and errors, on a test chain driven by a manual clock.
+ */
+import { RpcProvider } from 'starknet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock, start, type Gateway } from '../../src/index.js';
+import { call } from '../support/http.js';
+import { ALICE, BOB, COUNTER, FRI_PRICE, START_MS, UNLIMITED_KEYS, WEI_PRICE, increase, testSeed } from '../rollup/fixture.js';
+import { invokeV1, invokeV3, starknetJsHash } from '../rollup/txs.js';
+
+let gw: Gateway;
+let url: string;
+let provider: RpcProvider;
+const clock = new ManualClock(START_MS);
+const prices = { dataGasPrices: { wei: '0x3', fri: '0x5' }, l2GasPrices: { wei: '0x7', fri: '0xb' }, l1DaMode: 'CALLDATA' };
+
+beforeAll(async () => {
+  gw = await start({ port: 0, clock, keys: UNLIMITED_KEYS, chains: [testSeed(prices)] });
+  url = gw.url('rollup-test');
+  provider = await RpcProvider.create({ nodeUrl: url });
+});
+afterAll(() => gw.stop());
+
+const rpc = async (method: string, params: unknown) => call(url, method, params);
+
+describe('starknet_ read by starknet.js 7', () => {
+  it('creates a provider from the spec version and reads chain id, head and sync state', async () => {
+    expect((await rpc('starknet_specVersion', [])).result).toBe('0.8.1');
+    expect(await provider.getSpecVersion()).toMatch(/^0\.8/);
+    expect(await provider.getChainId()).toBe('0x534e5f4d41494e');
+    expect(await provider.getBlockNumber()).toBe(0);
+    const latest = await provider.getBlockLatestAccepted();
+    expect(latest.block_number).toBe(0);
+    expect(await provider.getSyncingStats()).toBe(false);
+  });
+
+  it('serves spec 0.8 block headers by number, hash and tag', async () => {
+    const block: any = await provider.getBlock('latest');
+    expect(block).toMatchObject({
+      status: 'ACCEPTED_ON_L1',
+      block_number: 0,
+      l1_gas_price: { price_in_wei: '0x' + WEI_PRICE.toString(16), price_in_fri: '0x' + FRI_PRICE.toString(16) },
+      l1_data_gas_price: { price_in_wei: '0x3', price_in_fri: '0x5' },
+      l2_gas_price: { price_in_wei: '0x7', price_in_fri: '0xb' },
+      l1_da_mode: 'CALLDATA',
+      starknet_version: '0.13.4',
+      transactions: [],
+    });
+    expect(await provider.getBlock(0)).toEqual(block);
+    expect(await provider.getBlock(block.block_hash)).toEqual(block);
+    const pending: any = await provider.getBlock('pending');
+    expect(pending.block_hash).toBeUndefined();
+    expect(pending).toMatchObject({ parent_hash: block.block_hash, transactions: [], l1_da_mode: 'CALLDATA' });
+  });
+
+  it('follows a transaction through pending, L2 and L1 with spec receipts and statuses', async () => {
+    const tx = invokeV1(ALICE, increase(1), 0);
+    const { result } = await rpc('starknet_addInvokeTransaction', { invoke_transaction: tx });
+    const hash = result.transaction_hash;
+    expect(hash).toBe(starknetJsHash(tx));
+    expect(await provider.getTransactionStatus(hash)).toEqual({ finality_status: 'ACCEPTED_ON_L2', execution_status: 'SUCCEEDED' });
+    const pendingReceipt: any = await provider.getTransactionReceipt(hash);
+    expect(pendingReceipt.isSuccess()).toBe(true);
+    expect(pendingReceipt.block_hash).toBeUndefined();
+    const pending: any = await provider.getBlockWithTxs('pending');
+    expect(pending.transactions).toMatchObject([{ transaction_hash: hash, type: 'INVOKE', version: '0x1', sender_address: ALICE.address, max_fee: tx.max_fee }]);
+
+    await rpc('devnet_createBlock', {});
+    const receipt: any = await provider.getTransactionReceipt(hash);
+    expect(receipt.isSuccess()).toBe(true);
+    expect(receipt.value).toMatchObject({ type: 'INVOKE', execution_status: 'SUCCEEDED', finality_status: 'ACCEPTED_ON_L2', block_number: 1 });
+    expect(receipt.value.actual_fee).toEqual({ amount: expect.stringMatching(/^0x[1-9a-f]/), unit: 'WEI' });
+    expect(receipt.value.execution_resources).toEqual({ l1_gas: expect.any(Number), l1_data_gas: 0, l2_gas: 0 });
+    expect(BigInt(receipt.value.actual_fee.amount)).toBe(BigInt(receipt.value.execution_resources.l1_gas) * WEI_PRICE);
+
+    await rpc('devnet_acceptOnL1', { block_id: 'latest' });
+    expect(await provider.getTransactionStatus(hash)).toEqual({ finality_status: 'ACCEPTED_ON_L1', execution_status: 'SUCCEEDED' });
+    const withReceipts: any = await provider.getBlockWithReceipts(1);
+    expect(withReceipts.transactions[0].receipt).toMatchObject({ transaction_hash: hash, finality_status: 'ACCEPTED_ON_L1' });
+    expect(await provider.getTransactionByHash(hash)).toMatchObject({ transaction_hash: hash, nonce: '0x0' });
+    expect(await provider.getBlockTransactionCount(1)).toBe(1);
+  });
+
+  it('shows a v3 transaction with its resource bounds and a fee in FRI', async () => {
+    const tx = invokeV3(BOB, increase(2), 0);
+    const hash = (await rpc('starknet_addInvokeTransaction', [tx])).result.transaction_hash;
+    await rpc('devnet_createBlock', {});
+    const got: any = await provider.getTransactionByHash(hash);
+    expect(got).toMatchObject({ version: '0x3', resource_bounds: { l1_gas: tx.resource_bounds.l1_gas, l2_gas: tx.resource_bounds.l2_gas } });
+    expect(((await provider.getTransactionReceipt(hash)) as any).value.actual_fee.unit).toBe('FRI');
+  });
+
+  it('reads nonces, class hashes and storage at a block', async () => {
+    expect(await provider.getNonceForAddress(ALICE.address)).toBe('0x1');
+    expect(await provider.getNonceForAddress(ALICE.address, 0)).toBe('0x0');
+    expect(await provider.getClassHashAt(COUNTER)).toBe('0x2');
+    expect(await provider.getStorageAt(COUNTER, '0x7', 0)).toBe('0x1');
+  });
+});
+
+describe('starknet_ errors', () => {
+  it('answers the spec errors instead of null', async () => {
+    const unknown = '0x' + 'ab'.repeat(31);
+    expect((await rpc('starknet_getBlockWithTxHashes', [{ block_number: 99 }])).error).toEqual({ code: 24, message: 'Block not found' });
+    expect((await rpc('starknet_getBlockWithTxs', [{ block_hash: unknown }])).error).toEqual({ code: 24, message: 'Block not found' });
+    expect((await rpc('starknet_getTransactionReceipt', [unknown])).error).toEqual({ code: 29, message: 'Transaction hash not found' });
+    expect((await rpc('starknet_getTransactionStatus', [unknown])).error).toEqual({ code: 29, message: 'Transaction hash not found' });
+    expect((await rpc('starknet_getNonce', ['latest', unknown])).error).toEqual({ code: 20, message: 'Contract not found' });
+    expect((await rpc('starknet_getClassHashAt', ['latest', unknown])).error).toEqual({ code: 20, message: 'Contract not found' });
+    expect((await rpc('starknet_getBlockWithTxHashes', ['safe'])).error.code).toBe(-32602);
+    await expect(provider.getBlock(99)).rejects.toThrow(/Block not found/);
+    // rollup_ keeps SPEC's shapes: null for what is not found
+    expect((await rpc('rollup_getTransactionReceipt', [unknown])).result).toBeNull();
+  });
+
+  it('reports a rejected transaction as REJECTED and has no receipt for it', async () => {
+    const tx = invokeV1(ALICE, increase(3), 1);
+    const hash = (await rpc('starknet_addInvokeTransaction', [tx])).result.transaction_hash;
+    await rpc('devnet_rejectBlock', { block_id: 'pending' });
+    expect(await provider.getTransactionStatus(hash)).toEqual({ finality_status: 'REJECTED' });
+    expect((await rpc('starknet_getTransactionReceipt', [hash])).error.code).toBe(29);
+  });
+
+  it('answers the 0.9 tags pre_confirmed and l1_accepted', async () => {
+    const l1 = (await rpc('starknet_getBlockWithTxHashes', ['l1_accepted'])).result;
+    expect(l1.status).toBe('ACCEPTED_ON_L1');
+    expect(l1.block_number).toBe(1);
+    expect((await rpc('starknet_getBlockWithTxHashes', ['pre_confirmed'])).result).toEqual((await rpc('starknet_getBlockWithTxHashes', ['pending'])).result);
+  });
+});
