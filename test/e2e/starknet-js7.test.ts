@@ -2,11 +2,11 @@
  * The starknet_ family as the Starknet JSON-RPC 0.8, read by starknet.js 7 unchanged (RpcProvider)
  * and checked on the wire for the spec's shapes and errors, on a test chain driven by a manual clock.
  */
-import { RpcProvider } from 'starknet';
+import { Account, RpcProvider } from 'starknet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, start, type Gateway } from '../../src/index.js';
 import { call } from '../support/http.js';
-import { ALICE, BOB, COUNTER, FRI_PRICE, START_MS, UNLIMITED_KEYS, WEI_PRICE, increase, testSeed } from '../rollup/fixture.js';
+import { ALICE, BOB, CAROL, COUNTER, FRI_PRICE, START_MS, UNLIMITED_KEYS, WEI_PRICE, increase, testSeed } from '../rollup/fixture.js';
 import { invokeV1, invokeV3, starknetJsHash } from '../rollup/txs.js';
 
 let gw: Gateway;
@@ -127,5 +127,34 @@ describe('starknet_ errors', () => {
     expect(l1.status).toBe('ACCEPTED_ON_L1');
     expect(l1.block_number).toBe(1);
     expect((await rpc('starknet_getBlockWithTxHashes', ['pre_confirmed'])).result).toEqual((await rpc('starknet_getBlockWithTxHashes', ['pending'])).result);
+  });
+});
+
+describe('starknet.js 7 Account', () => {
+  it('estimates an invoke in the spec form, per resource, in FRI', async () => {
+    const account = new Account(provider, CAROL.address, CAROL.privateKey, '1');
+    const estimate: any = await account.estimateInvokeFee({ contractAddress: COUNTER, entrypoint: 'increase', calldata: [5] });
+    expect(estimate.unit).toBe('FRI');
+    expect(estimate.l1_gas_price).toBe(FRI_PRICE);
+    expect(estimate.overall_fee).toBe(estimate.l1_gas_consumed * FRI_PRICE);
+    expect(estimate.resourceBounds.l1_gas.max_amount).not.toBe('0x0');
+  });
+
+  it('executes with its default estimate-then-submit and waits for the transaction', async () => {
+    const account = new Account(provider, CAROL.address, CAROL.privateKey, '1');
+    const { transaction_hash } = await account.execute({ contractAddress: COUNTER, entrypoint: 'increase', calldata: [5] });
+    const receipt: any = await provider.waitForTransaction(transaction_hash, { retryInterval: 50 });
+    expect(receipt.isSuccess()).toBe(true);
+    expect(receipt.value.actual_fee.unit).toBe('FRI');
+    expect(await provider.getNonceForAddress(CAROL.address, 'pending')).toBe('0x1');
+    const sent: any = await provider.getTransactionByHash(transaction_hash);
+    expect(sent.resource_bounds.l1_data_gas).toBeDefined();
+  });
+
+  it('is refused as a sequencer refuses too-low bounds and stale nonces', async () => {
+    const account = new Account(provider, CAROL.address, CAROL.privateKey, '1');
+    const low = { l1_gas: { max_amount: 1n, max_price_per_unit: 1n }, l2_gas: { max_amount: 0n, max_price_per_unit: 0n }, l1_data_gas: { max_amount: 0n, max_price_per_unit: 0n } };
+    await expect(account.execute({ contractAddress: COUNTER, entrypoint: 'increase', calldata: [1] }, { resourceBounds: low } as any)).rejects.toThrow(/53|resources/);
+    await expect(account.execute({ contractAddress: COUNTER, entrypoint: 'increase', calldata: [1] }, { nonce: 0 })).rejects.toThrow(/52|nonce/i);
   });
 });

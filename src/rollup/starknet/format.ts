@@ -72,3 +72,18 @@ export function formatReceipt(e: ExecutedTx, block: SealedBlock | undefined): Re
   if (block === undefined) return formatReceiptBody(e, 'ACCEPTED_ON_L2');
   return { ...formatReceiptBody(e, finalityOf(block)), block_hash: feltHex(block.hash), block_number: Number(block.number) };
 }
+
+/** A spec 0.8 FEE_ESTIMATE: all gas as L1 gas at the block's price in the transaction's unit. */
+export function formatFeeEstimate(gas: bigint, unit: 'WEI' | 'FRI', l1: GasPrices, config: RollupConfig): Record<string, string> {
+  const pick = (p: GasPrices) => (unit === 'WEI' ? p.wei : p.fri);
+  return {
+    l1_gas_consumed: feltHex(gas),
+    l1_gas_price: feltHex(pick(l1)),
+    l2_gas_consumed: '0x0',
+    l2_gas_price: feltHex(pick(config.l2GasPrices)),
+    l1_data_gas_consumed: '0x0',
+    l1_data_gas_price: feltHex(pick(config.dataGasPrices)),
+    overall_fee: feltHex(gas * pick(l1)),
+    unit,
+  };
+}

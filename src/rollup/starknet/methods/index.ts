@@ -4,6 +4,7 @@ import type { RollupContext } from '../../context.js';
 import { starknet_blockHashAndNumber } from './starknet_blockHashAndNumber.js';
 import { starknet_blockNumber } from './starknet_blockNumber.js';
 import { starknet_chainId } from './starknet_chainId.js';
+import { starknet_estimateFee } from './starknet_estimateFee.js';
 import { starknet_getBlockTransactionCount } from './starknet_getBlockTransactionCount.js';
 import { starknet_getBlockWithReceipts } from './starknet_getBlockWithReceipts.js';
 import { starknet_getBlockWithTxHashes } from './starknet_getBlockWithTxHashes.js';
@@ -33,4 +34,5 @@ export const STARKNET: readonly MethodDef<RollupContext, any>[] = [
   starknet_getTransactionByHash,
   starknet_getTransactionReceipt,
   starknet_getTransactionStatus,
+  starknet_estimateFee,
 ];
