@@ -158,3 +158,33 @@ describe('starknet.js 7 Account', () => {
     await expect(account.execute({ contractAddress: COUNTER, entrypoint: 'increase', calldata: [1] }, { nonce: 0 })).rejects.toThrow(/52|nonce/i);
   });
 });
+
+describe('starknet_getEvents and transactions by index', () => {
+  it('pages events with continuation tokens through starknet.js 7', async () => {
+    const all: any = await provider.getEvents({ from_block: { block_number: 0 }, to_block: 'latest', chunk_size: 100 });
+    expect(all.continuation_token).toBeUndefined();
+    expect(all.events.length).toBeGreaterThanOrEqual(2);
+    const paged: any[] = [];
+    let token: string | undefined;
+    do {
+      const page: any = await provider.getEvents({ from_block: { block_number: 0 }, to_block: 'latest', chunk_size: 1, continuation_token: token });
+      expect(page.events.length).toBe(1);
+      paged.push(...page.events);
+      token = page.continuation_token;
+    } while (token !== undefined);
+    expect(paged).toEqual(all.events);
+    const first = all.events[0];
+    const byKey: any = await provider.getEvents({ address: first.from_address, keys: [[first.keys[0]]], chunk_size: 100 });
+    expect(byKey.events.length).toBeGreaterThan(0);
+    for (const e of byKey.events) expect(e).toMatchObject({ from_address: first.from_address, keys: [first.keys[0], ...e.keys.slice(1)] });
+    expect(first).toMatchObject({ block_number: expect.any(Number), block_hash: expect.any(String), transaction_hash: expect.any(String) });
+    expect((await rpc('starknet_getEvents', { filter: { chunk_size: 2000 } })).error).toEqual({ code: 31, message: 'Requested page size is too big' });
+    expect((await rpc('starknet_getEvents', { filter: { chunk_size: 2, continuation_token: 'x' } })).error.code).toBe(33);
+  });
+
+  it('answers a transaction by block and index, error 27 past the end', async () => {
+    const block: any = await provider.getBlockWithTxHashes(1);
+    expect(await provider.getTransactionByBlockIdAndIndex(1, 0)).toMatchObject({ transaction_hash: block.transactions[0] });
+    expect((await rpc('starknet_getTransactionByBlockIdAndIndex', [{ block_number: 1 }, 5])).error).toEqual({ code: 27, message: 'Invalid transaction index in a block' });
+  });
+});

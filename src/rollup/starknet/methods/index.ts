@@ -5,6 +5,8 @@ import { starknet_blockHashAndNumber } from './starknet_blockHashAndNumber.js';
 import { starknet_blockNumber } from './starknet_blockNumber.js';
 import { starknet_chainId } from './starknet_chainId.js';
 import { starknet_estimateFee } from './starknet_estimateFee.js';
+import { starknet_getEvents } from './starknet_getEvents.js';
+import { starknet_getTransactionByBlockIdAndIndex } from './starknet_getTransactionByBlockIdAndIndex.js';
 import { starknet_getBlockTransactionCount } from './starknet_getBlockTransactionCount.js';
 import { starknet_getBlockWithReceipts } from './starknet_getBlockWithReceipts.js';
 import { starknet_getBlockWithTxHashes } from './starknet_getBlockWithTxHashes.js';
@@ -35,4 +37,6 @@ export const STARKNET: readonly MethodDef<RollupContext, any>[] = [
   starknet_getTransactionReceipt,
   starknet_getTransactionStatus,
   starknet_estimateFee,
+  starknet_getTransactionByBlockIdAndIndex,
+  starknet_getEvents,
 ];
