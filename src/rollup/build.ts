@@ -7,13 +7,18 @@ import { shortString } from './engine/hash.js';
 import type { ContractState, Felt } from './engine/types.js';
 import { invokeFromWire, outcomeFromWire } from './params.js';
 
+const prices = (p: { wei: string; fri: string }) => ({ wei: BigInt(p.wei), fri: BigInt(p.fri) });
+
 /** The chain rules a rollup seed sets. */
 export function rollupConfig(seed: RollupSeed): RollupConfig {
   return {
     chainId: shortString(seed.chainId),
     starknetVersion: seed.starknetVersion,
     sequencerAddress: BigInt(seed.sequencerAddress),
-    gasPrices: { wei: BigInt(seed.gasPrices.wei), fri: BigInt(seed.gasPrices.fri) },
+    gasPrices: prices(seed.gasPrices),
+    dataGasPrices: prices(seed.dataGasPrices ?? seed.gasPrices),
+    l2GasPrices: prices(seed.l2GasPrices ?? seed.gasPrices),
+    l1DaMode: seed.l1DaMode,
     l1Acceptance: seed.l1Acceptance,
     blockTimeMs: seed.blockTimeMs,
   };

@@ -104,6 +104,12 @@ export const RollupSeed = z
     sequencerAddress: Felt,
     /** The L1 gas price of every block, in wei and in fri. */
     gasPrices: z.object({ wei: gweiMultiple, fri: gweiMultiple }).strict(),
+    /** The L1 data gas (blob) price of every block, in wei and fri; absent: the L1 gas prices. Shown by starknet_ block headers. */
+    dataGasPrices: z.object({ wei: Amount, fri: Amount }).strict().optional(),
+    /** The L2 gas price of every block, in wei and fri; absent: the L1 gas prices. Shown by starknet_ block headers. */
+    l2GasPrices: z.object({ wei: Amount, fri: Amount }).strict().optional(),
+    /** How blocks post their state diff to L1 (the `l1_da_mode` of starknet_ block headers). */
+    l1DaMode: z.enum(['BLOB', 'CALLDATA']).default('BLOB'),
     /** Seal the pending block every this many ms; absent: only on demand (devnet_createBlock). */
     blockTimeMs: z.number().int().positive().optional(),
     l1Acceptance: L1Acceptance.default({ kind: 'manual' }),

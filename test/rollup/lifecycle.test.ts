@@ -15,7 +15,7 @@ import { call } from '../support/http.js';
 import { ALICE, BOB, GENESIS_TS, START_MS, UNLIMITED_KEYS, increase, testSeed } from './fixture.js';
 import { invokeV1, starknetJsHash } from './txs.js';
 
-const receiptStatus = async (url: string, hash: string) => (await call(url, 'starknet_getTransactionReceipt', { transaction_hash: hash })).result?.status ?? null;
+const receiptStatus = async (url: string, hash: string) => (await call(url, 'rollup_getTransactionReceipt', { transaction_hash: hash })).result?.status ?? null;
 
 describe('interval production with a manual clock, over HTTP', () => {
   let gw: Gateway;

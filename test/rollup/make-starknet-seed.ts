@@ -45,6 +45,9 @@ export function starknetMainnetSeed(): Record<string, unknown> {
     starknetVersion: '0.13.4',
     sequencerAddress: SEQUENCER,
     gasPrices: { wei: hex(30n * 10n ** 9n), fri: hex(50_000n * 10n ** 9n) },
+    dataGasPrices: { wei: hex(10n ** 9n), fri: hex(1_700n * 10n ** 9n) },
+    l2GasPrices: { wei: hex(4_800_000n), fri: hex(8n * 10n ** 9n) },
+    l1DaMode: 'BLOB',
     l1Acceptance: { kind: 'time', delayMs: 600_000 },
     accounts: DEV_ACCOUNTS.map((a) => ({
       address: a.address,

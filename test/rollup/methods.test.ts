@@ -1,5 +1,5 @@
 /**
- * The rollup_ methods over HTTP: every method with named and positional params under both prefixes,
+ * The rollup_ methods over HTTP: every method with named and positional params,
  * every error, sequential fee estimates and transaction hashes recomputed with starknet.js.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,20 +19,15 @@ beforeAll(async () => {
 });
 afterAll(() => gw.stop());
 
-/** Calls `rollup_<m>` and `starknet_<m>` with named and positional params; all four must agree. */
+/** Calls `rollup_<m>` with named and positional params; both must agree (`starknet_` has the spec's shapes: test/rollup/starknet-*.test.ts). */
 async function both(method: string, named: Record<string, unknown>, positional: unknown[]): Promise<any> {
-  const answers = await Promise.all([
-    call(url, `rollup_${method}`, named),
-    call(url, `starknet_${method}`, named),
-    call(url, `rollup_${method}`, positional),
-    call(url, `starknet_${method}`, positional),
-  ]);
+  const answers = await Promise.all([call(url, `rollup_${method}`, named), call(url, `rollup_${method}`, positional)]);
   for (const a of answers.slice(1)) expect(a).toEqual(answers[0]);
   return answers[0];
 }
 
 describe('rollup_getBlockWithTxHashes', () => {
-  it('answers a block by number, hash and tag, under both prefixes, named and positional', async () => {
+  it('answers a block by number, hash and tag, named and positional', async () => {
     const byNumber = await both('getBlockWithTxHashes', { block_id: { block_number: 0 } }, [{ block_number: 0 }]);
     expect(byNumber.result).toEqual({
       status: 'ACCEPTED_ON_L1',
@@ -196,7 +191,7 @@ describe('rollup_estimateFee', () => {
       expect(BigInt(e.overall_fee)).toBe(BigInt(e.gas_consumed) * BigInt(e.gas_price));
     }
     const v3 = invokeV3(BOB, increase(4), 1, { query: true });
-    const [e3] = (await call(url, 'starknet_estimateFee', { request: [v3], block_id: 'pending' })).result;
+    const [e3] = (await call(url, 'rollup_estimateFee', { request: [v3], block_id: 'pending' })).result;
     expect(e3.gas_price).toBe(hex(50_000n));
   });
 
@@ -222,7 +217,7 @@ describe('rollup_estimateFee', () => {
     const tx = invokeV1(CAROL, increase(1), 0, { query: true });
     expect((await both('estimateFee', { request: [tx], block_id: { block_number: 999 } }, [[tx], { block_number: 999 }])).error).toEqual({ code: 24, message: 'Block not found' });
     const stranger = invokeV1({ address: '0x4242', privateKey: '0x9' }, increase(1), 0, { query: true });
-    expect((await call(url, 'starknet_estimateFee', [[stranger], 'latest'])).error).toMatchObject({ code: 20, message: 'Contract not found' });
+    expect((await call(url, 'rollup_estimateFee', [[stranger], 'latest'])).error).toMatchObject({ code: 20, message: 'Contract not found' });
     const wrongNonce = invokeV1(CAROL, increase(1), 5, { query: true });
     expect((await call(url, 'rollup_estimateFee', [[wrongNonce], 'latest'])).error).toEqual({
       code: 40,
@@ -253,7 +248,7 @@ describe('rollup_estimateFee', () => {
 });
 
 describe('rollup_chainId and rollup_blockNumber', () => {
-  it('answer under both prefixes', async () => {
+  it('answer named and positional', async () => {
     expect((await both('chainId', {}, [])).result).toBe('0x534e5f4d41494e');
     expect(typeof (await both('blockNumber', {}, [])).result).toBe('number');
   });

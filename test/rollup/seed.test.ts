@@ -62,16 +62,16 @@ describe('the shipped starknet-mainnet chain', () => {
 
   it('has blocks in every status, a pending block, and receipts with events and messages', async () => {
     const statuses = [];
-    for (let n = 0; n <= 4; n++) statuses.push((await call(url, 'starknet_getBlockWithTxHashes', [{ block_number: n }])).result.status);
+    for (let n = 0; n <= 4; n++) statuses.push((await call(url, 'rollup_getBlockWithTxHashes', [{ block_number: n }])).result.status);
     expect(statuses).toEqual(['ACCEPTED_ON_L1', 'ACCEPTED_ON_L1', 'ACCEPTED_ON_L1', 'ACCEPTED_ON_L2', 'ACCEPTED_ON_L2']);
-    expect((await call(url, 'starknet_getTransactionReceipt', [txHash(4)])).result).toMatchObject({ status: 'REJECTED', block_number: 4 });
-    expect((await call(url, 'starknet_getTransactionReceipt', [txHash(5)])).result).toMatchObject({ status: 'ACCEPTED_ON_L2', block_number: 4 });
-    const pending = (await call(url, 'starknet_getBlockWithTxHashes', ['pending'])).result;
+    expect((await call(url, 'rollup_getTransactionReceipt', [txHash(4)])).result).toMatchObject({ status: 'REJECTED', block_number: 4 });
+    expect((await call(url, 'rollup_getTransactionReceipt', [txHash(5)])).result).toMatchObject({ status: 'ACCEPTED_ON_L2', block_number: 4 });
+    const pending = (await call(url, 'rollup_getBlockWithTxHashes', ['pending'])).result;
     expect(pending).toMatchObject({ status: 'PENDING', transactions: [starknetJsHash(seed.pending[0].transaction)] });
-    const receipt = (await call(url, 'starknet_getTransactionReceipt', [txHash(2)])).result;
+    const receipt = (await call(url, 'rollup_getTransactionReceipt', [txHash(2)])).result;
     expect(receipt.messages_sent).toEqual([{ from_address: expect.any(String), to_address: L1_RECEIVER, payload: ['0x5', bob.address] }]);
     expect(receipt.events).toHaveLength(1);
-    expect((await call(url, 'starknet_getTransactionReceipt', [txHash(1)])).result.events[0].keys).toHaveLength(1);
+    expect((await call(url, 'rollup_getTransactionReceipt', [txHash(1)])).result.events[0].keys).toHaveLength(1);
   });
 
   it('is read by a real client: starknet.js RpcProvider', async () => {
@@ -81,25 +81,28 @@ describe('the shipped starknet-mainnet chain', () => {
     const block: any = await provider.getBlockWithTxHashes(2);
     expect(block).toMatchObject({ status: 'ACCEPTED_ON_L1', block_number: 2, transactions: [txHash(2)] });
     const receipt: any = await provider.getTransactionReceipt(txHash(2));
-    expect(receipt).toMatchObject({ transaction_hash: txHash(2), status: 'ACCEPTED_ON_L1', block_hash: block.block_hash });
-    expect(((await provider.getBlockWithTxHashes('pending')) as any).status).toBe('PENDING');
+    expect(receipt).toMatchObject({ transaction_hash: txHash(2), finality_status: 'ACCEPTED_ON_L1', block_hash: block.block_hash });
+    expect(receipt.isSuccess()).toBe(true);
+    const pending: any = await provider.getBlockWithTxHashes('pending');
+    expect(pending.transactions).toEqual([starknetJsHash(seed.pending[0].transaction)]);
+    expect(pending.block_hash).toBeUndefined();
   });
 
   it('has accounts ready for fee estimates at their next nonces', async () => {
     const request = [invokeV1(alice, increase(1), 2, { query: true }), invokeV3(bob, increase(1), 2, { query: true }), invokeV1(carol, increase(1), 1, { query: true })];
-    const r = await call(url, 'starknet_estimateFee', { request, block_id: 'pending' });
+    const r = await call(url, 'rollup_estimateFee', { request, block_id: 'pending' });
     expect(r.result).toHaveLength(3);
-    const latest = await call(url, 'starknet_estimateFee', { request: [request[2]], block_id: 'latest' });
+    const latest = await call(url, 'rollup_estimateFee', { request: [request[2]], block_id: 'latest' });
     expect(latest.error.data.revert_error).toBe('Invalid transaction nonce. Expected: 0x0, got: 0x1');
   });
 
   it('accepts its ACCEPTED_ON_L2 blocks on L1 ten minutes after start', async () => {
     clock.advance(599_999);
-    expect((await call(url, 'starknet_getBlockWithTxHashes', ['latest'])).result.status).toBe('ACCEPTED_ON_L2');
+    expect((await call(url, 'rollup_getBlockWithTxHashes', ['latest'])).result.status).toBe('ACCEPTED_ON_L2');
     clock.advance(1);
-    expect((await call(url, 'starknet_getBlockWithTxHashes', ['latest'])).result.status).toBe('ACCEPTED_ON_L1');
-    expect((await call(url, 'starknet_getBlockWithTxHashes', [{ block_number: 3 }])).result.status).toBe('ACCEPTED_ON_L1');
-    expect((await call(url, 'starknet_getTransactionReceipt', [txHash(4)])).result.status).toBe('REJECTED');
-    expect((await call(url, 'starknet_getBlockWithTxHashes', ['pending'])).result.status).toBe('PENDING');
+    expect((await call(url, 'rollup_getBlockWithTxHashes', ['latest'])).result.status).toBe('ACCEPTED_ON_L1');
+    expect((await call(url, 'rollup_getBlockWithTxHashes', [{ block_number: 3 }])).result.status).toBe('ACCEPTED_ON_L1');
+    expect((await call(url, 'rollup_getTransactionReceipt', [txHash(4)])).result.status).toBe('REJECTED');
+    expect((await call(url, 'rollup_getBlockWithTxHashes', ['pending'])).result.status).toBe('PENDING');
   });
 });

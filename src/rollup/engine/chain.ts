@@ -20,6 +20,10 @@ export interface RollupConfig {
   readonly starknetVersion: string;
   readonly sequencerAddress: Felt;
   readonly gasPrices: GasPrices;
+  /** L1 data gas and L2 gas prices, and the DA mode: shown in starknet_ headers (the fee model uses gasPrices). */
+  readonly dataGasPrices: GasPrices;
+  readonly l2GasPrices: GasPrices;
+  readonly l1DaMode: 'BLOB' | 'CALLDATA';
   readonly l1Acceptance: L1AcceptanceRule;
   /** Seal the pending block every this many ms of the clock; undefined: on demand only. */
   readonly blockTimeMs?: number;
@@ -199,6 +203,14 @@ export class RollupChain {
     const loc = this.txs.get(hash);
     if (loc === undefined || 'pendingIndex' in loc) return undefined;
     return { tx: loc.block.transactions[loc.index]!, block: loc.block };
+  }
+
+  /** A transaction wherever it is: in a sealed block (chain or rejected) or pending (no block). */
+  transaction(hash: Felt): { tx: ExecutedTx; block?: SealedBlock } | undefined {
+    this.sync();
+    const loc = this.txs.get(hash);
+    if (loc === undefined) return undefined;
+    return 'pendingIndex' in loc ? { tx: this.pendingTxs[loc.pendingIndex]! } : { tx: loc.block.transactions[loc.index]!, block: loc.block };
   }
 
   /** Whether a transaction is waiting in the pending block. */

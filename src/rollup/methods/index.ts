@@ -1,4 +1,7 @@
-/** The dispatch table of rollup networks: every method under `rollup_` and the network's own prefix, plus devnet_ control. */
+/**
+ * The dispatch table of rollup networks: the `rollup_` family (SPEC's shapes), the Starknet JSON-RPC
+ * under the network's own prefix (`starknet_`, spec shapes and errors), plus devnet_ control.
+ */
 import { MethodTable } from '../../rpc/dispatch.js';
 import type { MethodDef } from '../../rpc/method.js';
 import type { RollupContext } from '../context.js';
@@ -13,6 +16,7 @@ import { rollup_chainId } from './rollup_chainId.js';
 import { rollup_estimateFee } from './rollup_estimateFee.js';
 import { rollup_getBlockWithTxHashes } from './rollup_getBlockWithTxHashes.js';
 import { rollup_getTransactionReceipt } from './rollup_getTransactionReceipt.js';
+import { STARKNET } from '../starknet/methods/index.js';
 
 const ROLLUP: readonly MethodDef<RollupContext, any>[] = [
   rollup_getBlockWithTxHashes,
@@ -25,9 +29,14 @@ const ROLLUP: readonly MethodDef<RollupContext, any>[] = [
 
 const DEVNET: readonly MethodDef<RollupContext, any>[] = [devnet_createBlock, devnet_acceptOnL1, devnet_rejectBlock, devnet_setTime, devnet_increaseTime];
 
+/** rollup_ methods whose SPEC shape is also the Starknet spec's, so they answer under the prefix too. */
+const SHARED: readonly MethodDef<RollupContext, any>[] = [rollup_addInvokeTransaction];
+
 /** The table of a rollup network whose own prefix is `prefix` (e.g. `starknet`). */
 export function rollupMethods(prefix: string): MethodTable<RollupContext> {
   const table = new MethodTable<RollupContext>(DEVNET);
-  for (const def of ROLLUP) table.add(def, def.name.replace(/^rollup_/, `${prefix}_`));
+  for (const def of ROLLUP) table.add(def);
+  for (const def of SHARED) table.add({ ...def, name: def.name.replace(/^rollup_/, `${prefix}_`) });
+  for (const def of STARKNET) table.add({ ...def, name: def.name.replace(/^starknet_/, `${prefix}_`) });
   return table;
 }

@@ -17,7 +17,8 @@ import { blockId, invokeTransaction, simulationFlags } from '../params.js';
 /** Most transactions one estimate simulates (each has its signature checked). */
 export const MAX_ESTIMATE_TRANSACTIONS = 100;
 
-const request: Decoder<InvokeTransaction[]> = (value) => {
+/** The `request` of an estimate: at most MAX_ESTIMATE_TRANSACTIONS INVOKE transactions (shared with starknet_estimateFee). */
+export const estimateRequest: Decoder<InvokeTransaction[]> = (value) => {
   if (Array.isArray(value) && value.length > MAX_ESTIMATE_TRANSACTIONS) throw new InvalidArgument(`at most ${MAX_ESTIMATE_TRANSACTIONS} transactions per estimate, got ${value.length}`);
   return arrayOf(invokeTransaction, 'an array of transactions')(value);
 };
@@ -25,7 +26,7 @@ const request: Decoder<InvokeTransaction[]> = (value) => {
 export const rollup_estimateFee = defineMethod({
   name: 'rollup_estimateFee',
   named: true,
-  params: [required('request', request), required('block_id', blockId), optional('simulation_flags', simulationFlags)],
+  params: [required('request', estimateRequest), required('block_id', blockId), optional('simulation_flags', simulationFlags)],
   handler: (ctx: RollupContext, request, id, flags) =>
     ctx.chain.estimateFee(request, id, { validate: !(flags?.skipValidate ?? false) }).map(formatEstimate),
 });

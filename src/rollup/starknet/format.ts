@@ -1,0 +1,89 @@
+/**
+ * Engine objects -> wire objects of the `starknet_` family, shaped as the Starknet JSON-RPC spec 0.8
+ * gives them (BLOCK_HEADER, INVOKE_TXN, INVOKE_TXN_RECEIPT). The `rollup_` family keeps SPEC's own
+ * shapes in ../format.ts.
+ */
+import type { RollupConfig } from '../engine/chain.js';
+import type { ExecutedTx, GasPrices, PendingBlock, SealedBlock } from '../engine/types.js';
+import { feltHex } from '../format.js';
+
+const price = (p: GasPrices) => ({ price_in_fri: feltHex(p.fri), price_in_wei: feltHex(p.wei) });
+
+/** The header fields of a block; a pending block has no hash, number, root or status. */
+export function formatHeader(b: SealedBlock | PendingBlock, config: RollupConfig): Record<string, unknown> {
+  const common = {
+    parent_hash: feltHex(b.parentHash),
+    timestamp: Number(b.timestamp),
+    sequencer_address: feltHex(b.sequencerAddress),
+    l1_gas_price: price(b.gasPrices),
+    l2_gas_price: price(config.l2GasPrices),
+    l1_data_gas_price: price(config.dataGasPrices),
+    l1_da_mode: config.l1DaMode,
+    starknet_version: b.starknetVersion,
+  };
+  if (!('hash' in b)) return common;
+  return { status: b.status, block_hash: feltHex(b.hash), block_number: Number(b.number), new_root: feltHex(b.newRoot), ...common };
+}
+
+/** An INVOKE transaction (v1 or v3) with its hash. */
+export function formatTransaction(e: ExecutedTx): Record<string, unknown> {
+  const t = e.tx;
+  const version = feltHex(BigInt(t.version) + (t.query ? 1n << 128n : 0n));
+  const common = { transaction_hash: feltHex(e.hash), type: 'INVOKE', version, sender_address: feltHex(t.senderAddress), calldata: t.calldata.map(feltHex), signature: t.signature.map(feltHex), nonce: feltHex(t.nonce) };
+  if (t.version === 1) return { ...common, max_fee: feltHex(t.maxFee) };
+  const bound = (b: { maxAmount: bigint; maxPricePerUnit: bigint } | undefined) => ({ max_amount: feltHex(b?.maxAmount ?? 0n), max_price_per_unit: feltHex(b?.maxPricePerUnit ?? 0n) });
+  const rb = t.resourceBounds;
+  return {
+    ...common,
+    resource_bounds: { l1_gas: bound(rb.l1Gas), l1_data_gas: bound(rb.l1DataGas), l2_gas: bound(rb.l2Gas) },
+    tip: feltHex(t.tip),
+    paymaster_data: t.paymasterData.map(feltHex),
+    account_deployment_data: t.accountDeploymentData.map(feltHex),
+    nonce_data_availability_mode: t.nonceDataAvailabilityMode,
+    fee_data_availability_mode: t.feeDataAvailabilityMode,
+  };
+}
+
+/**
+ * A receipt without block info. The simulation charges all gas at the L1 gas price (wei for v1, fri
+ * for v3), so execution_resources reports it as l1_gas. Transactions the simulation accepts never
+ * revert (a failing one is refused at submission), so execution_status is SUCCEEDED.
+ */
+export function formatReceiptBody(e: ExecutedTx, finality: 'ACCEPTED_ON_L2' | 'ACCEPTED_ON_L1'): Record<string, unknown> {
+  return {
+    type: 'INVOKE',
+    transaction_hash: feltHex(e.hash),
+    actual_fee: { amount: feltHex(e.actualFee), unit: e.tx.version === 1 ? 'WEI' : 'FRI' },
+    execution_status: 'SUCCEEDED',
+    finality_status: finality,
+    messages_sent: e.outcome.messages.map((m) => ({ from_address: feltHex(m.fromAddress), to_address: feltHex(m.toAddress), payload: m.payload.map(feltHex) })),
+    events: e.outcome.events.map((ev) => ({ from_address: feltHex(ev.fromAddress), keys: ev.keys.map(feltHex), data: ev.data.map(feltHex) })),
+    execution_resources: { l1_gas: Number(e.gasConsumed), l1_data_gas: 0, l2_gas: 0 },
+  };
+}
+
+/** The finality status of a transaction in a sealed, non-rejected block. */
+export function finalityOf(b: SealedBlock): 'ACCEPTED_ON_L2' | 'ACCEPTED_ON_L1' {
+  return b.status === 'ACCEPTED_ON_L1' ? 'ACCEPTED_ON_L1' : 'ACCEPTED_ON_L2';
+}
+
+/** A receipt with its block's hash and number (a pending transaction's receipt has neither). */
+export function formatReceipt(e: ExecutedTx, block: SealedBlock | undefined): Record<string, unknown> {
+  if (block === undefined) return formatReceiptBody(e, 'ACCEPTED_ON_L2');
+  return { ...formatReceiptBody(e, finalityOf(block)), block_hash: feltHex(block.hash), block_number: Number(block.number) };
+}
+
+/** A spec 0.8 FEE_ESTIMATE: all gas as L1 gas at the block's price in the transaction's unit. */
+export function formatFeeEstimate(gas: bigint, unit: 'WEI' | 'FRI', l1: GasPrices, config: RollupConfig): Record<string, string> {
+  const pick = (p: GasPrices) => (unit === 'WEI' ? p.wei : p.fri);
+  return {
+    l1_gas_consumed: feltHex(gas),
+    l1_gas_price: feltHex(pick(l1)),
+    l2_gas_consumed: '0x0',
+    l2_gas_price: feltHex(pick(config.l2GasPrices)),
+    l1_data_gas_consumed: '0x0',
+    l1_data_gas_price: feltHex(pick(config.dataGasPrices)),
+    overall_fee: feltHex(gas * pick(l1)),
+    unit,
+  };
+}

@@ -1,0 +1,24 @@
+import { RollupError } from '../../../errors.js';
+import { defineMethod, required } from '../../../rpc/method.js';
+import type { RollupContext } from '../../context.js';
+import { felt } from '../../params.js';
+import { finalityOf } from '../format.js';
+
+/**
+ * starknet_getTransactionStatus: finality and execution status. A pending transaction is
+ * ACCEPTED_ON_L2 (spec 0.8: it has been executed by the sequencer); one in a rejected block is
+ * REJECTED, without execution status; error 29 when the hash is unknown.
+ * @example {"jsonrpc":"2.0","id":1,"method":"starknet_getTransactionStatus","params":{"transaction_hash":"0x3f1..."}}
+ *   -> {"finality_status":"ACCEPTED_ON_L2","execution_status":"SUCCEEDED"}
+ */
+export const starknet_getTransactionStatus = defineMethod({
+  name: 'starknet_getTransactionStatus',
+  named: true,
+  params: [required('transaction_hash', felt)],
+  handler: (ctx: RollupContext, hash) => {
+    const found = ctx.chain.transaction(hash);
+    if (found === undefined) throw new RollupError(29, 'Transaction hash not found');
+    if (found.block?.status === 'REJECTED') return { finality_status: 'REJECTED' };
+    return { finality_status: found.block === undefined ? 'ACCEPTED_ON_L2' : finalityOf(found.block), execution_status: 'SUCCEEDED' };
+  },
+});
