@@ -111,7 +111,7 @@ function prune(dir: string, prefix: string, keep: string): void {
 }
 
 /** The Common of a seed's chain, without building it (dev accounts come from the chain image: deriving them costs ~60 ms). */
-async function chainCommon(loaded: LoadedSeed): Promise<Common> {
+export async function chainCommon(loaded: LoadedSeed): Promise<Common> {
   const seed = loaded.seed as EthSeed;
   if (seed.gethGenesis === undefined) return seedCommon(seed.chainId!, seed.name, seed.hardfork);
   // An imported chain: the genesis's schedule, with the merge block its chain file's difficulties give.
