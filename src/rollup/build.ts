@@ -19,6 +19,7 @@ export function rollupConfig(seed: RollupSeed): RollupConfig {
     dataGasPrices: prices(seed.dataGasPrices ?? seed.gasPrices),
     l2GasPrices: prices(seed.l2GasPrices ?? seed.gasPrices),
     l1DaMode: seed.l1DaMode,
+    feeTokens: { eth: BigInt(seed.feeTokens.eth), strk: BigInt(seed.feeTokens.strk) },
     l1Acceptance: seed.l1Acceptance,
     blockTimeMs: seed.blockTimeMs,
   };

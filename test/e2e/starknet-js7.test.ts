@@ -6,7 +6,7 @@ import { Account, RpcProvider } from 'starknet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, start, type Gateway } from '../../src/index.js';
 import { call } from '../support/http.js';
-import { ALICE, BOB, CAROL, COUNTER, FRI_PRICE, START_MS, UNLIMITED_KEYS, WEI_PRICE, increase, testSeed } from '../rollup/fixture.js';
+import { ALICE, BOB, CAROL, COUNTER, ETH_TOKEN, FRI_PRICE, START_MS, UNLIMITED_KEYS, WEI_PRICE, increase, testSeed } from '../rollup/fixture.js';
 import { invokeV1, invokeV3, starknetJsHash } from '../rollup/txs.js';
 
 let gw: Gateway;
@@ -186,5 +186,37 @@ describe('starknet_getEvents and transactions by index', () => {
     const block: any = await provider.getBlockWithTxHashes(1);
     expect(await provider.getTransactionByBlockIdAndIndex(1, 0)).toMatchObject({ transaction_hash: block.transactions[0] });
     expect((await rpc('starknet_getTransactionByBlockIdAndIndex', [{ block_number: 1 }, 5])).error).toEqual({ code: 27, message: 'Invalid transaction index in a block' });
+  });
+});
+
+describe('starknet_call', () => {
+  const STRK = '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
+  const seedStrk = 10n ** 24n;
+
+  it('answers fee-token views from the simulated balances through starknet.js 7 callContract', async () => {
+    await gw.stop();
+    gw = await start({ port: 0, clock, keys: UNLIMITED_KEYS, chains: [testSeed({ ...prices, contracts: [{ address: ETH_TOKEN, classHash: '0x1' }, { address: STRK, classHash: '0x1' }, { address: COUNTER, classHash: '0x2' }] })] });
+    url = gw.url('rollup-test');
+    provider = new RpcProvider({ nodeUrl: url });
+    const [low, high] = await provider.callContract({ contractAddress: STRK, entrypoint: 'balanceOf', calldata: [ALICE.address] });
+    expect([low, high]).toEqual(['0x' + seedStrk.toString(16), '0x0']);
+    expect(await provider.callContract({ contractAddress: STRK, entrypoint: 'balance_of', calldata: [BOB.address] })).toEqual([low, high]);
+    expect(await provider.callContract({ contractAddress: ETH_TOKEN, entrypoint: 'decimals', calldata: [] })).toEqual(['0x12']);
+    expect(await provider.callContract({ contractAddress: ETH_TOKEN, entrypoint: 'symbol', calldata: [] })).toEqual(['0x455448']);
+    const [supply] = await provider.callContract({ contractAddress: STRK, entrypoint: 'totalSupply', calldata: [] });
+    expect(BigInt(supply!)).toBe(3n * seedStrk);
+    // a v3 fee lowers the STRK balance the call reads
+    await rpc('starknet_addInvokeTransaction', [invokeV3(ALICE, increase(1), 0)]);
+    const [after] = await provider.callContract({ contractAddress: STRK, entrypoint: 'balanceOf', calldata: [ALICE.address] }, 'pending');
+    expect(BigInt(after!)).toBeLessThan(seedStrk);
+    expect(await provider.callContract({ contractAddress: ALICE.address, entrypoint: 'get_nonce', calldata: [] }, 'pending')).toEqual(['0x1']);
+  });
+
+  it('answers error 40 saying devgate does not execute the contract, and 20 for none deployed', async () => {
+    const r = await rpc('starknet_call', { request: { contract_address: COUNTER, entry_point_selector: '0x1', calldata: [] }, block_id: 'latest' });
+    expect(r.error).toMatchObject({ code: 40, message: 'Contract error', data: { revert_error: expect.stringContaining('devgate does not execute Cairo') } });
+    await expect(provider.callContract({ contractAddress: COUNTER, entrypoint: 'get_counter', calldata: [] })).rejects.toThrow(/devgate does not execute Cairo/);
+    const none = await rpc('starknet_call', { request: { contract_address: '0x1234', entry_point_selector: '0x1', calldata: [] }, block_id: 'latest' });
+    expect(none.error).toEqual({ code: 20, message: 'Contract not found' });
   });
 });

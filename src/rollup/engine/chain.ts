@@ -24,6 +24,8 @@ export interface RollupConfig {
   readonly dataGasPrices: GasPrices;
   readonly l2GasPrices: GasPrices;
   readonly l1DaMode: 'BLOB' | 'CALLDATA';
+  /** Fee-token contract addresses: ETH holds balances in wei, STRK in fri (starknet_call reads them). */
+  readonly feeTokens: { readonly eth: Felt; readonly strk: Felt };
   readonly l1Acceptance: L1AcceptanceRule;
   /** Seal the pending block every this many ms of the clock; undefined: on demand only. */
   readonly blockTimeMs?: number;

@@ -7,6 +7,7 @@ import { starknet_chainId } from './starknet_chainId.js';
 import { starknet_estimateFee } from './starknet_estimateFee.js';
 import { starknet_getEvents } from './starknet_getEvents.js';
 import { starknet_getTransactionByBlockIdAndIndex } from './starknet_getTransactionByBlockIdAndIndex.js';
+import { starknet_call } from './starknet_call.js';
 import { starknet_getBlockTransactionCount } from './starknet_getBlockTransactionCount.js';
 import { starknet_getBlockWithReceipts } from './starknet_getBlockWithReceipts.js';
 import { starknet_getBlockWithTxHashes } from './starknet_getBlockWithTxHashes.js';
@@ -39,4 +40,5 @@ export const STARKNET: readonly MethodDef<RollupContext, any>[] = [
   starknet_estimateFee,
   starknet_getTransactionByBlockIdAndIndex,
   starknet_getEvents,
+  starknet_call,
 ];

@@ -1,0 +1,58 @@
+/**
+ * What starknet_call answers without running Cairo: the views the simulation models, read from its
+ * state. Fee tokens (seed `feeTokens`): balanceOf/balance_of (u256 [low, high] of the account's
+ * ETH wei or STRK fri), decimals (18), symbol, name, totalSupply/total_supply (the sum of balances).
+ * Accounts: get_public_key/getPublicKey, get_nonce/getNonce. Anything else: error 40, saying so.
+ */
+import { keccak } from '@scure/starknet';
+import { RollupError } from '../../errors.js';
+import type { RollupConfig } from '../engine/chain.js';
+import { shortString } from '../engine/hash.js';
+import type { Felt, RollupState } from '../engine/types.js';
+import { feltHex } from '../format.js';
+
+const selector = (name: string): Felt => keccak(new TextEncoder().encode(name));
+const sel = (...names: string[]) => new Set(names.map(selector));
+const BALANCE = sel('balanceOf', 'balance_of');
+const DECIMALS = sel('decimals');
+const SYMBOL = sel('symbol');
+const NAME = sel('name');
+const SUPPLY = sel('totalSupply', 'total_supply');
+const PUBLIC_KEY = sel('get_public_key', 'getPublicKey');
+const NONCE = sel('get_nonce', 'getNonce');
+const U128 = (1n << 128n) - 1n;
+const u256 = (n: bigint) => [n & U128, n >> 128n];
+
+export interface CallRequest {
+  readonly contractAddress: Felt;
+  readonly selector: Felt;
+  readonly calldata: readonly Felt[];
+}
+
+/** The result felts of a modelled view; error 20 for an undeployed contract, 40 for what is not modelled. */
+export function modelledCall(state: RollupState, config: RollupConfig, req: CallRequest): Felt[] {
+  const contract = state.get(req.contractAddress);
+  if (contract === undefined) throw new RollupError(20, 'Contract not found');
+  const token = req.contractAddress === config.feeTokens.eth ? 'eth' : req.contractAddress === config.feeTokens.strk ? 'strk' : undefined;
+  const balanceOf = (c: { balanceWei: bigint; balanceFri: bigint } | undefined) => (c === undefined ? 0n : token === 'eth' ? c.balanceWei : c.balanceFri);
+  if (token !== undefined) {
+    if (BALANCE.has(req.selector)) {
+      if (req.calldata.length !== 1) throw notModelled(req, `balanceOf takes one argument (the account), got ${req.calldata.length}`);
+      return u256(balanceOf(state.get(req.calldata[0]!)));
+    }
+    if (DECIMALS.has(req.selector)) return [18n];
+    if (SYMBOL.has(req.selector)) return [shortString(token === 'eth' ? 'ETH' : 'STRK')];
+    if (NAME.has(req.selector)) return [shortString(token === 'eth' ? 'Ether' : 'Starknet Token')];
+    if (SUPPLY.has(req.selector)) return u256([...state.values()].reduce((sum, c) => sum + balanceOf(c), 0n));
+  }
+  if (contract.publicKey !== undefined) {
+    if (PUBLIC_KEY.has(req.selector)) return [contract.publicKey];
+    if (NONCE.has(req.selector)) return [contract.nonce];
+  }
+  throw notModelled(req);
+}
+
+function notModelled(req: CallRequest, why?: string): RollupError {
+  const base = `devgate does not execute Cairo: contract ${feltHex(req.contractAddress)} has no view modelled for selector ${feltHex(req.selector)} (see README "The starknet_ family")`;
+  return new RollupError(40, 'Contract error', { revert_error: why === undefined ? base : `${base}: ${why}` });
+}
