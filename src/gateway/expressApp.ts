@@ -5,6 +5,7 @@ import { answer, failure, parseJson, responseText } from '../rpc/envelope.js';
 import { ErrorCode, RpcError } from '../rpc/errors.js';
 import { serveText } from './answer.js';
 import { ADMIN_PATH } from './context.js';
+import { CORS, FORWARDED, headerObject, PREFLIGHT } from './headers.js';
 import { BAD_SECRET, INVALID_KEY, MISSING_KEY, refusalBody, type TextReply } from './replies.js';
 import { resolveRoute } from './route.js';
 import type { GatewayContext } from './context.js';
@@ -29,17 +30,17 @@ export function httpApp(ctx: GatewayContext): express.Express {
   return app;
 }
 
+const CORS_OBJECT = headerObject(CORS);
+const PREFLIGHT_OBJECT = headerObject(PREFLIGHT);
+
 /**
- * CORS, as a hosted gateway answers browsers: any origin (the origins allowlist is what restricts
+ * CORS (headers.ts), as a hosted gateway answers browsers: any origin (the origins allowlist is what restricts
  * them), preflights answered with 204.
  */
 const cors: RequestHandler = (req, res, next) => {
-  res.set('Access-Control-Allow-Origin', '*');
-  res.set('Access-Control-Expose-Headers', 'X-Devgate-Forwarded');
+  res.set(CORS_OBJECT);
   if (req.method !== 'OPTIONS') return next();
-  res.set('Access-Control-Allow-Methods', 'POST, OPTIONS');
-  res.set('Access-Control-Allow-Headers', 'Content-Type, Authorization, Enable-Failover');
-  res.set('Access-Control-Max-Age', '600');
+  res.set(PREFLIGHT_OBJECT);
   res.status(204).end();
 };
 
@@ -89,7 +90,7 @@ async function serve(ctx: GatewayContext, req: Request, res: Response): Promise<
     res.status(status).json(body);
     return;
   }
-  if (outcome.forwarded) res.set('X-Devgate-Forwarded', 'partner');
+  if (outcome.forwarded) res.set(FORWARDED[0], FORWARDED[1]);
   if (outcome.response === undefined) res.status(204).end();
   else res.status(200).type('application/json').send(responseText(outcome.response));
 }

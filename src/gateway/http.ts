@@ -6,6 +6,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { responseText } from '../rpc/envelope.js';
 import { serveText } from './answer.js';
+import { CORS, FORWARDED, headerList, headerObject, JSON_TYPE, TEXT_TYPE } from './headers.js';
 import { BAD_SECRET, INVALID_KEY, refusalBody, type TextReply } from './replies.js';
 import { RouteCache, type Route } from './route.js';
 import type { GatewayContext } from './context.js';
@@ -102,8 +103,10 @@ function withinLimit(ctx: GatewayContext, head: RequestHead): boolean {
   return Number(head.headers['content-length']) <= ctx.limits().maxBodyBytes;
 }
 
-const CORS_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'X-Devgate-Forwarded' };
-const JSON_TYPE = 'application/json; charset=utf-8';
+const CORS_HEADERS = headerObject(CORS);
+const CORS_FORWARDED = headerObject([...CORS, FORWARDED]);
+const JSON_LIST = headerList([...CORS, ['Content-Type', JSON_TYPE]]);
+const JSON_LIST_FORWARDED = headerList([...CORS, FORWARDED, ['Content-Type', JSON_TYPE]]);
 
 /** Answers at least this long (UTF-16 units) are sent as bytes encoded once; see NodeAnswerer.json. */
 export const ENCODE_ONCE_FROM = 16_384;
@@ -121,22 +124,17 @@ class NodeAnswerer implements Answerer {
   json(status: number, text: string, forwarded: boolean): void {
     const body = text.length >= ENCODE_ONCE_FROM ? Buffer.from(text) : text;
     const length = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
-    this.res.writeHead(
-      status,
-      forwarded
-        ? ['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', 'X-Devgate-Forwarded', 'X-Devgate-Forwarded', 'partner', 'Content-Type', JSON_TYPE, 'Content-Length', length]
-        : ['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', 'X-Devgate-Forwarded', 'Content-Type', JSON_TYPE, 'Content-Length', length],
-    );
+    this.res.writeHead(status, [...(forwarded ? JSON_LIST_FORWARDED : JSON_LIST), 'Content-Length', length]);
     this.res.end(body);
   }
 
   text(r: TextReply): void {
-    this.res.writeHead(r.status, { ...CORS_HEADERS, ...r.headers, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(r.text) });
+    this.res.writeHead(r.status, { ...CORS_HEADERS, ...r.headers, 'Content-Type': TEXT_TYPE, 'Content-Length': Buffer.byteLength(r.text) });
     this.res.end(r.text);
   }
 
   empty(forwarded: boolean): void {
-    this.res.writeHead(204, forwarded ? { ...CORS_HEADERS, 'X-Devgate-Forwarded': 'partner' } : CORS_HEADERS);
+    this.res.writeHead(204, forwarded ? CORS_FORWARDED : CORS_HEADERS);
     this.res.end();
   }
 

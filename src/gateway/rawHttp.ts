@@ -11,6 +11,7 @@ import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Answerer, RequestHead, Take } from './http.js';
 import { ENCODE_ONCE_FROM, withoutBom } from './http.js';
+import { CORS, FORWARDED, headerLines, JSON_TYPE, TEXT_TYPE } from './headers.js';
 import type { GatewayLimits } from './limits.js';
 import { MAX_PLAIN_HEAD, PlainHeads } from './rawHead.js';
 import type { TextReply } from './replies.js';
@@ -20,9 +21,10 @@ const HEAD_END = Buffer.from('\r\n\r\n');
 const MAX_IN_FLIGHT = 64;
 /** Sweeps without a read or write before an idle connection is closed; see RawHttpFront.sweep. */
 const IDLE_SWEEPS = 4;
-const CORS = 'Access-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: X-Devgate-Forwarded\r\n';
-const FORWARDED = 'X-Devgate-Forwarded: partner\r\n';
-const JSON_TYPE = 'Content-Type: application/json; charset=utf-8\r\n';
+const CORS_LINES = headerLines(CORS);
+const FORWARDED_LINE = headerLines([FORWARDED]);
+const JSON_LINE = headerLines([['Content-Type', JSON_TYPE]]);
+const TEXT_LINE = headerLines([['Content-Type', TEXT_TYPE]]);
 /** What node:http writes when a request's headers or body did not arrive in time. */
 const TIMED_OUT = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n';
 
@@ -89,7 +91,7 @@ class Slot implements Answerer {
   ) {}
 
   json(status: number, text: string, forwarded: boolean): void {
-    const type = (forwarded ? FORWARDED : '') + JSON_TYPE;
+    const type = (forwarded ? FORWARDED_LINE : '') + JSON_LINE;
     if (text.length < ENCODE_ONCE_FROM) return this.done(this.head(status, type, Buffer.byteLength(text)) + text);
     // Encoded once, then sent behind the head: see NodeAnswerer.json.
     const body = Buffer.from(text);
@@ -99,11 +101,11 @@ class Slot implements Answerer {
   text(r: TextReply): void {
     let lines = '';
     for (const [name, value] of Object.entries(r.headers)) lines += `${name}: ${value}\r\n`;
-    this.done(this.head(r.status, `${lines}Content-Type: text/plain; charset=utf-8\r\n`, Buffer.byteLength(r.text)) + r.text);
+    this.done(this.head(r.status, lines + TEXT_LINE, Buffer.byteLength(r.text)) + r.text);
   }
 
   empty(forwarded: boolean): void {
-    this.done(this.head(204, forwarded ? FORWARDED : '', undefined));
+    this.done(this.head(204, forwarded ? FORWARDED_LINE : '', undefined));
   }
 
   fail(): void {
@@ -114,7 +116,7 @@ class Slot implements Answerer {
   private head(status: number, lines: string, length: number | undefined): string {
     const size = length === undefined ? '' : `Content-Length: ${length}\r\n`;
     const connection = this.keepAlive ? this.conn.keepAliveLines() : 'Connection: close\r\n';
-    return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${CORS}${lines}${size}${dateLine()}${connection}\r\n`;
+    return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${CORS_LINES}${lines}${size}${dateLine()}${connection}\r\n`;
   }
 
   private done(bytes: string | Buffer[]): void {
