@@ -6,6 +6,7 @@
 import type { GatewayControl } from '../gateway/control.js';
 import { MethodTable } from '../rpc/dispatch.js';
 import { devgate_clearOutage } from './methods/devgate_clearOutage.js';
+import { devgate_getConnections } from './methods/devgate_getConnections.js';
 import { devgate_getLimits } from './methods/devgate_getLimits.js';
 import { devgate_getUsage } from './methods/devgate_getUsage.js';
 import { devgate_listKeys } from './methods/devgate_listKeys.js';
@@ -30,5 +31,6 @@ export function adminMethods(): MethodTable<GatewayControl> {
     devgate_listOutages,
     devgate_getLimits,
     devgate_setLimits,
+    devgate_getConnections,
   ]);
 }

@@ -48,6 +48,13 @@ export interface GatewayControl {
   getLimits(): GatewayLimits;
   /** Changes some limits; the rest keep their values. Body and message sizes apply to new requests and connections. */
   setLimits(change: LimitsOptions): GatewayLimits;
+  /** Open connections: TCP sockets (HTTP and WebSocket alike) and, of them, WebSocket connections. */
+  connections(): Connections;
+}
+
+export interface Connections {
+  sockets: number;
+  websockets: number;
 }
 
 /** Validates input of a control operation; errors name the field. */
@@ -61,6 +68,7 @@ export function createControl(
   policy: Policy,
   networks: readonly string[],
   limits: { get(): GatewayLimits; set(next: GatewayLimits): void },
+  connections: () => Connections = () => ({ sockets: 0, websockets: 0 }),
 ): GatewayControl {
   const checkNetwork = (network: unknown): string => {
     if (typeof network !== 'string' || !networks.includes(network)) {
@@ -104,6 +112,7 @@ export function createControl(
     clearOutage: (network) => policy.outages.clear(checkNetwork(network)),
     listOutages: () => policy.outages.list(policy.now()),
     getLimits: () => ({ ...limits.get() }),
+    connections,
     setLimits: (change) => {
       const parsed = parse(LimitsOptions, change, 'limits');
       try {

@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { Clock } from '../clock.js';
 import type { Network } from '../network.js';
@@ -46,6 +46,8 @@ export class GatewayServer {
   private wss: WebSocketServer | undefined;
   private limits: GatewayLimits;
   private readonly sockets = new Map<string, Set<WebSocket>>();
+  /** Every open TCP connection, counted for `connections()` (HTTP and WebSocket alike). */
+  private readonly tcp = new Set<Socket>();
   /** Stops the full GCs run when the process goes idle after work (idleGc.ts), while listening. */
   private stopIdleGc: (() => void) | undefined;
 
@@ -53,7 +55,8 @@ export class GatewayServer {
     const byName = new Map(networks.map((n) => [n.name, n]));
     this.limits = options.limits ?? DEFAULT_LIMITS;
     this.policy = new Policy(options.keys ?? OPEN_KEYS, options.clock ?? { now: () => Date.now() }, (key) => this.closeSockets(key));
-    this.control = createControl(this.policy, [...byName.keys()], { get: () => this.limits, set: (next) => this.applyLimits(next) });
+    const connections = () => ({ sockets: this.tcp.size, websockets: [...this.sockets.values()].reduce((n, set) => n + set.size, 0) });
+    this.control = createControl(this.policy, [...byName.keys()], { get: () => this.limits, set: (next) => this.applyLimits(next) }, connections);
     const ctx: GatewayContext = {
       networks: byName,
       names: new Set(byName.keys()),
@@ -66,6 +69,10 @@ export class GatewayServer {
     const shortest = Math.min(this.limits.headersTimeoutMs, this.limits.requestTimeoutMs);
     const handlers = httpHandlers(ctx);
     this.server = createServer({ connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(shortest / 4))) }, handlers.node);
+    this.server.prependListener('connection', (socket: Socket) => {
+      this.tcp.add(socket);
+      socket.once('close', () => this.tcp.delete(socket));
+    });
     this.front = options.rawHttp === false ? undefined : new RawHttpFront(this.server, handlers.short, () => this.limits);
     this.idleGc = options.idleGc === true;
     this.applyLimits(this.limits);

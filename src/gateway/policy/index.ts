@@ -42,11 +42,19 @@ export function basicPassword(header: string | undefined): string | undefined {
   return colon < 0 ? undefined : decoded.slice(colon + 1);
 }
 
+/**
+ * Unlisted keys (accepted because the store is open) whose usage and rate window are kept; past this, the least
+ * recently seen one is forgotten, so a client making up a key per request cannot grow the process.
+ */
+export const MAX_UNLISTED_KEYS = 10_000;
+
 export class Policy {
   readonly keys: KeyStore;
   readonly usage = new UsageBook();
   readonly outages = new Outages();
   private readonly windows = new Map<string, RateWindow>();
+  /** Unlisted keys with usage or a window, least recently seen first. */
+  private readonly unlistedSeen = new Set<string>();
 
   constructor(
     config: KeysConfig,
@@ -61,6 +69,25 @@ export class Policy {
     return this.clock.now();
   }
 
+  /** Notes a use of an unlisted key, forgetting the least recently seen one past MAX_UNLISTED_KEYS. */
+  private seen(key: ResolvedKey): void {
+    if (key.listed) return;
+    const name = key.key;
+    if (this.unlistedSeen.delete(name)) return void this.unlistedSeen.add(name);
+    this.unlistedSeen.add(name);
+    if (this.unlistedSeen.size <= MAX_UNLISTED_KEYS) return;
+    const oldest = this.unlistedSeen.values().next().value as string;
+    this.unlistedSeen.delete(oldest);
+    if (this.keys.isListed(oldest)) return;
+    this.usage.reset(oldest);
+    this.windows.delete(oldest);
+  }
+
+  /** How many keys have usage kept, and how many rate windows (for tests of the bound). */
+  tracked(): { usage: number; windows: number } {
+    return { usage: this.usage.keys().length, windows: this.windows.size };
+  }
+
   /** Looks the key up and checks its secret (HTTP Basic, empty user name). */
   authenticate(keyName: string, authorization: string | undefined): AuthResult {
     const key = this.keys.lookup(keyName);
@@ -68,6 +95,7 @@ export class Policy {
     const password = basicPassword(authorization);
     const secretGiven = key.secret !== undefined && password === key.secret;
     if ((key.secret !== undefined && password !== undefined && !secretGiven) || (key.requireSecret && !secretGiven)) {
+      this.seen(key);
       this.usage.reject(key.key, this.now(), 'auth');
       return { ok: false, reason: 'bad-secret' };
     }
@@ -77,6 +105,7 @@ export class Policy {
   /** Origin and user-agent allowlists; a request with the key's secret skips allowlists. */
   headersAllowed(caller: Omit<Caller, 'failover'>, headers: RequestHeaders): boolean {
     if (caller.secretGiven || headersAllowed(caller.key.allowlist, headers)) return true;
+    this.seen(caller.key);
     this.usage.reject(caller.key.key, this.now(), 'allowlist');
     return false;
   }
@@ -91,6 +120,7 @@ export class Policy {
   admit(caller: Caller, network: string, calls: readonly PolicyCall[]): Admission {
     const now = this.now();
     const { key } = caller;
+    this.seen(key);
     const refuse = (refusal: Refusal): Admission => {
       this.usage.reject(key.key, now, refusal.kind);
       if (refusal.kind === 'daily') this.onQuotaExhausted(key.key);

@@ -146,6 +146,11 @@ export class KeyStore {
     return unlisted;
   }
 
+  /** Whether a key is listed (set in the keys file or through the admin interface). */
+  isListed(key: string): boolean {
+    return this.specs.has(key);
+  }
+
   list(): KeySpec[] {
     return [...this.specs.values()];
   }
