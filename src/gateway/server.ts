@@ -69,11 +69,12 @@ export class GatewayServer {
     const shortest = Math.min(this.limits.headersTimeoutMs, this.limits.requestTimeoutMs);
     const handlers = httpHandlers(ctx);
     this.server = createServer({ connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(shortest / 4))) }, handlers.node);
+    this.front = options.rawHttp === false ? undefined : new RawHttpFront(this.server, handlers.short, () => this.limits);
+    // After the raw front, which takes the server's connection listeners as its own: every socket is counted here.
     this.server.prependListener('connection', (socket: Socket) => {
       this.tcp.add(socket);
       socket.once('close', () => this.tcp.delete(socket));
     });
-    this.front = options.rawHttp === false ? undefined : new RawHttpFront(this.server, handlers.short, () => this.limits);
     this.idleGc = options.idleGc === true;
     this.applyLimits(this.limits);
     this.server.on('upgrade', (req, socket, head) => handleUpgrade(ctx, req, socket, head));
