@@ -6,11 +6,10 @@
  * const url = gw.url('mainnet'); // http://127.0.0.1:<port>/mainnet/v3/devgate
  * await gw.stop();
  */
-import { z } from 'zod';
-import { systemClock, type Clock } from './clock.js';
 import { DEFAULT_LIMITS, GatewayServer } from './gateway/server.js';
 import type { GatewayControl } from './gateway/control.js';
-import { LimitsOptions, mergeLimits } from './gateway/limits.js';
+import { mergeLimits } from './gateway/limits.js';
+import { StartOptionsSchema, type StartOptions } from './options.js';
 import { loadKeysFile, OPEN_KEYS, parseKeys } from './gateway/policy/keys.js';
 import { checkRollupL1Networks, createNetwork, type Network, type NetworkInfo } from './network.js';
 import type { RollupChain } from './rollup/engine/chain.js';
@@ -31,6 +30,7 @@ export type { GatewayControl, UsageReport, KeysListing } from './gateway/control
 export type { GatewayLimits } from './gateway/limits.js';
 export type { OutageSpec, OutageInfo } from './gateway/policy/outage.js';
 export { KeysError, type KeySpec } from './gateway/policy/keys.js';
+export type { CacheOptions, MiningOptions, StartOptions } from './options.js';
 
 /** The chains devgate ships, in `chains/`. */
 export const SHIPPED_CHAINS: readonly string[] = ['mainnet.json', 'sepolia.json', 'starknet-mainnet.json'].map((f) => packagePath(`chains/${f}`));
@@ -38,35 +38,7 @@ export const SHIPPED_CHAINS: readonly string[] = ['mainnet.json', 'sepolia.json'
 /** The key `url()` and `wsUrl()` put in an address when none is given. */
 export const DEFAULT_KEY = 'devgate';
 
-const StartOptions = z
-  .object({
-    port: z.number().int().min(0).max(65535).default(8545),
-    host: z.string().min(1).default('127.0.0.1'),
-    chains: z.array(z.union([z.string().min(1), z.record(z.string(), z.unknown())])).min(1).optional(),
-    maxBatch: z.number().int().positive().default(DEFAULT_LIMITS.maxBatch),
-    maxBodyBytes: z.number().int().positive().default(DEFAULT_LIMITS.maxBodyBytes),
-    /** Keys and plans: a keys file path or a keys object (default: open, any key, no rate or daily limit: the `unlimited` plan). */
-    keys: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
-    /** Request limits (batch, body and message size, HTTP timeouts); these win over maxBatch/maxBodyBytes. */
-    limits: LimitsOptions.optional(),
-    /** devgate's clock (default: wall time); tests pass a ManualClock. */
-    /** Built chains are cached on disk (default dir: node_modules/.cache/devgate or the OS cache dir; none under vitest); false: always build. */
-    cache: z.union([z.literal(false), z.object({ dir: z.string().min(1) }).strict()]).optional(),
-    /** How eth networks mine: automine (default, a block per send), interval (`blockTime` seconds), or manual (`automine: false`). */
-    mining: z.object({ automine: z.boolean().optional(), blockTime: z.number().positive().optional() }).strict().optional(),
-    /** Serve the dev methods (evm_, anvil_, hardhat_); false answers them -32601, as the hosted gateway (default true). */
-    devMethods: z.boolean().default(true),
-    /** The raw HTTP front that answers plain JSON-RPC POSTs on the socket; false: node:http serves every request (default true). */
-    rawHttp: z.boolean().default(true),
-    /** Full GCs when the process goes idle after work, handing memory back (the CLI turns it on; default false). */
-    idleGc: z.boolean().default(false),
-    /** Accept legacy transactions without EIP-155 replay protection (refused by default, as geth refuses them over RPC). */
-    allowUnprotectedTxs: z.boolean().default(false),
-    clock: z.custom<Clock>((v) => typeof (v as Clock | undefined)?.now === 'function', 'expected a clock with a now() method').default(systemClock),
-  })
-  .strict();
 
-export type StartOptions = z.input<typeof StartOptions>;
 
 /** A running gateway. */
 export interface Gateway {
@@ -89,7 +61,7 @@ export interface Gateway {
 
 /** Starts a gateway. Rejects with a message naming the bad option or seed field. */
 export async function start(options: StartOptions = {}): Promise<Gateway> {
-  const parsed = StartOptions.safeParse(options);
+  const parsed = StartOptionsSchema.safeParse(options);
   if (!parsed.success) throw new TypeError(`invalid devgate options:\n${formatIssues(parsed.error)}`);
   const opts = parsed.data;
   const cache = cacheDir(opts.cache);

@@ -1,0 +1,87 @@
+/**
+ * The options of `start()`: a hand-written interface (its doc comments reach users' editors through the `.d.ts`),
+ * and the zod schema that checks them at run time. A compile-time check below keeps the two in step.
+ */
+import { z } from 'zod';
+import { systemClock, type Clock } from './clock.js';
+import { DEFAULT_LIMITS, LimitsOptions, type GatewayLimits } from './gateway/limits.js';
+
+/** How eth networks mine. */
+export interface MiningOptions {
+  /** A block per sent transaction (default true unless `blockTime` is given; false: blocks only on `evm_mine`). */
+  automine?: boolean;
+  /** Interval mining: a block every this many seconds (fractions allowed), empty or not. */
+  blockTime?: number;
+}
+
+/** Where built chains are cached between starts. */
+export interface CacheOptions {
+  /** The cache directory (default: node_modules/.cache/devgate, else the OS cache directory). */
+  dir: string;
+}
+
+/** The options of `start()`. Every field is optional. */
+export interface StartOptions {
+  /** The TCP port to listen on (default 8545; 0 picks a free one, then read `gw.port`). */
+  port?: number;
+  /** The address to listen on (default `127.0.0.1`). */
+  host?: string;
+  /**
+   * The networks to serve: seed file paths (JSON, `chains/seed.schema.json`; a geth genesis file is taken too) or
+   * seed objects of the same shape. Default: the shipped chains (mainnet, sepolia, starknet-mainnet).
+   */
+  chains?: (string | Record<string, unknown>)[];
+  /** Most calls in one JSON-RPC batch (default 1,000); `limits.maxBatch` wins. */
+  maxBatch?: number;
+  /** Largest HTTP body and WebSocket message in bytes (default 5 MB); `limits.maxBodyBytes` wins. */
+  maxBodyBytes?: number;
+  /**
+   * API keys and plans: a keys file path or a keys object of the same shape (see README "Keys, plans and limits").
+   * Default: open, any well-formed key, no rate or daily limit (the `unlimited` plan).
+   */
+  keys?: string | Record<string, unknown>;
+  /** Request and connection limits (batch, sizes, timeouts, heavy calls, WebSocket liveness); each documented on `GatewayLimits`. */
+  limits?: Partial<GatewayLimits>;
+  /** Built chains are cached on disk (default on, in the cache directory; off under vitest); false: always build. */
+  cache?: false | CacheOptions;
+  /** How eth networks mine: automine (default), interval (`blockTime` seconds), or manual (`automine: false`). */
+  mining?: MiningOptions;
+  /** Serve the dev methods (evm_, anvil_, hardhat_, devnet_); false answers them -32601, as the hosted gateway (default true). */
+  devMethods?: boolean;
+  /** The raw HTTP front that answers plain JSON-RPC POSTs on the socket; false: node:http serves every request (default true). */
+  rawHttp?: boolean;
+  /** Full GCs when the process goes idle after work, handing memory back (default false; the CLI turns it on). */
+  idleGc?: boolean;
+  /** Accept legacy transactions without EIP-155 replay protection (default false: refused, as geth refuses them over RPC). */
+  allowUnprotectedTxs?: boolean;
+  /** devgate's clock (default: wall time); tests pass a `ManualClock` to drive rate windows, outages, interval mining and filter expiry. */
+  clock?: Clock;
+}
+
+/** The run-time check of StartOptions, with the defaults filled in. */
+export const StartOptionsSchema = z
+  .object({
+    port: z.number().int().min(0).max(65535).default(8545),
+    host: z.string().min(1).default('127.0.0.1'),
+    chains: z.array(z.union([z.string().min(1), z.record(z.string(), z.unknown())])).min(1).optional(),
+    maxBatch: z.number().int().positive().default(DEFAULT_LIMITS.maxBatch),
+    maxBodyBytes: z.number().int().positive().default(DEFAULT_LIMITS.maxBodyBytes),
+    keys: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
+    limits: LimitsOptions.optional(),
+    cache: z.union([z.literal(false), z.object({ dir: z.string().min(1) }).strict()]).optional(),
+    mining: z.object({ automine: z.boolean().optional(), blockTime: z.number().positive().optional() }).strict().optional(),
+    devMethods: z.boolean().default(true),
+    rawHttp: z.boolean().default(true),
+    idleGc: z.boolean().default(false),
+    allowUnprotectedTxs: z.boolean().default(false),
+    clock: z.custom<Clock>((v) => typeof (v as Clock | undefined)?.now === 'function', 'expected a clock with a now() method').default(systemClock),
+  })
+  .strict();
+
+/** The options after the check: defaults filled in. */
+export type ResolvedStartOptions = z.output<typeof StartOptionsSchema>;
+
+// Compile-time: the interface and the schema accept the same objects (a field added to one only fails `tsc`).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const inStep: Same<Required<StartOptions>, Required<z.input<typeof StartOptionsSchema>>> = true;
+void inStep;
