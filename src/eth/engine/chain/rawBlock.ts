@@ -6,53 +6,8 @@
  * fraction of createTxFromRLP / createBlockHeaderFromRLP (a Common, validation, hashing).
  */
 import { Address, bytesToBigInt, bytesToHex, type EOACode7702AuthorizationListBytes } from '@ethereumjs/util';
+import { listSpans, rlpItem, rlpViews, type Nested } from '../codec/rlpReader.js';
 import type { HeaderFields, RawBlockFields, TxFields, TxTypeAndTo, WithdrawalFields } from './types.js';
-
-export type Nested = Uint8Array | Nested[];
-
-/** The RLP item at `at` of `b`: where its payload starts, how long it is, where the next item starts. */
-export function rlpItem(b: Uint8Array, at: number, what = 'an RLP item'): { start: number; length: number; end: number } {
-  const p = b[at];
-  if (p === undefined) throw new RangeError(`${what} is truncated`);
-  let start = at + 1;
-  let length: number;
-  if (p < 0x80) [start, length] = [at, 1];
-  else if (p < 0xb8) length = p - 0x80;
-  else if (p < 0xc0 || p >= 0xf8) {
-    const n = p < 0xc0 ? p - 0xb7 : p - 0xf7;
-    length = 0;
-    for (let i = 0; i < n; i++) length = length * 256 + (b[at + 1 + i] ?? 0);
-    start = at + 1 + n;
-  } else length = p - 0xc0;
-  if (start + length > b.length) throw new RangeError(`${what} is truncated`);
-  return { start, length, end: start + length };
-}
-
-/** The RLP item at `at` of `b` decoded into views of `b` (no copies, unlike RLP.decode), and where the next item starts. */
-export function rlpViews(b: Uint8Array, at: number): { value: Nested; end: number } {
-  const item = rlpItem(b, at);
-  if (b[at]! < 0xc0) return { value: b.subarray(item.start, item.end), end: item.end };
-  const list: Nested[] = [];
-  for (let p = item.start; p < item.end; ) {
-    const child = rlpViews(b, p);
-    list.push(child.value);
-    p = child.end;
-  }
-  return { value: list, end: item.end };
-}
-
-/** The items of the RLP list at `at` of `b`, each as [start, end] of its whole encoding. */
-export function listSpans(b: Uint8Array, at: number): [number, number][] {
-  if (b[at]! < 0xc0) throw new RangeError('an RLP list was expected');
-  const list = rlpItem(b, at);
-  const spans: [number, number][] = [];
-  for (let p = list.start; p < list.end; ) {
-    const end = rlpItem(b, p).end;
-    spans.push([p, end]);
-    p = end;
-  }
-  return spans;
-}
 
 /** A big-endian unsigned integer field as a bigint, as @ethereumjs's bytesToBigInt (which goes through hex for any length). */
 export function big(b: Nested | undefined): bigint {

@@ -21,7 +21,8 @@ import { Address, bigIntToUnpaddedBytes, bytesToBigInt, equalsBytes } from '@eth
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { EthChain, type ChainParts, type EthChainOptions } from '../chain/chain.js';
 import { prepareCommon } from '../exec/common.js';
-import { big as uintOf, listSpans, rawBlockFields, rlpItem, rlpViews, type Nested } from '../chain/rawBlock.js';
+import { big as uintOf, rawBlockFields } from '../chain/rawBlock.js';
+import { listSpans, rlpItem, rlpViews, type Nested } from '../codec/rlpReader.js';
 import { ImageNodes } from './imageNodes.js';
 import type { DevAccount, MinedBlock, PendingTx, RawBlockFields, StoredLog, StoredReceipt } from '../chain/types.js';
 

@@ -5,6 +5,7 @@
  * located (no decoded item arrays), and nothing is written. The value returned is a view into the
  * store: decode it, never change it.
  */
+import { RlpCursor } from '../codec/rlpReader.js';
 import { ImageNodes } from '../image/imageNodes.js';
 
 /** The node store: node hash (unprefixed hex) -> RLP-encoded node (bytes, or hex where a trie wrote strings). */
@@ -27,51 +28,12 @@ function load(store: NodeStore, ref: Uint8Array): Uint8Array {
   return typeof stored === 'string' ? Buffer.from(stored, 'hex') : stored;
 }
 
-/**
- * One RLP item at `b[at]`, as where its payload starts and ends (`start`, `end`; the next item begins
- * at `end`) and whether it is a list. Kept in module state, not an object per item: the walk is
- * synchronous and reads each result before the next parse.
- */
-let start = 0;
-let end = 0;
-let isList = false;
-
-function parseItem(b: Uint8Array, at: number): void {
-  const prefix = b[at]!;
-  if (prefix < 0x80) {
-    start = at;
-    end = at + 1;
-    isList = false;
-  } else if (prefix < 0xb8) {
-    start = at + 1;
-    end = start + prefix - 0x80;
-    isList = false;
-  } else if (prefix < 0xc0) {
-    start = at + 1 + (prefix - 0xb7);
-    end = start + readLength(b, at + 1, prefix - 0xb7);
-    isList = false;
-  } else if (prefix < 0xf8) {
-    start = at + 1;
-    end = start + prefix - 0xc0;
-    isList = true;
-  } else {
-    start = at + 1 + (prefix - 0xf7);
-    end = start + readLength(b, at + 1, prefix - 0xf7);
-    isList = true;
-  }
-}
-
-/** Reads a big-endian length of `n` bytes at `at`. */
-function readLength(b: Uint8Array, at: number, n: number): number {
-  let length = 0;
-  for (let i = 0; i < n; i++) length = length * 256 + b[at + i]!;
-  return length;
-}
+/** The item last parsed (trieGet reads each result before the next parse: one cursor, no object per item). */
+const c = new RlpCursor();
 
 /** Where the item after the one at `at` begins. */
 function skip(b: Uint8Array, at: number): number {
-  parseItem(b, at);
-  return end;
+  return c.parse(b, at, 'a trie node').end;
 }
 
 /** The nibble `i` of `path`. */
@@ -88,9 +50,9 @@ export function trieGet(store: NodeStore, root: Uint8Array, path: Uint8Array): U
   let node = 0; // offset of the current node (an RLP list) in b
   let at = 0; // nibbles of the path consumed
   for (;;) {
-    parseItem(b, node);
-    const listEnd = end;
-    const first = start;
+    c.parse(b, node);
+    const listEnd = c.end;
+    const first = c.start;
     const second = skip(b, first);
     const afterSecond = skip(b, second);
     let child: number;
@@ -99,16 +61,16 @@ export function trieGet(store: NodeStore, root: Uint8Array, path: Uint8Array): U
       if (at === pathNibbles) {
         child = first;
         for (let i = 0; i < 16; i++) child = skip(b, child);
-        parseItem(b, child);
-        return end > start ? b.subarray(start, end) : null;
+        c.parse(b, child);
+        return c.end > c.start ? b.subarray(c.start, c.end) : null;
       }
       child = first;
       for (let i = nibbleAt(path, at++); i > 0; i--) child = skip(b, child);
     } else {
       // A leaf or an extension: the hex-prefix encoded key part, then the value or the child.
-      parseItem(b, first);
-      const keyStart = start;
-      const keyEnd = end;
+      c.parse(b, first);
+      const keyStart = c.start;
+      const keyEnd = c.end;
       const flag = b[keyStart]! >> 4;
       const odd = (flag & 1) === 1;
       const partLength = (keyEnd - keyStart) * 2 - (odd ? 1 : 2);
@@ -121,17 +83,17 @@ export function trieGet(store: NodeStore, root: Uint8Array, path: Uint8Array): U
       at += partLength;
       if (flag >= 2) {
         if (at !== pathNibbles) return null;
-        parseItem(b, second);
-        return end > start ? b.subarray(start, end) : null;
+        c.parse(b, second);
+        return c.end > c.start ? b.subarray(c.start, c.end) : null;
       }
       child = second;
     }
     // A child reference: empty (none), a node embedded in its parent, or a 32-byte hash.
-    parseItem(b, child);
-    if (isList) node = child;
-    else if (end === start) return null;
+    c.parse(b, child);
+    if (c.isList) node = child;
+    else if (c.end === c.start) return null;
     else {
-      b = load(store, b.subarray(start, end));
+      b = load(store, b.subarray(c.start, c.end));
       node = 0;
     }
   }

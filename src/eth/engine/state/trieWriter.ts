@@ -5,6 +5,7 @@
  * every key it writes; the nodes and roots made here are the same canonical ones, byte for byte.
  */
 import { bytesToUnprefixedHex, KECCAK256_RLP } from '@ethereumjs/util';
+import { RlpError, rlpViews } from '../codec/rlpReader.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 
 /** Bytes needed for the big-endian length `n` (RLP long forms). */
@@ -55,41 +56,11 @@ export function encodeRawNode(raw: RawNode): Uint8Array {
   return out;
 }
 
-function readLength(bytes: Uint8Array, pos: number, n: number): number {
-  if (pos + n > bytes.length || bytes[pos] === 0) throw new Error('invalid trie node: bad RLP length');
-  let length = 0;
-  for (let i = 0; i < n; i++) length = length * 256 + bytes[pos + i]!;
-  return length;
-}
-
-/** The RLP item at `pos` (byte strings as views into `bytes`) and the position after it. */
-function readItem(bytes: Uint8Array, pos: number): [Uint8Array | RawNode, number] {
-  const first = bytes[pos];
-  if (first === undefined) throw new Error('invalid trie node: truncated RLP');
-  if (first < 0x80) return [bytes.subarray(pos, pos + 1), pos + 1];
-  let start: number;
-  let length: number;
-  if (first < 0xb8 || (first >= 0xc0 && first < 0xf8)) {
-    start = pos + 1;
-    length = first - (first < 0xc0 ? 0x80 : 0xc0);
-  } else {
-    const n = first - (first < 0xc0 ? 0xb7 : 0xf7);
-    start = pos + 1 + n;
-    length = readLength(bytes, pos + 1, n);
-  }
-  const end = start + length;
-  if (end > bytes.length) throw new Error('invalid trie node: truncated RLP');
-  if (first < 0xc0) return [bytes.subarray(start, end), end];
-  const items: RawNode = [];
-  for (let p = start; p < end; ) [items[items.length], p] = readItem(bytes, p);
-  return [items, end];
-}
-
 /** A node's raw list decoded from its RLP (byte strings are views into `encoded`, which the store never changes). */
 export function decodeRawNode(encoded: Uint8Array): RawNode {
-  const [raw, end] = readItem(encoded, 0);
-  if (end !== encoded.length || raw instanceof Uint8Array) throw new Error('invalid trie node: not one RLP list');
-  return raw;
+  const { value, end } = rlpViews(encoded, 0, 'invalid trie node');
+  if (end !== encoded.length || value instanceof Uint8Array) throw new RlpError('invalid trie node: not one RLP list');
+  return value as RawNode;
 }
 
 /** A child reference: a 32-byte node hash not yet loaded, or a node. */
