@@ -14,3 +14,8 @@ export function bytesHex(bytes: Uint8Array): string {
 export function hexBytes(hex: string): Uint8Array {
   return Uint8Array.from(Buffer.from(hex.startsWith('0x') ? hex.slice(2) : hex, 'hex'));
 }
+
+/** Bytes as unprefixed lowercase hex, read in place (no copy): keys of maps and files, digests. */
+export function plainHex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+}

@@ -20,6 +20,7 @@ import type { EthSeed } from '../seed/eth.js';
 import type { LoadedSeed } from '../seed/load.js';
 import { VERSION } from '../version.js';
 import { KEYED_PACKAGES, packageVersion, sourceDigest } from './buildFacts.js';
+import { plainHex } from '../hex.js';
 
 /** `false`: always build; `{ dir }`: keep built chains in `dir`; undefined: the default directory. */
 export type CacheOption = false | { readonly dir: string } | undefined;
@@ -79,7 +80,7 @@ export async function cachedEthChain(loaded: LoadedSeed, dir: string | undefined
 
 /** The file of a network's chain image under `key`: one file per network name, `<name>-<key hex>.chain`. */
 export function imagePath(dir: string, network: string, key: Uint8Array): string {
-  return join(dir, `${network.replace(/[^A-Za-z0-9_-]/g, '_')}-${Buffer.from(key).toString('hex')}.chain`);
+  return join(dir, `${network.replace(/[^A-Za-z0-9_-]/g, '_')}-${plainHex(key)}.chain`);
 }
 
 /** The bytes of a chain image file, or undefined if there is none (or it cannot be read). */

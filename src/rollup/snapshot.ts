@@ -9,6 +9,7 @@
 import { crc32 } from 'node:zlib';
 import type { RollupChainParts, TxLocation } from './engine/chain.js';
 import type { ContractState, ExecutedTx, Felt, RollupState, SealedBlock } from './engine/types.js';
+import { plainHex } from '../hex.js';
 
 const MAGIC = 'devgate-rollup';
 /** Bumped whenever the layout or the meaning of a field changes. */
@@ -80,7 +81,7 @@ export function encodeRollupSnapshot(parts: RollupChainParts, key: Uint8Array): 
     blocks: blocks.rows,
   };
   const text = Buffer.from(JSON.stringify(body, bigintsOut));
-  const header = JSON.stringify({ magic: MAGIC, format: ROLLUP_SNAPSHOT_FORMAT, key: Buffer.from(key).toString('hex'), crc32: crc32(text) });
+  const header = JSON.stringify({ magic: MAGIC, format: ROLLUP_SNAPSHOT_FORMAT, key: plainHex(key), crc32: crc32(text) });
   return Buffer.concat([Buffer.from(header + '\n'), text]);
 }
 
@@ -96,7 +97,7 @@ export function decodeRollupSnapshot(file: Uint8Array, key: Uint8Array): RollupC
   }
   if (header.magic !== MAGIC) throw new RollupSnapshotError('not a devgate rollup snapshot');
   if (header.format !== ROLLUP_SNAPSHOT_FORMAT) throw new RollupSnapshotError('snapshot of another format');
-  if (header.key !== Buffer.from(key).toString('hex')) throw new RollupSnapshotError('snapshot of another chain');
+  if (header.key !== plainHex(key)) throw new RollupSnapshotError('snapshot of another chain');
   const text = buf.subarray(newline + 1);
   if (crc32(text) !== header.crc32) throw new RollupSnapshotError('snapshot checksum mismatch');
   try {

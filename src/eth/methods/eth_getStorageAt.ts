@@ -2,6 +2,7 @@ import { defineMethod, optional, required } from '../../rpc/method.js';
 import { blockNumberOrHash } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
 import { addressParam, stateBlock, storageSlot } from '../params.js';
+import { plainHex } from '../../hex.js';
 
 /**
  * eth_getStorageAt: the 32-byte value at a storage position of an address at a block. The position
@@ -24,6 +25,6 @@ const ZEROS = '0'.repeat(64);
 export function wordHex(value: Uint8Array): string {
   // Longer than a word is not a storage value: an internal error, as @ethereumjs's setLengthLeft throws.
   if (value.byteLength > 32) throw new Error(`a storage value of ${value.byteLength} bytes`);
-  const hex = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
+  const hex = plainHex(value);
   return '0x' + ZEROS.slice(hex.length) + hex;
 }

@@ -5,9 +5,10 @@
  * starts without indexing its ~10,000 transactions, and pays for it on its first lookup by hash.
  */
 import type { MinedBlock } from './types.js';
+import { plainHex } from '../../../hex.js';
 
 /** The map key of a hash: its 0x-prefixed hex. */
-const key = (hash: Uint8Array) => `0x${Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex')}`;
+const key = (hash: Uint8Array) => `0x${plainHex(hash)}`;
 
 export class HashIndex {
   private readonly blocks = new Map<string, MinedBlock>();

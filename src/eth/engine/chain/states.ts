@@ -13,6 +13,7 @@ import { CallVms } from '../exec/callVms.js';
 import { ReadStates, VmPool } from '../exec/vmPool.js';
 import type { ChainView } from './chainView.js';
 import type { MinedBlock } from './types.js';
+import { plainHex } from '../../../hex.js';
 
 export interface ChainStatesSource {
   readonly headState: MerkleStateManager;
@@ -91,7 +92,7 @@ export class ChainStates {
   async getStorage(address: Address, slot: Uint8Array, block: MinedBlock): Promise<Uint8Array> {
     const reads = this.rootReads().readsAt(block);
     const account = reads.account(address);
-    return account === null ? new Uint8Array() : reads.slot(account, slot, Buffer.from(address.bytes).toString('hex'));
+    return account === null ? new Uint8Array() : reads.slot(account, slot, plainHex(address.bytes));
   }
 
   private callVmPool(): VmPool {

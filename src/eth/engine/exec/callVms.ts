@@ -13,6 +13,7 @@ import { speedUpInterpreter } from '../evm/index.js';
 import type { NodeStore } from '../state/trieRead.js';
 import type { MinedBlock } from '../chain/types.js';
 import { Lru } from './vmPool.js';
+import { plainHex } from '../../../hex.js';
 
 /** What CallVms needs of its chain. */
 export interface CallVmsSource {
@@ -119,7 +120,7 @@ export class CallVms implements TrieSource {
   code(codeHash: Uint8Array): Uint8Array {
     const known = this.codeByHash.get(codeHash);
     if (known !== undefined) return known;
-    const key = Buffer.from(codeHash).toString('hex');
+    const key = plainHex(codeHash);
     let code = this.codes.get(key);
     if (code === undefined) {
       // MerkleStateManager's CODEHASH_PREFIX is 'c' (0x63).

@@ -8,6 +8,7 @@ import { Capability, type TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
 import type { PendingTx } from '../chain/types.js';
 import { TxRejected } from './txRejected.js';
+import { plainHex } from '../../../hex.js';
 
 /** Blob gas of one blob (EIP-4844). */
 const GAS_PER_BLOB = 131_072n;
@@ -115,8 +116,8 @@ export interface PoolRules {
  * sender and nonce, both fee caps raised by 10% at least), if any. Throws TxRejected otherwise.
  */
 export function checkTransaction(tx: TypedTransaction, sender: Address, pool: readonly PendingTx[], rules: PoolRules): PendingTx | undefined {
-  const hash = Buffer.from(tx.hash()).toString('hex');
-  if (pool.some((p) => Buffer.from(p.tx.hash()).toString('hex') === hash)) throw new TxRejected('already known');
+  const hash = plainHex(tx.hash());
+  if (pool.some((p) => plainHex(p.tx.hash()) === hash)) throw new TxRejected('already known');
   if (tx.type === 0 && !tx.supports(Capability.EIP155ReplayProtection) && !rules.allowUnprotected) throw new TxRejected('only replay-protected (EIP-155) transactions allowed over RPC');
   if (tx.gasLimit > rules.blockGasLimit) throw new TxRejected('exceeds block gas limit');
   const { feeCap, tipCap } = feeCaps(tx);

@@ -8,8 +8,9 @@ import type { StateManagerInterface } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import { Account, type Address, createAccountFromRLP } from '@ethereumjs/util';
 import { trieGet, type NodeStore } from './trieRead.js';
+import { plainHex } from '../../../hex.js';
 
-const hex = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+const hex = plainHex;
 const EMPTY = new Uint8Array(0);
 
 /** A copy of an account (the EVM changes the accounts it is given in place). */

@@ -7,11 +7,12 @@
  */
 import { RlpCursor } from '../codec/rlpReader.js';
 import { ImageNodes } from '../image/imageNodes.js';
+import { plainHex } from '../../../hex.js';
 
 /** The node store: node hash (unprefixed hex) -> RLP-encoded node (bytes, or hex where a trie wrote strings). */
 export type NodeStore = ReadonlyMap<string, Uint8Array | string>;
 
-const hex = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+const hex = plainHex;
 
 /** keccak256 of RLP(''): the root of an empty trie. */
 const EMPTY_ROOT = '56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
