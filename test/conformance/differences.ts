@@ -68,8 +68,6 @@ export const DIFFERENCES: ReadonlyMap<string, Difference> = new Map<string, Diff
   ['eth_getBlockByNumber/get-genesis', spec()],
   ['eth_getBlockByNumber/get-latest', spec()],
   ['eth_getBlockByNumber/get-safe', spec()],
-  ['eth_getStorageAt/get-storage-invalid-key', { reason: 'not-built', why: "geth's own message for a storage key that is not hex" }],
-  ['eth_getStorageAt/get-storage-invalid-key-too-large', { reason: 'not-built', why: "geth's own message for a storage key over 32 bytes" }],
   ['eth_feeHistory/fee-history', { reason: 'not-built', why: 'baseFeePerBlobGas and blobGasUsedRatio (issue 17)' }],
   [
     'txpool_content/get-content',
