@@ -68,7 +68,6 @@ export const DIFFERENCES: ReadonlyMap<string, Difference> = new Map<string, Diff
   ['eth_getBlockByNumber/get-genesis', spec()],
   ['eth_getBlockByNumber/get-latest', spec()],
   ['eth_getBlockByNumber/get-safe', spec()],
-  ['eth_feeHistory/fee-history', { reason: 'not-built', why: 'baseFeePerBlobGas and blobGasUsedRatio (issue 17)' }],
   [
     'txpool_content/get-content',
     {
