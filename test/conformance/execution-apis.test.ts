@@ -14,7 +14,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Gateway } from '../../src/index.js';
-import { importGethFiles } from '../../src/eth/engine/build/import.js';
+import { gethCommon, resolveMergeBlock } from '../../src/eth/engine/build/geth.js';
+import { parseGethGenesis } from '../../src/eth/engine/build/import.js';
+import { prepareCommon } from '../../src/eth/engine/exec/common.js';
 import { ethMethods } from '../../src/eth/methods/index.js';
 import { UNLIMITED } from '../eth/methods/seed.js';
 import { DIFFERENCES, NOT_SERVED, type Reason } from './differences.js';
@@ -81,7 +83,6 @@ describe('the hive test chain', () => {
   const fcu = json('headfcu.json');
 
   it('imports with the chain id of forkenv.json and the head of headfcu.json', async () => {
-    const call = async (method: string, params: unknown[] = []) => (await post({ jsonrpc: '2.0', id: 1, method, params })).result;
     expect(BigInt(await call('eth_chainId'))).toBe(BigInt(env.HIVE_CHAIN_ID!));
     expect(await call('net_version')).toBe(env.HIVE_NETWORK_ID);
     const head = await call('eth_getBlockByNumber', ['latest', false]);
@@ -96,13 +97,20 @@ describe('the hive test chain', () => {
   });
 
   it('runs each block under the fork forkenv.json schedules, with its blob parameters', async () => {
-    // The chain as the gateway builds it (importGethFiles is the path of a gethGenesis seed), asked in-process.
-    const { chain, stats } = await importGethFiles('genesis.json', 'chain.rlp', FIXTURES);
-    expect(stats.mergeBlock).toBe(BigInt(env.HIVE_MERGE_BLOCK_ID!));
+    // The schedule as a gethGenesis seed's import reads it (parseGethGenesis, resolveMergeBlock, gethCommon, readied by
+    // prepareCommon as EthChain does; each block then runs under a copy set to its number and time, EthChain.commonAt),
+    // over the served blocks' headers: no second import of the chain.
+    const genesis = parseGethGenesis(json('genesis.json'), 'genesis.json');
+    const head = Number(await call('eth_blockNumber'));
+    const headers = await Promise.all(Array.from({ length: head + 1 }, (_, n) => call('eth_getBlockByNumber', ['0x' + n.toString(16), false])));
+    const mergeBlock = resolveMergeBlock(genesis, headers.slice(1).map((h) => BigInt(h.difficulty)));
+    expect(mergeBlock).toBe(BigInt(env.HIVE_MERGE_BLOCK_ID!));
+    const schedule = prepareCommon(gethCommon(genesis, { mergeBlock }));
     const seen = new Set<string>();
-    for (const mined of chain.blocks()) {
-      const { number, timestamp } = mined.block.header;
-      const common = chain.commonAt(number, timestamp);
+    for (const h of headers) {
+      const [number, timestamp] = [BigInt(h.number), BigInt(h.timestamp)];
+      const common = schedule.copy();
+      common.setHardforkBy({ blockNumber: number, timestamp });
       const fork = forkAt(env, number, timestamp);
       seen.add(fork);
       // geth's mergeNetsplitBlock is a fork of its own in @ethereumjs, at the merge block, with paris's rules.
@@ -165,7 +173,8 @@ async function check(fixture: Fixture): Promise<void> {
   tally.listed.set(listed.reason, (tally.listed.get(listed.reason) ?? 0) + 1);
 }
 
-async function post(body: unknown): Promise<any> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return res.json();
+/** One call's result. */
+async function call(method: string, params: unknown[] = []): Promise<any> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  return ((await res.json()) as { result: any }).result;
 }
