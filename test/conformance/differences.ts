@@ -8,7 +8,7 @@
  *   method itself must answer -32601 "does not exist". Once the method is in the dispatch table the runner fails
  *   until its line here is deleted: then its fixtures must pass or be listed in DIFFERENCES. Enabling a method is
  *   deleting its line.
- * - DIFFERENCES: fixtures of served methods whose answer differs on purpose or for a reason written down. With a
+ * - DIFFERENCES: fixtures whose answers to served methods differ on purpose or for a reason written down. With a
  *   `patch`, devgate's answer after the patch must equal geth's exactly (so only the named difference is allowed);
  *   without one, the answer may differ anywhere but must keep the request's id. A listed fixture that passes
  *   unpatched fails the run: delete its entry.
