@@ -19,7 +19,7 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'restored',
-          include: ['test/e2e/*.test.ts', 'test/eth/engine/gateway.test.ts', 'test/truth/restoredProject.test.ts'],
+          include: ['test/e2e/*.test.ts', 'test/eth/engine/gateway.test.ts', 'test/truth/restoredProject.test.ts', 'test/conformance/*.test.ts'],
           env: { DEVGATE_CACHE_DIR: restoredCacheDir },
           globalSetup: ['test/support/restoredCache.ts'],
         },

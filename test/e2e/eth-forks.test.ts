@@ -5,6 +5,7 @@
  * receipts switch from `root` to `status` at Byzantium and carry blob gas for type 3; proofs verify
  * against the stateRoot at every fork.
  */
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { verifyMerkleProof } from '@ethereumjs/mpt';
 import { Transaction } from 'ethers';
@@ -117,6 +118,26 @@ describe('imported fork chain', () => {
     expect(history.baseFeePerBlobGas).toHaveLength(3);
     expect(history.blobGasUsedRatio).toHaveLength(2);
     expect(await rpc('eth_blobBaseFee')).toMatch(/^0x[1-9a-f][0-9a-f]*$/);
+  });
+
+  it('fee history answers blob fees and ratios for every block, as geth: zeros before Cancun, each block over its fork\'s max (bpo too)', async () => {
+    const { config } = JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/forks/genesis.json', import.meta.url)), 'utf8'));
+    const forks = ['cancun', 'prague', 'osaka', 'bpo1', 'bpo2'];
+    const maxBlobs = (time: number) => forks.filter((f) => time >= config[`${f}Time`]).map((f) => config.blobSchedule[f].max).pop() ?? 0;
+    const history = await rpc('eth_feeHistory', ['0x' + blocks.length.toString(16), 'latest', []]);
+    expect(history.baseFeePerBlobGas).toHaveLength(blocks.length + 1);
+    let bpo = 0;
+    blocks.forEach((b, n) => {
+      if (b.blobGasUsed === undefined) {
+        expect([history.baseFeePerBlobGas[n], history.blobGasUsedRatio[n]], `block ${n}`).toEqual(['0x0', 0]);
+        return;
+      }
+      const max = maxBlobs(Number(b.timestamp));
+      if (Number(b.timestamp) >= config.bpo1Time && Number(b.blobGasUsed) > 0) bpo++;
+      expect(history.blobGasUsedRatio[n], `block ${n}`).toBe(Number(b.blobGasUsed) / (max * 131072));
+      expect(BigInt(history.baseFeePerBlobGas[n])).toBeGreaterThan(0n);
+    });
+    expect(bpo).toBeGreaterThan(0);
   });
 
   it('uncles of the proof-of-work era are listed and counted', async () => {

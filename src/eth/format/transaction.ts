@@ -2,8 +2,8 @@
  * The transaction object (SPEC 2.2) for every type, in geth's field order: chainId and accessList from
  * type 1 on (and for EIP-155 legacy txs, chainId), fee fields of type 2+, blob fields of type 3, the
  * authorization list of type 4, yParity for typed txs. `gasPrice` of a mined type 2+ tx is its effective
- * gas price; of a pending one, its maxFeePerGas (as geth). A pending tx has null blockHash, blockNumber
- * and transactionIndex.
+ * gas price; of a pending one, its maxFeePerGas (as geth). A pending tx has null blockHash, blockNumber,
+ * blockTimestamp and transactionIndex.
  */
 import { TransactionType } from '@ethereumjs/tx';
 import { bytesToBigInt, type Address } from '@ethereumjs/util';
@@ -37,8 +37,10 @@ export function formatTransaction(tx: TxFields & { hash?: () => Uint8Array }, fr
     blockHash: mined ? bytesHex(at.blockHash) : null,
     blockNumber: mined ? quantityHex(at.blockNumber) : null,
   };
-  // geth's blockTimestamp, on mined transactions only.
-  if (mined && at.blockTimestamp !== undefined) out.blockTimestamp = quantityHex(at.blockTimestamp);
+  // geth's blockTimestamp: the block's time on a mined transaction, null on a pending one (as its txpool_content and
+  // eth_getTransactionByHash answer).
+  if (!mined) out.blockTimestamp = null;
+  else if (at.blockTimestamp !== undefined) out.blockTimestamp = quantityHex(at.blockTimestamp);
   Object.assign(out, {
     from: from.toString(),
     gas: quantityHex(tx.gasLimit),

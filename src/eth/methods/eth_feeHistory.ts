@@ -24,7 +24,7 @@ const percentile: Decoder<number> = (value) => {
 
 /**
  * eth_feeHistory: base fees (one more than blocks: the next block's), gas used ratios, the tips at the
- * requested percentiles, and from Cancun blob base fees and blob gas ratios, for up to 1024 blocks
+ * requested percentiles, blob base fees and blob gas used / the fork's max (zeros before Cancun, as geth), for up to 1024 blocks
  * ending at the given one. The block count may be a quantity or a decimal number, as geth reads it.
  * @example {"jsonrpc":"2.0","id":1,"method":"eth_feeHistory","params":["0x4","latest",[25,75]]}
  */
@@ -48,8 +48,8 @@ export const eth_feeHistory = defineMethod({
     if (h.reward !== undefined) out.reward = h.reward.map((r) => r.map(quantityHex));
     out.baseFeePerGas = h.baseFeePerGas.map(quantityHex);
     out.gasUsedRatio = h.gasUsedRatio;
-    if (h.baseFeePerBlobGas !== undefined) out.baseFeePerBlobGas = h.baseFeePerBlobGas.map(quantityHex);
-    if (h.blobGasUsedRatio !== undefined) out.blobGasUsedRatio = h.blobGasUsedRatio;
+    out.baseFeePerBlobGas = h.baseFeePerBlobGas.map(quantityHex);
+    out.blobGasUsedRatio = h.blobGasUsedRatio;
     return out;
   },
 });

@@ -96,10 +96,11 @@ describe('formatTransaction', () => {
     expect(auth.nonce).toBe('0x9');
   });
 
-  it('a pending tx has null placement and pays its maxFeePerGas', () => {
+  it('a pending tx has null placement (blockTimestamp too, as geth) and pays its maxFeePerGas', () => {
     const tx = mined.block.transactions[2]!;
     const w = formatTransaction(tx, SENDER, { kind: 'pending' }) as Record<string, any>;
-    expect([w.blockHash, w.blockNumber, w.transactionIndex]).toEqual([null, null, null]);
+    expect([w.blockHash, w.blockNumber, w.blockTimestamp, w.transactionIndex]).toEqual([null, null, null, null]);
+    expect(Object.keys(w).slice(0, 3)).toEqual(['blockHash', 'blockNumber', 'blockTimestamp']);
     expect(w.gasPrice).toBe(w.maxFeePerGas);
     expect(w.hash).toBe(wire[2]!.hash);
   });

@@ -1,7 +1,7 @@
 import { setLengthLeft } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { bytesHex } from '../../../src/hex.js';
-import { wordHex } from '../../../src/eth/methods/eth_getStorageAt.js';
+import { storageKey, wordHex } from '../../../src/eth/methods/eth_getStorageAt.js';
 
 describe('eth_getStorageAt word hex', () => {
   it('is the hex of setLengthLeft(value, 32) for every length 0..32, and throws as it does beyond', () => {
@@ -15,6 +15,24 @@ describe('eth_getStorageAt word hex', () => {
         else expect(() => wordHex(value)).toThrow();
       }
     }
+  });
+});
+
+describe('eth_getStorageAt storage key', () => {
+  const word = (n: bigint) => Uint8Array.from(Buffer.from(n.toString(16).padStart(64, '0'), 'hex'));
+  it("reads keys as geth's decodeHash: optional 0x, odd lengths, up to 32 bytes, 0x alone is slot 0", () => {
+    expect(storageKey('0x1')).toEqual(word(1n));
+    expect(storageKey('0X0100')).toEqual(word(256n));
+    expect(storageKey('abc')).toEqual(word(0xabcn));
+    expect(storageKey('0x')).toEqual(new Uint8Array(32));
+    expect(storageKey('0x' + 'ff'.repeat(32))).toEqual(new Uint8Array(32).fill(0xff));
+  });
+
+  it("fails with geth's messages, quoting the key (length is checked before the digits, as geth does)", () => {
+    expect(() => storageKey('0xasdf')).toThrow(/^invalid hex in storage key: "0xasdf"$/);
+    expect(() => storageKey('0x' + '0'.repeat(65))).toThrow(/^storage key too long \(want at most 32 bytes\): "0x0{65}"$/);
+    expect(() => storageKey('0x' + 'z'.repeat(65))).toThrow(/^storage key too long/);
+    expect(() => storageKey('0x' + 'z'.repeat(5000))).toThrow(new RegExp(`^storage key too long \\(want at most 32 bytes\\): "0xz{998}\\.\\.\\."$`));
   });
 });
 

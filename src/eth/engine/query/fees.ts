@@ -75,9 +75,9 @@ export interface FeeHistory {
   readonly gasUsedRatio: number[];
   /** Per block, the tip at each requested percentile (absent when none were requested). */
   readonly reward?: bigint[][];
-  /** From Cancun: the blob base fee per block plus the next one's, and blob gas used / max. */
-  readonly baseFeePerBlobGas?: bigint[];
-  readonly blobGasUsedRatio?: number[];
+  /** The blob base fee per block plus the next one's, and blob gas used / the fork's max; 0 before Cancun (as geth). */
+  readonly baseFeePerBlobGas: bigint[];
+  readonly blobGasUsedRatio: number[];
 }
 
 /** The most blocks one eth_feeHistory may cover (geth's default maxBlockHistory / maxHeaderHistory). */
@@ -90,31 +90,30 @@ export function feeHistory(blocks: readonly MinedBlock[], percentiles: readonly 
   const rewards: bigint[][] = [];
   const blobFees: bigint[] = [];
   const blobRatios: number[] = [];
-  const blob = blocks.length > 0 && blocks[0]!.block.header.excessBlobGas !== undefined;
   for (const b of blocks) {
     const h = b.block.header;
     baseFees.push(h.baseFeePerGas ?? 0n);
     ratios.push(Number(h.gasUsed) / Number(h.gasLimit));
     if (percentiles !== undefined) rewards.push(blockRewards(b, percentiles));
-    if (blob) {
-      blobFees.push(h.excessBlobGas !== undefined ? h.getBlobGasPrice() : 0n);
-      const max = h.excessBlobGas !== undefined ? h.common.param('maxBlobGasPerBlock') : 0n;
-      blobRatios.push(max > 0n ? Number(h.blobGasUsed ?? 0n) / Number(max) : 0);
-    }
+    // geth answers the blob fields for every block: zeros before Cancun. The max is the block's fork's (bpo forks
+    // raise it: @ethereumjs keeps theirs apart from maxBlobGasPerBlock, getBlobGasSchedule reads both).
+    blobFees.push(h.excessBlobGas !== undefined ? h.getBlobGasPrice() : 0n);
+    const max = h.excessBlobGas !== undefined ? h.common.getBlobGasSchedule().maxBlobGasPerBlock : 0n;
+    blobRatios.push(max > 0n ? Number(h.blobGasUsed ?? 0n) / Number(max) : 0);
   }
   const last = blocks[blocks.length - 1];
   if (last !== undefined) {
     const h = last.block.header;
     baseFees.push(h.baseFeePerGas !== undefined ? h.calcNextBaseFee() : 0n);
-    if (blob) blobFees.push(h.excessBlobGas !== undefined ? h.calcNextBlobGasPrice(h.common) : 0n);
+    blobFees.push(h.excessBlobGas !== undefined ? h.calcNextBlobGasPrice(h.common) : 0n);
   }
   return {
     oldestBlock: blocks[0]?.number ?? 0n,
     baseFeePerGas: baseFees,
     gasUsedRatio: ratios,
     reward: percentiles === undefined ? undefined : rewards,
-    baseFeePerBlobGas: blob ? blobFees : undefined,
-    blobGasUsedRatio: blob ? blobRatios : undefined,
+    baseFeePerBlobGas: blobFees,
+    blobGasUsedRatio: blobRatios,
   };
 }
 
