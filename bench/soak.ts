@@ -222,12 +222,16 @@ async function mixed(pid: number): Promise<void> {
   counting = true;
   const rssWarm = rss(pid);
   const t0 = performance.now();
+  // RSS every 10 s: a leak grows steadily; a heap settling to its working size levels off.
+  const series: number[] = [];
+  const sampler = setInterval(() => series.push(rss(pid)), 10_000);
   await Promise.all(all);
+  clearInterval(sampler);
   const secs = (performance.now() - t0) / 1000;
   const rssEnd = rss(pid);
   console.log(`(b) mixed: ${num('http-conns')} HTTP keep-alive + ${num('ws-conns')} WebSocket connections, ${seconds} s after ${warm} s warm-up`);
   console.log(`    ${done} requests, ${(done / secs).toFixed(0)} req/s, errors ${errors}, p50 ${ms(pct(lat, 50))}, p99 ${ms(pct(lat, 99))}; load ${load()}`);
-  console.log(`    RSS warm-up ${mb(rssWarm)}, end ${mb(rssEnd)} (${(((rssEnd - rssWarm) / rssWarm) * 100).toFixed(1)}%)`);
+  console.log(`    RSS warm-up ${mb(rssWarm)}, end ${mb(rssEnd)} (${(((rssEnd - rssWarm) / rssWarm) * 100).toFixed(1)}%); every 10 s: ${series.map(mb).join(', ')}`);
   await sleep(num('after') * 1000);
   console.log(`    RSS ${num('after')} s after: ${mb(rss(pid))}`);
 }
