@@ -32,15 +32,10 @@ export interface Difference {
 
 /** Methods with fixtures that devgate does not serve yet, and where they are being built. */
 export const NOT_SERVED: ReadonlyMap<string, string> = new Map([
-  ['debug_getRawBlock', 'raw methods: being built (issue 17)'],
-  ['debug_getRawHeader', 'raw methods: being built (issue 17)'],
-  ['debug_getRawReceipts', 'raw methods: being built (issue 17)'],
-  ['debug_getRawTransaction', 'raw methods: being built (issue 17)'],
   ['debug_traceBlockByHash', 'tracing: being built (issue 17)'],
   ['debug_traceBlockByNumber', 'tracing: being built (issue 17)'],
   ['debug_traceTransaction', 'tracing: being built (issue 17)'],
   ['eth_simulateV1', 'simulation: being built (issue 17)'],
-  ['eth_getStorageValues', 'being built with the raw methods (issue 17)'],
   ['eth_config', 'EIP-7910: being built (issue 17)'],
   ['eth_baseFee', 'geth-only (the next block\'s base fee); no issue asks for it yet'],
   ['eth_capabilities', 'new in execution-apis (what history a node keeps); no issue asks for it yet'],

@@ -53,6 +53,11 @@ import { txpool_contentFrom } from './txpool_contentFrom.js';
 import { txpool_inspect } from './txpool_inspect.js';
 import { txpool_status } from './txpool_status.js';
 import { eth_unsubscribe } from './eth_unsubscribe.js';
+import { debug_getRawBlock } from './debug_getRawBlock.js';
+import { debug_getRawHeader } from './debug_getRawHeader.js';
+import { debug_getRawReceipts } from './debug_getRawReceipts.js';
+import { debug_getRawTransaction } from './debug_getRawTransaction.js';
+import { eth_getStorageValues } from './eth_getStorageValues.js';
 
 /** Every eth_ method, for the dispatch table and for listings. */
 export const ETH_METHODS = [
@@ -101,7 +106,10 @@ export const POOL_METHODS = [txpool_status, txpool_content, txpool_contentFrom, 
 /** Polling filters (src/subscriptions/ethFilters.ts). */
 export const FILTER_METHODS = [eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter, eth_getFilterChanges, eth_getFilterLogs, eth_uninstallFilter, eth_subscribe, eth_unsubscribe] as const;
 
+/** geth's small methods of issue 17: raw bytes, storage in bulk, headers, uncles, fork config. */
+export const GETH_METHODS = [debug_getRawHeader, debug_getRawBlock, debug_getRawReceipts, debug_getRawTransaction, eth_getStorageValues] as const;
+
 /** The dispatch table of an eth network; without dev methods (evm_, anvil_, hardhat_) it answers them -32601, as the hosted gateway. */
 export function ethMethods(opts: { devMethods?: boolean } = {}): MethodTable<EthContext> {
-  return new MethodTable<EthContext>([...ETH_METHODS, ...SEND_METHODS, ...POOL_METHODS, ...FILTER_METHODS, ...(opts.devMethods === false ? [] : DEV_METHODS)]);
+  return new MethodTable<EthContext>([...ETH_METHODS, ...SEND_METHODS, ...POOL_METHODS, ...FILTER_METHODS, ...GETH_METHODS, ...(opts.devMethods === false ? [] : DEV_METHODS)]);
 }
