@@ -58,6 +58,10 @@ import { debug_getRawHeader } from './debug_getRawHeader.js';
 import { debug_getRawReceipts } from './debug_getRawReceipts.js';
 import { debug_getRawTransaction } from './debug_getRawTransaction.js';
 import { eth_getStorageValues } from './eth_getStorageValues.js';
+import { eth_getHeaderByHash } from './eth_getHeaderByHash.js';
+import { eth_getHeaderByNumber } from './eth_getHeaderByNumber.js';
+import { eth_getUncleByBlockHashAndIndex } from './eth_getUncleByBlockHashAndIndex.js';
+import { eth_getUncleByBlockNumberAndIndex } from './eth_getUncleByBlockNumberAndIndex.js';
 
 /** Every eth_ method, for the dispatch table and for listings. */
 export const ETH_METHODS = [
@@ -107,7 +111,10 @@ export const POOL_METHODS = [txpool_status, txpool_content, txpool_contentFrom, 
 export const FILTER_METHODS = [eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter, eth_getFilterChanges, eth_getFilterLogs, eth_uninstallFilter, eth_subscribe, eth_unsubscribe] as const;
 
 /** geth's small methods of issue 17: raw bytes, storage in bulk, headers, uncles, fork config. */
-export const GETH_METHODS = [debug_getRawHeader, debug_getRawBlock, debug_getRawReceipts, debug_getRawTransaction, eth_getStorageValues] as const;
+export const GETH_METHODS = [
+  debug_getRawHeader, debug_getRawBlock, debug_getRawReceipts, debug_getRawTransaction, eth_getStorageValues,
+  eth_getHeaderByNumber, eth_getHeaderByHash, eth_getUncleByBlockNumberAndIndex, eth_getUncleByBlockHashAndIndex,
+] as const;
 
 /** The dispatch table of an eth network; without dev methods (evm_, anvil_, hardhat_) it answers them -32601, as the hosted gateway. */
 export function ethMethods(opts: { devMethods?: boolean } = {}): MethodTable<EthContext> {
