@@ -36,7 +36,6 @@ export const NOT_SERVED: ReadonlyMap<string, string> = new Map([
   ['debug_traceBlockByNumber', 'tracing: being built (issue 17)'],
   ['debug_traceTransaction', 'tracing: being built (issue 17)'],
   ['eth_simulateV1', 'simulation: being built (issue 17)'],
-  ['eth_config', 'EIP-7910: being built (issue 17)'],
   ['eth_baseFee', 'geth-only (the next block\'s base fee); no issue asks for it yet'],
   ['eth_capabilities', 'new in execution-apis (what history a node keeps); no issue asks for it yet'],
   ['testing_buildBlockV1', 'block building for consensus-client tests (the testing_ namespace); no issue asks for it'],

@@ -7,6 +7,7 @@
  * header fields, uncles are the block's uncles.
  */
 import { fileURLToPath } from 'node:url';
+import { crc32 } from 'node:zlib';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { JsonRpcProvider, Network, Transaction } from 'ethers';
@@ -26,7 +27,7 @@ let dev: PublicClient;
 const req = (client: PublicClient, method: string, params: unknown[] = []) => client.request({ method: method as any, params: params as any }) as Promise<any>;
 
 beforeAll(async () => {
-  gw = await start({ port: 0, chains: [FORKS, readSurfaceSeed()], keys: UNLIMITED });
+  gw = await start({ port: 0, chains: [FORKS, readSurfaceSeed(), { name: 'old', kind: 'eth', chainId: 1338, hardfork: 'london' }], keys: UNLIMITED });
   viem = createPublicClient({ transport: http(gw.url('forks')) }) as PublicClient;
   dev = createPublicClient({ transport: http(gw.url('dev')) }) as PublicClient;
   const network = Network.from(7357);
@@ -186,5 +187,35 @@ describe('the read-surface chain: pending, storage in bulk', () => {
     expect((await call(url, 'eth_getStorageValues', [{ '0x1234': [slot] }])).error).toEqual({ code: -32602, message: 'invalid argument 0: hex string has length 4, want 40 for Address' });
     expect((await call(url, 'eth_getStorageValues', [[TOKEN]])).error.code).toBe(-32602);
     expect((await call(url, 'eth_getStorageValues', [{ [TOKEN]: [slot] }, '0xffffff'])).error).toEqual({ code: -32000, message: 'header not found' });
+  });
+});
+
+describe('eth_config (EIP-7910) on devgate seeds', () => {
+  it('an osaka seed: every fork at genesis, so current is osaka from time 0 with the genesis fork id; nothing next', async () => {
+    const config = await req(dev, 'eth_config');
+    const genesis = await req(dev, 'eth_getBlockByNumber', ['0x0', false]);
+    const forkId = '0x' + (crc32(hexToBytes(genesis.hash)) >>> 0).toString(16).padStart(8, '0');
+    expect(config.next).toBeNull();
+    expect(config.last).toBeNull();
+    expect(config.current.activationTime).toBe(0);
+    expect(config.current.chainId).toBe('0x539');
+    expect(config.current.forkId).toBe(forkId);
+    expect(config.current.blobSchedule).toEqual({ target: 6, max: 9, baseFeeUpdateFraction: 5007716 });
+    expect(Object.keys(config.current.precompiles)).toHaveLength(18);
+    expect(config.current.precompiles.P256VERIFY).toBe('0x0000000000000000000000000000000000000100');
+    expect(Object.keys(config.current.systemContracts)).toEqual(['BEACON_ROOTS_ADDRESS', 'CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS', 'DEPOSIT_CONTRACT_ADDRESS', 'HISTORY_STORAGE_ADDRESS', 'WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS']);
+  });
+
+  it('a london seed (before Shanghai): no current entry, as geth; too many arguments is -32602', async () => {
+    const old = createPublicClient({ transport: http(gw.url('old')) }) as PublicClient;
+    expect(await req(old, 'eth_config')).toEqual({ current: null, next: null, last: null });
+    expect((await call(gw.url('old'), 'eth_config', [1])).error).toEqual({ code: -32602, message: 'too many arguments, want at most 0' });
+  });
+
+  it('the fork chain through ethers: current is its last fork, with a blob schedule', async () => {
+    const config = await ethers.send('eth_config', []);
+    expect(config.current.chainId).toBe('0x1cbd');
+    expect(config.current.blobSchedule.max).toBeGreaterThan(0);
+    expect(config.current.forkId).toMatch(/^0x[0-9a-f]{8}$/);
   });
 });
