@@ -219,3 +219,23 @@ describe('eth_config (EIP-7910) on devgate seeds', () => {
     expect(config.current.forkId).toMatch(/^0x[0-9a-f]{8}$/);
   });
 });
+
+describe('eth_baseFee and eth_capabilities', () => {
+  it("eth_baseFee is the next block's base fee: the pending block's, and the one anvil_setNextBlockBaseFeePerGas sets", async () => {
+    const pending = await req(dev, 'eth_getBlockByNumber', ['pending', false]);
+    expect(await req(dev, 'eth_baseFee')).toBe(pending.baseFeePerGas);
+    const old = createPublicClient({ transport: http(gw.url('old')) }) as PublicClient;
+    const head = await req(old, 'eth_getBlockByNumber', ['latest', false]);
+    expect(BigInt(await req(old, 'eth_baseFee'))).toBeGreaterThan(0n);
+    expect(BigInt(await req(old, 'eth_baseFee'))).toBeLessThanOrEqual((BigInt(head.baseFeePerGas) * 9n) / 8n);
+    await req(old, 'anvil_setNextBlockBaseFeePerGas', ['0x3b9aca07']);
+    expect(await req(old, 'eth_baseFee')).toBe('0x3b9aca07');
+  });
+
+  it('eth_capabilities: head, and every resource kept from genesis', async () => {
+    const caps = await req(dev, 'eth_capabilities');
+    const head = await req(dev, 'eth_getBlockByNumber', ['latest', false]);
+    expect(caps.head).toEqual({ number: head.number, hash: head.hash });
+    for (const part of ['state', 'tx', 'logs', 'receipts', 'blocks', 'stateproofs']) expect(caps[part]).toEqual({ disabled: false, oldestBlock: '0x0' });
+  });
+});

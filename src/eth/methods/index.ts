@@ -63,6 +63,8 @@ import { eth_getHeaderByNumber } from './eth_getHeaderByNumber.js';
 import { eth_getUncleByBlockHashAndIndex } from './eth_getUncleByBlockHashAndIndex.js';
 import { eth_getUncleByBlockNumberAndIndex } from './eth_getUncleByBlockNumberAndIndex.js';
 import { eth_config } from './eth_config.js';
+import { eth_baseFee } from './eth_baseFee.js';
+import { eth_capabilities } from './eth_capabilities.js';
 
 /** Every eth_ method, for the dispatch table and for listings. */
 export const ETH_METHODS = [
@@ -115,7 +117,7 @@ export const FILTER_METHODS = [eth_newFilter, eth_newBlockFilter, eth_newPending
 export const GETH_METHODS = [
   debug_getRawHeader, debug_getRawBlock, debug_getRawReceipts, debug_getRawTransaction, eth_getStorageValues,
   eth_getHeaderByNumber, eth_getHeaderByHash, eth_getUncleByBlockNumberAndIndex, eth_getUncleByBlockHashAndIndex,
-  eth_config,
+  eth_config, eth_baseFee, eth_capabilities,
 ] as const;
 
 /** The dispatch table of an eth network; without dev methods (evm_, anvil_, hardhat_) it answers them -32601, as the hosted gateway. */
