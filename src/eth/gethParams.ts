@@ -89,16 +89,11 @@ function describeGo(value: unknown): string {
 }
 
 /**
- * The block of a debug_getRaw* request, found as geth finds it: by hash straight in the chain (an unknown hash is
- * `unknownHash`, which geth answers with an error or an empty list), by number or tag through the chain's blocks
- * (none: null). The pending block is not in the chain, so geth's lookup of its hash fails: `unknownHash` too.
+ * The block of a debug_getRaw* request, found as geth finds it: by hash straight in the chain, by number or tag
+ * through the chain's blocks. The pending block is not in the chain (geth looks its hash up and fails): none.
+ * None is null for the methods (SPEC 7), where geth answers `"0x"`, an error or `[]` (README: deliberate differences).
  */
-export async function rawRequestBlock(chain: EthChain, sel: BlockSelector): Promise<{ block: MinedBlock } | { unknownHash: Uint8Array } | undefined> {
-  if ('hash' in sel) {
-    const block = chain.blockByHash(sel.hash);
-    return block === undefined ? { unknownHash: sel.hash } : { block };
-  }
-  const block = await findBlock(chain, sel);
-  if (block === undefined) return undefined;
-  return isPending(sel) ? { unknownHash: block.hash } : { block };
+export async function rawRequestBlock(chain: EthChain, sel: BlockSelector): Promise<MinedBlock | undefined> {
+  if ('hash' in sel) return chain.blockByHash(sel.hash);
+  return isPending(sel) ? undefined : findBlock(chain, sel);
 }

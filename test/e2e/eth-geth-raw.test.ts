@@ -1,6 +1,7 @@
 /**
  * geth's small methods of issue 17 through unchanged clients (viem's `client.request`, ethers' `provider.send`):
- * debug_getRaw*, eth_getStorageValues, eth_getHeaderBy*, eth_getUncleBy*, over the importer's fixture chain
+ * debug_getRaw*, eth_getRawTransactionBy*, eth_getStorageValues, eth_getHeaderBy*, eth_getUncleBy*, eth_config,
+ * eth_baseFee and eth_capabilities, over the importer's fixture chain
  * (homestead to bpo2, transaction types 0 to 4, an uncle) and the read-surface chain (pending transactions).
  * Answers are checked against what they encode: raw headers hash to the block hash, raw transactions decode in
  * ethers to the same hash and sender, raw receipts rebuild the receiptsRoot, headers equal the block object's
@@ -83,13 +84,36 @@ describe('debug_getRaw* over the fork chain', () => {
     expect([...types].sort()).toEqual([0, 1, 2, 3, 4]);
   });
 
-  it('not found: a number beyond head answers null; an unknown hash answers geth\'s -32000, or [] for receipts', async () => {
+  it('not found: null (SPEC 7) for a number beyond head, an unknown hash, pending, an index out of range', async () => {
     const unknown = '0x' + '11'.repeat(32);
-    for (const m of ['debug_getRawHeader', 'debug_getRawBlock', 'debug_getRawReceipts']) expect(await req(viem, m, ['0xffffff'])).toBeNull();
-    expect((await call(gw.url('forks'), 'debug_getRawHeader', [unknown])).error).toEqual({ code: -32000, message: `header #${unknown} not found` });
-    expect((await call(gw.url('forks'), 'debug_getRawBlock', [unknown])).error).toEqual({ code: -32000, message: `block #${unknown} not found` });
-    expect(await req(viem, 'debug_getRawReceipts', [unknown])).toEqual([]);
-    expect(await req(viem, 'debug_getRawTransaction', [unknown])).toBeNull();
+    for (const m of ['debug_getRawHeader', 'debug_getRawBlock', 'debug_getRawReceipts']) {
+      for (const block of ['0xffffff', unknown, 'pending']) expect(await req(viem, m, [block]), `${m} ${block}`).toBeNull();
+    }
+    for (const m of ['debug_getRawTransaction', 'eth_getRawTransactionByHash']) expect(await req(viem, m, [unknown])).toBeNull();
+    expect(await req(viem, 'eth_getRawTransactionByBlockHashAndIndex', [unknown, '0x0'])).toBeNull();
+    expect(await req(viem, 'eth_getRawTransactionByBlockNumberAndIndex', ['0xffffff', '0x0'])).toBeNull();
+    expect(await req(viem, 'eth_getRawTransactionByBlockNumberAndIndex', ['0x0', '0x0'])).toBeNull();
+    // A block without transactions has no receipts: an empty list, not null.
+    expect(await req(viem, 'debug_getRawReceipts', ['0x0'])).toEqual([]);
+  });
+
+  it('eth_getRawTransactionBy*: the same bytes as debug_getRawTransaction, by hash, by block hash and by number', async () => {
+    const head = Number(await viem.getBlockNumber());
+    let seen = 0;
+    for (let n = 1; n <= head; n++) {
+      const block = await req(viem, 'eth_getBlockByNumber', ['0x' + n.toString(16), false]);
+      for (const [i, hash] of (block.transactions as string[]).entries()) {
+        const raw = await req(viem, 'debug_getRawTransaction', [hash]);
+        const index = '0x' + i.toString(16);
+        expect(await ethers.send('eth_getRawTransactionByHash', [hash])).toBe(raw);
+        expect(await req(viem, 'eth_getRawTransactionByBlockHashAndIndex', [block.hash, index])).toBe(raw);
+        expect(await ethers.send('eth_getRawTransactionByBlockNumberAndIndex', [block.number, index])).toBe(raw);
+        seen++;
+      }
+      const past = '0x' + block.transactions.length.toString(16);
+      expect(await req(viem, 'eth_getRawTransactionByBlockHashAndIndex', [block.hash, past])).toBeNull();
+    }
+    expect(seen).toBeGreaterThan(10);
   });
 
   it('bad params: -32602 naming the problem, as geth words it', async () => {
@@ -158,9 +182,9 @@ describe('the read-surface chain: pending, storage in bulk', () => {
     const pool = await req(dev, 'eth_getBlockByNumber', ['pending', true]);
     expect(pool.transactions.length).toBeGreaterThan(0);
     for (const tx of pool.transactions) expect(Transaction.from(await req(dev, 'debug_getRawTransaction', [tx.hash])).hash).toBe(tx.hash);
-    // geth looks the pending block up by hash, which is not in its chain.
-    expect((await call(gw.url('dev'), 'debug_getRawHeader', ['pending'])).error.message).toMatch(/^header #0x[0-9a-f]{64} not found$/);
-    expect(await req(dev, 'debug_getRawReceipts', ['pending'])).toEqual([]);
+    for (const [i, tx] of pool.transactions.entries()) {
+      expect(await req(dev, 'eth_getRawTransactionByBlockNumberAndIndex', ['pending', '0x' + i.toString(16)])).toBe(await req(dev, 'eth_getRawTransactionByHash', [tx.hash]));
+    }
   });
 
   it('eth_getStorageValues equals eth_getStorageAt slot by slot, over several addresses, at latest and at a block', async () => {

@@ -1,4 +1,3 @@
-import { ResourceNotFound } from '../../errors.js';
 import { bytesHex } from '../../hex.js';
 import { defineMethod, required } from '../../rpc/method.js';
 import type { EthContext } from '../context.js';
@@ -7,17 +6,16 @@ import { gethBlockNumberOrHash, rawRequestBlock } from '../gethParams.js';
 
 /**
  * debug_getRawBlock: the RLP of a block ([header, transactions, uncles, withdrawals?], as `geth export` writes
- * it), the block given by number, tag or hash (as geth). A number beyond head answers null; an unknown hash (and
- * `pending`, whose block is not in the chain) answers geth's -32000 `block #0x... not found`.
+ * it), the block given by number, tag or hash (as geth); null when there is no such block, and for `pending` (not
+ * in the chain). geth answers `"0x"` for a number beyond head and -32000 `block #... not found` for an unknown
+ * hash; devgate answers null, as SPEC 7 says of lookups (README).
  * @example {"jsonrpc":"2.0","id":1,"method":"debug_getRawBlock","params":["0x3"]}
  */
 export const debug_getRawBlock = defineMethod({
   name: 'debug_getRawBlock',
   params: [required('block', gethBlockNumberOrHash)],
   handler: async (ctx: EthContext, sel) => {
-    const found = await rawRequestBlock(ctx.chain, sel);
-    if (found === undefined) return null;
-    if ('unknownHash' in found) throw new ResourceNotFound(`block #${bytesHex(found.unknownHash)} not found`);
-    return bytesHex(blockBytes(found.block));
+    const block = await rawRequestBlock(ctx.chain, sel);
+    return block === undefined ? null : bytesHex(blockBytes(block));
   },
 });

@@ -65,6 +65,9 @@ import { eth_getUncleByBlockNumberAndIndex } from './eth_getUncleByBlockNumberAn
 import { eth_config } from './eth_config.js';
 import { eth_baseFee } from './eth_baseFee.js';
 import { eth_capabilities } from './eth_capabilities.js';
+import { eth_getRawTransactionByHash } from './eth_getRawTransactionByHash.js';
+import { eth_getRawTransactionByBlockHashAndIndex } from './eth_getRawTransactionByBlockHashAndIndex.js';
+import { eth_getRawTransactionByBlockNumberAndIndex } from './eth_getRawTransactionByBlockNumberAndIndex.js';
 
 /** Every eth_ method, for the dispatch table and for listings. */
 export const ETH_METHODS = [
@@ -118,6 +121,7 @@ export const GETH_METHODS = [
   debug_getRawHeader, debug_getRawBlock, debug_getRawReceipts, debug_getRawTransaction, eth_getStorageValues,
   eth_getHeaderByNumber, eth_getHeaderByHash, eth_getUncleByBlockNumberAndIndex, eth_getUncleByBlockHashAndIndex,
   eth_config, eth_baseFee, eth_capabilities,
+  eth_getRawTransactionByHash, eth_getRawTransactionByBlockHashAndIndex, eth_getRawTransactionByBlockNumberAndIndex,
 ] as const;
 
 /** The dispatch table of an eth network; without dev methods (evm_, anvil_, hardhat_) it answers them -32601, as the hosted gateway. */
