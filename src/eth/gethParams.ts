@@ -62,10 +62,12 @@ export type StorageRequests = Map<string, { address: Uint8Array; slots: Uint8Arr
 /**
  * eth_getStorageValues's request, as geth reads a map[common.Address][]common.Hash: an object whose keys are
  * addresses (0x and 40 hex digits) and whose values are arrays of 32-byte hashes. Keys naming the same address
- * (in other letter case) are one entry, the last one given, as in geth's map.
+ * (in other letter case) are one entry, the last one given, as in geth's map; null is no entry at all.
  */
 export const storageRequests: Decoder<StorageRequests> = (value) => {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  // JSON null decodes to Go's nil map: no slots, which the method answers `empty request`.
+  if (value === null) return new Map();
+  if (typeof value !== 'object' || Array.isArray(value)) {
     throw new InvalidArgument(`json: cannot unmarshal ${Array.isArray(value) ? 'array' : describeGo(value)} into Go value of type map[common.Address][]common.Hash`);
   }
   const out: StorageRequests = new Map();

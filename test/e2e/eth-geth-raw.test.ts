@@ -206,6 +206,7 @@ describe('the read-surface chain: pending, storage in bulk', () => {
     const slot = '0x' + '00'.repeat(32);
     expect((await call(url, 'eth_getStorageValues', [{}, 'latest'])).error).toEqual({ code: -32602, message: 'empty request' });
     expect((await call(url, 'eth_getStorageValues', [{ [TOKEN]: [] }])).error).toEqual({ code: -32602, message: 'empty request' });
+    expect((await call(url, 'eth_getStorageValues', [null])).error).toEqual({ code: -32602, message: 'empty request' });
     expect((await call(url, 'eth_getStorageValues', [{ [TOKEN]: Array(1025).fill(slot) }])).error).toEqual({ code: -38026, message: 'too many slots (max 1024)' });
     expect((await call(url, 'eth_getStorageValues', [{ [TOKEN]: ['0x0'] }])).error).toEqual({ code: -32602, message: 'invalid argument 0: json: cannot unmarshal hex string of odd length into Go value of type common.Hash' });
     expect((await call(url, 'eth_getStorageValues', [{ '0x1234': [slot] }])).error).toEqual({ code: -32602, message: 'invalid argument 0: hex string has length 4, want 40 for Address' });

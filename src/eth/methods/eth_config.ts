@@ -1,20 +1,27 @@
 import { bytesHex, quantityHex } from '../../hex.js';
 import { defineMethod } from '../../rpc/method.js';
+import { RawJson } from '../../rpc/rawJson.js';
 import type { EthContext } from '../context.js';
 import { chainForkConfig, type ForkConfig } from '../engine/query/forkConfig.js';
 
-/** One fork's entry as geth writes it: activationTime and the blob schedule as JSON numbers, chainId a quantity, maps by name. */
+/** One fork's entry as geth writes it: activationTime and the blob schedule as JSON numbers (bigints, written exactly below), chainId a quantity, maps by name. */
 function forkJson(c: ForkConfig | undefined): Record<string, unknown> | null {
   if (c === undefined) return null;
   const s = c.blobSchedule;
   return {
-    activationTime: Number(c.activationTime),
-    blobSchedule: s === undefined ? null : { target: Number(s.target), max: Number(s.max), baseFeeUpdateFraction: Number(s.baseFeeUpdateFraction) },
+    activationTime: c.activationTime,
+    blobSchedule: s === undefined ? null : { target: s.target, max: s.max, baseFeeUpdateFraction: s.baseFeeUpdateFraction },
     chainId: quantityHex(c.chainId),
     forkId: bytesHex(c.forkId),
     precompiles: Object.fromEntries(c.precompiles.map(([name, address]) => [name, address.toString()])),
     systemContracts: Object.fromEntries(c.systemContracts.map(([name, address]) => [name, address.toString()])),
   };
+}
+
+/** JSON text with bigints as exact JSON integers (geth's uint64 fields: a fork time past 2^53 keeps every digit). */
+function exactJson(value: unknown): RawJson {
+  const text = JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? `\u0000${v}` : v));
+  return new RawJson(text.replace(/"\\u0000(\d+)"/g, '$1'));
 }
 
 /**
@@ -30,6 +37,6 @@ export const eth_config = defineMethod({
   params: [],
   handler: (ctx: EthContext) => {
     const { current, next, last } = chainForkConfig(ctx.chain);
-    return { current: forkJson(current), next: forkJson(next), last: forkJson(last) };
+    return exactJson({ current: forkJson(current), next: forkJson(next), last: forkJson(last) });
   },
 });

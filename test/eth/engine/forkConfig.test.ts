@@ -5,11 +5,14 @@
  * precompiles and system contracts of geth's eth_config testdata (Cancun: 10 precompiles and the beacon roots
  * contract; Prague: 17 and five contracts, mainnet's deposit contract), and the blob schedules.
  */
-import { Common, Mainnet, Sepolia, type ChainConfig } from '@ethereumjs/common';
+import { Common, createCustomCommon, Mainnet, Sepolia, type ChainConfig } from '@ethereumjs/common';
+import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { EthChain } from '../../../src/eth/engine/chain/chain.js';
 import { prepareCommon } from '../../../src/eth/engine/exec/common.js';
 import { chainForkConfig } from '../../../src/eth/engine/query/forkConfig.js';
+import { eth_config } from '../../../src/eth/methods/eth_config.js';
+import type { RawJson } from '../../../src/rpc/rawJson.js';
 
 const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
 
@@ -108,5 +111,20 @@ describe('eth_config fork configuration', () => {
     expect(blobs('osaka')).toEqual([6, 9, 5007716]);
     expect(blobs('bpo1')).toEqual([10, 15, 8346193]);
     expect(blobs('bpo2')).toEqual([14, 21, 11684671]);
+  });
+
+  it('a devgate-style schedule (forks at block 0) with a fork far in the future: times are written exactly, as geth\'s uint64', () => {
+    const upToPrague = Mainnet.hardforks.slice(0, Mainnet.hardforks.findIndex((h) => h.name === 'prague') + 1).map((h) => ({ name: h.name, block: 0 }));
+    const far = 2n ** 60n + 1n;
+    const common = prepareCommon(createCustomCommon({ chainId: 5, hardforks: [...upToPrague, { name: 'osaka', block: null, timestamp: far.toString() }] }, Mainnet, { hardfork: 'prague' }));
+    const genesis = { hash: new Uint8Array(32), header: { timestamp: 0n } };
+    const chain = { common, blockByNumber: () => genesis, head: () => ({ header: { timestamp: 12n } }) } as unknown as EthChain;
+    const answer = eth_config.handler({ chain } as never) as RawJson;
+    expect(answer.text).toContain(`"next":{"activationTime":${far},`);
+    const parsed = JSON.parse(answer.text);
+    expect(parsed.current.activationTime).toBe(0);
+    expect(parsed.current.forkId).toBe('0x' + (crc32(new Uint8Array(32)) >>> 0).toString(16).padStart(8, '0'));
+    expect(parsed.last.forkId).toBe(parsed.next.forkId);
+    expect(parsed.next.forkId).not.toBe(parsed.current.forkId);
   });
 });
