@@ -86,6 +86,10 @@ describe('allowlists', () => {
     expect(callAllowed({ contracts: [A] }, { method: 'eth_getLogs', params: [{ address: [A, B] }] })).toBe(false);
     expect(callAllowed({ contracts: [A, B] }, { method: 'eth_getLogs', params: [{ address: [A, B] }] })).toBe(true);
     expect(callAllowed({ contracts: [A] }, { method: 'eth_getLogs', params: [{}] })).toBe(false);
+    // eth_getStorageValues: every address of its request object must be allowed.
+    expect(callAllowed({ contracts: [A] }, { method: 'eth_getStorageValues', params: [{ [A]: ['0x' + '00'.repeat(32)] }] })).toBe(true);
+    expect(callAllowed({ contracts: [A] }, { method: 'eth_getStorageValues', params: [{ [A]: [], [B]: [] }] })).toBe(false);
+    expect(callAllowed({ contracts: [A] }, { method: 'eth_getStorageValues', params: [null] })).toBe(false);
     expect(callAllowed({ contracts: [A] }, { method: 'eth_blockNumber', params: [] })).toBe(true);
   });
 });
