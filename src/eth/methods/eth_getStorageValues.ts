@@ -8,6 +8,9 @@ import { MAX_STORAGE_SLOTS, storageRequests } from '../gethParams.js';
 import { stateBlock } from '../params.js';
 import { wordHex } from './eth_getStorageAt.js';
 
+/** Storage reads between two turns of the event loop (1024 slots in one go held eth_blockNumber back by ~14 ms p50 at load 23). */
+const YIELD_EVERY = 64;
+
 /** geth's error code for a request over a client limit (errCodeClientLimitExceeded). */
 const CLIENT_LIMIT_EXCEEDED = -38026;
 
@@ -30,10 +33,17 @@ export const eth_getStorageValues = defineMethod({
     if (total === 0) throw new InvalidArgument('empty request');
     const block = await stateBlock(ctx.chain, sel);
     const out: Record<string, string[]> = {};
+    let read = 0;
     for (const key of [...requests.keys()].sort()) {
       const { address, slots } = requests.get(key)!;
       const account = new Address(address);
-      out['0x' + key] = await Promise.all(slots.map(async (slot) => wordHex(await ctx.chain.getStorage(account, slot, block))));
+      const values: string[] = [];
+      for (const slot of slots) {
+        // Reads of a warm state resolve without I/O: give other requests a turn every few of them.
+        if (++read % YIELD_EVERY === 0) await new Promise(setImmediate);
+        values.push(wordHex(await ctx.chain.getStorage(account, slot, block)));
+      }
+      out['0x' + key] = values;
     }
     return out;
   },
