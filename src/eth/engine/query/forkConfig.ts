@@ -129,7 +129,7 @@ function depositContract(common: Common): string {
 
 const byName = <T>(entries: [string, T][]) => entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
-/** The configuration of `fork`, active from `activation`. */
+/** The configuration of the time-based fork at `index` of TIME_FORKS; undefined when there is none or it is not scheduled (geth: a nil Timestamp). */
 function assemble(chain: EthChain, times: Map<TimeFork, bigint>, index: number): ForkConfig | undefined {
   const fork = TIME_FORKS[index];
   const at = fork === undefined ? undefined : times.get(fork);
