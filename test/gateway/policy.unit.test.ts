@@ -25,6 +25,9 @@ describe('credits', () => {
     expect(creditsOf('eth_estimateGas')).toBe(300);
     expect(creditsOf('eth_blobBaseFee')).toBe(300);
     expect(creditsOf('eth_getBlockReceipts')).toBe(1000);
+    // devgate's own entries (issue 17): a block's receipts as eth_getBlockReceipts; up to 1024 slots as a log query.
+    expect(creditsOf('debug_getRawReceipts')).toBe(1000);
+    expect(creditsOf('eth_getStorageValues')).toBe(255);
     expect(creditsOf('rollup_getBlockWithTxHashes')).toBe(80);
     expect(creditsOf('web3_clientVersion')).toBe(80);
     expect(creditsOf('no_suchMethod')).toBe(80);
@@ -83,6 +86,10 @@ describe('allowlists', () => {
     expect(callAllowed({ contracts: [A] }, { method: 'eth_getLogs', params: [{ address: [A, B] }] })).toBe(false);
     expect(callAllowed({ contracts: [A, B] }, { method: 'eth_getLogs', params: [{ address: [A, B] }] })).toBe(true);
     expect(callAllowed({ contracts: [A] }, { method: 'eth_getLogs', params: [{}] })).toBe(false);
+    // eth_getStorageValues: every address of its request object must be allowed.
+    expect(callAllowed({ contracts: [A] }, { method: 'eth_getStorageValues', params: [{ [A]: ['0x' + '00'.repeat(32)] }] })).toBe(true);
+    expect(callAllowed({ contracts: [A] }, { method: 'eth_getStorageValues', params: [{ [A]: [], [B]: [] }] })).toBe(false);
+    expect(callAllowed({ contracts: [A] }, { method: 'eth_getStorageValues', params: [null] })).toBe(false);
     expect(callAllowed({ contracts: [A] }, { method: 'eth_blockNumber', params: [] })).toBe(true);
   });
 });

@@ -51,6 +51,13 @@ function queries(chain: EthChain): [string, unknown[]][] {
       ['eth_getUncleCountByBlockHash', [hash]],
       ['eth_getLogs', [{ blockHash: hash }]],
       ['eth_getLogs', [{ fromBlock: num, toBlock: num }]],
+      // geth's small methods (issue 17): raw bytes, headers, the first uncle.
+      ['debug_getRawBlock', [num]],
+      ['debug_getRawHeader', [hash]],
+      ['debug_getRawReceipts', [num]],
+      ['eth_getHeaderByNumber', [num]],
+      ['eth_getHeaderByHash', [hash]],
+      ['eth_getUncleByBlockNumberAndIndex', [num, '0x0']],
     );
     const txs = m.block.transactions;
     for (let i = 0; i < txs.length; i++) {
@@ -60,6 +67,8 @@ function queries(chain: EthChain): [string, unknown[]][] {
         ['eth_getTransactionReceipt', [txHash]],
         ['eth_getTransactionByBlockNumberAndIndex', [num, hex(i)]],
         ['eth_getTransactionByBlockHashAndIndex', [hash, hex(i)]],
+        ['debug_getRawTransaction', [txHash]],
+        ['eth_getRawTransactionByBlockNumberAndIndex', [num, hex(i)]],
       );
     }
     // One past the last index: null on both.

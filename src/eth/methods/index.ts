@@ -53,6 +53,21 @@ import { txpool_contentFrom } from './txpool_contentFrom.js';
 import { txpool_inspect } from './txpool_inspect.js';
 import { txpool_status } from './txpool_status.js';
 import { eth_unsubscribe } from './eth_unsubscribe.js';
+import { debug_getRawBlock } from './debug_getRawBlock.js';
+import { debug_getRawHeader } from './debug_getRawHeader.js';
+import { debug_getRawReceipts } from './debug_getRawReceipts.js';
+import { debug_getRawTransaction } from './debug_getRawTransaction.js';
+import { eth_getStorageValues } from './eth_getStorageValues.js';
+import { eth_getHeaderByHash } from './eth_getHeaderByHash.js';
+import { eth_getHeaderByNumber } from './eth_getHeaderByNumber.js';
+import { eth_getUncleByBlockHashAndIndex } from './eth_getUncleByBlockHashAndIndex.js';
+import { eth_getUncleByBlockNumberAndIndex } from './eth_getUncleByBlockNumberAndIndex.js';
+import { eth_config } from './eth_config.js';
+import { eth_baseFee } from './eth_baseFee.js';
+import { eth_capabilities } from './eth_capabilities.js';
+import { eth_getRawTransactionByHash } from './eth_getRawTransactionByHash.js';
+import { eth_getRawTransactionByBlockHashAndIndex } from './eth_getRawTransactionByBlockHashAndIndex.js';
+import { eth_getRawTransactionByBlockNumberAndIndex } from './eth_getRawTransactionByBlockNumberAndIndex.js';
 
 /** Every eth_ method, for the dispatch table and for listings. */
 export const ETH_METHODS = [
@@ -101,7 +116,15 @@ export const POOL_METHODS = [txpool_status, txpool_content, txpool_contentFrom, 
 /** Polling filters (src/subscriptions/ethFilters.ts). */
 export const FILTER_METHODS = [eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter, eth_getFilterChanges, eth_getFilterLogs, eth_uninstallFilter, eth_subscribe, eth_unsubscribe] as const;
 
+/** geth's small methods of issue 17: raw bytes, storage in bulk, headers, uncles, fork config. */
+export const GETH_METHODS = [
+  debug_getRawHeader, debug_getRawBlock, debug_getRawReceipts, debug_getRawTransaction, eth_getStorageValues,
+  eth_getHeaderByNumber, eth_getHeaderByHash, eth_getUncleByBlockNumberAndIndex, eth_getUncleByBlockHashAndIndex,
+  eth_config, eth_baseFee, eth_capabilities,
+  eth_getRawTransactionByHash, eth_getRawTransactionByBlockHashAndIndex, eth_getRawTransactionByBlockNumberAndIndex,
+] as const;
+
 /** The dispatch table of an eth network; without dev methods (evm_, anvil_, hardhat_) it answers them -32601, as the hosted gateway. */
 export function ethMethods(opts: { devMethods?: boolean } = {}): MethodTable<EthContext> {
-  return new MethodTable<EthContext>([...ETH_METHODS, ...SEND_METHODS, ...POOL_METHODS, ...FILTER_METHODS, ...(opts.devMethods === false ? [] : DEV_METHODS)]);
+  return new MethodTable<EthContext>([...ETH_METHODS, ...SEND_METHODS, ...POOL_METHODS, ...FILTER_METHODS, ...GETH_METHODS, ...(opts.devMethods === false ? [] : DEV_METHODS)]);
 }

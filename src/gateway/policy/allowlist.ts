@@ -68,6 +68,8 @@ export const ADDRESS_METHODS: ReadonlySet<string> = new Set([
   'eth_getCode',
   'eth_getStorageAt',
   'eth_getTransactionCount',
+  // The addresses are the keys of its request object (issue 17): without this line it would read any contract's storage.
+  'eth_getStorageValues',
 ]);
 
 /**
@@ -85,6 +87,8 @@ export function queriedAddresses(call: PolicyCall): string[] | undefined {
       return strings(member('to'));
     case 'eth_getLogs':
       return strings(member('address'));
+    case 'eth_getStorageValues':
+      return first !== null && typeof first === 'object' && !Array.isArray(first) ? Object.keys(first) : [];
     default:
       return strings(first);
   }

@@ -103,6 +103,7 @@ export function rawBlockFields(raw: Uint8Array, keccak: (b: Uint8Array) => Uint8
   };
   return {
     size: raw.length,
+    bytes: raw,
     get header() {
       return (header ??= headerFields(rlpViews(raw, parts[0]![0]).value as Nested[]));
     },

@@ -133,6 +133,8 @@ export interface WithdrawalFields {
 export interface RawBlockFields {
   /** Length of the block's RLP (geth's Block.Size()). */
   readonly size: number;
+  /** The block's RLP itself (debug_getRawBlock and friends read it). */
+  readonly bytes: Uint8Array;
   readonly header: HeaderFields;
   /** The fields of the transaction at `index` (decoded afresh on each call). */
   txFields(index: number): TxFields;
