@@ -45,5 +45,7 @@ export interface Network extends NetworkInfo {
 /** What a WebSocket connection runs its calls through (see Network.connect). */
 export interface NetworkConnection {
   execute(call: RpcCall): Promise<RpcResponse>;
+  /** Called once each answer has been sent: notifications a call held back (a subscription's catch-up) go out. */
+  flush?(): void;
   close(): void;
 }

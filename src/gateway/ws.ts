@@ -86,6 +86,7 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
       if (ws.readyState !== ws.OPEN) return;
       if (outcome.kind === 'refused') send(JSON.stringify(refusalBody(outcome.refusal, outcome.id, 'ws').body));
       else if (outcome.response !== undefined) send(responseText(outcome.response));
+      conn?.flush?.();
     });
   });
   // ws closes the connection itself (1009 for an oversized message); nothing to add.

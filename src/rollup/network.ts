@@ -4,7 +4,9 @@
  * (unref'd, stopped by close()) does the same and runs the chain's clock-driven work when nobody calls.
  */
 import type { RpcCall, RpcResponse } from '../rpc/envelope.js';
-import type { Network, NetworkEnv } from '../networkTypes.js';
+import type { Network, NetworkConnection, NetworkEnv } from '../networkTypes.js';
+import { rollupConnection } from '../subscriptions/rollupConnection.js';
+import { starknetWsMethods } from '../subscriptions/starknet/methods/index.js';
 import type { RollupSeed } from '../seed/rollup.js';
 import { cachedRollupChain } from '../cache/rollupCache.js';
 import { buildRollupChain } from './build.js';
@@ -22,6 +24,7 @@ export class RollupNetwork implements Network {
   private readonly methods;
   private readonly ctx: RollupContext;
   private readonly timer: NodeJS.Timeout | undefined;
+  private readonly wsMethods;
 
   constructor(
     readonly engine: RollupChain,
@@ -31,6 +34,7 @@ export class RollupNetwork implements Network {
     this.name = seed.name;
     this.chainId = seed.chainId;
     this.methods = rollupMethods(seed.prefix);
+    this.wsMethods = starknetWsMethods(seed.prefix);
     this.ctx = { chain: engine, networkName: seed.name };
     const period = seed.blockTimeMs ?? (seed.l1Acceptance.kind === 'manual' ? undefined : POLL_MS);
     if (period !== undefined) {
@@ -54,6 +58,11 @@ export class RollupNetwork implements Network {
   async execute(call: RpcCall): Promise<RpcResponse> {
     await this.observeL1().catch(() => {});
     return this.methods.execute(this.ctx, call);
+  }
+
+  /** A WebSocket connection: the Starknet subscriptions (src/subscriptions/starknet/) are its own. */
+  connect(push: (text: string) => void): NetworkConnection {
+    return rollupConnection(this.engine, this.wsMethods, (call) => this.execute(call), push);
   }
 
   async close(): Promise<void> {
