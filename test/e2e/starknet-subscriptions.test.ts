@@ -254,6 +254,17 @@ describe('starknet_unsubscribe', () => {
     other.close();
   });
 
+  it('costs credits by the table: 5 a subscribe, 10 an unsubscribe', async () => {
+    const ws = await WsClient.open(gw.wsUrl('rollup-test', 'credits-key'));
+    const sub = await request(ws, 'starknet_subscribeNewHeads', {});
+    await request(ws, 'rollup_subscribePendingTransactions', {});
+    await request(ws, 'starknet_unsubscribe', { subscription_id: sub.result });
+    const usage = gw.policy.getUsage('credits-key');
+    expect(usage.total.credits).toBe(20);
+    expect(usage.total.methods).toMatchObject({ starknet_subscribeNewHeads: { requests: 1, credits: 5 }, starknet_unsubscribe: { requests: 1, credits: 10 } });
+    ws.close();
+  });
+
   it('over HTTP the subscription methods do not exist (-32601)', async () => {
     expect((await call(url, 'starknet_subscribeNewHeads', {})).error).toMatchObject({ code: -32601 });
   });
