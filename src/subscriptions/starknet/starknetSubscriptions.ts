@@ -17,7 +17,7 @@
  */
 import { LimitExceeded, RollupError } from '../../errors.js';
 import type { RollupChain } from '../../rollup/engine/chain.js';
-import type { BlockId, ExecutedTx, Felt, SealedBlock } from '../../rollup/engine/types.js';
+import type { BlockId, ExecutedTx, Felt, RollupEvent, SealedBlock } from '../../rollup/engine/types.js';
 import { feltHex } from '../../rollup/format.js';
 import { formatHeader, formatTransaction } from '../../rollup/starknet/format.js';
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../ethSubscriptions.js';
@@ -48,10 +48,18 @@ type Subscription = Kind & {
 
 const NAMES = { newHeads: 'NewHeads', events: 'Events', transactionStatus: 'TransactionStatus', pendingTransactions: 'PendingTransactions' } as const;
 
+/** Texts made once per sealed block and shared by every connection: its header, and its events. */
+const headers = new WeakMap<SealedBlock, string>();
+const eventTexts = new WeakMap<SealedBlock, { readonly event: RollupEvent; readonly text: string }[]>();
+
 /** The spec's BLOCK_HEADER of a sealed block (the block object's header fields, without its status). */
 export function headerJson(chain: RollupChain, block: SealedBlock): string {
-  const { status: _status, ...header } = formatHeader(block, chain.config);
-  return JSON.stringify(header);
+  let text = headers.get(block);
+  if (text === undefined) {
+    const { status: _status, ...header } = formatHeader(block, chain.config);
+    headers.set(block, (text = JSON.stringify(header)));
+  }
+  return text;
 }
 
 /** Whether an event's keys match a filter's (per position, any of the listed values; an empty list: any). */
@@ -59,24 +67,32 @@ export function keysMatch(filter: readonly (readonly Felt[])[], keys: readonly F
   return filter.every((allowed, i) => allowed.length === 0 || (i < keys.length && allowed.includes(keys[i]!)));
 }
 
+/** Every EMITTED_EVENT of a sealed block, in order, with its JSON text. */
+function allEvents(block: SealedBlock): { readonly event: RollupEvent; readonly text: string }[] {
+  let all = eventTexts.get(block);
+  if (all !== undefined) return all;
+  all = [];
+  for (const tx of block.transactions) {
+    for (const e of tx.outcome.events) {
+      const text = JSON.stringify({
+        from_address: feltHex(e.fromAddress),
+        keys: e.keys.map(feltHex),
+        data: e.data.map(feltHex),
+        block_hash: feltHex(block.hash),
+        block_number: Number(block.number),
+        transaction_hash: feltHex(tx.hash),
+      });
+      all.push({ event: e, text });
+    }
+  }
+  eventTexts.set(block, all);
+  return all;
+}
+
 /** The EMITTED_EVENTs of a sealed block that match a filter, as JSON texts. */
 function blockEvents(block: SealedBlock, c: EventCriteria): string[] {
   const out: string[] = [];
-  for (const tx of block.transactions) {
-    for (const e of tx.outcome.events) {
-      if ((c.address !== undefined && e.fromAddress !== c.address) || !keysMatch(c.keys, e.keys)) continue;
-      out.push(
-        JSON.stringify({
-          from_address: feltHex(e.fromAddress),
-          keys: e.keys.map(feltHex),
-          data: e.data.map(feltHex),
-          block_hash: feltHex(block.hash),
-          block_number: Number(block.number),
-          transaction_hash: feltHex(tx.hash),
-        }),
-      );
-    }
-  }
+  for (const { event: e, text } of allEvents(block)) if ((c.address === undefined || e.fromAddress === c.address) && keysMatch(c.keys, e.keys)) out.push(text);
   return out;
 }
 
