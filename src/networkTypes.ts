@@ -51,7 +51,7 @@ export interface Network extends NetworkInfo {
 /** What a WebSocket connection runs its calls through (see Network.connect). */
 export interface NetworkConnection {
   execute(call: RpcCall, origin?: CallOrigin): Promise<RpcResponse>;
-  /** Called once each answer has been sent: notifications a call held back (a subscription's catch-up) go out. */
-  flush?(): void;
+  /** Called once an answer has been sent: notifications its calls held back (a new subscription's catch-up) go out. */
+  flush?(sent: RpcResponse | readonly RpcResponse[]): void;
   close(): void;
 }

@@ -85,8 +85,10 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
     void serveText(text, target, caller, ctx.policy, ctx.limits()).then((outcome) => {
       if (ws.readyState !== ws.OPEN) return;
       if (outcome.kind === 'refused') send(JSON.stringify(refusalBody(outcome.refusal, outcome.id, 'ws').body));
-      else if (outcome.response !== undefined) send(responseText(outcome.response));
-      conn?.flush?.();
+      else if (outcome.response !== undefined) {
+        send(responseText(outcome.response));
+        conn?.flush?.(outcome.response);
+      }
     });
   });
   // ws closes the connection itself (1009 for an oversized message); nothing to add.

@@ -115,6 +115,28 @@ describe('starknet_subscribeNewHeads', () => {
     ws.close();
   });
 
+  it('sends the answer before the catch-up even when a faster message is answered in between, and a call without id holds nothing', async () => {
+    const top = await head();
+    const ws = await WsClient.open(wsUrl);
+    // Two frames in one write: the parse error is answered with fewer steps than the subscription.
+    ws.socket.send(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'starknet_subscribeNewHeads', params: { block_id: { block_number: 0 } } }));
+    ws.socket.send('{not json');
+    const frames: any[] = [];
+    for (let i = 0; i < top + 3; i++) frames.push(await ws.next());
+    const answer = frames.findIndex((f) => f.id === 7);
+    const first = frames.findIndex((f) => f.method === 'starknet_subscriptionNewHeads');
+    expect(answer).toBeGreaterThanOrEqual(0);
+    expect(first).toBeGreaterThan(answer);
+    expect(frames.filter((f) => f.method).map((f) => f.params.result.block_number)).toEqual(Array.from({ length: top + 1 }, (_, i) => i));
+    expect(frames.some((f) => f.error?.code === -32700)).toBe(true);
+    // A notification-style call (no id) gets no answer: its catch-up goes out at once.
+    const other = await WsClient.open(wsUrl);
+    other.socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'starknet_subscribeNewHeads', params: { block_id: { block_number: top } } }));
+    expect((await other.next()).params.result.block_number).toBe(top);
+    ws.close();
+    other.close();
+  });
+
   it('answers the spec errors: unknown block 24, a bad block id -32602', async () => {
     const ws = await WsClient.open(wsUrl);
     expect((await request(ws, 'starknet_subscribeNewHeads', { block_id: { block_number: 99_999 } })).error).toEqual({ code: 24, message: 'Block not found' });

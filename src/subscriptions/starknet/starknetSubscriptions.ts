@@ -9,7 +9,7 @@
  * - reorg (`…_subscriptionReorg`): when blocks are rejected, to every newHeads, events and transactionStatus
  *   subscription, with the first and last rejected block.
  * A subscription that starts from an older block (`block_id`) first gets what it missed; those notifications, and
- * any that happen meanwhile, are held until `flush()` (the connection calls it once the answer with the
+ * any that happen meanwhile, are held until `release(id)` (the connection calls it once the answer with the
  * subscription id is sent), so a client always reads the id first and then everything in chain order.
  *
  * Notification methods carry the prefix the subscription was made with (`starknet_subscriptionNewHeads`, or
@@ -161,14 +161,18 @@ export class StarknetSubscriptions {
     return true;
   }
 
-  /** Sends what subscriptions made since the last call hold (their catch-up, and what happened meanwhile). */
+  /** Sends what a new subscription holds (its catch-up, and what happened meanwhile); from now on it sends at once. */
+  release(id: string): void {
+    const sub = this.subs.get(id);
+    if (sub?.held === undefined) return;
+    const held = sub.held;
+    sub.held = undefined;
+    for (const text of held) this.push(text);
+  }
+
+  /** Releases every subscription that holds notifications. */
   flush(): void {
-    for (const sub of this.subs.values()) {
-      if (sub.held === undefined) continue;
-      const held = sub.held;
-      sub.held = undefined;
-      for (const text of held) this.push(text);
-    }
+    for (const id of this.subs.keys()) this.release(id);
   }
 
   get size(): number {
