@@ -287,6 +287,18 @@ describe('starknet_unsubscribe', () => {
     ws.close();
   });
 
+  it('holds at most 1,000 subscriptions per connection (-32005), then takes more once some end', async () => {
+    const ws = await WsClient.open(wsUrl);
+    const batch = Array.from({ length: 1000 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'starknet_subscribeNewHeads', params: {} }));
+    const answers = await ws.request(batch);
+    expect(answers.filter((a: any) => typeof a.result === 'string')).toHaveLength(1000);
+    const over = await request(ws, 'rollup_subscribeEvents', {});
+    expect(over.error).toEqual({ code: -32005, message: 'too many subscriptions on this connection (at most 1000); unsubscribe some first', data: { limit: 1000 } });
+    expect((await request(ws, 'starknet_unsubscribe', { subscription_id: answers[0].result })).result).toBe(true);
+    expect((await request(ws, 'rollup_subscribeEvents', {})).result).toMatch(/^[0-9]+$/);
+    ws.close();
+  });
+
   it('over HTTP the subscription methods do not exist (-32601)', async () => {
     expect((await call(url, 'starknet_subscribeNewHeads', {})).error).toMatchObject({ code: -32601 });
   });
