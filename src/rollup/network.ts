@@ -3,7 +3,8 @@
  * call it tells the chain its L1 network's head (for the `blocks` L1 acceptance rule); a timer
  * (unref'd, stopped by close()) does the same and runs the chain's clock-driven work when nobody calls.
  */
-import type { RpcCall, RpcResponse } from '../rpc/envelope.js';
+import { failure, type RpcCall, type RpcResponse } from '../rpc/envelope.js';
+import { ErrorCode, RpcError } from '../rpc/errors.js';
 import type { Network, NetworkConnection, NetworkEnv } from '../networkTypes.js';
 import { rollupConnection } from '../subscriptions/rollupConnection.js';
 import { starknetWsMethods } from '../subscriptions/starknet/methods/index.js';
@@ -56,6 +57,8 @@ export class RollupNetwork implements Network {
   }
 
   async execute(call: RpcCall): Promise<RpcResponse> {
+    // The subscription methods are a WebSocket connection's own (connect()); elsewhere nothing can be pushed.
+    if (this.wsMethods.get(call.method) !== undefined) return failure(call.id ?? null, new RpcError(ErrorCode.MethodNotFound, 'notifications not supported: subscribe on the WebSocket address (/ws/v3/<KEY>)'));
     await this.observeL1().catch(() => {});
     return this.methods.execute(this.ctx, call);
   }

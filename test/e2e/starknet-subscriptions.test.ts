@@ -299,8 +299,10 @@ describe('starknet_unsubscribe', () => {
     ws.close();
   });
 
-  it('over HTTP the subscription methods do not exist (-32601)', async () => {
-    expect((await call(url, 'starknet_subscribeNewHeads', {})).error).toMatchObject({ code: -32601 });
+  it('over HTTP the subscription methods answer -32601 notifications not supported', async () => {
+    for (const m of ['starknet_subscribeNewHeads', 'rollup_subscribeEvents', 'starknet_unsubscribe']) {
+      expect((await call(url, m, {})).error).toEqual({ code: -32601, message: 'notifications not supported: subscribe on the WebSocket address (/ws/v3/<KEY>)' });
+    }
   });
 });
 
