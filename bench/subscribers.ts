@@ -5,8 +5,9 @@
  *   burst:  bursts of 100 blocks (`anvil_mine 100` over 100 pooled transactions, so 100 logs), a pause between.
  * For each: notifications per second (all subscribers), latency p50/p99 from the mine request to the notification
  * received (an upper bound of sealed -> received: it includes building the block; for a burst, every block of it
- * counts from the burst's request), RSS before / with subscribers / after they left, and a check that every
- * subscriber got every head and every log once, in chain order.
+ * counts from the burst's request), the fan-out spread p50/p99 (a head's arrival at a subscriber after its first
+ * arrival at any: the cost of telling N subscribers, without the block's building), RSS before / with subscribers /
+ * after they left, and a check that every subscriber got every head and every log once, in chain order.
  *
  *   npx tsx bench/subscribers.ts --subscribers 16 --seconds 2      # devgate (built CLI, sepolia) and anvil, small
  *   npm run bench                                                   # 256 subscribers, on the bench's servers
@@ -28,6 +29,9 @@ export interface SubscriberPhase {
   headP99Ms: number;
   logP50Ms: number;
   logP99Ms: number;
+  /** A head's arrival at each subscriber after its first arrival at any (ms). */
+  spreadP50Ms: number;
+  spreadP99Ms: number;
   /** Subscribers that missed, doubled or reordered a head or a log (0 when all is well). */
   wrong: number;
   firstProblem?: string;
@@ -193,6 +197,9 @@ function phaseFigures(subs: Subscriber[], mined: Mined): SubscriberPhase {
     for (const x of [...s.seen.heads, ...s.seen.logs]) last = Math.max(last, x.t);
     notifications += s.seen.heads.length + s.seen.logs.length;
   }
+  const firstAt = new Map<number, number>();
+  for (const s of subs) for (const h of s.seen.heads) firstAt.set(h.n, Math.min(firstAt.get(h.n) ?? h.t, h.t));
+  const spread = subs.flatMap((s) => s.seen.heads.map((h) => h.t - firstAt.get(h.n)!)).sort((a, b) => a - b);
   headLat.sort((a, b) => a - b);
   logLat.sort((a, b) => a - b);
   return {
@@ -204,6 +211,8 @@ function phaseFigures(subs: Subscriber[], mined: Mined): SubscriberPhase {
     headP99Ms: round(percentile(headLat, 99)),
     logP50Ms: round(percentile(logLat, 50)),
     logP99Ms: round(percentile(logLat, 99)),
+    spreadP50Ms: round(percentile(spread, 50)),
+    spreadP99Ms: round(percentile(spread, 99)),
     wrong,
     ...(firstProblem ? { firstProblem } : {}),
   };
@@ -294,18 +303,23 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
 
 /** The figures of both servers as a Markdown table, for README.md. */
 export function subscribersMarkdown(results: Record<string, SubscriberFigures>): string {
-  const head = '| subscribers | server | phase | blocks / logs | notifications/s | head p50 / p99 ms | log p50 / p99 ms | all in order | RSS before / with / after MB |';
-  const rows: string[] = [head, '| ---: | --- | --- | ---: | ---: | ---: | ---: | --- | ---: |'];
+  const head = '| subscribers | server | phase | blocks / logs | notifications/s | head p50 / p99 ms | log p50 / p99 ms | fan-out spread p50 / p99 ms | all in order | RSS before / with / after MB |';
+  const rows: string[] = [head, '| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |'];
   for (const [name, r] of Object.entries(results)) {
-    if (r.error !== undefined) rows.push(`| ${r.subscribers} | ${name} | failed: ${r.error.slice(0, 80)} | | | | | | |`);
+    if (r.error !== undefined) rows.push(`| ${r.subscribers} | ${name} | failed: ${r.error.slice(0, 80)} | | | | | | | |`);
     for (const phase of ['steady', 'burst'] as const) {
       const p = r[phase];
       if (p === undefined) continue;
       const what = phase === 'steady' ? '10 blocks/s' : 'bursts of 100';
       rows.push(
-        `| ${r.subscribers} | ${name} | ${what} | ${p.blocks} / ${p.logs} | ${p.notificationsPerSec} | ${p.headP50Ms} / ${p.headP99Ms} | ${p.logP50Ms} / ${p.logP99Ms} | ${p.wrong === 0 ? 'yes' : `no: ${p.wrong} (${p.firstProblem})`} | ${r.rssBeforeMb ?? '?'} / ${r.rssWithSubscribersMb ?? '?'} / ${r.rssAfterMb ?? '?'} |`,
+        `| ${r.subscribers} | ${name} | ${what} | ${p.blocks} / ${p.logs} | ${p.notificationsPerSec} | ${p.headP50Ms} / ${p.headP99Ms} | ${p.logP50Ms} / ${p.logP99Ms} | ${p.spreadP50Ms} / ${p.spreadP99Ms} | ${p.wrong === 0 ? 'yes' : `no: ${p.wrong} (${p.firstProblem})`} | ${r.rssBeforeMb ?? '?'} / ${r.rssWithSubscribersMb ?? '?'} / ${r.rssAfterMb ?? '?'} |`,
       );
     }
   }
-  return ['Latency: from the mine request to the notification received (it includes building the block; a burst counts every block from its request).', '', ...rows].join('\n');
+  return [
+    'Latency: from the mine request to the notification received (it includes building the block; a burst counts every block from its request). ' +
+      'Fan-out spread: when a head reached a subscriber after it first reached any (the cost of telling every subscriber).',
+    '',
+    ...rows,
+  ].join('\n');
 }
