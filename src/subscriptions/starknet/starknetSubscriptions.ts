@@ -139,7 +139,8 @@ export class StarknetSubscriptions {
     const found = this.chain.transaction(hash);
     const id = this.add({ kind: 'transactionStatus', hash, prefix });
     if (found !== undefined) {
-      const status = found.block === undefined ? 'ACCEPTED_ON_L2' : found.block.status === 'PENDING' ? 'ACCEPTED_ON_L2' : found.block.status;
+      // In the pending block: executed by the sequencer, ACCEPTED_ON_L2 (spec 0.8); else its block's status.
+      const status = found.block === undefined || found.block.status === 'PENDING' ? 'ACCEPTED_ON_L2' : found.block.status;
       this.notify(id, this.subs.get(id)!, statusJson(hash, status));
     }
     return id;
