@@ -7,7 +7,9 @@
  *   npm run bench -- --profile --only blockFull,proof   # devgate under node --cpu-prof; prints hotspots
  *   npm run bench -- --devgate-url http://127.0.0.1:8545/bench/v3/k   # a devgate already serving the seed
  *   npm run bench -- --only none --writes-count 200 --writes-seconds 3   # only the write figures, short
- * After the read figures, the write figures (bench/writes.ts) run on both servers (--no-writes skips them).
+ * After the read figures, the write figures (bench/writes.ts) run on both servers (--no-writes skips them), then the
+ * subscription figures (bench/subscribers.ts: --subscribers 256, --subscribers-seconds 10, --subscribers-bursts 3;
+ * --no-subscribers skips them).
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -19,6 +21,7 @@ import { monotonicUs, summarizeProfile, type ProfileSummary } from './profile.js
 import { machine, markdown, terminalTable, type BenchResults, type FigureResult, type ServerFigure, type StartupResult } from './report.js';
 import { benchChain, CACHE_DIR, DEFAULT_CHAIN_OPTIONS, REPO_ROOT, type BenchChain } from './seed.js';
 import { writeFigures, type WriteFigures } from './writes.js';
+import { subscriberFigures, subscribersMarkdown, type SubscriberFigures } from './subscribers.js';
 import { anvilBinary, anvilVersion, call, devgateHasCache, ensureBuilt, replayOnAnvil, startAnvil, startDevgate, type DevgateOptions, type Server } from './servers.js';
 
 const { values: args } = parseArgs({
@@ -35,6 +38,10 @@ const { values: args } = parseArgs({
     'writes-count': { type: 'string', default: '1000' },
     'writes-senders': { type: 'string', default: '32' },
     'writes-seconds': { type: 'string', default: '10' },
+    'no-subscribers': { type: 'boolean', default: false },
+    subscribers: { type: 'string', default: '256' },
+    'subscribers-seconds': { type: 'string', default: '10' },
+    'subscribers-bursts': { type: 'string', default: '3' },
   },
 });
 const duration = Number(args.duration);
@@ -117,9 +124,15 @@ async function main(): Promise<void> {
       if (d && a) log(`writes ${k}: devgate/anvil ${(d / a).toFixed(2)}x (target ${k === 'sendWait' ? '1.0' : '0.5'}x)`);
     }
   }
+  const subscribers: Record<string, SubscriberFigures> = {};
+  if (!args['no-subscribers']) {
+    const sopts = { subscribers: Number(args.subscribers), seconds: Number(args['subscribers-seconds']), bursts: Number(args['subscribers-bursts']), log };
+    if (devgate) subscribers.devgate = await subscriberFigures(devgate, sopts);
+    if (anvil) subscribers.anvil = await subscriberFigures(anvil, sopts);
+  }
   await stopAll();
 
-  const out: BenchResults & { profile?: Record<string, ProfileSummary> } = {
+  const out: BenchResults & { profile?: Record<string, ProfileSummary>; subscribers?: Record<string, SubscriberFigures> } = {
     date: new Date().toISOString(),
     machine: machine(loadAtStart, anvilRelease),
     settings: { connections, durationSeconds: duration, warmupSeconds: 1 },
@@ -129,6 +142,7 @@ async function main(): Promise<void> {
     ...(anvilReplayMs !== undefined ? { anvilReplayMs: Math.round(anvilReplayMs) } : {}),
     figures: results,
     ...(Object.keys(writes).length > 0 ? { writes } : {}),
+    ...(Object.keys(subscribers).length > 0 ? { subscribers } : {}),
   };
   if (profileDir && devgate) out.profile = printProfile(profileDir, devgate.pid, loadWindows);
   console.log(`\n${terminalTable(out)}\n`);
@@ -145,7 +159,7 @@ async function main(): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const name = fullRun ? 'latest' : 'partial';
   writeFileSync(join(dir, `${name}.json`), `${JSON.stringify(out, null, 2)}\n`);
-  writeFileSync(join(dir, `${name}.md`), `${markdown(out)}\n`);
+  writeFileSync(join(dir, `${name}.md`), `${markdown(out)}${Object.keys(subscribers).length > 0 ? `\n\n${subscribersMarkdown(subscribers)}` : ''}\n`);
   console.log(`results: ${join(dir, `${name}.json`)}`);
 }
 

@@ -28,6 +28,8 @@ Options:
                     not answer the last ping is closed (default 30000)
   --max-buffered-bytes N    a WebSocket peer that leaves more than N bytes unread
                     is closed with 1008 (default 16777216, 16 MB)
+  --max-filters-per-key N   polling filters one key may hold on a network;
+                    past it -32005 (default 1000)
   --cache-dir DIR   where built chains are cached, so the next start of the same
                     chains skips building (default node_modules/.cache/devgate,
                     or the OS cache folder)
@@ -62,6 +64,7 @@ const LIMIT_FLAGS = {
   'max-concurrent-heavy': 'maxConcurrentHeavy',
   'ws-ping-interval': 'wsPingIntervalMs',
   'max-buffered-bytes': 'maxBufferedBytes',
+  'max-filters-per-key': 'maxFiltersPerKey',
 } as const;
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);

@@ -1,12 +1,12 @@
 /** Builds the networks a gateway serves from their seeds (the types: networkTypes.ts). */
-import type { Network, NetworkConnection, NetworkEnv, NetworkKind } from './networkTypes.js';
+import type { CallOrigin, Network, NetworkConnection, NetworkEnv, NetworkKind } from './networkTypes.js';
 import { ethConnection } from './subscriptions/ethConnection.js';
 import { cachedEthChain } from './cache/chainCache.js';
 import { Miner } from './eth/engine/mining/miner.js';
 import { poolAdmission, type PoolSettings } from './eth/engine/mining/send.js';
 import { Snapshots } from './eth/engine/control/snapshots.js';
 import { Impersonation } from './eth/engine/wallet/impersonation.js';
-import { EthFilters } from './subscriptions/ethFilters.js';
+import { EthFilters, FILTER_METHODS } from './subscriptions/ethFilters.js';
 import { ethMethods } from './eth/methods/index.js';
 import type { EthContext } from './eth/context.js';
 import type { RpcCall, RpcResponse } from './rpc/envelope.js';
@@ -29,11 +29,12 @@ class TableNetwork<C> implements Network {
   ) {}
 
   connect(push: (text: string) => void): NetworkConnection {
-    return this.connector?.(push) ?? { execute: (call) => this.execute(call), close: () => {} };
+    return this.connector?.(push) ?? { execute: (call, origin) => this.execute(call, origin), close: () => {} };
   }
 
-  execute(call: RpcCall): Promise<RpcResponse> {
-    return this.methods.execute(this.ctx, call);
+  execute(call: RpcCall, origin?: CallOrigin): Promise<RpcResponse> {
+    // Only the filter methods learn the caller (filters are kept per key): other calls share one context.
+    return this.methods.execute(origin !== undefined && FILTER_METHODS.has(call.method) ? { ...this.ctx, origin } : this.ctx, call);
   }
 
   close(): Promise<void> {

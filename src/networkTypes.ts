@@ -28,11 +28,17 @@ export interface NetworkEnv {
   readonly allowUnprotectedTxs?: boolean;
 }
 
+/** Who sends a call, as the gateway knows it (filters are kept per key, at most `maxFilters` per key and network). */
+export interface CallOrigin {
+  readonly key: string;
+  readonly maxFilters: number;
+}
+
 export interface Network extends NetworkInfo {
   /** The engine behind the network (EthChain, RollupChain), for programmatic control. */
   readonly engine: unknown;
-  /** Runs one validated call; failures come back as error responses. */
-  execute(call: RpcCall): Promise<RpcResponse>;
+  /** Runs one validated call; failures come back as error responses. `origin`: the gateway's caller, when there is one. */
+  execute(call: RpcCall, origin?: CallOrigin): Promise<RpcResponse>;
   /**
    * A WebSocket connection's own view of the network, where it has one (eth networks: eth_subscribe); `push`
    * sends a notification on the connection. Close it when the connection closes.
@@ -44,6 +50,8 @@ export interface Network extends NetworkInfo {
 
 /** What a WebSocket connection runs its calls through (see Network.connect). */
 export interface NetworkConnection {
-  execute(call: RpcCall): Promise<RpcResponse>;
+  execute(call: RpcCall, origin?: CallOrigin): Promise<RpcResponse>;
+  /** Called once an answer has been sent: notifications its calls held back (a new subscription's catch-up) go out. */
+  flush?(sent: RpcResponse | readonly RpcResponse[]): void;
   close(): void;
 }

@@ -5,6 +5,7 @@ import type { Admission, PoolSettings } from './engine/mining/send.js';
 import type { Snapshots } from './engine/control/snapshots.js';
 import type { EthFilters } from '../subscriptions/ethFilters.js';
 import type { Impersonation } from './engine/wallet/impersonation.js';
+import type { CallOrigin } from '../networkTypes.js';
 
 export interface EthContext {
   readonly chain: EthChain;
@@ -21,6 +22,8 @@ export interface EthContext {
   readonly admission?: Admission;
   /** What the pool accepts beyond geth's rules (anvil_setMinGasPrice changes it). */
   readonly pool?: PoolSettings;
+  /** Who calls (the gateway's key), given to the filter methods only: filters are kept per key. */
+  readonly origin?: CallOrigin;
 }
 
 /** What an eth network's engine is: its chain and its miner (start()'s handle and the rollup's L1 link read it). */

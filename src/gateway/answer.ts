@@ -5,6 +5,7 @@
 import { answerChecked, checkMessage, failure, parseJson, type RpcCall, type RpcId, type RpcResponse } from '../rpc/envelope.js';
 import { ErrorCode, RpcError } from '../rpc/errors.js';
 import type { Network } from '../network.js';
+import type { CallOrigin } from '../networkTypes.js';
 import type { PolicyCall } from './policy/allowlist.js';
 import type { Caller, Policy, Refusal } from './policy/index.js';
 import { HeavySlots } from './heavy.js';
@@ -18,7 +19,7 @@ export type Outcome =
 /** Heavy-call slots per key, one set per gateway (its policy). */
 const slotsOf = new WeakMap<Policy, HeavySlots>();
 
-export async function serveText(text: string, network: Pick<Network, 'name' | 'execute'>, caller: Caller, policy: Policy, limits: Pick<GatewayLimits, 'maxBatch' | 'maxConcurrentHeavy'>): Promise<Outcome> {
+export async function serveText(text: string, network: Pick<Network, 'name' | 'execute'>, caller: Caller, policy: Policy, limits: Pick<GatewayLimits, 'maxBatch' | 'maxConcurrentHeavy' | 'maxFiltersPerKey'>): Promise<Outcome> {
   const maxBatch = limits.maxBatch;
   const parsed = parseJson(text);
   if (!parsed.ok) return { kind: 'answered', response: parsed.response, forwarded: false };
@@ -37,7 +38,8 @@ export async function serveText(text: string, network: Pick<Network, 'name' | 'e
   let slots = slotsOf.get(policy);
   if (slots === undefined) slotsOf.set(policy, (slots = new HeavySlots()));
   const limit = caller.key.maxConcurrentHeavy ?? limits.maxConcurrentHeavy;
-  const execute = (call: RpcCall) => slots.run(caller.key.key, limit, call, (c) => network.execute(c));
+  const origin: CallOrigin = { key: caller.key.key, maxFilters: limits.maxFiltersPerKey };
+  const execute = (call: RpcCall) => slots.run(caller.key.key, limit, call, (c) => network.execute(c, origin));
   const run = caller.key.devMethods ? execute : (call: RpcCall) => (DEV_METHOD.test(call.method) ? Promise.resolve(notFound(call)) : execute(call));
   const response = await answerChecked(checked, run);
   return { kind: 'answered', response, forwarded: admission.forwarded };

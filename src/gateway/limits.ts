@@ -23,6 +23,8 @@ export interface GatewayLimits {
   readonly wsPingIntervalMs: number;
   /** A WebSocket connection with more bytes than this not yet read by its peer is closed (1008). */
   readonly maxBufferedBytes: number;
+  /** Polling filters (eth_new*Filter) one key may hold at once on one network; past it: -32005. */
+  readonly maxFiltersPerKey: number;
 }
 
 export const DEFAULT_LIMITS: GatewayLimits = {
@@ -35,6 +37,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   maxConcurrentHeavy: 16,
   wsPingIntervalMs: 30_000,
   maxBufferedBytes: 16 * 1024 * 1024,
+  maxFiltersPerKey: 1000,
 };
 
 const positive = z.number().int().positive();
@@ -51,6 +54,7 @@ export const LimitsOptions = z
     maxConcurrentHeavy: positive,
     wsPingIntervalMs: positive,
     maxBufferedBytes: positive,
+    maxFiltersPerKey: positive,
   })
   .partial()
   .strict();

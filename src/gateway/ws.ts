@@ -65,7 +65,7 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
   pinger.unref();
   // The connection's own view of the network (eth_subscribe); notifications go out as they come, in order.
   const conn = network.connect?.(send);
-  const target = conn === undefined ? network : { name: network.name, execute: conn.execute.bind(conn) };
+  const target: Pick<Network, 'name' | 'execute'> = conn === undefined ? network : { name: network.name, execute: (call, origin) => conn.execute(call, origin) };
   let mine = ctx.sockets.get(key);
   if (mine === undefined) ctx.sockets.set(key, (mine = new Set()));
   mine.add(ws);
@@ -85,7 +85,10 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
     void serveText(text, target, caller, ctx.policy, ctx.limits()).then((outcome) => {
       if (ws.readyState !== ws.OPEN) return;
       if (outcome.kind === 'refused') send(JSON.stringify(refusalBody(outcome.refusal, outcome.id, 'ws').body));
-      else if (outcome.response !== undefined) send(responseText(outcome.response));
+      else if (outcome.response !== undefined) {
+        send(responseText(outcome.response));
+        conn?.flush?.(outcome.response);
+      }
     });
   });
   // ws closes the connection itself (1009 for an oversized message); nothing to add.

@@ -3,8 +3,11 @@
  * call it tells the chain its L1 network's head (for the `blocks` L1 acceptance rule); a timer
  * (unref'd, stopped by close()) does the same and runs the chain's clock-driven work when nobody calls.
  */
-import type { RpcCall, RpcResponse } from '../rpc/envelope.js';
-import type { Network, NetworkEnv } from '../networkTypes.js';
+import { failure, type RpcCall, type RpcResponse } from '../rpc/envelope.js';
+import { ErrorCode, RpcError } from '../rpc/errors.js';
+import type { Network, NetworkConnection, NetworkEnv } from '../networkTypes.js';
+import { rollupConnection } from '../subscriptions/rollupConnection.js';
+import { starknetWsMethods } from '../subscriptions/starknet/methods/index.js';
 import type { RollupSeed } from '../seed/rollup.js';
 import { cachedRollupChain } from '../cache/rollupCache.js';
 import { buildRollupChain } from './build.js';
@@ -22,6 +25,7 @@ export class RollupNetwork implements Network {
   private readonly methods;
   private readonly ctx: RollupContext;
   private readonly timer: NodeJS.Timeout | undefined;
+  private readonly wsMethods;
 
   constructor(
     readonly engine: RollupChain,
@@ -31,6 +35,7 @@ export class RollupNetwork implements Network {
     this.name = seed.name;
     this.chainId = seed.chainId;
     this.methods = rollupMethods(seed.prefix);
+    this.wsMethods = starknetWsMethods(seed.prefix);
     this.ctx = { chain: engine, networkName: seed.name };
     const period = seed.blockTimeMs ?? (seed.l1Acceptance.kind === 'manual' ? undefined : POLL_MS);
     if (period !== undefined) {
@@ -52,8 +57,15 @@ export class RollupNetwork implements Network {
   }
 
   async execute(call: RpcCall): Promise<RpcResponse> {
+    // The subscription methods are a WebSocket connection's own (connect()); elsewhere nothing can be pushed.
+    if (this.wsMethods.get(call.method) !== undefined) return failure(call.id ?? null, new RpcError(ErrorCode.MethodNotFound, 'notifications not supported: subscribe on the WebSocket address (/ws/v3/<KEY>)'));
     await this.observeL1().catch(() => {});
     return this.methods.execute(this.ctx, call);
+  }
+
+  /** A WebSocket connection: the Starknet subscriptions (src/subscriptions/starknet/) are its own. */
+  connect(push: (text: string) => void): NetworkConnection {
+    return rollupConnection(this.engine, this.wsMethods, (call) => this.execute(call), push);
   }
 
   async close(): Promise<void> {

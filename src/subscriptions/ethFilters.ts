@@ -3,9 +3,14 @@
  * geth keeps them: fed by the chain's events, each buffers what happened since it was last polled; one idle for
  * 5 minutes is removed. When blocks leave the chain (a revert or reset), log filters get their logs again with
  * `removed: true`, as a node does on a reorg. Knows nothing of JSON-RPC: the methods format what it hands out.
+ *
+ * Filters are kept per API key, as the hosted gateway does (a filter id can be polled with the key that made it, from
+ * any connection): `of(origin)` is one key's view, which holds at most `origin.maxFilters` filters (-32005 past it)
+ * and sees no other key's filter. Without a gateway caller (in-process use) every filter is seen.
  */
 import { setClockTimer, type Clock } from '../clock.js';
-import { DevgateError } from '../errors.js';
+import { DevgateError, LimitExceeded } from '../errors.js';
+import type { CallOrigin } from '../networkTypes.js';
 import type { EthChain } from '../eth/engine/chain/chain.js';
 import type { MinedBlock } from '../eth/engine/chain/types.js';
 import { blockLogs, type FoundLog, type LogFilter } from '../eth/engine/query/logs.js';
@@ -29,10 +34,24 @@ export type FilterChanges =
   | { readonly kind: 'pendingTransactions'; readonly hashes: readonly Uint8Array[] }
   | { readonly kind: 'logs'; readonly logs: readonly FilterLog[] };
 
-type Filter =
+type Filter = (
   | { kind: 'blocks'; items: Uint8Array[]; lastPoll: number }
   | { kind: 'pendingTransactions'; items: Uint8Array[]; lastPoll: number }
-  | { kind: 'logs'; items: FilterLog[]; lastPoll: number; criteria: LogCriteria; query: unknown };
+  | { kind: 'logs'; items: FilterLog[]; lastPoll: number; criteria: LogCriteria; query: unknown }
+) & { owner?: string };
+
+/** The methods that work on filters (the gateway tells them who calls). */
+export const FILTER_METHODS: ReadonlySet<string> = new Set([
+  'eth_newFilter',
+  'eth_newBlockFilter',
+  'eth_newPendingTransactionFilter',
+  'eth_getFilterChanges',
+  'eth_getFilterLogs',
+  'eth_uninstallFilter',
+]);
+
+/** What the filter methods use: the whole store, or one key's view of it (EthFilters.of). */
+export type FilterStore = Pick<EthFilters, 'newBlockFilter' | 'newPendingTransactionFilter' | 'newLogFilter' | 'changes' | 'logQuery' | 'uninstall'>;
 
 /** geth's: a filter not polled for 5 minutes is removed. */
 export const FILTER_IDLE_MS = 5 * 60_000;
@@ -49,6 +68,8 @@ export class FilterNotFound extends DevgateError {
 
 export class EthFilters {
   private readonly filters = new Map<bigint, Filter>();
+  /** How many filters each key holds. */
+  private readonly owned = new Map<string, number>();
   private nextId = 1n;
   private readonly off: (() => void)[];
   private cancelSweep: (() => void) | undefined;
@@ -67,38 +88,58 @@ export class EthFilters {
     ];
   }
 
-  newBlockFilter(): bigint {
-    return this.add({ kind: 'blocks', items: [], lastPoll: this.clock.now() });
+  /** One key's view: its own filters only, at most `origin.maxFilters` of them. */
+  of(origin: CallOrigin): FilterStore {
+    return {
+      newBlockFilter: () => this.newBlockFilter(origin),
+      newPendingTransactionFilter: () => this.newPendingTransactionFilter(origin),
+      newLogFilter: (criteria, query) => this.newLogFilter(criteria, query, origin),
+      changes: (id) => this.changes(id, origin),
+      logQuery: (id) => this.logQuery(id, origin),
+      uninstall: (id) => this.uninstall(id, origin),
+    };
   }
 
-  newPendingTransactionFilter(): bigint {
-    return this.add({ kind: 'pendingTransactions', items: [], lastPoll: this.clock.now() });
+  newBlockFilter(origin?: CallOrigin): bigint {
+    return this.add({ kind: 'blocks', items: [], lastPoll: this.clock.now() }, origin);
+  }
+
+  newPendingTransactionFilter(origin?: CallOrigin): bigint {
+    return this.add({ kind: 'pendingTransactions', items: [], lastPoll: this.clock.now() }, origin);
   }
 
   /** A log filter; `query` is kept as given, for eth_getFilterLogs. */
-  newLogFilter(criteria: LogCriteria, query: unknown): bigint {
-    return this.add({ kind: 'logs', items: [], lastPoll: this.clock.now(), criteria, query });
+  newLogFilter(criteria: LogCriteria, query: unknown, origin?: CallOrigin): bigint {
+    return this.add({ kind: 'logs', items: [], lastPoll: this.clock.now(), criteria, query }, origin);
   }
 
   /** What happened since the last poll (and empties the buffer). */
-  changes(id: bigint): FilterChanges {
-    const f = this.get(id);
+  changes(id: bigint, origin?: CallOrigin): FilterChanges {
+    const f = this.get(id, origin);
     f.lastPoll = this.clock.now();
     const items = f.items.splice(0);
     return f.kind === 'logs' ? { kind: 'logs', logs: items as FilterLog[] } : { kind: f.kind, hashes: items as Uint8Array[] };
   }
 
   /** The query a log filter was made with (eth_getFilterLogs answers it as eth_getLogs would). */
-  logQuery(id: bigint): unknown {
-    const f = this.get(id);
+  logQuery(id: bigint, origin?: CallOrigin): unknown {
+    const f = this.get(id, origin);
     if (f.kind !== 'logs') throw new FilterNotFound();
     f.lastPoll = this.clock.now();
     return f.query;
   }
 
-  uninstall(id: bigint): boolean {
+  uninstall(id: bigint, origin?: CallOrigin): boolean {
     this.sweep();
-    return this.filters.delete(id);
+    const f = this.filters.get(id);
+    if (f === undefined || !visible(f, origin)) return false;
+    this.remove(id, f);
+    return true;
+  }
+
+  /** Filters one key holds (on this network). */
+  countOf(key: string): number {
+    return this.owned.get(key) ?? 0;
   }
 
   get size(): number {
@@ -109,28 +150,45 @@ export class EthFilters {
     for (const off of this.off) off();
     this.cancelSweep?.();
     this.filters.clear();
+    this.owned.clear();
   }
 
-  private add(filter: Filter): bigint {
+  private add(filter: Filter, origin: CallOrigin | undefined): bigint {
     this.sweep();
     if (this.filters.size >= MAX_FILTERS) throw new DevgateError(`too many filters (at most ${MAX_FILTERS} per network); uninstall some with eth_uninstallFilter`);
+    if (origin !== undefined) {
+      const held = this.countOf(origin.key);
+      if (held >= origin.maxFilters) {
+        throw new LimitExceeded(`too many filters for this key (at most ${origin.maxFilters}); uninstall some with eth_uninstallFilter or let them expire (5 minutes unpolled)`, { limit: origin.maxFilters });
+      }
+      filter.owner = origin.key;
+      this.owned.set(origin.key, held + 1);
+    }
     const id = this.nextId++;
     this.filters.set(id, filter);
     this.scheduleSweep();
     return id;
   }
 
-  private get(id: bigint): Filter {
+  private get(id: bigint, origin: CallOrigin | undefined): Filter {
     this.sweep();
     const f = this.filters.get(id);
-    if (f === undefined) throw new FilterNotFound();
+    if (f === undefined || !visible(f, origin)) throw new FilterNotFound();
     return f;
+  }
+
+  private remove(id: bigint, f: Filter): void {
+    this.filters.delete(id);
+    if (f.owner === undefined) return;
+    const left = (this.owned.get(f.owner) ?? 1) - 1;
+    if (left <= 0) this.owned.delete(f.owner);
+    else this.owned.set(f.owner, left);
   }
 
   /** Removes filters idle past the limit. */
   private sweep(): void {
     const now = this.clock.now();
-    for (const [id, f] of this.filters) if (now - f.lastPoll >= this.idleMs) this.filters.delete(id);
+    for (const [id, f] of this.filters) if (now - f.lastPoll >= this.idleMs) this.remove(id, f);
   }
 
   private scheduleSweep(): void {
@@ -155,6 +213,11 @@ export class EthFilters {
       for (const block of blocks) push(f.items, ...matching(block, f.criteria, true));
     }
   }
+}
+
+/** Whether a caller sees a filter: its own key's, or any without a gateway caller. */
+function visible(f: Filter, origin: CallOrigin | undefined): boolean {
+  return origin === undefined || f.owner === undefined || f.owner === origin.key;
 }
 
 /** The logs of `block` a log filter's criteria take. */

@@ -11,7 +11,7 @@ import { quantityHex } from '../hex.js';
 import { DevgateError, InvalidArgument } from '../errors.js';
 import type { EthChain } from '../eth/engine/chain/chain.js';
 import type { MinedBlock, PendingTx } from '../eth/engine/chain/types.js';
-import { blockLogs, type LogFilter } from '../eth/engine/query/logs.js';
+import { blockLogs, type FoundLog, type LogFilter } from '../eth/engine/query/logs.js';
 import { formatBlock } from '../eth/format/block.js';
 import { formatTransaction } from '../eth/format/transaction.js';
 import { minedLogJson } from '../eth/format/log.js';
@@ -27,11 +27,31 @@ type Subscription =
   | { kind: 'newPendingTransactions'; full: boolean }
   | { kind: 'syncing' };
 
+/**
+ * Texts made once per block and shared by every connection (a sealed block never changes): its header, and each of
+ * its logs by position. Kept while the block object lives.
+ */
+const headers = new WeakMap<MinedBlock, string>();
+const logTexts = new WeakMap<MinedBlock, Map<number, string>>();
+
 /** The header object geth sends to newHeads subscribers: the block object without body fields, size and totalDifficulty. */
 export function headerJson(block: MinedBlock): string {
-  const o = formatBlock(block, { fullTransactions: false });
-  for (const field of ['transactions', 'uncles', 'withdrawals', 'size', 'totalDifficulty']) delete o[field];
-  return JSON.stringify(o);
+  let text = headers.get(block);
+  if (text === undefined) {
+    const o = formatBlock(block, { fullTransactions: false });
+    for (const field of ['transactions', 'uncles', 'withdrawals', 'size', 'totalDifficulty']) delete o[field];
+    headers.set(block, (text = JSON.stringify(o)));
+  }
+  return text;
+}
+
+/** A log of a block as eth_getLogs writes it (removed: false). */
+function logJson(l: FoundLog): string {
+  let byPosition = logTexts.get(l.block);
+  if (byPosition === undefined) logTexts.set(l.block, (byPosition = new Map()));
+  let text = byPosition.get(l.position);
+  if (text === undefined) byPosition.set(l.position, (text = minedLogJson(l.block, l.position, l.txIndex, l.log)));
+  return text;
 }
 
 export class EthSubscriptions {
@@ -99,7 +119,7 @@ export class EthSubscriptions {
     let header: string | undefined;
     for (const [id, sub] of this.subs) {
       if (sub.kind === 'newHeads') this.notify(id, (header ??= headerJson(block)));
-      else if (sub.kind === 'logs') for (const l of blockLogs(block, sub.filter)) this.notify(id, minedLogJson(l.block, l.position, l.txIndex, l.log));
+      else if (sub.kind === 'logs') for (const l of blockLogs(block, sub.filter)) this.notify(id, logJson(l));
     }
   }
 
@@ -107,7 +127,7 @@ export class EthSubscriptions {
     for (const [id, sub] of this.subs) {
       if (sub.kind !== 'logs') continue;
       for (const block of blocks) {
-        for (const l of blockLogs(block, sub.filter)) this.notify(id, minedLogJson(l.block, l.position, l.txIndex, l.log).replace(/"removed":false}$/, '"removed":true}'));
+        for (const l of blockLogs(block, sub.filter)) this.notify(id, logJson(l).replace(/"removed":false}$/, '"removed":true}'));
       }
     }
     // The new head, as after a reorg.

@@ -99,7 +99,7 @@ describe('outages', () => {
 describe('limits', () => {
   it('reads and changes limits', async () => {
     const limits = await adm('devgate_getLimits');
-    expect(limits).toEqual({ maxBatch: 1000, maxBodyBytes: 5242880, maxMessageBytes: 5242880, requestTimeoutMs: 30000, headersTimeoutMs: 10000, keepAliveTimeoutMs: 65000, maxConcurrentHeavy: 16, wsPingIntervalMs: 30000, maxBufferedBytes: 16777216 });
+    expect(limits).toEqual({ maxBatch: 1000, maxBodyBytes: 5242880, maxMessageBytes: 5242880, requestTimeoutMs: 30000, headersTimeoutMs: 10000, keepAliveTimeoutMs: 65000, maxConcurrentHeavy: 16, wsPingIntervalMs: 30000, maxBufferedBytes: 16777216, maxFiltersPerKey: 1000 });
     expect((await adm('devgate_setLimits', [{ maxBatch: 1 }])).maxBatch).toBe(1);
     expect((await post(gw.url('alpha', 'k1'), [rpc('eth_chainId', [], 1), rpc('eth_chainId', [], 2)])).json.error.code).toBe(-32005);
     await adm('devgate_setLimits', [{ maxBatch: 1000 }]);

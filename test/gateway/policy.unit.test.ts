@@ -33,6 +33,13 @@ describe('credits', () => {
     expect(creditsOf('no_suchMethod')).toBe(80);
   });
 
+  it('prices the Starknet subscription methods as eth_subscribe and eth_unsubscribe, under both prefixes', () => {
+    for (const prefix of ['starknet', 'rollup']) {
+      for (const m of ['subscribeNewHeads', 'subscribeEvents', 'subscribeTransactionStatus', 'subscribePendingTransactions']) expect(creditsOf(`${prefix}_${m}`)).toBe(5);
+      expect(creditsOf(`${prefix}_unsubscribe`)).toBe(10);
+    }
+  });
+
   it('takes a key limit of 0 as the plan default', () => {
     expect(effectiveLimits('free')).toEqual({ creditsPerSecond: 500, creditsPerDay: 3_000_000 });
     expect(effectiveLimits('developer', { creditsPerSecond: 0, creditsPerDay: 7 })).toEqual({ creditsPerSecond: 4000, creditsPerDay: 7 });

@@ -1,14 +1,15 @@
 /** What the filter methods share: the network's filter store, a filter id param, and the JSON of filter logs. */
 import { DevgateError } from '../../errors.js';
 import { quantityOf, type BlockRef, type Decoder } from '../../rpc/params.js';
-import type { EthFilters, FilterLog } from '../../subscriptions/ethFilters.js';
+import type { FilterLog, FilterStore } from '../../subscriptions/ethFilters.js';
 import type { EthContext } from '../context.js';
 import type { EthChain } from '../engine/chain/chain.js';
 import { minedLogJson } from '../format/log.js';
 
-export function filtersOf(ctx: EthContext): EthFilters {
+/** The network's filters as the caller sees them: a key's own (at most its limit), or all without a gateway caller. */
+export function filtersOf(ctx: EthContext): FilterStore {
   if (ctx.filters === undefined) throw new DevgateError('filters are not available on this network');
-  return ctx.filters;
+  return ctx.origin === undefined ? ctx.filters : ctx.filters.of(ctx.origin);
 }
 
 /** A filter id: the quantity eth_new*Filter answered. */

@@ -7,6 +7,7 @@
  */
 import type { Clock } from '../../clock.js';
 import { DevgateError, InvalidArgument, RollupError } from '../../errors.js';
+import { RollupEvents } from './events.js';
 import { applyInvoke, TransactionFailure } from './execute.js';
 import { GWEI } from './fees.js';
 import { blockHash, stateCommitment } from './hash.js';
@@ -66,6 +67,8 @@ export class RollupChain {
   private anchorMs: number;
   private nextSealMs: number;
   private l1Head: bigint | undefined;
+  /** What happens on the chain, for subscriptions (blocks sealed, statuses changed, transactions added). */
+  readonly events = new RollupEvents();
 
   constructor(
     readonly config: RollupConfig,
@@ -171,6 +174,7 @@ export class RollupChain {
       this.blocks[i]!.status = 'ACCEPTED_ON_L1';
       accepted.unshift(this.blocks[i]!);
     }
+    if (accepted.length > 0) this.events.emit('statusChanged', accepted);
     return accepted;
   }
 
@@ -245,6 +249,7 @@ export class RollupChain {
     this.pendingState = applied.state;
     this.txs.set(applied.executed.hash, { pendingIndex: this.pendingTxs.length });
     this.pendingTxs = [...this.pendingTxs, applied.executed];
+    this.events.emit('txAdded', applied.executed);
     return applied.executed.hash;
   }
 
@@ -299,6 +304,7 @@ export class RollupChain {
     this.byHash.set(block.hash, block);
     txs.forEach((t, index) => this.txs.set(t.hash, { block, index }));
     this.pendingTxs = [];
+    this.events.emit('blockSealed', block);
     return block;
   }
 
@@ -331,6 +337,7 @@ export class RollupChain {
     const rejected = this.blocks.splice(Number(block.number));
     for (const b of rejected) b.status = 'REJECTED';
     this.pendingState = this.blocks.at(-1)!.state;
+    this.events.emit('blocksRejected', rejected);
     return rejected;
   }
 

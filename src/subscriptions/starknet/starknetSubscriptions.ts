@@ -1,0 +1,264 @@
+/**
+ * The Starknet WebSocket subscriptions (spec 0.8, starknet_ws_api.json) of one connection to a rollup network,
+ * fed by the chain's events (src/rollup/engine/events.ts):
+ * - newHeads: the BLOCK_HEADER of each block sealed, in chain order;
+ * - events: the EMITTED_EVENTs of each sealed block that match the emitting address and keys;
+ * - transactionStatus: the status of one transaction, at once if known, then at every change (ACCEPTED_ON_L2 when
+ *   it enters the pending block, ACCEPTED_ON_L1, REJECTED);
+ * - pendingTransactions: each transaction entering the pending block (its hash, or the whole transaction);
+ * - reorg (`…_subscriptionReorg`): when blocks are rejected, to every newHeads, events and transactionStatus
+ *   subscription, with the first and last rejected block.
+ * A subscription that starts from an older block (`block_id`) first gets what it missed; those notifications, and
+ * any that happen meanwhile, are held until `release(id)` (the connection calls it once the answer with the
+ * subscription id is sent), so a client always reads the id first and then everything in chain order.
+ *
+ * Notification methods carry the prefix the subscription was made with (`starknet_subscriptionNewHeads`, or
+ * `rollup_subscriptionNewHeads` for `rollup_subscribeNewHeads`). Ids are decimal strings, as starknet-devnet's.
+ */
+import { LimitExceeded, RollupError } from '../../errors.js';
+import type { RollupChain } from '../../rollup/engine/chain.js';
+import type { BlockId, ExecutedTx, Felt, RollupEvent, SealedBlock } from '../../rollup/engine/types.js';
+import { feltHex } from '../../rollup/format.js';
+import { formatHeader, formatTransaction } from '../../rollup/starknet/format.js';
+import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../ethSubscriptions.js';
+
+/** How far back a subscription may start (spec: TOO_MANY_BLOCKS_BACK, 68). */
+export const MAX_BLOCKS_BACK = 1024;
+/** Most sender addresses in a pendingTransactions filter (TOO_MANY_ADDRESSES_IN_FILTER, 67). */
+export const MAX_SENDER_ADDRESSES = 1024;
+
+export interface EventCriteria {
+  readonly address?: Felt;
+  /** Per key position, the allowed values (empty: any). */
+  readonly keys: readonly (readonly Felt[])[];
+}
+
+type Kind =
+  | { readonly kind: 'newHeads' }
+  | { readonly kind: 'events'; readonly criteria: EventCriteria }
+  | { readonly kind: 'transactionStatus'; readonly hash: Felt }
+  | { readonly kind: 'pendingTransactions'; readonly details: boolean; readonly senders?: ReadonlySet<Felt> };
+
+type Subscription = Kind & {
+  /** The method prefix it was made with (`starknet`, `rollup`): its notifications carry it. */
+  readonly prefix: string;
+  /** Notifications held until the answer with the id has gone out (see flush()). */
+  held?: string[];
+};
+
+const NAMES = { newHeads: 'NewHeads', events: 'Events', transactionStatus: 'TransactionStatus', pendingTransactions: 'PendingTransactions' } as const;
+
+/** Texts made once per sealed block and shared by every connection: its header, and its events. */
+const headers = new WeakMap<SealedBlock, string>();
+const eventTexts = new WeakMap<SealedBlock, { readonly event: RollupEvent; readonly text: string }[]>();
+
+/** The spec's BLOCK_HEADER of a sealed block (the block object's header fields, without its status). */
+export function headerJson(chain: RollupChain, block: SealedBlock): string {
+  let text = headers.get(block);
+  if (text === undefined) {
+    const { status: _status, ...header } = formatHeader(block, chain.config);
+    headers.set(block, (text = JSON.stringify(header)));
+  }
+  return text;
+}
+
+/** Whether an event's keys match a filter's (per position, any of the listed values; an empty list: any). */
+export function keysMatch(filter: readonly (readonly Felt[])[], keys: readonly Felt[]): boolean {
+  return filter.every((allowed, i) => allowed.length === 0 || (i < keys.length && allowed.includes(keys[i]!)));
+}
+
+/** Every EMITTED_EVENT of a sealed block, in order, with its JSON text. */
+function allEvents(block: SealedBlock): { readonly event: RollupEvent; readonly text: string }[] {
+  let all = eventTexts.get(block);
+  if (all !== undefined) return all;
+  all = [];
+  for (const tx of block.transactions) {
+    for (const e of tx.outcome.events) {
+      const text = JSON.stringify({
+        from_address: feltHex(e.fromAddress),
+        keys: e.keys.map(feltHex),
+        data: e.data.map(feltHex),
+        block_hash: feltHex(block.hash),
+        block_number: Number(block.number),
+        transaction_hash: feltHex(tx.hash),
+      });
+      all.push({ event: e, text });
+    }
+  }
+  eventTexts.set(block, all);
+  return all;
+}
+
+/** The EMITTED_EVENTs of a sealed block that match a filter, as JSON texts. */
+function blockEvents(block: SealedBlock, c: EventCriteria): string[] {
+  const out: string[] = [];
+  for (const { event: e, text } of allEvents(block)) if ((c.address === undefined || e.fromAddress === c.address) && keysMatch(c.keys, e.keys)) out.push(text);
+  return out;
+}
+
+const statusJson = (hash: Felt, status: 'ACCEPTED_ON_L2' | 'ACCEPTED_ON_L1' | 'REJECTED') =>
+  JSON.stringify({ transaction_hash: feltHex(hash), status: status === 'REJECTED' ? { finality_status: status } : { finality_status: status, execution_status: 'SUCCEEDED' } });
+
+export class StarknetSubscriptions {
+  private readonly subs = new Map<string, Subscription>();
+  private nextId = 1;
+  private readonly off: (() => void)[];
+
+  constructor(
+    private readonly chain: RollupChain,
+    private readonly push: (text: string) => void,
+    private readonly max = MAX_SUBSCRIPTIONS_PER_CONNECTION,
+  ) {
+    this.off = [
+      chain.events.on('blockSealed', (block) => this.sealed(block)),
+      chain.events.on('txAdded', (tx) => this.added(tx)),
+      chain.events.on('statusChanged', (blocks) => this.accepted(blocks)),
+      chain.events.on('blocksRejected', (blocks) => this.rejected(blocks)),
+    ];
+  }
+
+  /** newHeads; from an older block (hash or number), its header and every later one come first. */
+  subscribeNewHeads(prefix: string, from: BlockId | undefined): string {
+    const missed = this.missedBlocks(from, false);
+    const id = this.add({ kind: 'newHeads', prefix });
+    for (const b of missed) this.notify(id, this.subs.get(id)!, headerJson(this.chain, b));
+    return id;
+  }
+
+  /** events by emitting address and keys; from a block (default latest), that block's events and later ones come first. */
+  subscribeEvents(prefix: string, criteria: EventCriteria, from: BlockId | undefined): string {
+    const missed = this.missedBlocks(from, true);
+    const id = this.add({ kind: 'events', criteria, prefix });
+    const sub = this.subs.get(id)!;
+    for (const b of missed) for (const e of blockEvents(b, criteria)) this.notify(id, sub, e);
+    return id;
+  }
+
+  /** The status of one transaction: at once when it is known, then at each change. */
+  subscribeTransactionStatus(prefix: string, hash: Felt): string {
+    const found = this.chain.transaction(hash);
+    const id = this.add({ kind: 'transactionStatus', hash, prefix });
+    if (found !== undefined) {
+      // In the pending block: executed by the sequencer, ACCEPTED_ON_L2 (spec 0.8); else its block's status.
+      const status = found.block === undefined || found.block.status === 'PENDING' ? 'ACCEPTED_ON_L2' : found.block.status;
+      this.notify(id, this.subs.get(id)!, statusJson(hash, status));
+    }
+    return id;
+  }
+
+  /** Transactions entering the pending block (those already in it come first), by sender when `senders` is given. */
+  subscribePendingTransactions(prefix: string, details: boolean, senders: readonly Felt[] | undefined): string {
+    if (senders !== undefined && senders.length > MAX_SENDER_ADDRESSES) throw new RollupError(67, 'Too many addresses in filter sender_address filter');
+    const pending = this.chain.pending().transactions;
+    const sub = { kind: 'pendingTransactions', details, senders: senders === undefined || senders.length === 0 ? undefined : new Set(senders), prefix } as const;
+    const id = this.add(sub);
+    for (const tx of pending) this.notifyPending(id, this.subs.get(id) as typeof sub, tx);
+    return id;
+  }
+
+  /** Ends a subscription of this connection; error 66 when the id is not one. */
+  unsubscribe(id: string): true {
+    if (!this.subs.delete(id)) throw new RollupError(66, 'Invalid subscription id');
+    return true;
+  }
+
+  /** Sends what a new subscription holds (its catch-up, and what happened meanwhile); from now on it sends at once. */
+  release(id: string): void {
+    const sub = this.subs.get(id);
+    if (sub?.held === undefined) return;
+    const held = sub.held;
+    sub.held = undefined;
+    for (const text of held) this.push(text);
+  }
+
+  /** Releases every subscription that holds notifications. */
+  flush(): void {
+    for (const id of this.subs.keys()) this.release(id);
+  }
+
+  get size(): number {
+    return this.subs.size;
+  }
+
+  close(): void {
+    for (const off of this.off) off();
+    this.subs.clear();
+  }
+
+  /** The sealed blocks a subscription from `from` missed (none from a tag, unless `latestToo`). */
+  private missedBlocks(from: BlockId | undefined, latestToo: boolean): SealedBlock[] {
+    const head = this.chain.head();
+    if (from === undefined || 'tag' in from) return latestToo ? [head] : [];
+    const start = this.chain.block(from);
+    if (start === undefined || !('hash' in start) || start.status === 'REJECTED') throw new RollupError(24, 'Block not found');
+    if (head.number - start.number > BigInt(MAX_BLOCKS_BACK)) throw new RollupError(68, `Cannot go back more than ${MAX_BLOCKS_BACK} blocks`);
+    const out: SealedBlock[] = [];
+    for (let n = start.number; n <= head.number; n++) out.push(this.chain.block({ number: n }) as SealedBlock);
+    return out;
+  }
+
+  private add(kind: Kind & { prefix: string }): string {
+    if (this.subs.size >= this.max) throw new LimitExceeded(`too many subscriptions on this connection (at most ${this.max}); unsubscribe some first`, { limit: this.max });
+    const id = String(this.nextId++);
+    this.subs.set(id, { ...kind, held: [] });
+    return id;
+  }
+
+  private notify(id: string, sub: Subscription, resultJson: string, name: string = NAMES[sub.kind]): void {
+    const text = `{"jsonrpc":"2.0","method":"${sub.prefix}_subscription${name}","params":{"subscription_id":"${id}","result":${resultJson}}}`;
+    if (sub.held !== undefined) sub.held.push(text);
+    else this.push(text);
+  }
+
+  private notifyPending(id: string, sub: Subscription & { readonly kind: 'pendingTransactions'; readonly details: boolean; readonly senders?: ReadonlySet<Felt> }, tx: ExecutedTx): void {
+    if (sub.senders !== undefined && !sub.senders.has(tx.tx.senderAddress)) return;
+    this.notify(id, sub, sub.details ? JSON.stringify(formatTransaction(tx)) : `"${feltHex(tx.hash)}"`);
+  }
+
+  private sealed(block: SealedBlock): void {
+    let header: string | undefined;
+    for (const [id, sub] of this.subs) {
+      if (sub.kind === 'newHeads') this.notify(id, sub, (header ??= headerJson(this.chain, block)));
+      else if (sub.kind === 'events') for (const e of blockEvents(block, sub.criteria)) this.notify(id, sub, e);
+    }
+  }
+
+  private added(tx: ExecutedTx): void {
+    for (const [id, sub] of this.subs) {
+      if (sub.kind === 'pendingTransactions') this.notifyPending(id, sub, tx);
+      else if (sub.kind === 'transactionStatus' && sub.hash === tx.hash) this.notify(id, sub, statusJson(tx.hash, 'ACCEPTED_ON_L2'));
+    }
+  }
+
+  private accepted(blocks: readonly SealedBlock[]): void {
+    this.statuses(blocks, 'ACCEPTED_ON_L1');
+  }
+
+  private rejected(blocks: readonly SealedBlock[]): void {
+    const first = blocks[0]!;
+    const last = blocks.at(-1)!;
+    const reorg = JSON.stringify({
+      starting_block_hash: feltHex(first.hash),
+      starting_block_number: Number(first.number),
+      ending_block_hash: feltHex(last.hash),
+      ending_block_number: Number(last.number),
+    });
+    for (const [id, sub] of this.subs) if (sub.kind !== 'pendingTransactions') this.notify(id, sub, reorg, 'Reorg');
+    this.statuses(blocks, 'REJECTED');
+  }
+
+  /** Tells transactionStatus subscribers of the transactions of `blocks` their new status. */
+  private statuses(blocks: readonly SealedBlock[], status: 'ACCEPTED_ON_L1' | 'REJECTED'): void {
+    const watched = new Map<Felt, [string, Subscription][]>();
+    for (const [id, sub] of this.subs) {
+      if (sub.kind !== 'transactionStatus') continue;
+      const list = watched.get(sub.hash);
+      if (list === undefined) watched.set(sub.hash, [[id, sub]]);
+      else list.push([id, sub]);
+    }
+    if (watched.size === 0) return;
+    for (const b of blocks) {
+      for (const tx of b.transactions) for (const [id, sub] of watched.get(tx.hash) ?? []) this.notify(id, sub, statusJson(tx.hash, status));
+    }
+  }
+}
