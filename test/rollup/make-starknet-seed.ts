@@ -52,6 +52,7 @@ export function starknetMainnetSeed(): Record<string, unknown> {
     accounts: DEV_ACCOUNTS.map((a) => ({
       address: a.address,
       publicKey: publicKeyOf(a),
+      privateKey: a.privateKey,
       classHash: '0x61dac032f228abef9c6626f995015233097ae253a7f72d68552db02f2971b8f',
       balance: hex(1000n * 10n ** 18n),
       strkBalance: hex(1000n * 10n ** 18n),

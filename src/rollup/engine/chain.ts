@@ -39,6 +39,9 @@ const felt = (n: bigint) => '0x' + n.toString(16);
 /** Where a transaction is: in a sealed block (on the chain or rejected), or pending. */
 export type TxLocation = { readonly block: SealedBlock; readonly index: number } | { readonly pendingIndex: number };
 
+/** A chain's contents at one moment (RollupChain.mark): its parts but the clock's schedule and L1 head, and its gas prices. */
+export type RollupMark = Omit<RollupChainParts, 'nextSealMs' | 'l1Head'> & { readonly config: RollupConfig; readonly nextGasPrices?: GasPrices };
+
 /** Everything a chain is rebuilt from without hashing or checking anything again (see src/rollup/snapshot.ts). */
 export interface RollupChainParts {
   /** The chain, oldest first. */
@@ -66,16 +69,24 @@ export class RollupChain {
   private anchorMs: number;
   private nextSealMs: number;
   private l1Head: bigint | undefined;
+  private cfg: RollupConfig;
+  /** L1 gas prices of the blocks after the pending one (devnet_setGasPrice). */
+  private nextGasPrices: GasPrices | undefined;
 
   constructor(
-    readonly config: RollupConfig,
+    config: RollupConfig,
     private readonly clock: Clock,
     genesisState: RollupState,
   ) {
+    this.cfg = config;
     this.pendingState = genesisState;
     this.anchorMs = clock.now();
     // No interval sealing while a seed is applied: startClock() starts the schedule.
     this.nextSealMs = Number.POSITIVE_INFINITY;
+  }
+
+  get config(): RollupConfig {
+    return this.cfg;
   }
 
   /** The chain as parts (shared, not copied: encode them before the chain moves on). */
@@ -299,6 +310,7 @@ export class RollupChain {
     this.byHash.set(block.hash, block);
     txs.forEach((t, index) => this.txs.set(t.hash, { block, index }));
     this.pendingTxs = [];
+    if (this.nextGasPrices !== undefined) [this.cfg, this.nextGasPrices] = [{ ...c, gasPrices: this.nextGasPrices }, undefined];
     return block;
   }
 
@@ -350,6 +362,38 @@ export class RollupChain {
     if (seconds < 0n) throw new InvalidArgument('time must not be negative');
     this.anchorSec += seconds;
     return this.seal(this.clock.now());
+  }
+
+  // ---- hooks of the controls (src/rollup/engine/controls.ts and snapshots.ts) ----
+
+  /** Sets the L1 gas prices of the blocks after the pending one (which keeps the prices it charged at). */
+  setNextGasPrices(prices: GasPrices): void {
+    this.nextGasPrices = prices;
+  }
+
+  /** Edits the pending state (a control's state edit; the next sealed block commits it). */
+  editPendingState(edit: (state: RollupState) => RollupState): void {
+    this.sync();
+    this.pendingState = edit(this.pendingState);
+  }
+
+  /** The chain's contents as a snapshot keeps them: containers copied, blocks shared (statuses are kept beside). */
+  mark(): RollupMark {
+    const { blocks, byHash, txs, pendingTxs, pendingState, anchorSec, anchorMs, cfg, nextGasPrices } = this;
+    return { blocks: [...blocks], byHash: new Map(byHash), txs: new Map(txs), pendingTxs, pendingState, anchorSec, anchorMs, config: cfg, nextGasPrices };
+  }
+
+  /** Puts back what mark() took (not the interval schedule, nor the L1 head seen); answers the blocks sealed since, now forgotten. */
+  rewind(m: RollupMark): SealedBlock[] {
+    const forgotten = [...this.byHash.values()].filter((b) => !m.byHash.has(b.hash));
+    this.blocks.splice(0, this.blocks.length, ...m.blocks);
+    this.byHash.clear();
+    this.txs.clear();
+    for (const [k, b] of m.byHash) this.byHash.set(k, b);
+    for (const [k, loc] of m.txs) this.txs.set(k, loc);
+    this.pendingTxs = [...m.pendingTxs];
+    ({ pendingState: this.pendingState, anchorSec: this.anchorSec, anchorMs: this.anchorMs, config: this.cfg, nextGasPrices: this.nextGasPrices } = m);
+    return forgotten;
   }
 
   /** Sealed blocks on the chain, oldest first. */
