@@ -31,7 +31,7 @@ export class RollupNetwork implements Network {
   ) {
     this.name = seed.name;
     this.chainId = seed.chainId;
-    this.methods = rollupMethods(seed.prefix);
+    this.methods = rollupMethods(seed.prefix, { devMethods: env.devMethods });
     this.ctx = { chain: engine, networkName: seed.name };
     RollupControls.attach(engine, seedAccounts(seed));
     const period = seed.blockTimeMs ?? (seed.l1Acceptance.kind === 'manual' ? undefined : POLL_MS);
