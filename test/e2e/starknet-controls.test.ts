@@ -156,6 +156,19 @@ describe('devnet_snapshot / devnet_revert / devnet_restart', () => {
     expect((await ok('rollup_getBlockWithTxHashes', { block_id: { block_number: head + 1 } })).block_hash).toBe(fresh);
   });
 
+  it('revert restores the chain time devnet_setTime moved (which seals a block unless generate_block is false)', async () => {
+    const id = await ok('devnet_snapshot');
+    const head = await provider.getBlockNumber();
+    const ts = (await ok('starknet_getBlockWithTxHashes', { block_id: 'pending' })).timestamp;
+    expect(await ok('devnet_setTime', { time: ts + 100_000 })).toEqual({ block_timestamp: ts + 100_000, block_hash: expect.stringMatching(/^0x/) });
+    expect(await provider.getBlockNumber()).toBe(head + 1);
+    expect(await ok('devnet_setTime', { time: ts + 200_000, generate_block: false })).toEqual({ block_timestamp: ts + 200_000, block_hash: null });
+    expect((await ok('starknet_getBlockWithTxHashes', { block_id: 'pending' })).timestamp).toBe(ts + 200_000);
+    expect(await ok('devnet_revert', { id })).toBe(true);
+    expect(await provider.getBlockNumber()).toBe(head);
+    expect((await ok('starknet_getBlockWithTxHashes', { block_id: 'pending' })).timestamp).toBe(ts);
+  });
+
   it('devnet_restart goes back to the seeded chain and answers {}', async () => {
     expect(await provider.getBlockNumber()).toBeGreaterThan(0);
     await ok('devnet_snapshot');
