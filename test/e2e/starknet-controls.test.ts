@@ -131,6 +131,8 @@ describe('devnet_snapshot / devnet_revert / devnet_restart', () => {
     await ok('devnet_acceptOnL1', { starting_block_id: 'latest' });
     await ok('devnet_mint', { address: BOB.address, amount: 77 });
     const later = await ok('devnet_snapshot');
+    const events = async () => (await ok('starknet_getEvents', { filter: { from_block: { block_number: head }, to_block: 'latest', address: COUNTER, keys: [], chunk_size: 100 } })).events.map((e: any) => [e.transaction_hash, e.block_hash]);
+    expect(await events()).toEqual([[sent, gone]]);
 
     expect(await ok('devnet_revert', { id })).toBe(true);
     expect(await provider.getBlockNumber()).toBe(head);
@@ -143,6 +145,7 @@ describe('devnet_snapshot / devnet_revert / devnet_restart', () => {
     expect(await ok('devnet_revert', { id })).toBe(false);
     expect(await ok('devnet_revert', [later])).toBe(false);
     expect((await rpc('devnet_revert', { id: 'zero' })).error).toMatchObject({ code: -32602 });
+    expect(await events()).toEqual([]);
 
     // the number comes back with another block, which starknet.js reads
     const other = invokeV3(ALICE, increase(6), nonce);
@@ -154,6 +157,7 @@ describe('devnet_snapshot / devnet_revert / devnet_restart', () => {
     expect(block).toMatchObject({ block_hash: fresh, block_number: head + 1, status: 'ACCEPTED_ON_L2', transactions: [again] });
     expect(((await provider.getTransactionReceipt(again)) as any).block_hash).toBe(fresh);
     expect((await ok('rollup_getBlockWithTxHashes', { block_id: { block_number: head + 1 } })).block_hash).toBe(fresh);
+    expect(await events()).toEqual([[again, fresh]]);
   });
 
   it('revert restores the chain time devnet_setTime moved (which seals a block unless generate_block is false)', async () => {
