@@ -60,6 +60,9 @@ export interface RollupChainParts {
 }
 
 export class RollupChain {
+  private cfg: RollupConfig;
+  /** L1 gas prices of the blocks after the pending one (devnet_setGasPrice). */
+  private nextGasPrices: GasPrices | undefined;
   private readonly blocks: SealedBlock[] = [];
   private readonly byHash = new Map<Felt, SealedBlock>();
   private readonly txs = new Map<Felt, TxLocation>();
@@ -69,9 +72,6 @@ export class RollupChain {
   private anchorMs: number;
   private nextSealMs: number;
   private l1Head: bigint | undefined;
-  private cfg: RollupConfig;
-  /** L1 gas prices of the blocks after the pending one (devnet_setGasPrice). */
-  private nextGasPrices: GasPrices | undefined;
 
   constructor(
     config: RollupConfig,
@@ -306,11 +306,11 @@ export class RollupChain {
       transactions: txs,
     };
     const block: SealedBlock = { ...fields, hash: blockHash(fields), state, status: 'ACCEPTED_ON_L2', sealedAtMs: atMs, l1Anchor: this.l1Head };
+    if (this.nextGasPrices !== undefined) [this.cfg, this.nextGasPrices] = [{ ...c, gasPrices: this.nextGasPrices }, undefined];
     this.blocks.push(block);
     this.byHash.set(block.hash, block);
     txs.forEach((t, index) => this.txs.set(t.hash, { block, index }));
     this.pendingTxs = [];
-    if (this.nextGasPrices !== undefined) [this.cfg, this.nextGasPrices] = [{ ...c, gasPrices: this.nextGasPrices }, undefined];
     return block;
   }
 

@@ -27,17 +27,6 @@ import { rollup_getBlockWithTxHashes } from './rollup_getBlockWithTxHashes.js';
 import { rollup_getTransactionReceipt } from './rollup_getTransactionReceipt.js';
 import { STARKNET } from '../starknet/methods/index.js';
 
-const ROLLUP: readonly MethodDef<RollupContext, any>[] = [
-  rollup_getBlockWithTxHashes,
-  rollup_getTransactionReceipt,
-  rollup_estimateFee,
-  rollup_addInvokeTransaction,
-  rollup_chainId,
-  rollup_blockNumber,
-];
-
-const DEVNET: readonly MethodDef<RollupContext, any>[] = [devnet_createBlock, devnet_acceptOnL1, devnet_rejectBlock, devnet_setTime, devnet_increaseTime];
-
 /** Test controls after starknet-devnet (mint, balances, accounts, config, gas prices, abort) and snapshots. */
 const CONTROLS: readonly MethodDef<RollupContext, any>[] = [
   devnet_mint,
@@ -51,6 +40,17 @@ const CONTROLS: readonly MethodDef<RollupContext, any>[] = [
   devnet_revert,
   devnet_restart,
 ];
+
+const ROLLUP: readonly MethodDef<RollupContext, any>[] = [
+  rollup_getBlockWithTxHashes,
+  rollup_getTransactionReceipt,
+  rollup_estimateFee,
+  rollup_addInvokeTransaction,
+  rollup_chainId,
+  rollup_blockNumber,
+];
+
+const DEVNET: readonly MethodDef<RollupContext, any>[] = [devnet_createBlock, devnet_acceptOnL1, devnet_rejectBlock, devnet_setTime, devnet_increaseTime];
 
 /** rollup_ methods whose SPEC shape is also the Starknet spec's, so they answer under the prefix too. */
 const SHARED: readonly MethodDef<RollupContext, any>[] = [rollup_addInvokeTransaction];
