@@ -11,7 +11,7 @@ import { buildRollupChain } from './build.js';
 import type { RollupContext } from './context.js';
 import type { RollupChain } from './engine/chain.js';
 import { RollupControls } from './engine/controls.js';
-import { rollupMethods } from './methods/index.js';
+import { rollupMethods, withoutDevnet } from './methods/index.js';
 
 /** How often the timer runs when the chain has time- or L1-driven work but no block interval. */
 const POLL_MS = 1_000;
@@ -31,8 +31,9 @@ export class RollupNetwork implements Network {
   ) {
     this.name = seed.name;
     this.chainId = seed.chainId;
-    this.methods = rollupMethods(seed.prefix, { devMethods: env.devMethods });
+    this.methods = rollupMethods(seed.prefix);
     this.ctx = { chain: engine, networkName: seed.name };
+    if (env.devMethods === false) this.methods = withoutDevnet(this.methods);
     RollupControls.attach(engine, seedAccounts(seed));
     const period = seed.blockTimeMs ?? (seed.l1Acceptance.kind === 'manual' ? undefined : POLL_MS);
     if (period !== undefined) {

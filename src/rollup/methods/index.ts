@@ -55,11 +55,17 @@ const DEVNET: readonly MethodDef<RollupContext, any>[] = [devnet_createBlock, de
 /** rollup_ methods whose SPEC shape is also the Starknet spec's, so they answer under the prefix too. */
 const SHARED: readonly MethodDef<RollupContext, any>[] = [rollup_addInvokeTransaction];
 
-/** The table of a rollup network whose own prefix is `prefix` (e.g. `starknet`); `devMethods: false` leaves out every devnet_ method. */
-export function rollupMethods(prefix: string, opts: { devMethods?: boolean } = {}): MethodTable<RollupContext> {
-  const table = new MethodTable<RollupContext>(opts.devMethods === false ? [] : [...DEVNET, ...CONTROLS]);
+/** The table of a rollup network whose own prefix is `prefix` (e.g. `starknet`). */
+export function rollupMethods(prefix: string): MethodTable<RollupContext> {
+  const table = new MethodTable<RollupContext>(DEVNET);
   for (const def of ROLLUP) table.add(def);
   for (const def of SHARED) table.add({ ...def, name: def.name.replace(/^rollup_/, `${prefix}_`) });
   for (const def of STARKNET) table.add({ ...def, name: def.name.replace(/^starknet_/, `${prefix}_`) });
+  for (const def of CONTROLS) table.add(def);
   return table;
+}
+
+/** A table without its devnet_ methods (dev methods off: `start({ devMethods: false })`, `--no-dev-methods`). */
+export function withoutDevnet(table: MethodTable<RollupContext>): MethodTable<RollupContext> {
+  return new MethodTable(table.names().filter((name) => !name.startsWith('devnet_')).map((name) => ({ ...table.get(name)!, name })));
 }
