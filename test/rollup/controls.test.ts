@@ -93,6 +93,39 @@ describe('snapshots', () => {
     expect(chain.pending().transactions).toEqual([]);
   });
 
+  it('L1 acceptance after a revert: statuses and L1 anchors come back, then the rules apply again', () => {
+    const byBlocks = setup({ l1Acceptance: { kind: 'blocks', network: 'mainnet', blocks: 5 } });
+    byBlocks.chain.observeL1Head(10n);
+    const b1 = byBlocks.chain.createBlock();
+    const id = byBlocks.snapshots.take();
+    byBlocks.chain.observeL1Head(15n);
+    expect(b1.status).toBe('ACCEPTED_ON_L1');
+    byBlocks.snapshots.revert(id);
+    expect(b1).toMatchObject({ status: 'ACCEPTED_ON_L2', l1Anchor: 10n });
+    byBlocks.chain.observeL1Head(16n); // the L1 head seen is not chain contents: the rule applies to it at once
+    expect(b1.status).toBe('ACCEPTED_ON_L1');
+
+    const byTime = setup({ l1Acceptance: { kind: 'time', delayMs: 60_000 } });
+    const t1 = byTime.chain.createBlock();
+    const id2 = byTime.snapshots.take();
+    byTime.clock.advance(61_000);
+    expect(byTime.chain.head().status).toBe('ACCEPTED_ON_L1');
+    byTime.snapshots.revert(id2);
+    expect(t1.status).toBe('ACCEPTED_ON_L2'); // as at the snapshot, until the next read runs the clock's work
+    expect(byTime.chain.head().status).toBe('ACCEPTED_ON_L1');
+  });
+
+  it('interval sealing keeps its schedule after a revert (no burst of the intervals the revert went back over)', () => {
+    const { chain, clock, snapshots } = setup({ blockTimeMs: 1_000 });
+    const id = snapshots.take();
+    clock.advance(5_000);
+    expect(chain.head().number).toBe(5n);
+    snapshots.revert(id);
+    expect(chain.head().number).toBe(0n);
+    clock.advance(1_000);
+    expect(chain.head().number).toBe(1n);
+  });
+
   it('restart goes back to the chain as served and forgets every snapshot', () => {
     const { chain, controls, snapshots } = setup(withStrk);
     const genesis = chain.head();
