@@ -10,6 +10,7 @@ import { DevgateError, InvalidArgument, RollupError } from '../../errors.js';
 import { applyInvoke, TransactionFailure } from './execute.js';
 import { GWEI } from './fees.js';
 import { blockHash, stateCommitment } from './hash.js';
+import { JournaledMap } from './journal.js';
 import type {
   BlockId, ExecutedTx, FeeEstimate, Felt, GasPrices, InvokeTransaction, L1AcceptanceRule, OutcomeInput, PendingBlock, RollupState, SealedBlock,
 } from './types.js';
@@ -39,8 +40,10 @@ const felt = (n: bigint) => '0x' + n.toString(16);
 /** Where a transaction is: in a sealed block (on the chain or rejected), or pending. */
 export type TxLocation = { readonly block: SealedBlock; readonly index: number } | { readonly pendingIndex: number };
 
-/** A chain's contents at one moment (RollupChain.mark): its parts but the clock's schedule and L1 head, and its gas prices. */
-export type RollupMark = Omit<RollupChainParts, 'nextSealMs' | 'l1Head'> & { readonly config: RollupConfig; readonly nextGasPrices?: GasPrices };
+/** A chain's contents at one moment (RollupChain.mark); the indexes as positions in their journals, or copied. */
+export type RollupMark = Omit<RollupChainParts, 'nextSealMs' | 'l1Head' | 'byHash' | 'txs'> & { readonly config: RollupConfig; readonly nextGasPrices?: GasPrices } & (
+  { readonly journal: { readonly byHash: number; readonly txs: number } } | { readonly copies: { readonly byHash: ReadonlyMap<Felt, SealedBlock>; readonly txs: ReadonlyMap<Felt, TxLocation> } }
+);
 
 /** Everything a chain is rebuilt from without hashing or checking anything again (see src/rollup/snapshot.ts). */
 export interface RollupChainParts {
@@ -64,8 +67,8 @@ export class RollupChain {
   /** L1 gas prices of the blocks after the pending one (devnet_setGasPrice). */
   private nextGasPrices: GasPrices | undefined;
   private readonly blocks: SealedBlock[] = [];
-  private readonly byHash = new Map<Felt, SealedBlock>();
-  private readonly txs = new Map<Felt, TxLocation>();
+  private readonly byHash = new JournaledMap<Felt, SealedBlock>();
+  private readonly txs = new JournaledMap<Felt, TxLocation>();
   private pendingTxs: ExecutedTx[] = [];
   private pendingState: RollupState;
   private anchorSec = 0n;
@@ -377,23 +380,28 @@ export class RollupChain {
     this.pendingState = edit(this.pendingState);
   }
 
-  /** The chain's contents as a snapshot keeps them: containers copied, blocks shared (statuses are kept beside). */
-  mark(): RollupMark {
+  /** The chain's contents as a snapshot keeps them, blocks shared: the indexes' journal positions (or, `full`, copies). */
+  mark(full = false): RollupMark {
     const { blocks, byHash, txs, pendingTxs, pendingState, anchorSec, anchorMs, cfg, nextGasPrices } = this;
-    return { blocks: [...blocks], byHash: new Map(byHash), txs: new Map(txs), pendingTxs, pendingState, anchorSec, anchorMs, config: cfg, nextGasPrices };
+    const indexes = full ? { copies: { byHash: new Map(byHash), txs: new Map(txs) } } : { journal: { byHash: byHash.mark(), txs: txs.mark() } };
+    return { blocks: [...blocks], ...indexes, pendingTxs, pendingState, anchorSec, anchorMs, config: cfg, nextGasPrices };
   }
 
   /** Puts back what mark() took (not the interval schedule, nor the L1 head seen); answers the blocks sealed since, now forgotten. */
   rewind(m: RollupMark): SealedBlock[] {
-    const forgotten = [...this.byHash.values()].filter((b) => !m.byHash.has(b.hash));
+    const forgotten = 'journal' in m ? this.byHash.undo(m.journal.byHash) : this.byHash.replaceWith(m.copies.byHash);
+    if ('journal' in m) this.txs.undo(m.journal.txs);
+    else this.txs.replaceWith(m.copies.txs);
     this.blocks.splice(0, this.blocks.length, ...m.blocks);
-    this.byHash.clear();
-    this.txs.clear();
-    for (const [k, b] of m.byHash) this.byHash.set(k, b);
-    for (const [k, loc] of m.txs) this.txs.set(k, loc);
     this.pendingTxs = [...m.pendingTxs];
     ({ pendingState: this.pendingState, anchorSec: this.anchorSec, anchorMs: this.anchorMs, config: this.cfg, nextGasPrices: this.nextGasPrices } = m);
     return forgotten;
+  }
+
+  /** Stops recording index changes (no snapshot needs them any more). */
+  stopJournals(): void {
+    this.byHash.stop();
+    this.txs.stop();
   }
 
   /** Sealed blocks on the chain, oldest first. */
