@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DevgateError, InvalidArgument } from '../../src/errors.js';
 import { CHARGEABLE_ACCOUNT, RollupControls } from '../../src/rollup/engine/controls.js';
 import { invokeTransactionHash, shortString, stateCommitment } from '../../src/rollup/engine/hash.js';
+import type { InvokeTransaction } from '../../src/rollup/engine/types.js';
 import { invokeTransaction } from '../../src/rollup/params.js';
 import { ALICE, BOB, COUNTER, ETH_TOKEN, FRI_PRICE, GENESIS_TS, WEI_PRICE, increase, testChain } from './fixture.js';
 import { invokeV1, invokeV3, selector } from './txs.js';
@@ -191,11 +192,12 @@ describe('mint', () => {
     expect(controls.balance(alice, 'FRI', { tag: 'pending' })).toBe(newBalance);
 
     const { tx } = chain.transaction(txHash)!;
-    expect(tx.tx).toMatchObject({ version: 3, senderAddress: CHARGEABLE_ACCOUNT.address, nonce: 0n });
-    expect(tx.tx.calldata).toEqual([1n, STRK_TOKEN, BigInt(selector('permissioned_mint')), 3n, alice, 10n ** 18n, 0n]);
-    expect(invokeTransactionHash(tx.tx, shortString('SN_MAIN'))).toBe(txHash);
+    const invoke = tx.tx as InvokeTransaction;
+    expect(invoke).toMatchObject({ version: 3, senderAddress: CHARGEABLE_ACCOUNT.address, nonce: 0n });
+    expect(invoke.calldata).toEqual([1n, STRK_TOKEN, BigInt(selector('permissioned_mint')), 3n, alice, 10n ** 18n, 0n]);
+    expect(invokeTransactionHash(invoke, shortString('SN_MAIN'))).toBe(txHash);
     const payer = chain.stateAt(chain.pending()).get(CHARGEABLE_ACCOUNT.address)!;
-    const [r, s] = tx.tx.signature as [bigint, bigint];
+    const [r, s] = invoke.signature as [bigint, bigint];
     expect(verify(new Signature(r, s), '0x' + txHash.toString(16), getPublicKey('0x' + CHARGEABLE_ACCOUNT.privateKey.toString(16)))).toBe(true);
     expect(payer.publicKey).toBe(BigInt(getStarkKey('0x' + CHARGEABLE_ACCOUNT.privateKey.toString(16))));
     expect(payer.publicKey).toBe(0x4c37ab4f0994879337bfd4ead0800776db57da382b8ed8efaa478c5d3b942a4n); // starknet-devnet's
