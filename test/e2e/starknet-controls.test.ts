@@ -216,3 +216,43 @@ describe('devnet_ methods are dev methods', () => {
     }
   });
 });
+
+describe('bad params', () => {
+  it('every devnet_ control answers hostile params with a clear error, never an internal one, and changes nothing', async () => {
+    const own = await start({ port: 0, clock, keys: UNLIMITED_KEYS, chains: [testSeed()] });
+    const at = own.url('rollup-test');
+    const params: Record<string, string[]> = {
+      devnet_mint: ['address', 'amount', 'unit'],
+      devnet_getAccountBalance: ['address', 'unit', 'block_id'],
+      devnet_getPredeployedAccounts: ['with_balance'],
+      devnet_setGasPrice: ['gas_price_wei', 'gas_price_fri', 'data_gas_price_wei', 'l2_gas_price_fri', 'generate_block'],
+      devnet_abortBlocks: ['starting_block_id'],
+      devnet_acceptOnL1: ['block_id', 'starting_block_id'],
+      devnet_setTime: ['time', 'generate_block'],
+      devnet_revert: ['id'],
+      devnet_restart: ['restart_l1_to_l2_messaging'],
+      devnet_snapshot: [],
+      devnet_getConfig: [],
+    };
+    const hostile = ['x', '0x', -1, 1.5, 2 ** 64, null, [], {}, { block_number: -1 }, { block_hash: 'zz' }, '0x' + 'f'.repeat(70), 'WEI ', 1e308];
+    const before = await call(at, 'starknet_getBlockWithTxHashes', { block_id: 'pending' });
+    try {
+      for (const [method, names] of Object.entries(params)) {
+        for (const value of hostile) {
+          const bodies = [...names.map((n) => ({ [n]: value })), [value, value, value], { nonsense: value }];
+          for (const body of bodies) {
+            const r = await call(at, method, body);
+            if (r.error === undefined) continue; // e.g. an optional param given null
+            expect(r.error.code, `${method} ${JSON.stringify(body)}`).not.toBe(-32603);
+            expect(typeof r.error.message).toBe('string');
+            expect(JSON.stringify(r.error)).not.toMatch(/\n\s+at |node_modules|\.ts:\d+/);
+          }
+        }
+      }
+      expect(await call(at, 'starknet_getBlockWithTxHashes', { block_id: 'pending' })).toEqual(before);
+      expect((await call(at, 'starknet_blockNumber', [])).result).toBe(0);
+    } finally {
+      await own.stop();
+    }
+  });
+});
