@@ -9,6 +9,7 @@ import { setBalance, setCode, setNonce, setStorageAt } from './eth/engine/contro
 import type { EthChain } from './eth/engine/chain/chain.js';
 import type { BlockId as EngineBlockId, MinedBlock } from './eth/engine/chain/types.js';
 import type { RollupChain } from './rollup/engine/chain.js';
+import { RollupControls } from './rollup/engine/controls.js';
 import type { BlockId as RollupBlockId, Felt, InvokeTransaction, OutcomeInput } from './rollup/engine/types.js';
 
 export type Hex = `0x${string}`;
@@ -102,6 +103,22 @@ export interface RollupNetwork {
   increaseTime(seconds: bigint): void;
   /** Adds an INVOKE transaction to the pending block, with its simulated outcome; gives its hash. */
   addInvokeTransaction(tx: InvokeTransaction, outcome?: OutcomeInput): Felt;
+  /** Mints fee tokens (FRI: STRK, the default; WEI: ETH) to a contract by a transaction in the pending block (devnet_mint). */
+  mint(address: Felt, amount: bigint, unit?: 'WEI' | 'FRI'): { newBalance: bigint; txHash: Felt };
+  /** A fee-token balance (FRI by default) at a block (default latest). */
+  getBalance(address: Felt, unit?: 'WEI' | 'FRI', block?: RollupBlockId): bigint;
+  /** The seed's accounts with their keys (the private key when the seed gives it). */
+  predeployedAccounts(): { address: Felt; publicKey: Felt; privateKey?: Felt }[];
+  /** L1 gas prices of the blocks after the pending one; with `generateBlock`, seals the pending block now. */
+  setGasPrice(prices: { wei?: bigint; fri?: bigint }, generateBlock?: boolean): void;
+  /** Aborts (rejects) a block and every later one, as devnet_abortBlocks; gives their numbers, newest first. */
+  abortBlocks(block: RollupBlockId): bigint[];
+  /** Takes a snapshot (devnet_snapshot); gives its id. */
+  snapshot(): bigint;
+  /** Reverts to a snapshot and deletes it and every later one (devnet_revert); false for an unknown id. */
+  revert(id: bigint): boolean;
+  /** Goes back to the chain as served at start and forgets every snapshot (devnet_restart). */
+  restart(): void;
 }
 
 const hex = (b: Uint8Array) => bytesToHex(b) as Hex;
@@ -192,5 +209,24 @@ export function rollupNetwork(name: string, chain: RollupChain): RollupNetwork {
       chain.increaseTime(seconds);
     },
     addInvokeTransaction: (tx, outcome) => chain.addInvokeTransaction(tx, outcome),
+    ...rollupControls(RollupControls.of(chain)),
+  };
+}
+
+/** The control operations of the rollup handle (src/rollup/engine/controls.ts). */
+function rollupControls(c: RollupControls): Pick<RollupNetwork, 'mint' | 'getBalance' | 'predeployedAccounts' | 'setGasPrice' | 'abortBlocks' | 'snapshot' | 'revert' | 'restart'> {
+  return {
+    mint: (address, amount, unit = 'FRI') => c.mint(address, amount, unit),
+    getBalance: (address, unit = 'FRI', block) => c.balance(address, unit, block),
+    predeployedAccounts: () => c.accounts.map(({ address, publicKey, privateKey }) => ({ address, publicKey, ...(privateKey === undefined ? {} : { privateKey }) })),
+    setGasPrice(prices, generateBlock) {
+      c.setGasPrice(prices, generateBlock);
+    },
+    abortBlocks: (block) => c.abortBlocks(block).map((b) => b.number),
+    snapshot: () => c.snapshots.take(),
+    revert: (id) => c.snapshots.revert(id) !== false,
+    restart() {
+      c.snapshots.restart();
+    },
   };
 }

@@ -46,7 +46,7 @@ export async function serveText(text: string, network: Pick<Network, 'name' | 'e
 }
 
 /** The dev methods a key can be denied (its keys-file entry's `"devMethods": false`). */
-const DEV_METHOD = /^(evm|anvil|hardhat)_/;
+const DEV_METHOD = /^(evm|anvil|hardhat|devnet)_/;
 const notFound = (call: RpcCall): RpcResponse => failure(call.id ?? null, new RpcError(ErrorCode.MethodNotFound, `the method ${call.method} does not exist/is not available`));
 
 function requestId(message: unknown): RpcId {

@@ -13,7 +13,8 @@ import { cachedRollupChain } from '../cache/rollupCache.js';
 import { buildRollupChain } from './build.js';
 import type { RollupContext } from './context.js';
 import type { RollupChain } from './engine/chain.js';
-import { rollupMethods } from './methods/index.js';
+import { RollupControls } from './engine/controls.js';
+import { rollupMethods, withoutDevnet } from './methods/index.js';
 
 /** How often the timer runs when the chain has time- or L1-driven work but no block interval. */
 const POLL_MS = 1_000;
@@ -37,6 +38,8 @@ export class RollupNetwork implements Network {
     this.methods = rollupMethods(seed.prefix);
     this.wsMethods = starknetWsMethods(seed.prefix);
     this.ctx = { chain: engine, networkName: seed.name };
+    if (env.devMethods === false) this.methods = withoutDevnet(this.methods);
+    RollupControls.attach(engine, seedAccounts(seed));
     const period = seed.blockTimeMs ?? (seed.l1Acceptance.kind === 'manual' ? undefined : POLL_MS);
     if (period !== undefined) {
       this.timer = setInterval(() => {
@@ -71,6 +74,18 @@ export class RollupNetwork implements Network {
   async close(): Promise<void> {
     if (this.timer !== undefined) clearInterval(this.timer);
   }
+}
+
+/** The predeployed accounts of a seed (devnet_getPredeployedAccounts). */
+function seedAccounts(seed: RollupSeed) {
+  return seed.accounts.map((a) => ({
+    address: BigInt(a.address),
+    publicKey: BigInt(a.publicKey),
+    ...(a.privateKey === undefined ? {} : { privateKey: BigInt(a.privateKey) }),
+    classHash: BigInt(a.classHash),
+    initialBalanceWei: BigInt(a.balance),
+    initialBalanceFri: BigInt(a.strkBalance),
+  }));
 }
 
 /** Builds the rollup network a seed describes. */

@@ -2,6 +2,7 @@
  * The devgate seed format of a `rollup` network (Starknet-style), as a zod schema. Transactions and
  * outcomes use the wire shapes of the rollup_ methods, so a seed reads like RPC traffic.
  */
+import { getStarkKey } from '@scure/starknet';
 import { z } from 'zod';
 
 /** 2^251 + 17 * 2^192 + 1: the Stark field prime. */
@@ -126,6 +127,8 @@ export const RollupSeed = z
           .object({
             address: Felt,
             publicKey: Felt,
+            /** Optional: devnet_getPredeployedAccounts shows it; it must be the key of publicKey. */
+            privateKey: Felt.optional(),
             classHash: Felt.default('0x0'),
             nonce: Felt.default('0x0'),
             /** ETH in wei (pays v1 fees), below 2^128. */
@@ -150,6 +153,11 @@ export const RollupSeed = z
       if (addresses.has(BigInt(address))) ctx.addIssue({ code: 'custom', path: [list, i, 'address'], message: `address ${address} is listed twice` });
       addresses.add(BigInt(address));
     }
+    seed.accounts.forEach((a, i) => {
+      if (a.privateKey !== undefined && BigInt(getStarkKey(a.privateKey)) !== BigInt(a.publicKey)) {
+        ctx.addIssue({ code: 'custom', path: ['accounts', i, 'privateKey'], message: 'not the private key of publicKey' });
+      }
+    });
     seed.contracts.forEach((c, i) => {
       for (const key of Object.keys(c.storage)) {
         if (!Felt.safeParse(key).success) ctx.addIssue({ code: 'custom', path: ['contracts', i, 'storage', key], message: 'storage keys must be felts' });

@@ -55,6 +55,7 @@ export function starknetMainnetSeed(): Record<string, unknown> {
       classHash: '0x61dac032f228abef9c6626f995015233097ae253a7f72d68552db02f2971b8f',
       balance: hex(1000n * 10n ** 18n),
       strkBalance: hex(1000n * 10n ** 18n),
+      privateKey: a.privateKey,
     })),
     contracts: [
       { address: ETH_TOKEN, classHash: '0x5ffbcfeb50d200a0677c48a129a11245a3fc519d1d98d76882d1c9a1b19c6ed', storage: {} },

@@ -34,7 +34,7 @@ export const KeySpec = z
     /** Whether every request must carry the secret (default true when a secret is set). */
     requireSecret: z.boolean().optional(),
     allowlist: Allowlist.optional(),
-    /** false: this key gets no dev methods (evm_, anvil_, hardhat_): -32601, exactly as the hosted gateway. */
+    /** false: this key gets no dev methods (evm_, anvil_, hardhat_, devnet_): -32601, exactly as the hosted gateway. */
     devMethods: z.boolean().optional(),
     /** Own limits; 0 (or absent) means the plan's default. */
     limits: z

@@ -11,6 +11,7 @@ import { RollupEvents } from './events.js';
 import { applyInvoke, TransactionFailure } from './execute.js';
 import { GWEI } from './fees.js';
 import { blockHash, stateCommitment } from './hash.js';
+import { JournaledMap } from './journal.js';
 import type {
   BlockId, ExecutedTx, FeeEstimate, Felt, GasPrices, InvokeTransaction, L1AcceptanceRule, OutcomeInput, PendingBlock, RollupState, SealedBlock,
 } from './types.js';
@@ -40,6 +41,11 @@ const felt = (n: bigint) => '0x' + n.toString(16);
 /** Where a transaction is: in a sealed block (on the chain or rejected), or pending. */
 export type TxLocation = { readonly block: SealedBlock; readonly index: number } | { readonly pendingIndex: number };
 
+/** A chain's contents at one moment (RollupChain.mark); the indexes as positions in their journals, or copied. */
+export type RollupMark = Omit<RollupChainParts, 'nextSealMs' | 'l1Head' | 'byHash' | 'txs'> & { readonly config: RollupConfig; readonly nextGasPrices?: GasPrices } & (
+  { readonly journal: { readonly byHash: number; readonly txs: number } } | { readonly copies: { readonly byHash: ReadonlyMap<Felt, SealedBlock>; readonly txs: ReadonlyMap<Felt, TxLocation> } }
+);
+
 /** Everything a chain is rebuilt from without hashing or checking anything again (see src/rollup/snapshot.ts). */
 export interface RollupChainParts {
   /** The chain, oldest first. */
@@ -58,9 +64,12 @@ export interface RollupChainParts {
 }
 
 export class RollupChain {
+  private cfg: RollupConfig;
+  /** L1 gas prices of the blocks after the pending one (devnet_setGasPrice). */
+  private nextGasPrices: GasPrices | undefined;
   private readonly blocks: SealedBlock[] = [];
-  private readonly byHash = new Map<Felt, SealedBlock>();
-  private readonly txs = new Map<Felt, TxLocation>();
+  private readonly byHash = new JournaledMap<Felt, SealedBlock>();
+  private readonly txs = new JournaledMap<Felt, TxLocation>();
   private pendingTxs: ExecutedTx[] = [];
   private pendingState: RollupState;
   private anchorSec = 0n;
@@ -71,14 +80,19 @@ export class RollupChain {
   readonly events = new RollupEvents();
 
   constructor(
-    readonly config: RollupConfig,
+    config: RollupConfig,
     private readonly clock: Clock,
     genesisState: RollupState,
   ) {
+    this.cfg = config;
     this.pendingState = genesisState;
     this.anchorMs = clock.now();
     // No interval sealing while a seed is applied: startClock() starts the schedule.
     this.nextSealMs = Number.POSITIVE_INFINITY;
+  }
+
+  get config(): RollupConfig {
+    return this.cfg;
   }
 
   /** The chain as parts (shared, not copied: encode them before the chain moves on). */
@@ -300,6 +314,7 @@ export class RollupChain {
       transactions: txs,
     };
     const block: SealedBlock = { ...fields, hash: blockHash(fields), state, status: 'ACCEPTED_ON_L2', sealedAtMs: atMs, l1Anchor: this.l1Head };
+    if (this.nextGasPrices !== undefined) [this.cfg, this.nextGasPrices] = [{ ...c, gasPrices: this.nextGasPrices }, undefined];
     this.blocks.push(block);
     this.byHash.set(block.hash, block);
     txs.forEach((t, index) => this.txs.set(t.hash, { block, index }));
@@ -357,6 +372,43 @@ export class RollupChain {
     if (seconds < 0n) throw new InvalidArgument('time must not be negative');
     this.anchorSec += seconds;
     return this.seal(this.clock.now());
+  }
+
+  // ---- hooks of the controls (src/rollup/engine/controls.ts and snapshots.ts) ----
+
+  /** Sets the L1 gas prices of the blocks after the pending one (which keeps the prices it charged at). */
+  setNextGasPrices(prices: GasPrices): void {
+    this.nextGasPrices = prices;
+  }
+
+  /** Edits the pending state (a control's state edit; the next sealed block commits it). */
+  editPendingState(edit: (state: RollupState) => RollupState): void {
+    this.sync();
+    this.pendingState = edit(this.pendingState);
+  }
+
+  /** The chain's contents as a snapshot keeps them, blocks shared: the indexes' journal positions (or, `full`, copies). */
+  mark(full = false): RollupMark {
+    const { blocks, byHash, txs, pendingTxs, pendingState, anchorSec, anchorMs, cfg, nextGasPrices } = this;
+    const indexes = full ? { copies: { byHash: new Map(byHash), txs: new Map(txs) } } : { journal: { byHash: byHash.mark(), txs: txs.mark() } };
+    return { blocks: [...blocks], ...indexes, pendingTxs, pendingState, anchorSec, anchorMs, config: cfg, nextGasPrices };
+  }
+
+  /** Puts back what mark() took (not the interval schedule, nor the L1 head seen); answers the blocks sealed since, now forgotten. */
+  rewind(m: RollupMark): SealedBlock[] {
+    const forgotten = 'journal' in m ? this.byHash.undo(m.journal.byHash) : this.byHash.replaceWith(m.copies.byHash);
+    if ('journal' in m) this.txs.undo(m.journal.txs);
+    else this.txs.replaceWith(m.copies.txs);
+    this.blocks.splice(0, this.blocks.length, ...m.blocks);
+    this.pendingTxs = [...m.pendingTxs];
+    ({ pendingState: this.pendingState, anchorSec: this.anchorSec, anchorMs: this.anchorMs, config: this.cfg, nextGasPrices: this.nextGasPrices } = m);
+    return forgotten;
+  }
+
+  /** Stops recording index changes (no snapshot needs them any more). */
+  stopJournals(): void {
+    this.byHash.stop();
+    this.txs.stop();
   }
 
   /** Sealed blocks on the chain, oldest first. */

@@ -5,11 +5,20 @@
 import { MethodTable } from '../../rpc/dispatch.js';
 import type { MethodDef } from '../../rpc/method.js';
 import type { RollupContext } from '../context.js';
+import { devnet_abortBlocks } from './devnet_abortBlocks.js';
 import { devnet_acceptOnL1 } from './devnet_acceptOnL1.js';
 import { devnet_createBlock } from './devnet_createBlock.js';
+import { devnet_getAccountBalance } from './devnet_getAccountBalance.js';
+import { devnet_getConfig } from './devnet_getConfig.js';
+import { devnet_getAccounts, devnet_getPredeployedAccounts } from './devnet_getPredeployedAccounts.js';
 import { devnet_increaseTime } from './devnet_increaseTime.js';
+import { devnet_mint } from './devnet_mint.js';
 import { devnet_rejectBlock } from './devnet_rejectBlock.js';
+import { devnet_restart } from './devnet_restart.js';
+import { devnet_revert } from './devnet_revert.js';
+import { devnet_setGasPrice } from './devnet_setGasPrice.js';
 import { devnet_setTime } from './devnet_setTime.js';
+import { devnet_snapshot } from './devnet_snapshot.js';
 import { rollup_addInvokeTransaction } from './rollup_addInvokeTransaction.js';
 import { rollup_blockNumber } from './rollup_blockNumber.js';
 import { rollup_chainId } from './rollup_chainId.js';
@@ -17,6 +26,20 @@ import { rollup_estimateFee } from './rollup_estimateFee.js';
 import { rollup_getBlockWithTxHashes } from './rollup_getBlockWithTxHashes.js';
 import { rollup_getTransactionReceipt } from './rollup_getTransactionReceipt.js';
 import { STARKNET } from '../starknet/methods/index.js';
+
+/** Test controls after starknet-devnet (mint, balances, accounts, config, gas prices, abort) and snapshots. */
+const CONTROLS: readonly MethodDef<RollupContext, any>[] = [
+  devnet_mint,
+  devnet_getAccountBalance,
+  devnet_getPredeployedAccounts,
+  devnet_getAccounts,
+  devnet_getConfig,
+  devnet_setGasPrice,
+  devnet_abortBlocks,
+  devnet_snapshot,
+  devnet_revert,
+  devnet_restart,
+];
 
 const ROLLUP: readonly MethodDef<RollupContext, any>[] = [
   rollup_getBlockWithTxHashes,
@@ -38,5 +61,11 @@ export function rollupMethods(prefix: string): MethodTable<RollupContext> {
   for (const def of ROLLUP) table.add(def);
   for (const def of SHARED) table.add({ ...def, name: def.name.replace(/^rollup_/, `${prefix}_`) });
   for (const def of STARKNET) table.add({ ...def, name: def.name.replace(/^starknet_/, `${prefix}_`) });
+  for (const def of CONTROLS) table.add(def);
   return table;
+}
+
+/** A table without its devnet_ methods (dev methods off: `start({ devMethods: false })`, `--no-dev-methods`). */
+export function withoutDevnet(table: MethodTable<RollupContext>): MethodTable<RollupContext> {
+  return new MethodTable(table.names().filter((name) => !name.startsWith('devnet_')).map((name) => ({ ...table.get(name)!, name })));
 }
