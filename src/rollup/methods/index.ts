@@ -29,14 +29,10 @@ const ROLLUP: readonly MethodDef<RollupContext, any>[] = [
 
 const DEVNET: readonly MethodDef<RollupContext, any>[] = [devnet_createBlock, devnet_acceptOnL1, devnet_rejectBlock, devnet_setTime, devnet_increaseTime];
 
-/** rollup_ methods whose SPEC shape is also the Starknet spec's, so they answer under the prefix too. */
-const SHARED: readonly MethodDef<RollupContext, any>[] = [rollup_addInvokeTransaction];
-
 /** The table of a rollup network whose own prefix is `prefix` (e.g. `starknet`). */
 export function rollupMethods(prefix: string): MethodTable<RollupContext> {
   const table = new MethodTable<RollupContext>(DEVNET);
   for (const def of ROLLUP) table.add(def);
-  for (const def of SHARED) table.add({ ...def, name: def.name.replace(/^rollup_/, `${prefix}_`) });
   for (const def of STARKNET) table.add({ ...def, name: def.name.replace(/^starknet_/, `${prefix}_`) });
   return table;
 }

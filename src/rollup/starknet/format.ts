@@ -4,13 +4,21 @@
  * shapes in ../format.ts.
  */
 import type { RollupConfig } from '../engine/chain.js';
+import { isV09, type RollupContext } from '../context.js';
 import type { ExecutedTx, GasPrices, PendingBlock, SealedBlock } from '../engine/types.js';
 import { feltHex } from '../format.js';
 
 const price = (p: GasPrices) => ({ price_in_fri: feltHex(p.fri), price_in_wei: feltHex(p.wei) });
 
-/** The header fields of a block; a pending block has no hash, number, root or status. */
-export function formatHeader(b: SealedBlock | PendingBlock, config: RollupConfig): Record<string, unknown> {
+/** The number the block being filled will get: one past the head. */
+export const pendingNumber = (ctx: RollupContext): number => Number(ctx.chain.head().number) + 1;
+
+/**
+ * The header fields of a block. A pending block (0.8) has no hash, number, root or status; a
+ * pre-confirmed one (0.9) has its number but no hash, parent hash, root or status.
+ */
+export function formatHeader(b: SealedBlock | PendingBlock, ctx: RollupContext): Record<string, unknown> {
+  const config = ctx.chain.config;
   const common = {
     parent_hash: feltHex(b.parentHash),
     timestamp: Number(b.timestamp),
@@ -21,7 +29,11 @@ export function formatHeader(b: SealedBlock | PendingBlock, config: RollupConfig
     l1_da_mode: config.l1DaMode,
     starknet_version: b.starknetVersion,
   };
-  if (!('hash' in b)) return common;
+  if (!('hash' in b)) {
+    if (!isV09(ctx)) return common;
+    const { parent_hash: _, ...rest } = common;
+    return { block_number: pendingNumber(ctx), ...rest };
+  }
   return { status: b.status, block_hash: feltHex(b.hash), block_number: Number(b.number), new_root: feltHex(b.newRoot), ...common };
 }
 
@@ -49,7 +61,7 @@ export function formatTransaction(e: ExecutedTx): Record<string, unknown> {
  * for v3), so execution_resources reports it as l1_gas. Transactions the simulation accepts never
  * revert (a failing one is refused at submission), so execution_status is SUCCEEDED.
  */
-export function formatReceiptBody(e: ExecutedTx, finality: 'ACCEPTED_ON_L2' | 'ACCEPTED_ON_L1'): Record<string, unknown> {
+export function formatReceiptBody(e: ExecutedTx, finality: Finality): Record<string, unknown> {
   return {
     type: 'INVOKE',
     transaction_hash: feltHex(e.hash),
@@ -62,14 +74,23 @@ export function formatReceiptBody(e: ExecutedTx, finality: 'ACCEPTED_ON_L2' | 'A
   };
 }
 
+/** Finality statuses of receipts: spec 0.9 calls a pending transaction's PRE_CONFIRMED. */
+export type Finality = 'PRE_CONFIRMED' | 'ACCEPTED_ON_L2' | 'ACCEPTED_ON_L1';
+
+/** The finality of a pending transaction: ACCEPTED_ON_L2 in 0.8 (executed by the sequencer), PRE_CONFIRMED in 0.9. */
+export const pendingFinality = (ctx: RollupContext): Finality => (isV09(ctx) ? 'PRE_CONFIRMED' : 'ACCEPTED_ON_L2');
+
 /** The finality status of a transaction in a sealed, non-rejected block. */
 export function finalityOf(b: SealedBlock): 'ACCEPTED_ON_L2' | 'ACCEPTED_ON_L1' {
   return b.status === 'ACCEPTED_ON_L1' ? 'ACCEPTED_ON_L1' : 'ACCEPTED_ON_L2';
 }
 
-/** A receipt with its block's hash and number (a pending transaction's receipt has neither). */
-export function formatReceipt(e: ExecutedTx, block: SealedBlock | undefined): Record<string, unknown> {
-  if (block === undefined) return formatReceiptBody(e, 'ACCEPTED_ON_L2');
+/** A receipt with its block's hash and number (a pending transaction's has neither in 0.8, the number in 0.9). */
+export function formatReceipt(e: ExecutedTx, block: SealedBlock | undefined, ctx: RollupContext): Record<string, unknown> {
+  if (block === undefined) {
+    const body = formatReceiptBody(e, pendingFinality(ctx));
+    return isV09(ctx) ? { ...body, block_number: pendingNumber(ctx) } : body;
+  }
   return { ...formatReceiptBody(e, finalityOf(block)), block_hash: feltHex(block.hash), block_number: Number(block.number) };
 }
 

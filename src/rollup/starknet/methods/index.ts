@@ -1,6 +1,7 @@
 /** The `starknet_` family: Starknet JSON-RPC spec 0.8 methods, served under a rollup network's own prefix. */
 import type { MethodDef } from '../../../rpc/method.js';
 import type { RollupContext } from '../../context.js';
+import { starknet_addInvokeTransaction } from './starknet_addInvokeTransaction.js';
 import { starknet_blockHashAndNumber } from './starknet_blockHashAndNumber.js';
 import { starknet_blockNumber } from './starknet_blockNumber.js';
 import { starknet_chainId } from './starknet_chainId.js';
@@ -41,4 +42,5 @@ export const STARKNET: readonly MethodDef<RollupContext, any>[] = [
   starknet_getTransactionByBlockIdAndIndex,
   starknet_getEvents,
   starknet_call,
+  starknet_addInvokeTransaction,
 ];

@@ -5,6 +5,7 @@ import { simulationFlags } from '../../params.js';
 import { estimateRequest } from '../../methods/rollup_estimateFee.js';
 import { formatFeeEstimate } from '../format.js';
 import { resolveBlock, starknetBlockId } from '../params.js';
+import { checkTxVersion } from '../versions.js';
 
 /**
  * starknet_estimateFee (spec order: request, simulation_flags, block_id): one spec 0.8 FEE_ESTIMATE per
@@ -20,7 +21,8 @@ export const starknet_estimateFee = defineMethod({
   named: true,
   params: [required('request', estimateRequest), required('simulation_flags', simulationFlags), required('block_id', starknetBlockId)],
   handler: (ctx: RollupContext, request, flags, id) => {
-    const block = resolveBlock(ctx.chain, id);
+    for (const tx of request) checkTxVersion(ctx, tx.version);
+    const block = resolveBlock(ctx, id);
     const engineId: BlockId = 'hash' in block ? { hash: block.hash } : { tag: 'pending' };
     const estimates = ctx.chain.estimateFee(request, engineId, { validate: !flags.skipValidate });
     return estimates.map((e) => formatFeeEstimate(e.gasConsumed, e.unit, block.gasPrices, ctx.chain.config));

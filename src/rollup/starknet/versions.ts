@@ -1,0 +1,8 @@
+/** What differs by Starknet JSON-RPC version in what the `starknet_` family accepts. */
+import { RollupError } from '../../errors.js';
+import { isV09, type RollupContext } from '../context.js';
+
+/** Spec 0.9 takes only v3 transactions (Starknet 0.14): a v0-v2 one is error 61, as 0.9 nodes answer it. */
+export function checkTxVersion(ctx: RollupContext, version: number): void {
+  if (isV09(ctx) && version !== 3) throw new RollupError(61, 'The transaction version is not supported', `spec 0.9 takes version 0x3 transactions only, got 0x${version.toString(16)}`);
+}

@@ -1,0 +1,143 @@
+/**
+ * The starknet_ family as the Starknet JSON-RPC 0.9 at the versioned path `/v3/<key>/rpc/v0_9`, read by
+ * starknet.js 10 unchanged (it refuses a 0.8 node), and checked on the wire for 0.9's shapes: the
+ * PRE_CONFIRMED block, statuses and receipts, `pre_confirmed` / `l1_accepted` tags, spec errors.
+ */
+import { Account, RpcProvider } from 'starknet10';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock, start, type Gateway } from '../../src/index.js';
+import { call } from '../support/http.js';
+import { ALICE, BOB, CAROL, COUNTER, ETH_TOKEN, FRI_PRICE, START_MS, UNLIMITED_KEYS, increase, testSeed } from '../rollup/fixture.js';
+import { invokeV1, invokeV3, starknetJsHash } from '../rollup/txs.js';
+
+const STRK = '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
+let gw: Gateway;
+let url: string;
+let provider: RpcProvider;
+const clock = new ManualClock(START_MS);
+const seed = testSeed({
+  dataGasPrices: { wei: '0x3', fri: '0x5' },
+  l2GasPrices: { wei: '0x7', fri: '0xb' },
+  contracts: [
+    { address: ETH_TOKEN, classHash: '0x1' },
+    { address: STRK, classHash: '0x1' },
+    { address: COUNTER, classHash: '0x2', storage: { '0x7': '0x1' } },
+  ],
+});
+
+beforeAll(async () => {
+  gw = await start({ port: 0, clock, keys: UNLIMITED_KEYS, chains: [seed] });
+  url = gw.url('rollup-test') + '/rpc/v0_9';
+  provider = await RpcProvider.create({ nodeUrl: url });
+});
+afterAll(() => gw.stop());
+
+const rpc = async (method: string, params: unknown, at = url) => call(at, method, params);
+
+describe('versioned paths', () => {
+  it('announces 0.9.0 at /rpc/v0_9 and 0.8.1 at /rpc/v0_8 and unversioned; other versions are 404', async () => {
+    expect((await rpc('starknet_specVersion', [])).result).toBe('0.9.0');
+    expect(await provider.getSpecVersion()).toBe('0.9.0');
+    expect((await rpc('starknet_specVersion', [], gw.url('rollup-test'))).result).toBe('0.8.1');
+    expect((await rpc('starknet_specVersion', [], gw.url('rollup-test') + '/rpc/v0_8')).result).toBe('0.8.1');
+    const res = await fetch(gw.url('rollup-test') + '/rpc/v0_6', { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"starknet_specVersion"}' });
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('starknet.js 10 reads spec 0.9', () => {
+  it('reads chain id, head and blocks by number, hash, latest and pre_confirmed', async () => {
+    expect(await provider.getChainId()).toBe('0x534e5f4d41494e');
+    expect(await provider.getBlockNumber()).toBe(0);
+    const block: any = await provider.getBlock('latest');
+    expect(block).toMatchObject({ status: 'ACCEPTED_ON_L1', block_number: 0, l1_data_gas_price: { price_in_wei: '0x3', price_in_fri: '0x5' }, transactions: [] });
+    expect(await provider.getBlock(0)).toEqual(block);
+    expect(await provider.getBlock(block.block_hash)).toEqual(block);
+    const pre: any = await provider.getBlock('pre_confirmed');
+    expect(pre).toMatchObject({ block_number: 1, transactions: [] });
+    expect(pre.block_hash).toBeUndefined();
+    expect(pre.parent_hash).toBeUndefined();
+    expect(pre.status).toBeUndefined();
+    expect((await rpc('starknet_getBlockWithTxHashes', ['l1_accepted'])).result.block_number).toBe(0);
+    expect((await rpc('starknet_getBlockWithTxHashes', ['pending'])).error.code).toBe(-32602);
+  });
+
+  it('follows a transaction through PRE_CONFIRMED, ACCEPTED_ON_L2 and ACCEPTED_ON_L1', async () => {
+    const tx = invokeV3(ALICE, increase(1), 0);
+    const hash = (await rpc('starknet_addInvokeTransaction', { invoke_transaction: tx })).result.transaction_hash;
+    expect(hash).toBe(starknetJsHash(tx));
+    expect(await provider.getTransactionStatus(hash)).toEqual({ finality_status: 'PRE_CONFIRMED', execution_status: 'SUCCEEDED' });
+    const pre: any = await provider.getTransactionReceipt(hash);
+    expect(pre.isSuccess()).toBe(true);
+    expect(pre.value).toMatchObject({ finality_status: 'PRE_CONFIRMED', block_number: 1 });
+    expect(pre.value.block_hash).toBeUndefined();
+    const withTxs: any = await provider.getBlockWithTxs('pre_confirmed');
+    expect(withTxs.transactions).toMatchObject([{ transaction_hash: hash, type: 'INVOKE', version: '0x3' }]);
+    const withReceipts: any = await provider.getBlockWithReceipts('pre_confirmed');
+    expect(withReceipts.transactions[0].receipt).toMatchObject({ transaction_hash: hash, finality_status: 'PRE_CONFIRMED' });
+
+    await rpc('devnet_createBlock', {});
+    const receipt: any = await provider.getTransactionReceipt(hash);
+    expect(receipt.isSuccess()).toBe(true);
+    expect(receipt.value).toMatchObject({ finality_status: 'ACCEPTED_ON_L2', block_number: 1, actual_fee: { unit: 'FRI' } });
+    expect(await provider.getTransactionStatus(hash)).toEqual({ finality_status: 'ACCEPTED_ON_L2', execution_status: 'SUCCEEDED' });
+    await rpc('devnet_acceptOnL1', { block_id: 'latest' });
+    expect(await provider.getTransactionStatus(hash)).toEqual({ finality_status: 'ACCEPTED_ON_L1', execution_status: 'SUCCEEDED' });
+    expect((await rpc('starknet_getBlockWithTxHashes', ['l1_accepted'])).result.block_number).toBe(1);
+  });
+
+  it('reads nonces, class hashes and fee-token balances', async () => {
+    expect(await provider.getNonceForAddress(ALICE.address)).toBe('0x1');
+    expect(await provider.getNonceForAddress(ALICE.address, 0)).toBe('0x0');
+    expect(await provider.getClassHashAt(COUNTER)).toBe('0x2');
+    const [low, high] = await provider.callContract({ contractAddress: STRK, entrypoint: 'balanceOf', calldata: [BOB.address] });
+    expect([BigInt(low!), high]).toEqual([10n ** 24n, '0x0']);
+  });
+
+  it('pages events with continuation tokens', async () => {
+    const all: any = await provider.getEvents({ from_block: { block_number: 0 }, to_block: 'latest', chunk_size: 100 });
+    expect(all.events.length).toBe(1);
+    const page: any = await provider.getEvents({ from_block: { block_number: 0 }, to_block: 'latest', chunk_size: 1 });
+    expect(page.events).toEqual(all.events);
+    expect(page.continuation_token).toBeUndefined();
+  });
+});
+
+describe('starknet.js 10 Account', () => {
+  it('estimates an invoke in FRI and executes it with its default estimate-then-submit', async () => {
+    const account = new Account({ provider, address: CAROL.address, signer: CAROL.privateKey, cairoVersion: '1' });
+    const estimate: any = await account.estimateInvokeFee({ contractAddress: COUNTER, entrypoint: 'increase', calldata: [5] });
+    expect(estimate.unit).toBe('FRI');
+    // starknet.js 10 answers the bounds it derives from the spec estimate (+50% on amounts and prices)
+    const raw = (await rpc('starknet_estimateFee', { request: [], simulation_flags: [], block_id: 'latest' })).result;
+    expect(raw).toEqual([]);
+    expect(estimate.resourceBounds.l1_gas.max_price_per_unit).toBe((FRI_PRICE * 3n) / 2n);
+    expect(estimate.resourceBounds.l1_gas.max_amount).toBeGreaterThan(2_500n);
+    const { transaction_hash } = await account.execute({ contractAddress: COUNTER, entrypoint: 'increase', calldata: [5] });
+    const receipt: any = await provider.waitForTransaction(transaction_hash, { retryInterval: 50, successStates: ['PRE_CONFIRMED', 'ACCEPTED_ON_L2'] } as any);
+    expect(receipt.isSuccess()).toBe(true);
+    expect(await provider.getNonceForAddress(CAROL.address, 'pre_confirmed')).toBe('0x1');
+  });
+
+  it('is refused with 53 for too-low bounds and 52 for a stale nonce; v1 is 61 in 0.9', async () => {
+    const account = new Account({ provider, address: CAROL.address, signer: CAROL.privateKey, cairoVersion: '1' });
+    const low = { l1_gas: { max_amount: 1n, max_price_per_unit: 1n }, l2_gas: { max_amount: 0n, max_price_per_unit: 0n }, l1_data_gas: { max_amount: 0n, max_price_per_unit: 0n } };
+    await expect(account.execute({ contractAddress: COUNTER, entrypoint: 'increase', calldata: [1] }, { resourceBounds: low, tip: 0 } as any)).rejects.toThrow(/53|resources/);
+    await expect(account.execute({ contractAddress: COUNTER, entrypoint: 'increase', calldata: [1] }, { nonce: 0, tip: 0 } as any)).rejects.toThrow(/52|nonce/i);
+    expect((await rpc('starknet_addInvokeTransaction', [invokeV1(BOB, increase(1), 0)])).error).toMatchObject({ code: 61 });
+  });
+});
+
+describe('spec 0.9 errors', () => {
+  it('answers 24, 29 and 20, and knows no REJECTED', async () => {
+    const unknown = '0x' + 'ab'.repeat(31);
+    expect((await rpc('starknet_getBlockWithTxHashes', [{ block_number: 99 }])).error).toEqual({ code: 24, message: 'Block not found' });
+    expect((await rpc('starknet_getTransactionReceipt', [unknown])).error).toEqual({ code: 29, message: 'Transaction hash not found' });
+    expect((await rpc('starknet_getClassHashAt', ['latest', unknown])).error).toEqual({ code: 20, message: 'Contract not found' });
+    const hash = (await rpc('starknet_addInvokeTransaction', [invokeV3(BOB, increase(3), 0)])).result.transaction_hash;
+    const rejected = (await rpc('devnet_rejectBlock', { block_id: 'pending' }, gw.url('rollup-test'))).result;
+    expect(rejected).toBeDefined();
+    expect((await rpc('starknet_getTransactionStatus', [hash])).error.code).toBe(29);
+    expect((await rpc('starknet_getTransactionStatus', [hash], gw.url('rollup-test'))).result).toEqual({ finality_status: 'REJECTED' });
+  });
+});
