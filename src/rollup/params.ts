@@ -5,8 +5,9 @@
 import type { z } from 'zod';
 import { InvalidArgument } from '../errors.js';
 import { describe, type Decoder } from '../rpc/params.js';
-import { Felt as FeltSchema, InvokeV1Wire, InvokeV3Wire, OutcomeWire, type InvokeWire } from '../seed/rollup.js';
-import { QUERY_VERSION_OFFSET, type BlockId, type Felt, type InvokeTransaction, type OutcomeInput } from './engine/types.js';
+import { Felt as FeltSchema, InvokeV1Wire, InvokeV3Wire, OutcomeWire, type ContractClassWire, type InvokeWire } from '../seed/rollup.js';
+import { sierraClassHash } from './engine/classes.js';
+import { QUERY_VERSION_OFFSET, type BlockId, type DeclaredClass, type Felt, type InvokeTransaction, type OutcomeInput, type SierraClass } from './engine/types.js';
 
 /** Runs a zod schema as a decoder; the first issue becomes the message, with its path. */
 function fromSchema<S extends z.ZodType>(schema: S): Decoder<z.infer<S>> {
@@ -118,3 +119,20 @@ export const seconds: Decoder<bigint> = (value) => {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new InvalidArgument(`expected a non-negative integer number of seconds, got ${describe(value)}`);
   return BigInt(value);
 };
+
+/** A wire Sierra class (validated) as the engine's. */
+export function classFromWire(w: ContractClassWire): SierraClass {
+  const eps = (list: ContractClassWire['entry_points_by_type']['EXTERNAL']) => list.map((e) => ({ selector: big(e.selector), functionIdx: e.function_idx }));
+  return {
+    sierraProgram: bigs(w.sierra_program),
+    contractClassVersion: w.contract_class_version,
+    entryPoints: { constructor: eps(w.entry_points_by_type.CONSTRUCTOR), external: eps(w.entry_points_by_type.EXTERNAL), l1Handler: eps(w.entry_points_by_type.L1_HANDLER) },
+    abi: w.abi,
+  };
+}
+
+/** A wire class with its hash computed. */
+export function declaredClass(w: ContractClassWire, compiledClassHash: Felt): DeclaredClass {
+  const contractClass = classFromWire(w);
+  return { classHash: sierraClassHash(contractClass), compiledClassHash, contractClass };
+}

@@ -73,6 +73,26 @@ export const OutcomeWire = z
   .strict();
 export type OutcomeWire = z.infer<typeof OutcomeWire>;
 
+/** Most felts in a Sierra program (a real class has tens of thousands; Starknet caps class size too). */
+export const MAX_PROGRAM_FELTS = 200_000;
+const SierraEntryPointWire = z.object({ selector: Felt, function_idx: z.number().int().nonnegative() }).strict();
+
+/** A Sierra contract class as the Starknet JSON-RPC carries it (CONTRACT_CLASS); `abi` is the ABI's JSON text. */
+export const ContractClassWire = z
+  .object({
+    sierra_program: z.array(Felt).min(1).max(MAX_PROGRAM_FELTS, `at most ${MAX_PROGRAM_FELTS} felts`),
+    contract_class_version: z.string().regex(/^[0-9]+\.[0-9]+\.[0-9]+$/, 'a version like 0.1.0'),
+    entry_points_by_type: z
+      .object({ CONSTRUCTOR: z.array(SierraEntryPointWire), EXTERNAL: z.array(SierraEntryPointWire), L1_HANDLER: z.array(SierraEntryPointWire) })
+      .strict(),
+    abi: z.string(),
+  })
+  .strict();
+export type ContractClassWire = z.infer<typeof ContractClassWire>;
+
+/** A class the seed declares at genesis: its hash is computed from the class; the compiled (CASM) class hash is as given. */
+export const SeedClass = z.object({ compiledClassHash: Felt, contractClass: ContractClassWire }).strict();
+
 const SeedTransaction = z.object({ transaction: InvokeWire, outcome: OutcomeWire.optional() }).strict();
 
 const gweiMultiple = U128.refine((v) => !HEX.test(v) || BigInt(v) % 1_000_000_000n === 0n, 'must be a whole number of gwei (a multiple of 10^9)');
@@ -120,6 +140,10 @@ export const RollupSeed = z
     l1Acceptance: L1Acceptance.default({ kind: 'manual' }),
     /** Timestamp of the genesis block when `blocks` is empty. */
     genesisTimestamp: z.number().int().nonnegative().default(0),
+    /** Sierra classes declared at genesis (starknet_getClass / getClassAt serve them; DEPLOY_ACCOUNT deploys them). */
+    classes: z.array(SeedClass).default([]),
+    /** Addresses funded before anything is deployed there (for a DEPLOY_ACCOUNT to pay its fee). */
+    fundedAddresses: z.array(z.object({ address: Felt, balance: U128.default('0x0'), strkBalance: U128.default('0x0') }).strict()).default([]),
     accounts: z
       .array(
         z
@@ -145,7 +169,11 @@ export const RollupSeed = z
   .strict()
   .superRefine((seed, ctx) => {
     const addresses = new Set<bigint>();
-    const all = [...seed.accounts.map((a, i) => ['accounts', i, a.address] as const), ...seed.contracts.map((c, i) => ['contracts', i, c.address] as const)];
+    const all = [
+      ...seed.accounts.map((a, i) => ['accounts', i, a.address] as const),
+      ...seed.contracts.map((c, i) => ['contracts', i, c.address] as const),
+      ...seed.fundedAddresses.map((f, i) => ['fundedAddresses', i, f.address] as const),
+    ];
     for (const [list, i, address] of all) {
       if (addresses.has(BigInt(address))) ctx.addIssue({ code: 'custom', path: [list, i, 'address'], message: `address ${address} is listed twice` });
       addresses.add(BigInt(address));

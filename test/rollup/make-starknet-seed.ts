@@ -6,6 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { ACCOUNT_CLASS, COUNTER_CLASS, ERC20_CLASS, SEED_CLASSES } from './classes.js';
 import { hex, invokeV1, invokeV3, publicKeyOf, selector, type TestAccount } from './txs.js';
 
 /** Dev accounts of the shipped rollup (starknet-devnet's seed-0 keys and addresses). */
@@ -49,17 +50,18 @@ export function starknetMainnetSeed(): Record<string, unknown> {
     l2GasPrices: { wei: hex(4_800_000n), fri: hex(8n * 10n ** 9n) },
     l1DaMode: 'BLOB',
     l1Acceptance: { kind: 'time', delayMs: 600_000 },
+    classes: SEED_CLASSES,
     accounts: DEV_ACCOUNTS.map((a) => ({
       address: a.address,
       publicKey: publicKeyOf(a),
-      classHash: '0x61dac032f228abef9c6626f995015233097ae253a7f72d68552db02f2971b8f',
+      classHash: ACCOUNT_CLASS.classHash,
       balance: hex(1000n * 10n ** 18n),
       strkBalance: hex(1000n * 10n ** 18n),
     })),
     contracts: [
-      { address: ETH_TOKEN, classHash: '0x5ffbcfeb50d200a0677c48a129a11245a3fc519d1d98d76882d1c9a1b19c6ed', storage: {} },
-      { address: STRK_TOKEN, classHash: '0x5ffbcfeb50d200a0677c48a129a11245a3fc519d1d98d76882d1c9a1b19c6ed', storage: {} },
-      { address: COUNTER, classHash: '0x3f9a1d4c5e6b7a8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70', storage: { [selector('counter')]: '0x0' } },
+      { address: ETH_TOKEN, classHash: ERC20_CLASS.classHash, storage: {} },
+      { address: STRK_TOKEN, classHash: ERC20_CLASS.classHash, storage: {} },
+      { address: COUNTER, classHash: COUNTER_CLASS.classHash, storage: { [selector('counter')]: '0x0' } },
     ],
     blocks: [
       { timestamp: 1735689600, status: 'ACCEPTED_ON_L1', transactions: [] },

@@ -11,7 +11,7 @@ import { applyInvoke, TransactionFailure } from './execute.js';
 import { GWEI } from './fees.js';
 import { blockHash, stateCommitment } from './hash.js';
 import type {
-  BlockId, ExecutedTx, FeeEstimate, Felt, GasPrices, InvokeTransaction, L1AcceptanceRule, OutcomeInput, PendingBlock, RollupState, SealedBlock,
+  BlockId, DeclaredClass, ExecutedTx, FeeEstimate, Felt, GasPrices, InvokeTransaction, L1AcceptanceRule, OutcomeInput, PendingBlock, RollupState, SealedBlock,
 } from './types.js';
 
 export interface RollupConfig {
@@ -26,6 +26,8 @@ export interface RollupConfig {
   readonly l1DaMode: 'BLOB' | 'CALLDATA';
   /** Fee-token contract addresses: ETH holds balances in wei, STRK in fri (starknet_call reads them). */
   readonly feeTokens: { readonly eth: Felt; readonly strk: Felt };
+  /** Classes declared at genesis (the seed's), by class hash. */
+  readonly classes: ReadonlyMap<Felt, DeclaredClass>;
   readonly l1Acceptance: L1AcceptanceRule;
   /** Seal the pending block every this many ms of the clock; undefined: on demand only. */
   readonly blockTimeMs?: number;

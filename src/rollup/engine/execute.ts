@@ -31,6 +31,12 @@ export interface ApplyOptions {
 
 const felt = (n: bigint) => '0x' + n.toString(16);
 
+/** The contract deployed at an address; undefined when none is (an address with only balances has none). */
+export function deployedAt(state: RollupState, address: Felt): ContractState | undefined {
+  const c = state.get(address);
+  return c === undefined || c.deployed === false ? undefined : c;
+}
+
 /** One call of an account's multicall: `[n, (to, selector, len, ...data) * n]` (Cairo 1 accounts). */
 export interface Call {
   readonly to: Felt;
@@ -112,7 +118,7 @@ function publicPoints(publicKey: Felt): string[] {
 
 /** Applies `tx` to `state`; returns the new state (a copy) and the executed transaction. */
 export function applyInvoke(state: RollupState, tx: InvokeTransaction, given: OutcomeInput | undefined, opts: ApplyOptions): { state: RollupState; executed: ExecutedTx } {
-  const sender = state.get(tx.senderAddress);
+  const sender = deployedAt(state, tx.senderAddress);
   if (sender === undefined) throw new TransactionFailure('not-deployed', `Requested contract address ${felt(tx.senderAddress)} is not deployed.`);
   if (sender.publicKey === undefined) throw new TransactionFailure('validation', `Contract ${felt(tx.senderAddress)} is not an account: it has no public key.`);
   if (tx.nonce !== sender.nonce) throw new TransactionFailure('nonce', `Invalid transaction nonce. Expected: ${felt(sender.nonce)}, got: ${felt(tx.nonce)}`);
@@ -124,7 +130,7 @@ export function applyInvoke(state: RollupState, tx: InvokeTransaction, given: Ou
   if (calls === undefined) throw new TransactionFailure('execution', 'Execution failed: calldata is not an account multicall [n_calls, (to, selector, calldata_len, ...calldata) * n_calls].');
   const outcome = derivedOutcome(calls, given);
   for (const target of [...calls.map((c) => c.to), ...outcome.storageWrites.map((w) => w.contractAddress)]) {
-    if (!state.has(target)) throw new TransactionFailure('execution', `Requested contract address ${felt(target)} is not deployed.`);
+    if (deployedAt(state, target) === undefined) throw new TransactionFailure('execution', `Requested contract address ${felt(target)} is not deployed.`);
   }
 
   const gas = gasConsumed(tx, outcome);

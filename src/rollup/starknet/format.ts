@@ -5,7 +5,9 @@
  */
 import type { RollupConfig } from '../engine/chain.js';
 import { isV09, type RollupContext } from '../context.js';
-import type { ExecutedTx, GasPrices, PendingBlock, SealedBlock } from '../engine/types.js';
+import { deployedAddress } from '../engine/hash.js';
+import type { StateDiff } from '../engine/stateDiff.js';
+import type { DeclareV3, DeployAccountV3, ExecutedTx, GasPrices, InvokeV3, PendingBlock, ResourceBound, SealedBlock, SierraClass } from '../engine/types.js';
 import { feltHex } from '../format.js';
 
 const price = (p: GasPrices) => ({ price_in_fri: feltHex(p.fri), price_in_wei: feltHex(p.wei) });
@@ -37,22 +39,44 @@ export function formatHeader(b: SealedBlock | PendingBlock, ctx: RollupContext):
   return { status: b.status, block_hash: feltHex(b.hash), block_number: Number(b.number), new_root: feltHex(b.newRoot), ...common };
 }
 
-/** An INVOKE transaction (v1 or v3) with its hash. */
-export function formatTransaction(e: ExecutedTx): Record<string, unknown> {
-  const t = e.tx;
-  const version = feltHex(BigInt(t.version) + (t.query ? 1n << 128n : 0n));
-  const common = { transaction_hash: feltHex(e.hash), type: 'INVOKE', version, sender_address: feltHex(t.senderAddress), calldata: t.calldata.map(feltHex), signature: t.signature.map(feltHex), nonce: feltHex(t.nonce) };
-  if (t.version === 1) return { ...common, max_fee: feltHex(t.maxFee) };
-  const bound = (b: { maxAmount: bigint; maxPricePerUnit: bigint } | undefined) => ({ max_amount: feltHex(b?.maxAmount ?? 0n), max_price_per_unit: feltHex(b?.maxPricePerUnit ?? 0n) });
+const bound = (b: ResourceBound | undefined) => ({ max_amount: feltHex(b?.maxAmount ?? 0n), max_price_per_unit: feltHex(b?.maxPricePerUnit ?? 0n) });
+
+/** The v3 fee fields of a transaction: bounds (with l1_data_gas), tip, paymaster data, DA modes. */
+function v3Fields(t: InvokeV3 | DeployAccountV3 | DeclareV3): Record<string, unknown> {
   const rb = t.resourceBounds;
   return {
-    ...common,
     resource_bounds: { l1_gas: bound(rb.l1Gas), l1_data_gas: bound(rb.l1DataGas), l2_gas: bound(rb.l2Gas) },
     tip: feltHex(t.tip),
     paymaster_data: t.paymasterData.map(feltHex),
-    account_deployment_data: t.accountDeploymentData.map(feltHex),
     nonce_data_availability_mode: t.nonceDataAvailabilityMode,
     fee_data_availability_mode: t.feeDataAvailabilityMode,
+  };
+}
+
+/** A transaction (INVOKE v1/v3, DEPLOY_ACCOUNT v3, DECLARE v3) with its hash, as TXN_WITH_HASH. */
+export function formatTransaction(e: ExecutedTx): Record<string, unknown> {
+  const t = e.tx;
+  const version = feltHex(BigInt(t.version) + (t.query ? 1n << 128n : 0n));
+  const head = { transaction_hash: feltHex(e.hash), type: t.kind ?? 'INVOKE', version, signature: t.signature.map(feltHex), nonce: feltHex(t.nonce) };
+  if (t.kind === 'DEPLOY_ACCOUNT') {
+    return { ...head, class_hash: feltHex(t.classHash), contract_address_salt: feltHex(t.contractAddressSalt), constructor_calldata: t.constructorCalldata.map(feltHex), ...v3Fields(t) };
+  }
+  if (t.kind === 'DECLARE') {
+    return { ...head, sender_address: feltHex(t.senderAddress), class_hash: feltHex(t.classHash), compiled_class_hash: feltHex(t.compiledClassHash), ...v3Fields(t), account_deployment_data: t.accountDeploymentData.map(feltHex) };
+  }
+  const common = { ...head, sender_address: feltHex(t.senderAddress), calldata: t.calldata.map(feltHex) };
+  if (t.version === 1) return { ...common, max_fee: feltHex(t.maxFee) };
+  return { ...common, ...v3Fields(t), account_deployment_data: t.accountDeploymentData.map(feltHex) };
+}
+
+/** A contract class as CONTRACT_CLASS (Sierra): program, entry points by type, version, ABI text. */
+export function formatClass(c: SierraClass): Record<string, unknown> {
+  const eps = (list: readonly { selector: bigint; functionIdx: number }[]) => list.map((e) => ({ selector: feltHex(e.selector), function_idx: e.functionIdx }));
+  return {
+    sierra_program: c.sierraProgram.map(feltHex),
+    contract_class_version: c.contractClassVersion,
+    entry_points_by_type: { CONSTRUCTOR: eps(c.entryPoints.constructor), EXTERNAL: eps(c.entryPoints.external), L1_HANDLER: eps(c.entryPoints.l1Handler) },
+    abi: c.abi,
   };
 }
 
@@ -62,8 +86,10 @@ export function formatTransaction(e: ExecutedTx): Record<string, unknown> {
  * revert (a failing one is refused at submission), so execution_status is SUCCEEDED.
  */
 export function formatReceiptBody(e: ExecutedTx, finality: Finality): Record<string, unknown> {
+  const t = e.tx;
   return {
-    type: 'INVOKE',
+    type: t.kind ?? 'INVOKE',
+    ...(t.kind === 'DEPLOY_ACCOUNT' ? { contract_address: feltHex(deployedAddress(t)) } : {}),
     transaction_hash: feltHex(e.hash),
     actual_fee: { amount: feltHex(e.actualFee), unit: e.tx.version === 1 ? 'WEI' : 'FRI' },
     execution_status: 'SUCCEEDED',
@@ -106,5 +132,17 @@ export function formatFeeEstimate(gas: bigint, unit: 'WEI' | 'FRI', l1: GasPrice
     l1_data_gas_price: feltHex(pick(config.dataGasPrices)),
     overall_fee: feltHex(gas * pick(l1)),
     unit,
+  };
+}
+
+/** A STATE_DIFF (no Cairo 0 classes: deprecated_declared_classes is always empty). */
+export function formatStateDiff(d: StateDiff): Record<string, unknown> {
+  return {
+    storage_diffs: d.storageDiffs.map((s) => ({ address: feltHex(s.address), storage_entries: s.entries.map((e) => ({ key: feltHex(e.key), value: feltHex(e.value) })) })),
+    deprecated_declared_classes: [],
+    declared_classes: d.declaredClasses.map((c) => ({ class_hash: feltHex(c.classHash), compiled_class_hash: feltHex(c.compiledClassHash) })),
+    deployed_contracts: d.deployedContracts.map((c) => ({ address: feltHex(c.address), class_hash: feltHex(c.classHash) })),
+    replaced_classes: d.replacedClasses.map((c) => ({ contract_address: feltHex(c.address), class_hash: feltHex(c.classHash) })),
+    nonces: d.nonces.map((n) => ({ contract_address: feltHex(n.address), nonce: feltHex(n.nonce) })),
   };
 }

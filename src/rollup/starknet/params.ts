@@ -6,6 +6,7 @@ import { InvalidArgument, RollupError } from '../../errors.js';
 import { isV09, type RollupContext } from '../context.js';
 import type { BlockId, PendingBlock, SealedBlock } from '../engine/types.js';
 import { blockId } from '../params.js';
+import { deployedAt } from '../engine/execute.js';
 import type { Decoder } from '../../rpc/params.js';
 
 export type StarknetBlockId = BlockId | { readonly tag: 'l1_accepted' } | { readonly tag: 'pre_confirmed' };
@@ -45,7 +46,7 @@ export function resolveBlock(ctx: RollupContext, id: StarknetBlockId): SealedBlo
 
 /** The state of a contract at a block; error 20 when it is not deployed there. */
 export function contractAt(ctx: RollupContext, id: StarknetBlockId, address: bigint) {
-  const c = ctx.chain.stateAt(resolveBlock(ctx, id)).get(address);
+  const c = deployedAt(ctx.chain.stateAt(resolveBlock(ctx, id)), address);
   if (c === undefined) throw new RollupError(20, 'Contract not found');
   return c;
 }

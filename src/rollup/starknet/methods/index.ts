@@ -2,6 +2,9 @@
 import type { MethodDef } from '../../../rpc/method.js';
 import type { RollupContext } from '../../context.js';
 import { starknet_addInvokeTransaction } from './starknet_addInvokeTransaction.js';
+import { starknet_getClass } from './starknet_getClass.js';
+import { starknet_getClassAt } from './starknet_getClassAt.js';
+import { starknet_getStateUpdate } from './starknet_getStateUpdate.js';
 import { starknet_blockHashAndNumber } from './starknet_blockHashAndNumber.js';
 import { starknet_blockNumber } from './starknet_blockNumber.js';
 import { starknet_chainId } from './starknet_chainId.js';
@@ -43,4 +46,7 @@ export const STARKNET: readonly MethodDef<RollupContext, any>[] = [
   starknet_getEvents,
   starknet_call,
   starknet_addInvokeTransaction,
+  starknet_getStateUpdate,
+  starknet_getClass,
+  starknet_getClassAt,
 ];
