@@ -5,9 +5,9 @@
 import type { z } from 'zod';
 import { InvalidArgument } from '../errors.js';
 import { describe, type Decoder } from '../rpc/params.js';
-import { Felt as FeltSchema, InvokeV1Wire, InvokeV3Wire, OutcomeWire, type ContractClassWire, type InvokeWire } from '../seed/rollup.js';
+import { DeclareV3Wire, DeployAccountV3Wire, Felt as FeltSchema, InvokeV1Wire, InvokeV3Wire, OutcomeWire, type ContractClassWire, type InvokeWire } from '../seed/rollup.js';
 import { sierraClassHash } from './engine/classes.js';
-import { QUERY_VERSION_OFFSET, type BlockId, type DeclaredClass, type Felt, type InvokeTransaction, type OutcomeInput, type SierraClass } from './engine/types.js';
+import { QUERY_VERSION_OFFSET, type BlockId, type DeclaredClass, type DeclareV3, type DeployAccountV3, type Felt, type InvokeTransaction, type OutcomeInput, type ResourceBounds, type RollupTransaction, type SierraClass } from './engine/types.js';
 
 /** Runs a zod schema as a decoder; the first issue becomes the message, with its path. */
 function fromSchema<S extends z.ZodType>(schema: S): Decoder<z.infer<S>> {
@@ -136,3 +136,56 @@ export function declaredClass(w: ContractClassWire, compiledClassHash: Felt): De
   const contractClass = classFromWire(w);
   return { classHash: sierraClassHash(contractClass), compiledClassHash, contractClass };
 }
+
+type V3Wire = { version: string; signature: string[]; nonce: string; resource_bounds: { l1_gas: BoundWire; l2_gas: BoundWire; l1_data_gas?: BoundWire }; tip: string; paymaster_data: string[]; nonce_data_availability_mode: 'L1' | 'L2'; fee_data_availability_mode: 'L1' | 'L2' };
+type BoundWire = { max_amount: string; max_price_per_unit: string };
+
+function v3FromWire(w: V3Wire) {
+  const bound = (b: BoundWire) => ({ maxAmount: big(b.max_amount), maxPricePerUnit: big(b.max_price_per_unit) });
+  const rb = w.resource_bounds;
+  const resourceBounds: ResourceBounds = { l1Gas: bound(rb.l1_gas), l2Gas: bound(rb.l2_gas), ...(rb.l1_data_gas === undefined ? {} : { l1DataGas: bound(rb.l1_data_gas) }) };
+  return {
+    version: 3 as const,
+    query: BigInt(w.version) !== 3n,
+    signature: bigs(w.signature),
+    nonce: big(w.nonce),
+    resourceBounds,
+    tip: big(w.tip),
+    paymasterData: bigs(w.paymaster_data),
+    nonceDataAvailabilityMode: w.nonce_data_availability_mode,
+    feeDataAvailabilityMode: w.fee_data_availability_mode,
+  };
+}
+
+/** A version string in canonical form (`0x03` -> `0x3`), for the schemas' enums. */
+function canonicalVersion(o: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return typeof o.version === 'string' ? { ...o, version: '0x' + BigInt(o.version).toString(16) } : o;
+  } catch {
+    return o;
+  }
+}
+
+/** A DEPLOY_ACCOUNT v3 transaction (or its query version). */
+export const deployAccountTransaction: Decoder<DeployAccountV3> = (value) => {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InvalidArgument(`expected a DEPLOY_ACCOUNT transaction object, got ${describe(value)}`);
+  const w = fromSchema(DeployAccountV3Wire)(canonicalVersion(value as Record<string, unknown>));
+  return { kind: 'DEPLOY_ACCOUNT', ...v3FromWire(w), classHash: big(w.class_hash), contractAddressSalt: big(w.contract_address_salt), constructorCalldata: bigs(w.constructor_calldata) };
+};
+
+/** A DECLARE v3 transaction (or its query version) with its class; the class hash is computed from the class. */
+export const declareTransaction: Decoder<DeclareV3> = (value) => {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InvalidArgument(`expected a DECLARE transaction object, got ${describe(value)}`);
+  const w = fromSchema(DeclareV3Wire)(canonicalVersion(value as Record<string, unknown>));
+  const d = declaredClass(w.contract_class, big(w.compiled_class_hash));
+  return { kind: 'DECLARE', ...v3FromWire(w), senderAddress: big(w.sender_address), classHash: d.classHash, compiledClassHash: d.compiledClassHash, contractClass: d.contractClass, accountDeploymentData: bigs(w.account_deployment_data) };
+};
+
+/** A BROADCASTED_TXN: INVOKE, DEPLOY_ACCOUNT or DECLARE, by its `type`. */
+export const broadcastedTransaction: Decoder<RollupTransaction> = (value) => {
+  const type = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>).type : undefined;
+  if (type === 'DEPLOY_ACCOUNT') return deployAccountTransaction(value);
+  if (type === 'DECLARE') return declareTransaction(value);
+  if (type === 'INVOKE') return invokeTransaction(value);
+  throw new InvalidArgument(`"type": want "INVOKE", "DEPLOY_ACCOUNT" or "DECLARE", got ${describe(type)}`);
+};

@@ -59,6 +59,23 @@ export const InvokeV3Wire = z
   })
   .strict();
 
+const V3_VERSION = z.enum(['0x3', '0x' + (QUERY + 3n).toString(16)]);
+const V3_FEE_FIELDS = {
+  signature: Felts,
+  nonce: Felt,
+  resource_bounds: z.object({ l1_gas: ResourceBoundWire, l2_gas: ResourceBoundWire, l1_data_gas: ResourceBoundWire.optional() }).strict(),
+  tip: U64.default('0x0'),
+  paymaster_data: Felts.default([]),
+  nonce_data_availability_mode: DaMode.default('L1'),
+  fee_data_availability_mode: DaMode.default('L1'),
+};
+
+/** DEPLOY_ACCOUNT v3 (or its query version): deploys an account at the address salt, class and calldata give. */
+export const DeployAccountV3Wire = z
+  .object({ type: z.literal('DEPLOY_ACCOUNT'), version: V3_VERSION, class_hash: Felt, contract_address_salt: Felt, constructor_calldata: Felts, ...V3_FEE_FIELDS })
+  .strict();
+export type DeployAccountV3Wire = z.infer<typeof DeployAccountV3Wire>;
+
 export const InvokeWire = z.discriminatedUnion('version', [InvokeV1Wire, InvokeV3Wire]);
 export type InvokeWire = z.infer<typeof InvokeWire>;
 
@@ -92,6 +109,20 @@ export type ContractClassWire = z.infer<typeof ContractClassWire>;
 
 /** A class the seed declares at genesis: its hash is computed from the class; the compiled (CASM) class hash is as given. */
 export const SeedClass = z.object({ compiledClassHash: Felt, contractClass: ContractClassWire }).strict();
+
+/** DECLARE v3 (or its query version) as broadcast: the class itself, its compiled class hash as the declarer gives it. */
+export const DeclareV3Wire = z
+  .object({
+    type: z.literal('DECLARE'),
+    version: V3_VERSION,
+    sender_address: Felt,
+    compiled_class_hash: Felt,
+    contract_class: ContractClassWire,
+    account_deployment_data: Felts.default([]),
+    ...V3_FEE_FIELDS,
+  })
+  .strict();
+export type DeclareV3Wire = z.infer<typeof DeclareV3Wire>;
 
 const SeedTransaction = z.object({ transaction: InvokeWire, outcome: OutcomeWire.optional() }).strict();
 

@@ -3,25 +3,32 @@
  * starknet.js 10 unchanged (it refuses a 0.8 node), and checked on the wire for 0.9's shapes: the
  * PRE_CONFIRMED block, statuses and receipts, `pre_confirmed` / `l1_accepted` tags, spec errors.
  */
-import { Account, RpcProvider } from 'starknet10';
+import { Account, RpcProvider, ec, hash } from 'starknet10';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, start, type Gateway } from '../../src/index.js';
 import { call } from '../support/http.js';
 import { ALICE, BOB, CAROL, COUNTER, ETH_TOKEN, FRI_PRICE, START_MS, UNLIMITED_KEYS, increase, testSeed } from '../rollup/fixture.js';
 import { invokeV1, invokeV3, starknetJsHash } from '../rollup/txs.js';
+import { ACCOUNT_CLASS, COUNTER_CLASS, SEED_CLASSES, sierraClass } from '../rollup/classes.js';
 
 const STRK = '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
 let gw: Gateway;
 let url: string;
 let provider: RpcProvider;
 const clock = new ManualClock(START_MS);
+/** A new account's key, and the address a DEPLOY_ACCOUNT of the seed's account class puts it at (funded in the seed). */
+const NEW_KEY = '0x2dccce1da22003777062ee0870e9881b';
+const NEW_PUBLIC = ec.starkCurve.getStarkKey(NEW_KEY);
+const NEW_ADDRESS = hash.calculateContractAddressFromHash(NEW_PUBLIC, ACCOUNT_CLASS.classHash, [NEW_PUBLIC], 0);
 const seed = testSeed({
+  classes: SEED_CLASSES,
+  fundedAddresses: [{ address: NEW_ADDRESS, strkBalance: '0x' + (10n ** 21n).toString(16) }],
   dataGasPrices: { wei: '0x3', fri: '0x5' },
   l2GasPrices: { wei: '0x7', fri: '0xb' },
   contracts: [
     { address: ETH_TOKEN, classHash: '0x1' },
     { address: STRK, classHash: '0x1' },
-    { address: COUNTER, classHash: '0x2', storage: { '0x7': '0x1' } },
+    { address: COUNTER, classHash: COUNTER_CLASS.classHash, storage: { '0x7': '0x1' } },
   ],
 });
 
@@ -89,7 +96,7 @@ describe('starknet.js 10 reads spec 0.9', () => {
   it('reads nonces, class hashes and fee-token balances', async () => {
     expect(await provider.getNonceForAddress(ALICE.address)).toBe('0x1');
     expect(await provider.getNonceForAddress(ALICE.address, 0)).toBe('0x0');
-    expect(await provider.getClassHashAt(COUNTER)).toBe('0x2');
+    expect(await provider.getClassHashAt(COUNTER)).toBe(COUNTER_CLASS.classHash);
     const [low, high] = await provider.callContract({ contractAddress: STRK, entrypoint: 'balanceOf', calldata: [BOB.address] });
     expect([BigInt(low!), high]).toEqual([10n ** 24n, '0x0']);
   });
@@ -128,13 +135,53 @@ describe('starknet.js 10 Account', () => {
   });
 });
 
+describe('starknet.js 10 deploys an account, declares a class, simulates, reads state updates', () => {
+  it('deploys a funded account with deployAccount (its own estimate) and reads it back', async () => {
+    // an undeployed account has no class to read its Cairo version from: starknet.js is told it
+    const fresh = new Account({ provider, address: NEW_ADDRESS, signer: NEW_KEY, cairoVersion: '1' });
+    const { transaction_hash, contract_address } = await fresh.deployAccount({ classHash: ACCOUNT_CLASS.classHash, constructorCalldata: [NEW_PUBLIC], addressSalt: NEW_PUBLIC });
+    expect(BigInt(contract_address)).toBe(BigInt(NEW_ADDRESS));
+    const receipt: any = await provider.waitForTransaction(transaction_hash, { retryInterval: 50, successStates: ['PRE_CONFIRMED'] } as any);
+    expect(receipt.isSuccess()).toBe(true);
+    expect(receipt.value).toMatchObject({ type: 'DEPLOY_ACCOUNT', contract_address: NEW_ADDRESS, actual_fee: { unit: 'FRI' } });
+    expect(await provider.getTransactionByHash(transaction_hash)).toMatchObject({ type: 'DEPLOY_ACCOUNT', class_hash: ACCOUNT_CLASS.classHash, constructor_calldata: [NEW_PUBLIC] });
+    expect(await provider.getClassHashAt(NEW_ADDRESS, 'pre_confirmed')).toBe(ACCOUNT_CLASS.classHash);
+    expect(await provider.getNonceForAddress(NEW_ADDRESS, 'pre_confirmed')).toBe('0x1');
+    const update: any = await provider.getStateUpdate('pre_confirmed');
+    expect(update.state_diff.deployed_contracts).toContainEqual({ address: NEW_ADDRESS, class_hash: ACCOUNT_CLASS.classHash });
+    expect(update.block_hash).toBeUndefined();
+    await rpc('devnet_createBlock', {});
+    const sealed: any = await provider.getStateUpdate('latest');
+    expect(sealed).toMatchObject({ block_hash: expect.any(String), new_root: expect.any(String) });
+    expect(sealed.state_diff.nonces).toContainEqual({ contract_address: NEW_ADDRESS, nonce: '0x1' });
+    // once deployed, an Account finds its Cairo version from starknet_getClassAt
+    const deployed = new Account({ provider, address: NEW_ADDRESS, signer: NEW_KEY });
+    expect(await deployed.getCairoVersion()).toBe('1');
+    // a second deployment at the same address is refused
+    await expect(fresh.deployAccount({ classHash: ACCOUNT_CLASS.classHash, constructorCalldata: [NEW_PUBLIC], addressSalt: NEW_PUBLIC })).rejects.toThrow(/unavailable for deployment|40/);
+  });
+
+  it('declares a new class and serves it by hash', async () => {
+    const account = new Account({ provider, address: BOB.address, signer: BOB.privateKey, cairoVersion: '1' });
+    const cls = sierraClass('Greeter', [{ name: 'greet', inputs: [['name', 'core::felt252']], outputs: [] }], []);
+    const contract = { ...cls.contractClass, abi: cls.abi };
+    const { transaction_hash, class_hash } = await account.declare({ contract: contract as any, compiledClassHash: cls.compiledClassHash });
+    expect(class_hash).toBe(cls.classHash);
+    const receipt: any = await provider.waitForTransaction(transaction_hash, { retryInterval: 50, successStates: ['PRE_CONFIRMED'] } as any);
+    expect(receipt.value.type).toBe('DECLARE');
+    expect(await provider.getClass(cls.classHash, 'pre_confirmed')).toMatchObject({ contract_class_version: '0.1.0', entry_points_by_type: cls.contractClass.entry_points_by_type });
+    expect((await provider.getStateUpdate('pre_confirmed') as any).state_diff.declared_classes).toContainEqual({ class_hash: cls.classHash, compiled_class_hash: cls.compiledClassHash });
+    await expect(account.declare({ contract: contract as any, compiledClassHash: cls.compiledClassHash })).rejects.toThrow(/51|already declared/i);
+  });
+});
+
 describe('spec 0.9 errors', () => {
   it('answers 24, 29 and 20, and knows no REJECTED', async () => {
     const unknown = '0x' + 'ab'.repeat(31);
     expect((await rpc('starknet_getBlockWithTxHashes', [{ block_number: 99 }])).error).toEqual({ code: 24, message: 'Block not found' });
     expect((await rpc('starknet_getTransactionReceipt', [unknown])).error).toEqual({ code: 29, message: 'Transaction hash not found' });
     expect((await rpc('starknet_getClassHashAt', ['latest', unknown])).error).toEqual({ code: 20, message: 'Contract not found' });
-    const hash = (await rpc('starknet_addInvokeTransaction', [invokeV3(BOB, increase(3), 0)])).result.transaction_hash;
+    const hash = (await rpc('starknet_addInvokeTransaction', [invokeV3(BOB, increase(3), 1)])).result.transaction_hash;
     const rejected = (await rpc('devnet_rejectBlock', { block_id: 'pending' }, gw.url('rollup-test'))).result;
     expect(rejected).toBeDefined();
     expect((await rpc('starknet_getTransactionStatus', [hash])).error.code).toBe(29);

@@ -7,11 +7,12 @@
  */
 import type { Clock } from '../../clock.js';
 import { DevgateError, InvalidArgument, RollupError } from '../../errors.js';
-import { applyInvoke, TransactionFailure } from './execute.js';
+import { findClass } from './classes.js';
+import { applyTransaction, TransactionFailure } from './execute.js';
 import { GWEI } from './fees.js';
 import { blockHash, stateCommitment } from './hash.js';
 import type {
-  BlockId, DeclaredClass, ExecutedTx, FeeEstimate, Felt, GasPrices, InvokeTransaction, L1AcceptanceRule, OutcomeInput, PendingBlock, RollupState, SealedBlock,
+  BlockId, DeclaredClass, ExecutedTx, FeeEstimate, Felt, GasPrices, L1AcceptanceRule, OutcomeInput, PendingBlock, RollupState, RollupTransaction, SealedBlock,
 } from './types.js';
 
 export interface RollupConfig {
@@ -231,15 +232,22 @@ export class RollupChain {
 
   // ---- transactions and fees ----
 
-  /** Submits an INVOKE transaction into the pending block: nonce and signature checked, fee charged. */
-  addInvokeTransaction(tx: InvokeTransaction, outcome?: OutcomeInput, opts: { validate?: boolean } = {}): Felt {
+  /** Whether a class is declared after `block` (the seed's classes, then DECLARE transactions up to it), or by `extra`. */
+  private declaredIn(block: SealedBlock | PendingBlock, extra: ReadonlySet<Felt> = new Set()): (classHash: Felt) => boolean {
+    const blocks = 'number' in block ? this.blocks.slice(0, Number(block.number) + 1) : [...this.blocks, { transactions: this.pendingTxs }];
+    return (h) => extra.has(h) || findClass(h, this.config.classes, blocks) !== undefined;
+  }
+
+  /** Submits a transaction (INVOKE, DEPLOY_ACCOUNT, DECLARE) into the pending block: nonce and signature checked, fee charged. */
+  addInvokeTransaction(tx: RollupTransaction, outcome?: OutcomeInput, opts: { validate?: boolean } = {}): Felt {
     this.sync();
     if (tx.query) throw new RollupError(61, 'The transaction version is not supported', 'query versions (2^128 + version) are for fee estimates only');
     const c = this.config;
     let applied;
     try {
-      applied = applyInvoke(this.pendingState, tx, outcome, {
+      applied = applyTransaction(this.pendingState, tx, outcome, {
         chainId: c.chainId, gasPrices: c.gasPrices, sequencerAddress: c.sequencerAddress, validate: opts.validate ?? true, charge: true,
+        isDeclared: this.declaredIn(this.pending()),
       });
     } catch (err) {
       throw submitError(err);
@@ -251,25 +259,34 @@ export class RollupChain {
   }
 
   /** Fee estimates, each transaction simulated on the state the previous ones left. */
-  estimateFee(txs: readonly InvokeTransaction[], id: BlockId, opts: { validate?: boolean } = {}): FeeEstimate[] {
+  estimateFee(txs: readonly RollupTransaction[], id: BlockId, opts: { validate?: boolean } = {}): FeeEstimate[] {
+    return this.simulate(txs, id, opts).map((s) => s.estimate);
+  }
+
+  /** Each transaction simulated on the state the previous ones left: its execution, the states around it and its fee estimate. */
+  simulate(txs: readonly RollupTransaction[], id: BlockId, opts: { validate?: boolean } = {}): { executed: ExecutedTx; before: RollupState; after: RollupState; estimate: FeeEstimate }[] {
     const block = this.block(id);
     if (block === undefined) throw new RollupError(24, 'Block not found');
     let state = this.stateAt(block);
+    const declared = new Set<Felt>();
+    const isDeclared = this.declaredIn(block, declared);
     return txs.map((tx, i) => {
       let applied;
       try {
-        applied = applyInvoke(state, tx, undefined, {
-          chainId: this.config.chainId, gasPrices: block.gasPrices, sequencerAddress: block.sequencerAddress, validate: opts.validate ?? true, charge: false,
+        applied = applyTransaction(state, tx, undefined, {
+          chainId: this.config.chainId, gasPrices: block.gasPrices, sequencerAddress: block.sequencerAddress, validate: opts.validate ?? true, charge: false, isDeclared,
         });
       } catch (err) {
         if (!(err instanceof TransactionFailure)) throw err;
         if (err.kind === 'not-deployed') throw new RollupError(20, 'Contract not found', { transaction_index: i, revert_error: err.reason });
         throw new RollupError(40, 'Contract error', { transaction_index: i, revert_error: err.reason });
       }
+      const before = state;
       state = applied.state;
+      if (tx.kind === 'DECLARE') declared.add(tx.classHash);
       const gasPrice = (tx.version === 1 ? block.gasPrices.wei : block.gasPrices.fri) / GWEI;
       const gasConsumed = applied.executed.gasConsumed;
-      return { gasConsumed, gasPrice, overallFee: gasConsumed * gasPrice, unit: tx.version === 1 ? 'WEI' : 'FRI' };
+      return { executed: applied.executed, before, after: state, estimate: { gasConsumed, gasPrice, overallFee: gasConsumed * gasPrice, unit: tx.version === 1 ? 'WEI' : 'FRI' } };
     });
   }
 
@@ -380,5 +397,9 @@ function submitError(err: unknown): unknown {
       return new RollupError(54, "Account balance is smaller than the transaction's maximal fee", err.reason);
     case 'execution':
       return new RollupError(40, 'Contract error', { revert_error: err.reason });
+    case 'class':
+      return new RollupError(28, 'Class hash not found', err.reason);
+    case 'declared':
+      return new RollupError(51, 'Class already declared', err.reason);
   }
 }

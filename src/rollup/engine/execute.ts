@@ -4,11 +4,11 @@
  */
 import { Point, poseidonHashMany, Signature, verify } from '@scure/starknet';
 import { feeUnit, gasConsumed, gasPriceFor, maxFeeOf } from './fees.js';
-import { invokeTransactionHash } from './hash.js';
-import type { ContractState, ExecutedTx, Felt, GasPrices, InvokeTransaction, OutcomeInput, RollupState, StorageWrite, TxOutcome } from './types.js';
+import { deployedAddress, transactionHash } from './hash.js';
+import type { ContractState, ExecutedTx, Felt, GasPrices, InvokeTransaction, OutcomeInput, RollupState, RollupTransaction, StorageWrite, TxOutcome } from './types.js';
 
 /** Why a transaction could not be applied; the chain turns it into the right RollupError. */
-export type FailureKind = 'not-deployed' | 'nonce' | 'validation' | 'resources' | 'balance' | 'execution';
+export type FailureKind = 'not-deployed' | 'nonce' | 'validation' | 'resources' | 'balance' | 'execution' | 'class' | 'declared';
 
 export class TransactionFailure extends Error {
   constructor(
@@ -27,6 +27,8 @@ export interface ApplyOptions {
   readonly validate: boolean;
   /** Check max fee, resource bounds and balance, and charge the fee (estimates only measure it). */
   readonly charge: boolean;
+  /** Whether a class is declared in the state applied to (DEPLOY_ACCOUNT needs it declared, DECLARE not yet). */
+  readonly isDeclared?: (classHash: Felt) => boolean;
 }
 
 const felt = (n: bigint) => '0x' + n.toString(16);
@@ -116,28 +118,63 @@ function publicPoints(publicKey: Felt): string[] {
   return points;
 }
 
-/** Applies `tx` to `state`; returns the new state (a copy) and the executed transaction. */
+/** Applies an INVOKE transaction to `state` (see applyTransaction). */
 export function applyInvoke(state: RollupState, tx: InvokeTransaction, given: OutcomeInput | undefined, opts: ApplyOptions): { state: RollupState; executed: ExecutedTx } {
+  return applyTransaction(state, tx, given, opts);
+}
+
+const NO_OUTCOME: TxOutcome = { events: [], messages: [], storageWrites: [] };
+
+/** Who pays and signs a transaction: its account (deployed, or being deployed by a DEPLOY_ACCOUNT). */
+function payerOf(state: RollupState, tx: RollupTransaction, opts: ApplyOptions): { address: Felt; account: ContractState; publicKey: Felt } {
+  if (tx.kind === 'DEPLOY_ACCOUNT') {
+    const address = deployedAddress(tx);
+    if (deployedAt(state, address) !== undefined) throw new TransactionFailure('execution', `Requested contract address ${felt(address)} is unavailable for deployment: a contract is deployed there.`);
+    if (!(opts.isDeclared?.(tx.classHash) ?? false)) throw new TransactionFailure('class', `Class with hash ${felt(tx.classHash)} is not declared.`);
+    const publicKey = tx.constructorCalldata[0];
+    if (publicKey === undefined) throw new TransactionFailure('validation', 'Account validation failed: the constructor calldata has no public key (an account constructor takes public_key first).');
+    if (tx.nonce !== 0n) throw new TransactionFailure('nonce', `Invalid transaction nonce. Expected: 0x0, got: ${felt(tx.nonce)}`);
+    const funded = state.get(address) ?? { classHash: 0n, nonce: 0n, balanceWei: 0n, balanceFri: 0n, storage: new Map() };
+    return { address, account: { classHash: tx.classHash, publicKey, nonce: 0n, balanceWei: funded.balanceWei, balanceFri: funded.balanceFri, storage: funded.storage }, publicKey };
+  }
   const sender = deployedAt(state, tx.senderAddress);
   if (sender === undefined) throw new TransactionFailure('not-deployed', `Requested contract address ${felt(tx.senderAddress)} is not deployed.`);
   if (sender.publicKey === undefined) throw new TransactionFailure('validation', `Contract ${felt(tx.senderAddress)} is not an account: it has no public key.`);
   if (tx.nonce !== sender.nonce) throw new TransactionFailure('nonce', `Invalid transaction nonce. Expected: ${felt(sender.nonce)}, got: ${felt(tx.nonce)}`);
-  const hash = invokeTransactionHash(tx, opts.chainId);
-  if (opts.validate && !signatureValid(hash, tx.signature, sender.publicKey)) {
-    throw new TransactionFailure('validation', `Account validation failed: invalid signature for transaction ${felt(hash)} and public key ${felt(sender.publicKey)}.`);
-  }
+  if (tx.kind === 'DECLARE' && (opts.isDeclared?.(tx.classHash) ?? false)) throw new TransactionFailure('declared', `Class with hash ${felt(tx.classHash)} is already declared.`);
+  return { address: tx.senderAddress, account: sender, publicKey: sender.publicKey };
+}
+
+/** What an INVOKE did (given, or derived from its calls); DEPLOY_ACCOUNT and DECLARE emit nothing in the simulation. */
+function outcomeOf(state: RollupState, tx: RollupTransaction, given: OutcomeInput | undefined): TxOutcome {
+  if (tx.kind === 'DEPLOY_ACCOUNT' || tx.kind === 'DECLARE') return NO_OUTCOME;
   const calls = decodeCalls(tx.calldata);
   if (calls === undefined) throw new TransactionFailure('execution', 'Execution failed: calldata is not an account multicall [n_calls, (to, selector, calldata_len, ...calldata) * n_calls].');
   const outcome = derivedOutcome(calls, given);
   for (const target of [...calls.map((c) => c.to), ...outcome.storageWrites.map((w) => w.contractAddress)]) {
     if (deployedAt(state, target) === undefined) throw new TransactionFailure('execution', `Requested contract address ${felt(target)} is not deployed.`);
   }
+  return outcome;
+}
+
+/**
+ * Applies a transaction to `state`: its account's nonce and signature, what it did, its gas and fee
+ * (checked against its bounds and the balance, and charged when `opts.charge`). Returns the new state
+ * (a copy) and the executed transaction; throws TransactionFailure.
+ */
+export function applyTransaction(state: RollupState, tx: RollupTransaction, given: OutcomeInput | undefined, opts: ApplyOptions): { state: RollupState; executed: ExecutedTx } {
+  const payer = payerOf(state, tx, opts);
+  const hash = transactionHash(tx, opts.chainId);
+  if (opts.validate && !signatureValid(hash, tx.signature, payer.publicKey)) {
+    throw new TransactionFailure('validation', `Account validation failed: invalid signature for transaction ${felt(hash)} and public key ${felt(payer.publicKey)}.`);
+  }
+  const outcome = outcomeOf(state, tx, given);
 
   const gas = gasConsumed(tx, outcome);
   const price = gasPriceFor(tx, opts.gasPrices);
   const fee = gas * price;
   const unit = feeUnit(tx);
-  const balance = unit === 'WEI' ? sender.balanceWei : sender.balanceFri;
+  const balance = unit === 'WEI' ? payer.account.balanceWei : payer.account.balanceFri;
   if (opts.charge) {
     if (tx.version === 1 && tx.maxFee < fee) throw new TransactionFailure('resources', `Max fee (${tx.maxFee}) is below the minimal fee (${fee}) of the transaction.`);
     if (tx.version === 3) {
@@ -154,7 +191,7 @@ export function applyInvoke(state: RollupState, tx: InvokeTransaction, given: Ou
   const charged = opts.charge ? fee : 0n;
   const debit = (c: ContractState): ContractState =>
     unit === 'WEI' ? { ...c, balanceWei: c.balanceWei - charged } : { ...c, balanceFri: c.balanceFri - charged };
-  next.set(tx.senderAddress, { ...debit(sender), nonce: sender.nonce + 1n });
+  next.set(payer.address, { ...debit(payer.account), nonce: payer.account.nonce + 1n });
   const sequencer = next.get(opts.sequencerAddress);
   if (sequencer !== undefined && charged > 0n) {
     next.set(opts.sequencerAddress, unit === 'WEI' ? { ...sequencer, balanceWei: sequencer.balanceWei + charged } : { ...sequencer, balanceFri: sequencer.balanceFri + charged });

@@ -7,8 +7,10 @@
  *       + 612 per storage slot written (distinct contract and key)
  *       + per event:   256 + 32 per key and data felt
  *       + per message: 1,224 + 32 per payload felt
+ *       + DEPLOY_ACCOUNT: 1,224 for the deployment, 32 per constructor calldata felt
+ *       + DECLARE: 2,448 for the class, 1 per Sierra program felt
  */
-import type { GasPrices, InvokeTransaction, TxOutcome } from './types.js';
+import type { GasPrices, RollupTransaction, TxOutcome } from './types.js';
 
 export const GAS = {
   base: 2_500n,
@@ -19,15 +21,21 @@ export const GAS = {
   eventFelt: 32n,
   message: 1_224n,
   messageFelt: 32n,
+  deploy: 1_224n,
+  declare: 2_448n,
+  programFelt: 1n,
 } as const;
 
 /** Wei per gwei (and fri per gfri): estimates give prices and fees in these units. */
 export const GWEI = 1_000_000_000n;
 
 /** Gas consumed by a transaction with the given outcome. */
-export function gasConsumed(tx: InvokeTransaction, outcome: TxOutcome): bigint {
+export function gasConsumed(tx: RollupTransaction, outcome: TxOutcome): bigint {
   const slots = new Set(outcome.storageWrites.map((w) => `${w.contractAddress.toString(16)}:${w.key.toString(16)}`));
-  let gas = GAS.base + GAS.calldataFelt * BigInt(tx.calldata.length) + GAS.signatureFelt * BigInt(tx.signature.length);
+  let gas = GAS.base + GAS.signatureFelt * BigInt(tx.signature.length);
+  if (tx.kind === 'DEPLOY_ACCOUNT') gas += GAS.deploy + GAS.calldataFelt * BigInt(tx.constructorCalldata.length);
+  else if (tx.kind === 'DECLARE') gas += GAS.declare + GAS.programFelt * BigInt(tx.contractClass.sierraProgram.length);
+  else gas += GAS.calldataFelt * BigInt(tx.calldata.length);
   gas += GAS.storageWrite * BigInt(slots.size);
   for (const e of outcome.events) gas += GAS.event + GAS.eventFelt * BigInt(e.keys.length + e.data.length);
   for (const m of outcome.messages) gas += GAS.message + GAS.messageFelt * BigInt(m.payload.length);
@@ -35,17 +43,17 @@ export function gasConsumed(tx: InvokeTransaction, outcome: TxOutcome): bigint {
 }
 
 /** The fee token of a transaction: v1 pays in wei (ETH), v3 in fri (STRK). */
-export function feeUnit(tx: InvokeTransaction): 'WEI' | 'FRI' {
+export function feeUnit(tx: RollupTransaction): 'WEI' | 'FRI' {
   return tx.version === 1 ? 'WEI' : 'FRI';
 }
 
 /** The block's gas price (wei or fri per gas) for a transaction. */
-export function gasPriceFor(tx: InvokeTransaction, prices: GasPrices): bigint {
+export function gasPriceFor(tx: RollupTransaction, prices: GasPrices): bigint {
   return tx.version === 1 ? prices.wei : prices.fri;
 }
 
 /** The most a transaction lets itself be charged. */
-export function maxFeeOf(tx: InvokeTransaction): bigint {
+export function maxFeeOf(tx: RollupTransaction): bigint {
   if (tx.version === 1) return tx.maxFee;
   const b = tx.resourceBounds;
   let max = b.l1Gas.maxAmount * b.l1Gas.maxPricePerUnit + b.l2Gas.maxAmount * b.l2Gas.maxPricePerUnit;

@@ -5,6 +5,8 @@ import { starknet_addInvokeTransaction } from './starknet_addInvokeTransaction.j
 import { starknet_getClass } from './starknet_getClass.js';
 import { starknet_getClassAt } from './starknet_getClassAt.js';
 import { starknet_getStateUpdate } from './starknet_getStateUpdate.js';
+import { starknet_addDeclareTransaction } from './starknet_addDeclareTransaction.js';
+import { starknet_addDeployAccountTransaction } from './starknet_addDeployAccountTransaction.js';
 import { starknet_blockHashAndNumber } from './starknet_blockHashAndNumber.js';
 import { starknet_blockNumber } from './starknet_blockNumber.js';
 import { starknet_chainId } from './starknet_chainId.js';
@@ -49,4 +51,6 @@ export const STARKNET: readonly MethodDef<RollupContext, any>[] = [
   starknet_getStateUpdate,
   starknet_getClass,
   starknet_getClassAt,
+  starknet_addDeployAccountTransaction,
+  starknet_addDeclareTransaction,
 ];
