@@ -233,9 +233,11 @@ export class RollupChain {
   // ---- transactions and fees ----
 
   /** Whether a class is declared after `block` (the seed's classes, then DECLARE transactions up to it), or by `extra`. */
-  private declaredIn(block: SealedBlock | PendingBlock, extra: ReadonlySet<Felt> = new Set()): (classHash: Felt) => boolean {
-    const blocks = 'number' in block ? this.blocks.slice(0, Number(block.number) + 1) : [...this.blocks, { transactions: this.pendingTxs }];
-    return (h) => extra.has(h) || findClass(h, this.config.classes, blocks) !== undefined;
+  private declaredIn(block: SealedBlock | 'pending', extra: ReadonlySet<Felt> = new Set()): (classHash: Felt) => boolean {
+    return (h) => {
+      const blocks = block === 'pending' ? [...this.blocks, { transactions: this.pendingTxs }] : this.blocks.slice(0, Number(block.number) + 1);
+      return extra.has(h) || findClass(h, this.config.classes, blocks) !== undefined;
+    };
   }
 
   /** Submits a transaction (INVOKE, DEPLOY_ACCOUNT, DECLARE) into the pending block: nonce and signature checked, fee charged. */
@@ -247,7 +249,7 @@ export class RollupChain {
     try {
       applied = applyTransaction(this.pendingState, tx, outcome, {
         chainId: c.chainId, gasPrices: c.gasPrices, sequencerAddress: c.sequencerAddress, validate: opts.validate ?? true, charge: true,
-        isDeclared: this.declaredIn(this.pending()),
+        isDeclared: this.declaredIn('pending'),
       });
     } catch (err) {
       throw submitError(err);
@@ -269,7 +271,7 @@ export class RollupChain {
     if (block === undefined) throw new RollupError(24, 'Block not found');
     let state = this.stateAt(block);
     const declared = new Set<Felt>();
-    const isDeclared = this.declaredIn(block, declared);
+    const isDeclared = this.declaredIn('number' in block ? block : 'pending', declared);
     return txs.map((tx, i) => {
       let applied;
       try {
