@@ -106,12 +106,12 @@ export function outcomeFromWire(w: OutcomeWire | undefined, sender: Felt): Outco
 export const outcome: Decoder<OutcomeWire> = fromSchema(OutcomeWire);
 
 /** Simulation flags of rollup_estimateFee: `SKIP_VALIDATE` skips the signature check. */
-export const simulationFlags: Decoder<{ skipValidate: boolean }> = (value) => {
+export const simulationFlags: Decoder<{ skipValidate: boolean; skipFeeCharge: boolean }> = (value) => {
   if (!Array.isArray(value)) throw new InvalidArgument(`expected an array of simulation flags, got ${describe(value)}`);
   for (const [i, f] of value.entries()) {
     if (f !== 'SKIP_VALIDATE' && f !== 'SKIP_FEE_CHARGE') throw new InvalidArgument(`"${i}": unknown simulation flag ${describe(f)}, want SKIP_VALIDATE or SKIP_FEE_CHARGE`);
   }
-  return { skipValidate: value.includes('SKIP_VALIDATE') };
+  return { skipValidate: value.includes('SKIP_VALIDATE'), skipFeeCharge: value.includes('SKIP_FEE_CHARGE') };
 };
 
 /** A time in seconds: a non-negative JSON integer. */

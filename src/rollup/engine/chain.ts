@@ -266,7 +266,7 @@ export class RollupChain {
   }
 
   /** Each transaction simulated on the state the previous ones left: its execution, the states around it and its fee estimate. */
-  simulate(txs: readonly RollupTransaction[], id: BlockId, opts: { validate?: boolean } = {}): { executed: ExecutedTx; before: RollupState; after: RollupState; estimate: FeeEstimate }[] {
+  simulate(txs: readonly RollupTransaction[], id: BlockId, opts: { validate?: boolean; charge?: boolean } = {}): { executed: ExecutedTx; before: RollupState; after: RollupState; estimate: FeeEstimate }[] {
     const block = this.block(id);
     if (block === undefined) throw new RollupError(24, 'Block not found');
     let state = this.stateAt(block);
@@ -276,7 +276,7 @@ export class RollupChain {
       let applied;
       try {
         applied = applyTransaction(state, tx, undefined, {
-          chainId: this.config.chainId, gasPrices: block.gasPrices, sequencerAddress: block.sequencerAddress, validate: opts.validate ?? true, charge: false, isDeclared,
+          chainId: this.config.chainId, gasPrices: block.gasPrices, sequencerAddress: block.sequencerAddress, validate: opts.validate ?? true, charge: opts.charge ?? false, isDeclared,
         });
       } catch (err) {
         if (!(err instanceof TransactionFailure)) throw err;

@@ -60,3 +60,13 @@ export function maxFeeOf(tx: RollupTransaction): bigint {
   if (b.l1DataGas !== undefined) max += b.l1DataGas.maxAmount * b.l1DataGas.maxPricePerUnit;
   return max + tx.tip * b.l2Gas.maxAmount;
 }
+
+/**
+ * Gas of the L1_HANDLER transaction an L1 -> L2 message would become (starknet_estimateMessageFee): the
+ * handler is called with (from_address, ...payload) and, as the simulation derives any call, writes one
+ * slot and emits one event with keys [selector] and that calldata.
+ */
+export function l1HandlerGas(payloadLength: number): bigint {
+  const calldata = BigInt(payloadLength + 1);
+  return GAS.base + GAS.calldataFelt * calldata + GAS.storageWrite + GAS.event + GAS.eventFelt * (1n + calldata);
+}

@@ -7,6 +7,8 @@ import { starknet_getClassAt } from './starknet_getClassAt.js';
 import { starknet_getStateUpdate } from './starknet_getStateUpdate.js';
 import { starknet_addDeclareTransaction } from './starknet_addDeclareTransaction.js';
 import { starknet_addDeployAccountTransaction } from './starknet_addDeployAccountTransaction.js';
+import { starknet_simulateTransactions } from './starknet_simulateTransactions.js';
+import { starknet_estimateMessageFee } from './starknet_estimateMessageFee.js';
 import { starknet_blockHashAndNumber } from './starknet_blockHashAndNumber.js';
 import { starknet_blockNumber } from './starknet_blockNumber.js';
 import { starknet_chainId } from './starknet_chainId.js';
@@ -53,4 +55,6 @@ export const STARKNET: readonly MethodDef<RollupContext, any>[] = [
   starknet_getClassAt,
   starknet_addDeployAccountTransaction,
   starknet_addDeclareTransaction,
+  starknet_simulateTransactions,
+  starknet_estimateMessageFee,
 ];
