@@ -18,7 +18,7 @@ export interface AbiFunction {
 const PROGRAM = ['0x1', '0x7', '0x0', '0x2', '0xb', '0x4', shortString.encodeShortString('devgate: not compiled Cairo')];
 
 /** A class (RPC CONTRACT_CLASS form) with these external functions and constructor inputs, and its compiled class hash. */
-export function sierraClass(name: string, functions: readonly AbiFunction[], constructorInputs: readonly [string, string][]) {
+export function sierraClass(name: string, functions: readonly AbiFunction[], constructorInputs: readonly [string, string][], l1Handlers: readonly string[] = []) {
   const fn = (f: AbiFunction) => ({
     type: 'function',
     name: f.name,
@@ -30,6 +30,7 @@ export function sierraClass(name: string, functions: readonly AbiFunction[], con
     { type: 'impl', name: `${name}Impl`, interface_name: `devgate::${name}::I${name}` },
     { type: 'interface', name: `devgate::${name}::I${name}`, items: functions.map(fn) },
     { type: 'constructor', name: 'constructor', inputs: constructorInputs.map(([n, t]) => ({ name: n, type: t })) },
+    ...l1Handlers.map((h) => ({ type: 'l1_handler', name: h, inputs: [{ name: 'from_address', type: felt }, { name: 'value', type: felt }], outputs: [], state_mutability: 'external' })),
   ];
   const external = functions
     .map((f) => BigInt(hash.getSelectorFromName(f.name)))
@@ -41,7 +42,7 @@ export function sierraClass(name: string, functions: readonly AbiFunction[], con
     entry_points_by_type: {
       CONSTRUCTOR: [{ selector: hash.getSelectorFromName('constructor'), function_idx: functions.length }],
       EXTERNAL: external,
-      L1_HANDLER: [],
+      L1_HANDLER: l1Handlers.map((h, i) => ({ selector: hash.getSelectorFromName(h), function_idx: functions.length + 1 + i })),
     },
     // as starknet.js sends an ABI: its JSON text with a space after each ':' and ','
     abi: JSON.stringify(abi).replace(/"(?:[^"\\]|\\.)*"|[:,]/g, (m) => (m === ':' ? ': ' : m === ',' ? ', ' : m)),
@@ -97,6 +98,7 @@ export const COUNTER_CLASS = sierraClass(
     { name: 'get_counter', inputs: [], outputs: [felt], view: true },
   ],
   [],
+  ['on_l1_message'],
 );
 
 /** The seed entries of the classes. */
