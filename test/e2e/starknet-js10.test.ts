@@ -175,6 +175,29 @@ describe('starknet.js 10 deploys an account, declares a class, simulates, reads 
   });
 });
 
+describe('starknet.js 10 simulates', () => {
+  it('simulates an invoke (SKIP_VALIDATE and SKIP_FEE_CHARGE by default) without changing the chain', async () => {
+    const account = new Account({ provider, address: ALICE.address, signer: ALICE.privateKey, cairoVersion: '1' });
+    const nonce = await provider.getNonceForAddress(ALICE.address, 'pre_confirmed');
+    const simulated: any = await account.simulateTransaction([{ type: 'INVOKE', payload: { contractAddress: COUNTER, entrypoint: 'increase', calldata: [9] } } as any]);
+    const [sim] = simulated.simulated_transactions;
+    expect(sim.unit).toBe('FRI');
+    expect(sim.transaction_trace.type).toBe('INVOKE');
+    expect(sim.transaction_trace.validate_invocation).toBeUndefined();
+    expect(sim.transaction_trace.fee_transfer_invocation).toBeUndefined();
+    expect(sim.transaction_trace.execute_invocation.calls[0]).toMatchObject({ contract_address: COUNTER, calldata: ['0x9'] });
+    expect(await provider.getNonceForAddress(ALICE.address, 'pre_confirmed')).toBe(nonce);
+    const raw = await rpc('starknet_simulateTransactions', { block_id: 'pre_confirmed', transactions: [invokeV3(ALICE, increase(1), BigInt(nonce))], simulation_flags: [] });
+    expect(raw.result[0].transaction_trace).toMatchObject({ validate_invocation: { entry_point_selector: expect.any(String) }, fee_transfer_invocation: { contract_address: STRK } });
+    expect(raw.result[0].fee_estimation.unit).toBe('FRI');
+  });
+
+  it('refuses a bad signature with 55', async () => {
+    const tx = { ...invokeV3(ALICE, increase(1), BigInt(await provider.getNonceForAddress(ALICE.address, 'pre_confirmed'))), signature: ['0x1', '0x2'] };
+    expect((await rpc('starknet_addInvokeTransaction', [tx])).error).toMatchObject({ code: 55, message: 'Account validation failed' });
+  });
+});
+
 describe('spec 0.9 errors', () => {
   it('answers 24, 29 and 20, and knows no REJECTED', async () => {
     const unknown = '0x' + 'ab'.repeat(31);
