@@ -8,7 +8,7 @@
 import type { Clock } from '../../clock.js';
 import { DevgateError, InvalidArgument, RollupError } from '../../errors.js';
 import { findClass } from './classes.js';
-import { applyTransaction, TransactionFailure } from './execute.js';
+import { applyTransaction, submitError, TransactionFailure } from './execute.js';
 import { GWEI } from './fees.js';
 import { blockHash, stateCommitment } from './hash.js';
 import type {
@@ -381,27 +381,4 @@ export class RollupChain {
 
 function maxBig(a: bigint, b: bigint): bigint {
   return a > b ? a : b;
-}
-
-/** The Starknet error a submission failure is answered with. */
-function submitError(err: unknown): unknown {
-  if (!(err instanceof TransactionFailure)) return err;
-  switch (err.kind) {
-    case 'not-deployed':
-      return new RollupError(20, 'Contract not found');
-    case 'nonce':
-      return new RollupError(52, 'Invalid transaction nonce', err.reason);
-    case 'validation':
-      return new RollupError(55, 'Account validation failed', err.reason);
-    case 'resources':
-      return new RollupError(53, "The transaction's resources don't cover validation or the minimal transaction fee", err.reason);
-    case 'balance':
-      return new RollupError(54, "Account balance is smaller than the transaction's maximal fee", err.reason);
-    case 'execution':
-      return new RollupError(40, 'Contract error', { revert_error: err.reason });
-    case 'class':
-      return new RollupError(28, 'Class hash not found', err.reason);
-    case 'declared':
-      return new RollupError(51, 'Class already declared', err.reason);
-  }
 }

@@ -3,6 +3,7 @@
  * the account's public key, the outcome (given, or derived from the calls), gas and fee.
  */
 import { Point, poseidonHashMany, Signature, verify } from '@scure/starknet';
+import { RollupError } from '../../errors.js';
 import { feeUnit, gasConsumed, gasPriceFor, maxFeeOf } from './fees.js';
 import { deployedAddress, transactionHash } from './hash.js';
 import type { ContractState, ExecutedTx, Felt, GasPrices, InvokeTransaction, OutcomeInput, RollupState, RollupTransaction, StorageWrite, TxOutcome } from './types.js';
@@ -208,5 +209,28 @@ function writeStorage(state: Map<Felt, ContractState>, writes: readonly StorageW
     const storage = new Map(c.storage);
     for (const w of ws) storage.set(w.key, w.value);
     state.set(address, { ...c, storage });
+  }
+}
+
+/** The Starknet error a submission failure is answered with. */
+export function submitError(err: unknown): unknown {
+  if (!(err instanceof TransactionFailure)) return err;
+  switch (err.kind) {
+    case 'not-deployed':
+      return new RollupError(20, 'Contract not found');
+    case 'nonce':
+      return new RollupError(52, 'Invalid transaction nonce', err.reason);
+    case 'validation':
+      return new RollupError(55, 'Account validation failed', err.reason);
+    case 'resources':
+      return new RollupError(53, "The transaction's resources don't cover validation or the minimal transaction fee", err.reason);
+    case 'balance':
+      return new RollupError(54, "Account balance is smaller than the transaction's maximal fee", err.reason);
+    case 'execution':
+      return new RollupError(40, 'Contract error', { revert_error: err.reason });
+    case 'class':
+      return new RollupError(28, 'Class hash not found', err.reason);
+    case 'declared':
+      return new RollupError(51, 'Class already declared', err.reason);
   }
 }
