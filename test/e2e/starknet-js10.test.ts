@@ -20,7 +20,10 @@ const clock = new ManualClock(START_MS);
 const NEW_KEY = '0x2dccce1da22003777062ee0870e9881b';
 const NEW_PUBLIC = ec.starkCurve.getStarkKey(NEW_KEY);
 const NEW_ADDRESS = hash.calculateContractAddressFromHash(NEW_PUBLIC, ACCOUNT_CLASS.classHash, [NEW_PUBLIC], 0);
+const BLOCK_TIME_MS = 2_000;
 const seed = testSeed({
+  // blocks are sealed every 2 s of the manual clock; the tests move it only where they wait for a block
+  blockTimeMs: BLOCK_TIME_MS,
   classes: SEED_CLASSES,
   fundedAddresses: [{ address: NEW_ADDRESS, strkBalance: '0x' + (10n ** 21n).toString(16) }],
   dataGasPrices: { wei: '0x3', fri: '0x5' },
@@ -121,9 +124,14 @@ describe('starknet.js 10 Account', () => {
     expect(estimate.resourceBounds.l1_gas.max_price_per_unit).toBe((FRI_PRICE * 3n) / 2n);
     expect(estimate.resourceBounds.l1_gas.max_amount).toBeGreaterThan(2_500n);
     const { transaction_hash } = await account.execute({ contractAddress: COUNTER, entrypoint: 'increase', calldata: [5] });
-    const receipt: any = await provider.waitForTransaction(transaction_hash, { retryInterval: 50, successStates: ['PRE_CONFIRMED', 'ACCEPTED_ON_L2'] } as any);
-    expect(receipt.isSuccess()).toBe(true);
     expect(await provider.getNonceForAddress(CAROL.address, 'pre_confirmed')).toBe('0x1');
+    // waitForTransaction waits for ACCEPTED_ON_L2 by default: the block interval seals the block
+    const waiting = provider.waitForTransaction(transaction_hash, { retryInterval: 20 });
+    clock.advance(BLOCK_TIME_MS);
+    const receipt: any = await waiting;
+    expect(receipt.isSuccess()).toBe(true);
+    expect(receipt.value.finality_status).toBe('ACCEPTED_ON_L2');
+    expect(await provider.getNonceForAddress(CAROL.address, 'latest')).toBe('0x1');
   });
 
   it('is refused with 53 for too-low bounds and 52 for a stale nonce; v1 is 61 in 0.9', async () => {
