@@ -189,3 +189,9 @@ export const broadcastedTransaction: Decoder<RollupTransaction> = (value) => {
   if (type === 'INVOKE') return invokeTransaction(value);
   throw new InvalidArgument(`"type": want "INVOKE", "DEPLOY_ACCOUNT" or "DECLARE", got ${describe(type)}`);
 };
+
+/** An L1 (Ethereum) transaction hash: 32 bytes of hex, not a felt (it may exceed the field prime). */
+export const l1TransactionHash: Decoder<bigint> = (value) => {
+  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(value)) throw new InvalidArgument(`expected an L1 transaction hash (0x and up to 64 hex digits), got ${describe(value)}`);
+  return BigInt(value);
+};

@@ -6,7 +6,7 @@ import { Point, poseidonHashMany, Signature, verify } from '@scure/starknet';
 import { RollupError } from '../../errors.js';
 import { feeUnit, gasConsumed, gasPriceFor, maxFeeOf } from './fees.js';
 import { deployedAddress, transactionHash } from './hash.js';
-import type { ContractState, ExecutedTx, Felt, GasPrices, InvokeTransaction, OutcomeInput, RollupState, RollupTransaction, StorageWrite, TxOutcome } from './types.js';
+import type { ContractState, ExecutedTx, Felt, GasPrices, InvokeTransaction, L1HandlerTx, OutcomeInput, RollupState, RollupTransaction, StorageWrite, TxOutcome } from './types.js';
 
 /** Why a transaction could not be applied; the chain turns it into the right RollupError. */
 export type FailureKind = 'not-deployed' | 'nonce' | 'validation' | 'resources' | 'balance' | 'execution' | 'class' | 'declared';
@@ -127,7 +127,7 @@ export function applyInvoke(state: RollupState, tx: InvokeTransaction, given: Ou
 const NO_OUTCOME: TxOutcome = { events: [], messages: [], storageWrites: [] };
 
 /** Who pays and signs a transaction: its account (deployed, or being deployed by a DEPLOY_ACCOUNT). */
-function payerOf(state: RollupState, tx: RollupTransaction, opts: ApplyOptions): { address: Felt; account: ContractState; publicKey: Felt } {
+function payerOf(state: RollupState, tx: Exclude<RollupTransaction, L1HandlerTx>, opts: ApplyOptions): { address: Felt; account: ContractState; publicKey: Felt } {
   if (tx.kind === 'DEPLOY_ACCOUNT') {
     const address = deployedAddress(tx);
     if (deployedAt(state, address) !== undefined) throw new TransactionFailure('execution', `Requested contract address ${felt(address)} is unavailable for deployment: a contract is deployed there.`);
@@ -147,7 +147,7 @@ function payerOf(state: RollupState, tx: RollupTransaction, opts: ApplyOptions):
 }
 
 /** What an INVOKE did (given, or derived from its calls); DEPLOY_ACCOUNT and DECLARE emit nothing in the simulation. */
-function outcomeOf(state: RollupState, tx: RollupTransaction, given: OutcomeInput | undefined): TxOutcome {
+function outcomeOf(state: RollupState, tx: Exclude<RollupTransaction, L1HandlerTx>, given: OutcomeInput | undefined): TxOutcome {
   if (tx.kind === 'DEPLOY_ACCOUNT' || tx.kind === 'DECLARE') return NO_OUTCOME;
   const calls = decodeCalls(tx.calldata);
   if (calls === undefined) throw new TransactionFailure('execution', 'Execution failed: calldata is not an account multicall [n_calls, (to, selector, calldata_len, ...calldata) * n_calls].');
@@ -164,6 +164,7 @@ function outcomeOf(state: RollupState, tx: RollupTransaction, given: OutcomeInpu
  * (a copy) and the executed transaction; throws TransactionFailure.
  */
 export function applyTransaction(state: RollupState, tx: RollupTransaction, given: OutcomeInput | undefined, opts: ApplyOptions): { state: RollupState; executed: ExecutedTx } {
+  if (tx.kind === 'L1_HANDLER') return applyL1Handler(state, tx, given, opts);
   const payer = payerOf(state, tx, opts);
   const hash = transactionHash(tx, opts.chainId);
   if (opts.validate && !signatureValid(hash, tx.signature, payer.publicKey)) {
@@ -199,6 +200,25 @@ export function applyTransaction(state: RollupState, tx: RollupTransaction, give
   }
   writeStorage(next, outcome.storageWrites);
   return { state: next, executed: { hash, tx, outcome, gasConsumed: gas, actualFee: fee } };
+}
+
+/**
+ * An L1 handler: the message's call on its target (deployed, else 'not-deployed'), with the outcome the
+ * simulation derives for a call; its fee (gas at the L1 gas price in wei) was paid on L1 and must not
+ * exceed what the message paid ('resources'). No nonce or signature, nothing charged on L2.
+ */
+function applyL1Handler(state: RollupState, tx: L1HandlerTx, given: OutcomeInput | undefined, opts: ApplyOptions): { state: RollupState; executed: ExecutedTx } {
+  if (deployedAt(state, tx.contractAddress) === undefined) throw new TransactionFailure('not-deployed', `Requested contract address ${felt(tx.contractAddress)} is not deployed.`);
+  const outcome = derivedOutcome([{ to: tx.contractAddress, selector: tx.entryPointSelector, calldata: tx.calldata }], given);
+  for (const w of outcome.storageWrites) {
+    if (deployedAt(state, w.contractAddress) === undefined) throw new TransactionFailure('execution', `Requested contract address ${felt(w.contractAddress)} is not deployed.`);
+  }
+  const gas = gasConsumed(tx, outcome);
+  const fee = gas * gasPriceFor(tx, opts.gasPrices);
+  if (opts.charge && tx.paidFeeOnL1 < fee) throw new TransactionFailure('resources', `The fee paid on L1 (${tx.paidFeeOnL1} wei) is below the L1 handler's fee (${fee} wei).`);
+  const next = new Map(state);
+  writeStorage(next, outcome.storageWrites);
+  return { state: next, executed: { hash: transactionHash(tx, opts.chainId), tx, outcome, gasConsumed: gas, actualFee: fee } };
 }
 
 function writeStorage(state: Map<Felt, ContractState>, writes: readonly StorageWrite[]): void {

@@ -42,19 +42,20 @@ export function gasConsumed(tx: RollupTransaction, outcome: TxOutcome): bigint {
   return gas;
 }
 
-/** The fee token of a transaction: v1 pays in wei (ETH), v3 in fri (STRK). */
+/** The fee token of a transaction: v3 pays in fri (STRK), v1 in wei (ETH), an L1 handler in wei on L1. */
 export function feeUnit(tx: RollupTransaction): 'WEI' | 'FRI' {
-  return tx.version === 1 ? 'WEI' : 'FRI';
+  return tx.version === 3 ? 'FRI' : 'WEI';
 }
 
 /** The block's gas price (wei or fri per gas) for a transaction. */
 export function gasPriceFor(tx: RollupTransaction, prices: GasPrices): bigint {
-  return tx.version === 1 ? prices.wei : prices.fri;
+  return tx.version === 3 ? prices.fri : prices.wei;
 }
 
 /** The most a transaction lets itself be charged. */
 export function maxFeeOf(tx: RollupTransaction): bigint {
   if (tx.version === 1) return tx.maxFee;
+  if (tx.kind === 'L1_HANDLER') return tx.paidFeeOnL1;
   const b = tx.resourceBounds;
   let max = b.l1Gas.maxAmount * b.l1Gas.maxPricePerUnit + b.l2Gas.maxAmount * b.l2Gas.maxPricePerUnit;
   if (b.l1DataGas !== undefined) max += b.l1DataGas.maxAmount * b.l1DataGas.maxPricePerUnit;

@@ -2,8 +2,9 @@
  * Starknet hashes: transaction hashes exactly as Starknet computes them (so clients can recompute
  * them), and devgate's block hash and state commitment (Poseidon, modeled on Starknet 0.13.2).
  */
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { computeHashOnElements, poseidonHashMany } from '@scure/starknet';
-import { QUERY_VERSION_OFFSET, type ContractState, type DeclareV3, type DeployAccountV3, type ExecutedTx, type Felt, type GasPrices, type InvokeTransaction, type InvokeV3, type ResourceBound, type RollupState, type RollupTransaction } from './types.js';
+import { QUERY_VERSION_OFFSET, type ContractState, type DeclareV3, type DeployAccountV3, type ExecutedTx, type Felt, type GasPrices, type InvokeTransaction, type InvokeV3, type L1HandlerTx, type ResourceBound, type RollupState, type RollupTransaction } from './types.js';
 
 export { QUERY_VERSION_OFFSET };
 
@@ -18,6 +19,7 @@ export function shortString(s: string): Felt {
 const INVOKE = shortString('invoke');
 const DEPLOY_ACCOUNT = shortString('deploy_account');
 const DECLARE = shortString('declare');
+const L1_HANDLER = shortString('l1_handler');
 const CONTRACT_ADDRESS = shortString('STARKNET_CONTRACT_ADDRESS');
 /** Contract addresses are below 2^251 - 256. */
 const ADDRESS_BOUND = (1n << 251n) - 256n;
@@ -107,7 +109,24 @@ export function transactionHash(tx: RollupTransaction, chainId: Felt): Felt {
       tx.compiledClassHash,
     ]);
   }
+  if (tx.kind === 'L1_HANDLER') {
+    return pedersenHash([L1_HANDLER, 0n, tx.contractAddress, tx.entryPointSelector, pedersenHash(tx.calldata), 0n, chainId, tx.nonce]);
+  }
   return invokeTransactionHash(tx, chainId);
+}
+
+/**
+ * The hash of an L1 -> L2 message as the Starknet core contract computes it: keccak256 of the 32-byte
+ * words from_address, to_address, nonce, selector, payload length, payload.
+ */
+export function l1ToL2MessageHash(tx: L1HandlerTx): bigint {
+  const [from = 0n, ...payload] = tx.calldata;
+  const words = [from, tx.contractAddress, tx.nonce, tx.entryPointSelector, BigInt(payload.length), ...payload];
+  const bytes = new Uint8Array(32 * words.length);
+  words.forEach((w, i) => {
+    for (let b = 0; b < 32; b++) bytes[32 * i + b] = Number((w >> BigInt(8 * (31 - b))) & 0xffn);
+  });
+  return BigInt('0x' + Buffer.from(keccak_256(bytes)).toString('hex'));
 }
 
 const STATE_V0 = shortString('STARKNET_STATE_V0');

@@ -108,8 +108,28 @@ export interface DeclareV3 extends V3Fields {
   readonly accountDeploymentData: readonly Felt[];
 }
 
+/**
+ * L1_HANDLER: an L1 -> L2 message consumed on L2, calling `entryPointSelector` of `contractAddress`
+ * with (from_address, ...payload). Its fee was paid on L1 (`paidFeeOnL1`, wei); it has no signature.
+ */
+export interface L1HandlerTx {
+  readonly kind: 'L1_HANDLER';
+  readonly version: 0;
+  readonly query: false;
+  readonly contractAddress: Felt;
+  readonly entryPointSelector: Felt;
+  /** [from_address (the L1 sender), ...payload]. */
+  readonly calldata: readonly Felt[];
+  /** The L1 message nonce. */
+  readonly nonce: Felt;
+  readonly signature: readonly Felt[];
+  readonly paidFeeOnL1: bigint;
+  /** The L1 transaction that sent the message (32 bytes, not a felt; starknet_getMessagesStatus looks it up). */
+  readonly l1TransactionHash: bigint;
+}
+
 /** Every transaction the simulation applies. */
-export type RollupTransaction = InvokeTransaction | DeployAccountV3 | DeclareV3;
+export type RollupTransaction = InvokeTransaction | DeployAccountV3 | DeclareV3 | L1HandlerTx;
 
 export interface RollupEvent {
   readonly fromAddress: Felt;

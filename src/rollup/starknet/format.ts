@@ -5,7 +5,8 @@
  */
 import type { RollupConfig } from '../engine/chain.js';
 import { isV09, type RollupContext } from '../context.js';
-import { deployedAddress } from '../engine/hash.js';
+import { feeUnit } from '../engine/fees.js';
+import { deployedAddress, l1ToL2MessageHash } from '../engine/hash.js';
 import type { StateDiff } from '../engine/stateDiff.js';
 import type { DeclareV3, DeployAccountV3, ExecutedTx, GasPrices, InvokeV3, PendingBlock, ResourceBound, SealedBlock, SierraClass } from '../engine/types.js';
 import { feltHex } from '../format.js';
@@ -64,6 +65,9 @@ export function formatTransaction(e: ExecutedTx): Record<string, unknown> {
   if (t.kind === 'DECLARE') {
     return { ...head, sender_address: feltHex(t.senderAddress), class_hash: feltHex(t.classHash), compiled_class_hash: feltHex(t.compiledClassHash), ...v3Fields(t), account_deployment_data: t.accountDeploymentData.map(feltHex) };
   }
+  if (t.kind === 'L1_HANDLER') {
+    return { ...head, version: '0x0', contract_address: feltHex(t.contractAddress), entry_point_selector: feltHex(t.entryPointSelector), calldata: t.calldata.map(feltHex), signature: undefined };
+  }
   const common = { ...head, sender_address: feltHex(t.senderAddress), calldata: t.calldata.map(feltHex) };
   if (t.version === 1) return { ...common, max_fee: feltHex(t.maxFee) };
   return { ...common, ...v3Fields(t), account_deployment_data: t.accountDeploymentData.map(feltHex) };
@@ -90,8 +94,9 @@ export function formatReceiptBody(e: ExecutedTx, finality: Finality): Record<str
   return {
     type: t.kind ?? 'INVOKE',
     ...(t.kind === 'DEPLOY_ACCOUNT' ? { contract_address: feltHex(deployedAddress(t)) } : {}),
+    ...(t.kind === 'L1_HANDLER' ? { message_hash: '0x' + l1ToL2MessageHash(t).toString(16).padStart(64, '0') } : {}),
     transaction_hash: feltHex(e.hash),
-    actual_fee: { amount: feltHex(e.actualFee), unit: e.tx.version === 1 ? 'WEI' : 'FRI' },
+    actual_fee: { amount: feltHex(e.actualFee), unit: feeUnit(e.tx) },
     execution_status: 'SUCCEEDED',
     finality_status: finality,
     messages_sent: e.outcome.messages.map((m) => ({ from_address: feltHex(m.fromAddress), to_address: feltHex(m.toAddress), payload: m.payload.map(feltHex) })),

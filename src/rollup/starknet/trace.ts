@@ -55,6 +55,10 @@ export interface TraceOptions {
 /** The trace of `e`, simulated from `before` to `after`. */
 export function formatTrace(e: ExecutedTx, before: RollupState, after: RollupState, config: RollupConfig, opts: TraceOptions): Record<string, unknown> {
   const t = e.tx;
+  if (t.kind === 'L1_HANDLER') {
+    const call = invocation(after, { to: t.contractAddress, selector: t.entryPointSelector, calldata: t.calldata, caller: 0n });
+    return { type: 'L1_HANDLER', function_invocation: { ...call, entry_point_type: 'L1_HANDLER' }, state_diff: formatStateDiff(stateDiff(before, after, [e])), execution_resources: { l1_gas: Number(e.gasConsumed), l1_data_gas: 0, l2_gas: 0 } };
+  }
   const account = t.kind === 'DEPLOY_ACCOUNT' ? deployedAddress(t) : t.senderAddress;
   const common: Record<string, unknown> = {};
   if (opts.validate) {
@@ -63,7 +67,7 @@ export function formatTrace(e: ExecutedTx, before: RollupState, after: RollupSta
     common.validate_invocation = invocation(after, { to: account, selector: selector(name), calldata, caller: 0n, result: [selector('VALID')] });
   }
   if (opts.charge) {
-    const token = t.version === 1 ? config.feeTokens.eth : config.feeTokens.strk;
+    const token = t.version === 3 ? config.feeTokens.strk : config.feeTokens.eth;
     common.fee_transfer_invocation = invocation(after, { to: token, selector: selector('transfer'), calldata: [config.sequencerAddress, e.actualFee & U128, e.actualFee >> 128n], caller: account, result: [1n] });
   }
   common.state_diff = formatStateDiff(stateDiff(before, after, [e]));

@@ -9,6 +9,7 @@ import { starknet_addDeclareTransaction } from './starknet_addDeclareTransaction
 import { starknet_addDeployAccountTransaction } from './starknet_addDeployAccountTransaction.js';
 import { starknet_simulateTransactions } from './starknet_simulateTransactions.js';
 import { starknet_estimateMessageFee } from './starknet_estimateMessageFee.js';
+import { starknet_getMessagesStatus } from './starknet_getMessagesStatus.js';
 import { starknet_blockHashAndNumber } from './starknet_blockHashAndNumber.js';
 import { starknet_blockNumber } from './starknet_blockNumber.js';
 import { starknet_chainId } from './starknet_chainId.js';
@@ -57,4 +58,5 @@ export const STARKNET: readonly MethodDef<RollupContext, any>[] = [
   starknet_addDeclareTransaction,
   starknet_simulateTransactions,
   starknet_estimateMessageFee,
+  starknet_getMessagesStatus,
 ];
