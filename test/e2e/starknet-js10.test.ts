@@ -206,6 +206,27 @@ describe('starknet.js 10 simulates', () => {
   });
 });
 
+describe('starknet.js 10 follows an L1 -> L2 message', () => {
+  it('estimates its fee, and reads its status by L1 transaction hash through the lifecycle', async () => {
+    const l1Tx = '0x' + 'c3'.repeat(32);
+    const msg = { from_address: '0xae0ee0a63a2ce6baeeffe56e7714fb4efe48d419', to_address: COUNTER, entry_point_selector: hash.getSelectorFromName('on_l1_message'), payload: ['0x1'] };
+    const fee: any = await provider.estimateMessageFee(msg as any);
+    expect(fee.unit).toBe('WEI');
+    const overall = BigInt(fee.overall_fee);
+    const sent = await rpc('devnet_postmanSendMessageToL2', {
+      l2_contract_address: COUNTER, entry_point_selector: msg.entry_point_selector, l1_contract_address: msg.from_address, payload: msg.payload,
+      paid_fee_on_l1: '0x' + overall.toString(16), nonce: '0x0', l1_transaction_hash: l1Tx,
+    });
+    const handler = sent.result.transaction_hash;
+    expect(await provider.getL1MessagesStatus(l1Tx)).toEqual([{ transaction_hash: handler, finality_status: 'PRE_CONFIRMED', execution_status: 'SUCCEEDED' }]);
+    await rpc('devnet_createBlock', {});
+    expect((await provider.getL1MessagesStatus(l1Tx))[0]!.finality_status).toBe('ACCEPTED_ON_L2');
+    const receipt: any = await provider.getTransactionReceipt(handler);
+    expect(receipt.value).toMatchObject({ type: 'L1_HANDLER', message_hash: sent.result.message_hash, actual_fee: { unit: 'WEI' } });
+    await expect(provider.getL1MessagesStatus('0x' + 'd4'.repeat(32))).rejects.toThrow(/29|Transaction hash not found/);
+  });
+});
+
 describe('spec 0.9 errors', () => {
   it('answers 24, 29 and 20, and knows no REJECTED', async () => {
     const unknown = '0x' + 'ab'.repeat(31);
