@@ -227,6 +227,25 @@ describe('starknet.js 10 follows an L1 -> L2 message', () => {
   });
 });
 
+describe('starknet.js 10 pages events over the whole chain', () => {
+  it('reads every event one page at a time, the pre-confirmed ones with their block number', async () => {
+    await rpc('starknet_addInvokeTransaction', [invokeV3(CAROL, increase(2), BigInt(await provider.getNonceForAddress(CAROL.address, 'pre_confirmed')))]);
+    const all: any = await provider.getEvents({ from_block: { block_number: 0 }, to_block: 'pre_confirmed', chunk_size: 1000 });
+    expect(all.events.length).toBeGreaterThan(3);
+    const paged: any[] = [];
+    let token: string | undefined;
+    do {
+      const page: any = await provider.getEvents({ from_block: { block_number: 0 }, to_block: 'pre_confirmed', chunk_size: 2, continuation_token: token });
+      paged.push(...page.events);
+      token = page.continuation_token;
+    } while (token !== undefined);
+    expect(paged).toEqual(all.events);
+    const last = all.events.at(-1);
+    expect(last.block_hash).toBeUndefined();
+    expect(last.block_number).toBe(await provider.getBlockNumber() + 1);
+  });
+});
+
 describe('spec 0.9 errors', () => {
   it('answers 24, 29 and 20, and knows no REJECTED', async () => {
     const unknown = '0x' + 'ab'.repeat(31);
