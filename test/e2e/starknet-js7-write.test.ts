@@ -80,6 +80,9 @@ describe('starknet.js 7 writes', () => {
     expect(receipt.isSuccess()).toBe(true);
     expect(receipt.value).toMatchObject({ type: 'DEPLOY_ACCOUNT', contract_address: NEW_ADDRESS, finality_status: 'ACCEPTED_ON_L2' });
     expect(await provider.getClassHashAt(NEW_ADDRESS)).toBe(ACCOUNT_CLASS.classHash);
+    const trace: any = await provider.getTransactionTrace(transaction_hash);
+    expect(trace).toMatchObject({ type: 'DEPLOY_ACCOUNT', constructor_invocation: { contract_address: NEW_ADDRESS, calldata: [NEW_PUBLIC] }, fee_transfer_invocation: { contract_address: STRK } });
+    expect(trace.state_diff.deployed_contracts).toEqual([{ address: NEW_ADDRESS, class_hash: ACCOUNT_CLASS.classHash }]);
     const u: any = await provider.getStateUpdate('latest');
     expect(u.state_diff.deployed_contracts).toEqual([{ address: NEW_ADDRESS, class_hash: ACCOUNT_CLASS.classHash }]);
     expect(u.state_diff.nonces).toEqual([{ contract_address: NEW_ADDRESS, nonce: '0x1' }]);
@@ -104,6 +107,9 @@ describe('starknet.js 7 writes', () => {
     expect((await provider.getClass(cls.classHash, 'pending') as any).entry_points_by_type).toEqual(cls.contractClass.entry_points_by_type);
     await expect(provider.getClass(cls.classHash, 'latest')).rejects.toThrow(/Class hash not found/);
     await expect(account.declare({ contract: contract as any, compiledClassHash: cls.compiledClassHash })).rejects.toThrow(/51|already declared/i);
+    const trace: any = await provider.getTransactionTrace(transaction_hash);
+    expect(trace).toMatchObject({ type: 'DECLARE', validate_invocation: { entry_point_selector: hash.getSelectorFromName('__validate_declare__') } });
+    expect(trace.state_diff.declared_classes).toEqual([{ class_hash: cls.classHash, compiled_class_hash: cls.compiledClassHash }]);
     const tx: any = await provider.getTransactionByHash(transaction_hash);
     expect(tx).toMatchObject({ type: 'DECLARE', version: '0x3', class_hash: cls.classHash, compiled_class_hash: cls.compiledClassHash });
   });

@@ -96,3 +96,27 @@ describe('starknet_estimateMessageFee', () => {
     expect((await ask(chain, 'starknet_estimateMessageFee', [{ ...message(COUNTER, '0x1'), from_address: '0x' + '1'.repeat(50) }, 'latest'])).error.code).toBe(-32602);
   });
 });
+
+describe('starknet_traceTransaction / starknet_traceBlockTransactions', () => {
+  it('trace sealed and pending transactions as a simulation of them traces them, replaying the block', async () => {
+    const chain = seeded();
+    const tx1 = invokeV3(ALICE, increase(2), 0);
+    const tx2 = invokeV3(ALICE, increase(3), 1);
+    const [sim1, sim2] = (await ask(chain, 'starknet_simulateTransactions', ['latest', [tx1, tx2], []])).result;
+    const h1 = (await ask(chain, 'starknet_addInvokeTransaction', [tx1])).result.transaction_hash;
+    const pendingTrace = (await ask(chain, 'starknet_traceTransaction', [h1])).result;
+    expect(pendingTrace).toEqual(sim1.transaction_trace);
+    const h2 = (await ask(chain, 'starknet_addInvokeTransaction', [tx2])).result.transaction_hash;
+    const block = chain.createBlock();
+    expect((await ask(chain, 'starknet_traceTransaction', [h2])).result).toEqual(sim2.transaction_trace);
+    const all = (await ask(chain, 'starknet_traceBlockTransactions', [{ block_hash: hex(block.hash) }])).result;
+    expect(all).toEqual([
+      { transaction_hash: h1, trace_root: sim1.transaction_trace },
+      { transaction_hash: h2, trace_root: sim2.transaction_trace },
+    ]);
+    // the replay ends on the block's own state
+    expect(all[1].trace_root.state_diff.nonces).toEqual([{ contract_address: ALICE.address, nonce: '0x2' }]);
+    expect((await ask(chain, 'starknet_traceTransaction', ['0x1234'])).error.code).toBe(29);
+    expect((await ask(chain, 'starknet_traceBlockTransactions', [{ block_number: 9 }])).error.code).toBe(24);
+  });
+});

@@ -10,6 +10,8 @@ import { starknet_addDeployAccountTransaction } from './starknet_addDeployAccoun
 import { starknet_simulateTransactions } from './starknet_simulateTransactions.js';
 import { starknet_estimateMessageFee } from './starknet_estimateMessageFee.js';
 import { starknet_getMessagesStatus } from './starknet_getMessagesStatus.js';
+import { starknet_traceBlockTransactions } from './starknet_traceBlockTransactions.js';
+import { starknet_traceTransaction } from './starknet_traceTransaction.js';
 import { starknet_blockHashAndNumber } from './starknet_blockHashAndNumber.js';
 import { starknet_blockNumber } from './starknet_blockNumber.js';
 import { starknet_chainId } from './starknet_chainId.js';
@@ -59,4 +61,6 @@ export const STARKNET: readonly MethodDef<RollupContext, any>[] = [
   starknet_simulateTransactions,
   starknet_estimateMessageFee,
   starknet_getMessagesStatus,
+  starknet_traceTransaction,
+  starknet_traceBlockTransactions,
 ];
