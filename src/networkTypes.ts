@@ -44,6 +44,11 @@ export interface Network extends NetworkInfo {
    * sends a notification on the connection. Close it when the connection closes.
    */
   connect?(push: (text: string) => void): NetworkConnection;
+  /**
+   * The network as it answers at a versioned path (`/v3/<key>/rpc/v0_9`: `version` is `0_9`), where it serves
+   * several versions of its interface (rollup networks: Starknet JSON-RPC 0.8 and 0.9); undefined: not served.
+   */
+  atRpcVersion?(version: string): Network | undefined;
   /** Stops timers and frees what the network holds. */
   close(): Promise<void>;
 }

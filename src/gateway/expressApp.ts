@@ -8,6 +8,7 @@ import { ADMIN_PATH } from './context.js';
 import { CORS, FORWARDED, headerObject, PREFLIGHT } from './headers.js';
 import { BAD_SECRET, INVALID_KEY, MISSING_KEY, refusalBody, type TextReply } from './replies.js';
 import { resolveRoute } from './route.js';
+import { networkFor } from './versioned.js';
 import type { GatewayContext } from './context.js';
 
 export function httpApp(ctx: GatewayContext): express.Express {
@@ -81,7 +82,11 @@ async function serve(ctx: GatewayContext, req: Request, res: Response): Promise<
     res.status(403).json(refusalBody({ kind: 'allowlist' }, null, 'http').body);
     return;
   }
-  const network = ctx.networks.get(route.network)!;
+  const network = networkFor(ctx.networks.get(route.network)!, route);
+  if (network === undefined) {
+    res.status(404).json({ error: `not found: ${route.network} does not serve RPC version ${route.rpcVersion}` });
+    return;
+  }
   const caller = { ...auth, failover: /^true$/i.test(String(req.headers['enable-failover'] ?? '')) };
   const text = typeof req.body === 'string' ? req.body : '';
   const outcome = await serveText(text, network, caller, ctx.policy, ctx.limits());

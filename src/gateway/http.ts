@@ -93,7 +93,8 @@ function fastRoute(ctx: GatewayContext, routes: RouteCache, req: RequestHead, ma
   const path = q < 0 ? url : url.slice(0, q);
   if (path === ADMIN_PATH || path === `${ADMIN_PATH}/`) return undefined;
   const route = routes.resolve(path, h.host);
-  return route.kind === 'rpc' && route.transport === 'http' ? route : undefined;
+  // Versioned paths (`/rpc/v0_9`) go through express, which picks the network's view of that version.
+  return route.kind === 'rpc' && route.transport === 'http' && route.rpcVersion === undefined ? route : undefined;
 }
 
 type RpcRoute = Extract<Route, { kind: 'rpc' }>;

@@ -1,12 +1,17 @@
 /**
  * Which network and key a request is for. A network is reached by path prefix
  * (`/mainnet/v3/<key>`, `/mainnet/ws/v3/<key>`) or by Host (`mainnet.localhost:8545` + `/v3/<key>`).
+ * A rollup network is also reached at a versioned path, `/v3/<key>/rpc/v0_8` or `/rpc/v0_9`, as pathfinder
+ * and juno serve each Starknet JSON-RPC version (`rpcVersion`: `0_8`, `0_9`; the network decides what it serves).
  */
+
+/** The version segment after `/rpc/`: `v0_9` and the like. */
+const RPC_VERSION = /^v(\d{1,2}_\d{1,2})$/;
 
 export const KEY_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export type Route =
-  | { kind: 'rpc'; network: string; key: string; transport: 'http' | 'ws' }
+  | { kind: 'rpc'; network: string; key: string; transport: 'http' | 'ws'; rpcVersion?: string }
   | { kind: 'missing-key'; network: string; transport: 'http' | 'ws' }
   | { kind: 'invalid-key'; network: string; transport: 'http' | 'ws' }
   | { kind: 'not-found' };
@@ -36,10 +41,13 @@ export function resolveRoute(pathname: string, host: string | undefined, network
   }
   if (rest[0] !== 'v3') return { kind: 'not-found' };
   if (rest.length === 1) return { kind: 'missing-key', network, transport };
-  if (rest.length !== 2) return { kind: 'not-found' };
+  let rpcVersion: string | undefined;
+  if (rest.length === 4 && rest[2] === 'rpc' && RPC_VERSION.test(rest[3]!)) {
+    rpcVersion = RPC_VERSION.exec(rest[3]!)![1]!;
+  } else if (rest.length !== 2) return { kind: 'not-found' };
   const key = decodeSegment(rest[1]!);
   if (key === undefined || !KEY_PATTERN.test(key)) return { kind: 'invalid-key', network, transport };
-  return { kind: 'rpc', network, key, transport };
+  return rpcVersion === undefined ? { kind: 'rpc', network, key, transport } : { kind: 'rpc', network, key, transport, rpcVersion };
 }
 
 function decodeSegment(s: string): string | undefined {

@@ -8,6 +8,7 @@ import { serveText } from './answer.js';
 import type { Caller } from './policy/index.js';
 import { BAD_SECRET, INVALID_KEY, MISSING_KEY, refusalBody, type TextReply } from './replies.js';
 import { resolveRoute } from './route.js';
+import { networkFor } from './versioned.js';
 import type { GatewayContext } from './context.js';
 
 function refuse(socket: Duplex, status: number, statusText: string, headers: Readonly<Record<string, string>>, body: string, type: string): void {
@@ -35,7 +36,8 @@ export function handleUpgrade(ctx: GatewayContext, req: IncomingMessage, socket:
   if (ctx.policy.overDailyQuota(auth.key)) {
     return refuse(socket, 429, 'Too Many Requests', {}, JSON.stringify(refusalBody({ kind: 'daily' }, null, 'http').body), 'application/json');
   }
-  const network = ctx.networks.get(route.network)!;
+  const network = networkFor(ctx.networks.get(route.network)!, route);
+  if (network === undefined) return refuse(socket, 404, 'Not Found', {}, 'Not Found', 'text/plain');
   const caller: Caller = { ...auth, failover: /^true$/i.test(String(req.headers['enable-failover'] ?? '')) };
   ctx.wss().handleUpgrade(req, socket, head, (ws) => serveSocket(ctx, ws, network, caller));
 }

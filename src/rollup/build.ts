@@ -5,7 +5,7 @@ import type { RollupSeed } from '../seed/rollup.js';
 import { RollupChain, type RollupConfig } from './engine/chain.js';
 import { shortString } from './engine/hash.js';
 import type { ContractState, Felt } from './engine/types.js';
-import { invokeFromWire, outcomeFromWire } from './params.js';
+import { declaredClass, invokeFromWire, outcomeFromWire } from './params.js';
 
 const prices = (p: { wei: string; fri: string }) => ({ wei: BigInt(p.wei), fri: BigInt(p.fri) });
 
@@ -20,6 +20,7 @@ export function rollupConfig(seed: RollupSeed): RollupConfig {
     l2GasPrices: prices(seed.l2GasPrices ?? seed.gasPrices),
     l1DaMode: seed.l1DaMode,
     feeTokens: { eth: BigInt(seed.feeTokens.eth), strk: BigInt(seed.feeTokens.strk) },
+    classes: new Map(seed.classes.map((c) => declaredClass(c.contractClass, BigInt(c.compiledClassHash))).map((d) => [d.classHash, d])),
     l1Acceptance: seed.l1Acceptance,
     blockTimeMs: seed.blockTimeMs,
   };
@@ -36,6 +37,9 @@ export function buildRollupChain(seed: RollupSeed, clock: Clock): RollupChain {
       balanceFri: BigInt(a.strkBalance),
       storage: new Map(),
     });
+  }
+  for (const f of seed.fundedAddresses) {
+    state.set(BigInt(f.address), { classHash: 0n, nonce: 0n, balanceWei: BigInt(f.balance), balanceFri: BigInt(f.strkBalance), storage: new Map(), deployed: false });
   }
   for (const c of seed.contracts) {
     const storage = new Map(Object.entries(c.storage).map(([k, v]) => [BigInt(k), BigInt(v)] as const));

@@ -60,10 +60,30 @@ export class RollupNetwork implements Network {
   }
 
   async execute(call: RpcCall): Promise<RpcResponse> {
+    return this.executeIn(this.ctx, call);
+  }
+
+  private async executeIn(ctx: RollupContext, call: RpcCall): Promise<RpcResponse> {
     // The subscription methods are a WebSocket connection's own (connect()); elsewhere nothing can be pushed.
     if (this.wsMethods.get(call.method) !== undefined) return failure(call.id ?? null, new RpcError(ErrorCode.MethodNotFound, 'notifications not supported: subscribe on the WebSocket address (/ws/v3/<KEY>)'));
     await this.observeL1().catch(() => {});
-    return this.methods.execute(this.ctx, call);
+    return this.methods.execute(ctx, call);
+  }
+
+  /** The views of the versioned paths: `/rpc/v0_8` answers as the unversioned path, `/rpc/v0_9` Starknet JSON-RPC 0.9. */
+  private readonly versions = new Map<string, Network>();
+
+  atRpcVersion(version: string): Network | undefined {
+    const rpcVersion = version === '0_8' ? '0.8' : version === '0_9' ? '0.9' : undefined;
+    if (rpcVersion === undefined) return undefined;
+    let view = this.versions.get(rpcVersion);
+    if (view === undefined) {
+      const ctx: RollupContext = { ...this.ctx, rpcVersion };
+      const { name, kind, chainId, engine } = this;
+      view = { name, kind, chainId, engine, execute: (call) => this.executeIn(ctx, call), close: async () => {} };
+      this.versions.set(rpcVersion, view);
+    }
+    return view;
   }
 
   /** A WebSocket connection: the Starknet subscriptions (src/subscriptions/starknet/) are its own. */

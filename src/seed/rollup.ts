@@ -60,6 +60,23 @@ export const InvokeV3Wire = z
   })
   .strict();
 
+const V3_VERSION = z.enum(['0x3', '0x' + (QUERY + 3n).toString(16)]);
+const V3_FEE_FIELDS = {
+  signature: Felts,
+  nonce: Felt,
+  resource_bounds: z.object({ l1_gas: ResourceBoundWire, l2_gas: ResourceBoundWire, l1_data_gas: ResourceBoundWire.optional() }).strict(),
+  tip: U64.default('0x0'),
+  paymaster_data: Felts.default([]),
+  nonce_data_availability_mode: DaMode.default('L1'),
+  fee_data_availability_mode: DaMode.default('L1'),
+};
+
+/** DEPLOY_ACCOUNT v3 (or its query version): deploys an account at the address salt, class and calldata give. */
+export const DeployAccountV3Wire = z
+  .object({ type: z.literal('DEPLOY_ACCOUNT'), version: V3_VERSION, class_hash: Felt, contract_address_salt: Felt, constructor_calldata: Felts, ...V3_FEE_FIELDS })
+  .strict();
+export type DeployAccountV3Wire = z.infer<typeof DeployAccountV3Wire>;
+
 export const InvokeWire = z.discriminatedUnion('version', [InvokeV1Wire, InvokeV3Wire]);
 export type InvokeWire = z.infer<typeof InvokeWire>;
 
@@ -73,6 +90,40 @@ export const OutcomeWire = z
   })
   .strict();
 export type OutcomeWire = z.infer<typeof OutcomeWire>;
+
+/** Most felts in a Sierra program (a real class has tens of thousands; Starknet caps class size too). */
+export const MAX_PROGRAM_FELTS = 200_000;
+const SierraEntryPointWire = z.object({ selector: Felt, function_idx: z.number().int().nonnegative() }).strict();
+
+/** A Sierra contract class as the Starknet JSON-RPC carries it (CONTRACT_CLASS); `abi` is the ABI's JSON text. */
+export const ContractClassWire = z
+  .object({
+    sierra_program: z.array(Felt).min(1).max(MAX_PROGRAM_FELTS, `at most ${MAX_PROGRAM_FELTS} felts`),
+    contract_class_version: z.string().regex(/^[0-9]+\.[0-9]+\.[0-9]+$/, 'a version like 0.1.0'),
+    entry_points_by_type: z
+      .object({ CONSTRUCTOR: z.array(SierraEntryPointWire), EXTERNAL: z.array(SierraEntryPointWire), L1_HANDLER: z.array(SierraEntryPointWire) })
+      .strict(),
+    abi: z.string(),
+  })
+  .strict();
+export type ContractClassWire = z.infer<typeof ContractClassWire>;
+
+/** A class the seed declares at genesis: its hash is computed from the class; the compiled (CASM) class hash is as given. */
+export const SeedClass = z.object({ compiledClassHash: Felt, contractClass: ContractClassWire }).strict();
+
+/** DECLARE v3 (or its query version) as broadcast: the class itself, its compiled class hash as the declarer gives it. */
+export const DeclareV3Wire = z
+  .object({
+    type: z.literal('DECLARE'),
+    version: V3_VERSION,
+    sender_address: Felt,
+    compiled_class_hash: Felt,
+    contract_class: ContractClassWire,
+    account_deployment_data: Felts.default([]),
+    ...V3_FEE_FIELDS,
+  })
+  .strict();
+export type DeclareV3Wire = z.infer<typeof DeclareV3Wire>;
 
 const SeedTransaction = z.object({ transaction: InvokeWire, outcome: OutcomeWire.optional() }).strict();
 
@@ -121,6 +172,10 @@ export const RollupSeed = z
     l1Acceptance: L1Acceptance.default({ kind: 'manual' }),
     /** Timestamp of the genesis block when `blocks` is empty. */
     genesisTimestamp: z.number().int().nonnegative().default(0),
+    /** Sierra classes declared at genesis (starknet_getClass / getClassAt serve them; DEPLOY_ACCOUNT deploys them). */
+    classes: z.array(SeedClass).default([]),
+    /** Addresses funded before anything is deployed there (for a DEPLOY_ACCOUNT to pay its fee). */
+    fundedAddresses: z.array(z.object({ address: Felt, balance: U128.default('0x0'), strkBalance: U128.default('0x0') }).strict()).default([]),
     accounts: z
       .array(
         z
@@ -148,7 +203,11 @@ export const RollupSeed = z
   .strict()
   .superRefine((seed, ctx) => {
     const addresses = new Set<bigint>();
-    const all = [...seed.accounts.map((a, i) => ['accounts', i, a.address] as const), ...seed.contracts.map((c, i) => ['contracts', i, c.address] as const)];
+    const all = [
+      ...seed.accounts.map((a, i) => ['accounts', i, a.address] as const),
+      ...seed.contracts.map((c, i) => ['contracts', i, c.address] as const),
+      ...seed.fundedAddresses.map((f, i) => ['fundedAddresses', i, f.address] as const),
+    ];
     for (const [list, i, address] of all) {
       if (addresses.has(BigInt(address))) ctx.addIssue({ code: 'custom', path: [list, i, 'address'], message: `address ${address} is listed twice` });
       addresses.add(BigInt(address));

@@ -6,6 +6,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { contractAddress } from '../../src/rollup/engine/hash.js';
+import { ACCOUNT_CLASS, COUNTER_CLASS, ERC20_CLASS, SEED_CLASSES } from './classes.js';
 import { hex, invokeV1, invokeV3, publicKeyOf, selector, type TestAccount } from './txs.js';
 
 /** Dev accounts of the shipped rollup (starknet-devnet's seed-0 keys and addresses). */
@@ -14,6 +16,14 @@ export const DEV_ACCOUNTS: readonly TestAccount[] = [
   { address: '0x78662e7352d062084b0010068b99288486c2d8b914f6e2a55ce945f8792c8b1', privateKey: '0xe1406455b7d66b1690803be066cbe5e' },
   { address: '0x49dfb8ce986e21d354ac93ea65e6a11f639c1934ea253e5ff14ca62eca0f38e', privateKey: '0xa20a02f0ac53692d144b20cb371a60d7' },
 ];
+
+/**
+ * A key whose account is not deployed: the shipped chain funds the address a DEPLOY_ACCOUNT of the
+ * shipped account class puts it at (salt = public key, constructor calldata = [public key]).
+ */
+export const UNDEPLOYED_KEY = '0x5d6f2a9c1e3b4870a9c2d1e0f3b6a58';
+export const UNDEPLOYED_PUBLIC_KEY = publicKeyOf({ address: '0x0', privateKey: UNDEPLOYED_KEY });
+export const UNDEPLOYED_ADDRESS = hex(contractAddress(BigInt(UNDEPLOYED_PUBLIC_KEY), BigInt(ACCOUNT_CLASS.classHash), [BigInt(UNDEPLOYED_PUBLIC_KEY)]));
 
 export const ETH_TOKEN = '0x49d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';
 export const STRK_TOKEN = '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
@@ -49,18 +59,20 @@ export function starknetMainnetSeed(): Record<string, unknown> {
     l2GasPrices: { wei: hex(4_800_000n), fri: hex(8n * 10n ** 9n) },
     l1DaMode: 'BLOB',
     l1Acceptance: { kind: 'time', delayMs: 600_000 },
+    classes: SEED_CLASSES,
+    fundedAddresses: [{ address: UNDEPLOYED_ADDRESS, balance: hex(10n ** 18n), strkBalance: hex(100n * 10n ** 18n) }],
     accounts: DEV_ACCOUNTS.map((a) => ({
       address: a.address,
       publicKey: publicKeyOf(a),
-      classHash: '0x61dac032f228abef9c6626f995015233097ae253a7f72d68552db02f2971b8f',
+      classHash: ACCOUNT_CLASS.classHash,
       balance: hex(1000n * 10n ** 18n),
       strkBalance: hex(1000n * 10n ** 18n),
       privateKey: a.privateKey,
     })),
     contracts: [
-      { address: ETH_TOKEN, classHash: '0x5ffbcfeb50d200a0677c48a129a11245a3fc519d1d98d76882d1c9a1b19c6ed', storage: {} },
-      { address: STRK_TOKEN, classHash: '0x5ffbcfeb50d200a0677c48a129a11245a3fc519d1d98d76882d1c9a1b19c6ed', storage: {} },
-      { address: COUNTER, classHash: '0x3f9a1d4c5e6b7a8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70', storage: { [selector('counter')]: '0x0' } },
+      { address: ETH_TOKEN, classHash: ERC20_CLASS.classHash, storage: {} },
+      { address: STRK_TOKEN, classHash: ERC20_CLASS.classHash, storage: {} },
+      { address: COUNTER, classHash: COUNTER_CLASS.classHash, storage: { [selector('counter')]: '0x0' } },
     ],
     blocks: [
       { timestamp: 1735689600, status: 'ACCEPTED_ON_L1', transactions: [] },

@@ -7,8 +7,10 @@ import { ManualClock, SeedError, SHIPPED_CHAINS, start, type Gateway } from '../
 import { parseSeed } from '../../src/seed/load.js';
 import { call } from '../support/http.js';
 import { START_MS, UNLIMITED_KEYS, increase, testSeed } from './fixture.js';
-import { DEV_ACCOUNTS, L1_RECEIVER, starknetMainnetSeed } from './make-starknet-seed.js';
+import { DEV_ACCOUNTS, L1_RECEIVER, starknetMainnetSeed, UNDEPLOYED_ADDRESS, UNDEPLOYED_KEY, UNDEPLOYED_PUBLIC_KEY } from './make-starknet-seed.js';
 import { invokeV1, invokeV3, starknetJsHash } from './txs.js';
+import { Account as Account10, RpcProvider as RpcProvider10, hash as hash10 } from 'starknet10';
+import { ACCOUNT_CLASS } from './classes.js';
 
 const SHIPPED = fileURLToPath(new URL('../../chains/starknet-mainnet.json', import.meta.url));
 const [alice, bob, carol] = DEV_ACCOUNTS as [(typeof DEV_ACCOUNTS)[0], (typeof DEV_ACCOUNTS)[0], (typeof DEV_ACCOUNTS)[0]];
@@ -94,6 +96,15 @@ describe('the shipped starknet-mainnet chain', () => {
     expect(r.result).toHaveLength(3);
     const latest = await call(url, 'rollup_estimateFee', { request: [request[2]], block_id: 'latest' });
     expect(latest.error.data.revert_error).toBe('Invalid transaction nonce. Expected: 0x0, got: 0x1');
+  });
+
+  it('funds the documented undeployed key\'s account address, which starknet.js 10 deploys on the 0.9 path', async () => {
+    expect(UNDEPLOYED_ADDRESS).toBe(hash10.calculateContractAddressFromHash(UNDEPLOYED_PUBLIC_KEY, ACCOUNT_CLASS.classHash, [UNDEPLOYED_PUBLIC_KEY], 0));
+    const provider = new RpcProvider10({ nodeUrl: url + '/rpc/v0_9' });
+    const fresh = new Account10({ provider, address: UNDEPLOYED_ADDRESS, signer: UNDEPLOYED_KEY, cairoVersion: '1' });
+    const { contract_address } = await fresh.deployAccount({ classHash: ACCOUNT_CLASS.classHash, constructorCalldata: [UNDEPLOYED_PUBLIC_KEY], addressSalt: UNDEPLOYED_PUBLIC_KEY });
+    expect(BigInt(contract_address)).toBe(BigInt(UNDEPLOYED_ADDRESS));
+    expect(await provider.getClassHashAt(UNDEPLOYED_ADDRESS, 'pre_confirmed')).toBe(ACCOUNT_CLASS.classHash);
   });
 
   it('accepts its ACCEPTED_ON_L2 blocks on L1 ten minutes after start', async () => {

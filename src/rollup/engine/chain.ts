@@ -7,13 +7,14 @@
  */
 import type { Clock } from '../../clock.js';
 import { DevgateError, InvalidArgument, RollupError } from '../../errors.js';
+import { findClass } from './classes.js';
 import { RollupEvents } from './events.js';
-import { applyInvoke, TransactionFailure } from './execute.js';
+import { applyTransaction, submitError, TransactionFailure } from './execute.js';
 import { GWEI } from './fees.js';
 import { blockHash, stateCommitment } from './hash.js';
 import { JournaledMap } from './journal.js';
 import type {
-  BlockId, ExecutedTx, FeeEstimate, Felt, GasPrices, InvokeTransaction, L1AcceptanceRule, OutcomeInput, PendingBlock, RollupState, SealedBlock,
+  BlockId, DeclaredClass, ExecutedTx, FeeEstimate, Felt, GasPrices, L1AcceptanceRule, OutcomeInput, PendingBlock, RollupState, RollupTransaction, SealedBlock,
 } from './types.js';
 
 export interface RollupConfig {
@@ -28,6 +29,8 @@ export interface RollupConfig {
   readonly l1DaMode: 'BLOB' | 'CALLDATA';
   /** Fee-token contract addresses: ETH holds balances in wei, STRK in fri (starknet_call reads them). */
   readonly feeTokens: { readonly eth: Felt; readonly strk: Felt };
+  /** Classes declared at genesis (the seed's), by class hash. */
+  readonly classes: ReadonlyMap<Felt, DeclaredClass>;
   readonly l1Acceptance: L1AcceptanceRule;
   /** Seal the pending block every this many ms of the clock; undefined: on demand only. */
   readonly blockTimeMs?: number;
@@ -247,15 +250,24 @@ export class RollupChain {
 
   // ---- transactions and fees ----
 
-  /** Submits an INVOKE transaction into the pending block: nonce and signature checked, fee charged. */
-  addInvokeTransaction(tx: InvokeTransaction, outcome?: OutcomeInput, opts: { validate?: boolean } = {}): Felt {
+  /** Whether a class is declared after `block` (the seed's classes, then DECLARE transactions up to it), or by `extra`. */
+  private declaredIn(block: SealedBlock | 'pending', extra: ReadonlySet<Felt> = new Set()): (classHash: Felt) => boolean {
+    return (h) => {
+      const blocks = block === 'pending' ? [...this.blocks, { transactions: this.pendingTxs }] : this.blocks.slice(0, Number(block.number) + 1);
+      return extra.has(h) || findClass(h, this.config.classes, blocks) !== undefined;
+    };
+  }
+
+  /** Submits a transaction (INVOKE, DEPLOY_ACCOUNT, DECLARE) into the pending block: nonce and signature checked, fee charged. */
+  addInvokeTransaction(tx: RollupTransaction, outcome?: OutcomeInput, opts: { validate?: boolean } = {}): Felt {
     this.sync();
     if (tx.query) throw new RollupError(61, 'The transaction version is not supported', 'query versions (2^128 + version) are for fee estimates only');
     const c = this.config;
     let applied;
     try {
-      applied = applyInvoke(this.pendingState, tx, outcome, {
+      applied = applyTransaction(this.pendingState, tx, outcome, {
         chainId: c.chainId, gasPrices: c.gasPrices, sequencerAddress: c.sequencerAddress, validate: opts.validate ?? true, charge: true,
+        isDeclared: this.declaredIn('pending'),
       });
     } catch (err) {
       throw submitError(err);
@@ -268,25 +280,34 @@ export class RollupChain {
   }
 
   /** Fee estimates, each transaction simulated on the state the previous ones left. */
-  estimateFee(txs: readonly InvokeTransaction[], id: BlockId, opts: { validate?: boolean } = {}): FeeEstimate[] {
+  estimateFee(txs: readonly RollupTransaction[], id: BlockId, opts: { validate?: boolean } = {}): FeeEstimate[] {
+    return this.simulate(txs, id, opts).map((s) => s.estimate);
+  }
+
+  /** Each transaction simulated on the state the previous ones left: its execution, the states around it and its fee estimate. */
+  simulate(txs: readonly RollupTransaction[], id: BlockId, opts: { validate?: boolean; charge?: boolean } = {}): { executed: ExecutedTx; before: RollupState; after: RollupState; estimate: FeeEstimate }[] {
     const block = this.block(id);
     if (block === undefined) throw new RollupError(24, 'Block not found');
     let state = this.stateAt(block);
+    const declared = new Set<Felt>();
+    const isDeclared = this.declaredIn('number' in block ? block : 'pending', declared);
     return txs.map((tx, i) => {
       let applied;
       try {
-        applied = applyInvoke(state, tx, undefined, {
-          chainId: this.config.chainId, gasPrices: block.gasPrices, sequencerAddress: block.sequencerAddress, validate: opts.validate ?? true, charge: false,
+        applied = applyTransaction(state, tx, undefined, {
+          chainId: this.config.chainId, gasPrices: block.gasPrices, sequencerAddress: block.sequencerAddress, validate: opts.validate ?? true, charge: opts.charge ?? false, isDeclared,
         });
       } catch (err) {
         if (!(err instanceof TransactionFailure)) throw err;
         if (err.kind === 'not-deployed') throw new RollupError(20, 'Contract not found', { transaction_index: i, revert_error: err.reason });
         throw new RollupError(40, 'Contract error', { transaction_index: i, revert_error: err.reason });
       }
+      const before = state;
       state = applied.state;
+      if (tx.kind === 'DECLARE') declared.add(tx.classHash);
       const gasPrice = (tx.version === 1 ? block.gasPrices.wei : block.gasPrices.fri) / GWEI;
       const gasConsumed = applied.executed.gasConsumed;
-      return { gasConsumed, gasPrice, overallFee: gasConsumed * gasPrice, unit: tx.version === 1 ? 'WEI' : 'FRI' };
+      return { executed: applied.executed, before, after: state, estimate: { gasConsumed, gasPrice, overallFee: gasConsumed * gasPrice, unit: tx.version === 1 ? 'WEI' : 'FRI' } };
     });
   }
 
@@ -419,23 +440,4 @@ export class RollupChain {
 
 function maxBig(a: bigint, b: bigint): bigint {
   return a > b ? a : b;
-}
-
-/** The Starknet error a submission failure is answered with. */
-function submitError(err: unknown): unknown {
-  if (!(err instanceof TransactionFailure)) return err;
-  switch (err.kind) {
-    case 'not-deployed':
-      return new RollupError(20, 'Contract not found');
-    case 'nonce':
-      return new RollupError(52, 'Invalid transaction nonce', err.reason);
-    case 'validation':
-      return new RollupError(55, 'Account validation failed', err.reason);
-    case 'resources':
-      return new RollupError(53, "The transaction's resources don't cover validation or the minimal transaction fee", err.reason);
-    case 'balance':
-      return new RollupError(54, "Account balance is smaller than the transaction's maximal fee", err.reason);
-    case 'execution':
-      return new RollupError(40, 'Contract error', { revert_error: err.reason });
-  }
 }

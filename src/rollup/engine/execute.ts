@@ -3,12 +3,13 @@
  * the account's public key, the outcome (given, or derived from the calls), gas and fee.
  */
 import { Point, poseidonHashMany, Signature, verify } from '@scure/starknet';
+import { RollupError } from '../../errors.js';
 import { feeUnit, gasConsumed, gasPriceFor, maxFeeOf } from './fees.js';
-import { invokeTransactionHash } from './hash.js';
-import type { ContractState, ExecutedTx, Felt, GasPrices, InvokeTransaction, OutcomeInput, RollupState, StorageWrite, TxOutcome } from './types.js';
+import { deployedAddress, transactionHash } from './hash.js';
+import type { ContractState, ExecutedTx, Felt, GasPrices, InvokeTransaction, L1HandlerTx, OutcomeInput, RollupState, RollupTransaction, StorageWrite, TxOutcome } from './types.js';
 
 /** Why a transaction could not be applied; the chain turns it into the right RollupError. */
-export type FailureKind = 'not-deployed' | 'nonce' | 'validation' | 'resources' | 'balance' | 'execution';
+export type FailureKind = 'not-deployed' | 'nonce' | 'validation' | 'resources' | 'balance' | 'execution' | 'class' | 'declared';
 
 export class TransactionFailure extends Error {
   constructor(
@@ -27,9 +28,17 @@ export interface ApplyOptions {
   readonly validate: boolean;
   /** Check max fee, resource bounds and balance, and charge the fee (estimates only measure it). */
   readonly charge: boolean;
+  /** Whether a class is declared in the state applied to (DEPLOY_ACCOUNT needs it declared, DECLARE not yet). */
+  readonly isDeclared?: (classHash: Felt) => boolean;
 }
 
 const felt = (n: bigint) => '0x' + n.toString(16);
+
+/** The contract deployed at an address; undefined when none is (an address with only balances has none). */
+export function deployedAt(state: RollupState, address: Felt): ContractState | undefined {
+  const c = state.get(address);
+  return c === undefined || c.deployed === false ? undefined : c;
+}
 
 /** One call of an account's multicall: `[n, (to, selector, len, ...data) * n]` (Cairo 1 accounts). */
 export interface Call {
@@ -110,28 +119,64 @@ function publicPoints(publicKey: Felt): string[] {
   return points;
 }
 
-/** Applies `tx` to `state`; returns the new state (a copy) and the executed transaction. */
+/** Applies an INVOKE transaction to `state` (see applyTransaction). */
 export function applyInvoke(state: RollupState, tx: InvokeTransaction, given: OutcomeInput | undefined, opts: ApplyOptions): { state: RollupState; executed: ExecutedTx } {
-  const sender = state.get(tx.senderAddress);
+  return applyTransaction(state, tx, given, opts);
+}
+
+const NO_OUTCOME: TxOutcome = { events: [], messages: [], storageWrites: [] };
+
+/** Who pays and signs a transaction: its account (deployed, or being deployed by a DEPLOY_ACCOUNT). */
+function payerOf(state: RollupState, tx: Exclude<RollupTransaction, L1HandlerTx>, opts: ApplyOptions): { address: Felt; account: ContractState; publicKey: Felt } {
+  if (tx.kind === 'DEPLOY_ACCOUNT') {
+    const address = deployedAddress(tx);
+    if (deployedAt(state, address) !== undefined) throw new TransactionFailure('execution', `Requested contract address ${felt(address)} is unavailable for deployment: a contract is deployed there.`);
+    if (!(opts.isDeclared?.(tx.classHash) ?? false)) throw new TransactionFailure('class', `Class with hash ${felt(tx.classHash)} is not declared.`);
+    const publicKey = tx.constructorCalldata[0];
+    if (publicKey === undefined) throw new TransactionFailure('validation', 'Account validation failed: the constructor calldata has no public key (an account constructor takes public_key first).');
+    if (tx.nonce !== 0n) throw new TransactionFailure('nonce', `Invalid transaction nonce. Expected: 0x0, got: ${felt(tx.nonce)}`);
+    const funded = state.get(address) ?? { classHash: 0n, nonce: 0n, balanceWei: 0n, balanceFri: 0n, storage: new Map() };
+    return { address, account: { classHash: tx.classHash, publicKey, nonce: 0n, balanceWei: funded.balanceWei, balanceFri: funded.balanceFri, storage: funded.storage }, publicKey };
+  }
+  const sender = deployedAt(state, tx.senderAddress);
   if (sender === undefined) throw new TransactionFailure('not-deployed', `Requested contract address ${felt(tx.senderAddress)} is not deployed.`);
   if (sender.publicKey === undefined) throw new TransactionFailure('validation', `Contract ${felt(tx.senderAddress)} is not an account: it has no public key.`);
   if (tx.nonce !== sender.nonce) throw new TransactionFailure('nonce', `Invalid transaction nonce. Expected: ${felt(sender.nonce)}, got: ${felt(tx.nonce)}`);
-  const hash = invokeTransactionHash(tx, opts.chainId);
-  if (opts.validate && !signatureValid(hash, tx.signature, sender.publicKey)) {
-    throw new TransactionFailure('validation', `Account validation failed: invalid signature for transaction ${felt(hash)} and public key ${felt(sender.publicKey)}.`);
-  }
+  if (tx.kind === 'DECLARE' && (opts.isDeclared?.(tx.classHash) ?? false)) throw new TransactionFailure('declared', `Class with hash ${felt(tx.classHash)} is already declared.`);
+  return { address: tx.senderAddress, account: sender, publicKey: sender.publicKey };
+}
+
+/** What an INVOKE did (given, or derived from its calls); DEPLOY_ACCOUNT and DECLARE emit nothing in the simulation. */
+function outcomeOf(state: RollupState, tx: Exclude<RollupTransaction, L1HandlerTx>, given: OutcomeInput | undefined): TxOutcome {
+  if (tx.kind === 'DEPLOY_ACCOUNT' || tx.kind === 'DECLARE') return NO_OUTCOME;
   const calls = decodeCalls(tx.calldata);
   if (calls === undefined) throw new TransactionFailure('execution', 'Execution failed: calldata is not an account multicall [n_calls, (to, selector, calldata_len, ...calldata) * n_calls].');
   const outcome = derivedOutcome(calls, given);
   for (const target of [...calls.map((c) => c.to), ...outcome.storageWrites.map((w) => w.contractAddress)]) {
-    if (!state.has(target)) throw new TransactionFailure('execution', `Requested contract address ${felt(target)} is not deployed.`);
+    if (deployedAt(state, target) === undefined) throw new TransactionFailure('execution', `Requested contract address ${felt(target)} is not deployed.`);
   }
+  return outcome;
+}
+
+/**
+ * Applies a transaction to `state`: its account's nonce and signature, what it did, its gas and fee
+ * (checked against its bounds and the balance, and charged when `opts.charge`). Returns the new state
+ * (a copy) and the executed transaction; throws TransactionFailure.
+ */
+export function applyTransaction(state: RollupState, tx: RollupTransaction, given: OutcomeInput | undefined, opts: ApplyOptions): { state: RollupState; executed: ExecutedTx } {
+  if (tx.kind === 'L1_HANDLER') return applyL1Handler(state, tx, given, opts);
+  const payer = payerOf(state, tx, opts);
+  const hash = transactionHash(tx, opts.chainId);
+  if (opts.validate && !signatureValid(hash, tx.signature, payer.publicKey)) {
+    throw new TransactionFailure('validation', `Account validation failed: invalid signature for transaction ${felt(hash)} and public key ${felt(payer.publicKey)}.`);
+  }
+  const outcome = outcomeOf(state, tx, given);
 
   const gas = gasConsumed(tx, outcome);
   const price = gasPriceFor(tx, opts.gasPrices);
   const fee = gas * price;
   const unit = feeUnit(tx);
-  const balance = unit === 'WEI' ? sender.balanceWei : sender.balanceFri;
+  const balance = unit === 'WEI' ? payer.account.balanceWei : payer.account.balanceFri;
   if (opts.charge) {
     if (tx.version === 1 && tx.maxFee < fee) throw new TransactionFailure('resources', `Max fee (${tx.maxFee}) is below the minimal fee (${fee}) of the transaction.`);
     if (tx.version === 3) {
@@ -148,13 +193,32 @@ export function applyInvoke(state: RollupState, tx: InvokeTransaction, given: Ou
   const charged = opts.charge ? fee : 0n;
   const debit = (c: ContractState): ContractState =>
     unit === 'WEI' ? { ...c, balanceWei: c.balanceWei - charged } : { ...c, balanceFri: c.balanceFri - charged };
-  next.set(tx.senderAddress, { ...debit(sender), nonce: sender.nonce + 1n });
+  next.set(payer.address, { ...debit(payer.account), nonce: payer.account.nonce + 1n });
   const sequencer = next.get(opts.sequencerAddress);
   if (sequencer !== undefined && charged > 0n) {
     next.set(opts.sequencerAddress, unit === 'WEI' ? { ...sequencer, balanceWei: sequencer.balanceWei + charged } : { ...sequencer, balanceFri: sequencer.balanceFri + charged });
   }
   writeStorage(next, outcome.storageWrites);
   return { state: next, executed: { hash, tx, outcome, gasConsumed: gas, actualFee: fee } };
+}
+
+/**
+ * An L1 handler: the message's call on its target (deployed, else 'not-deployed'), with the outcome the
+ * simulation derives for a call; its fee (gas at the L1 gas price in wei) was paid on L1 and must not
+ * exceed what the message paid ('resources'). No nonce or signature, nothing charged on L2.
+ */
+function applyL1Handler(state: RollupState, tx: L1HandlerTx, given: OutcomeInput | undefined, opts: ApplyOptions): { state: RollupState; executed: ExecutedTx } {
+  if (deployedAt(state, tx.contractAddress) === undefined) throw new TransactionFailure('not-deployed', `Requested contract address ${felt(tx.contractAddress)} is not deployed.`);
+  const outcome = derivedOutcome([{ to: tx.contractAddress, selector: tx.entryPointSelector, calldata: tx.calldata }], given);
+  for (const w of outcome.storageWrites) {
+    if (deployedAt(state, w.contractAddress) === undefined) throw new TransactionFailure('execution', `Requested contract address ${felt(w.contractAddress)} is not deployed.`);
+  }
+  const gas = gasConsumed(tx, outcome);
+  const fee = gas * gasPriceFor(tx, opts.gasPrices);
+  if (opts.charge && tx.paidFeeOnL1 < fee) throw new TransactionFailure('resources', `The fee paid on L1 (${tx.paidFeeOnL1} wei) is below the L1 handler's fee (${fee} wei).`);
+  const next = new Map(state);
+  writeStorage(next, outcome.storageWrites);
+  return { state: next, executed: { hash: transactionHash(tx, opts.chainId), tx, outcome, gasConsumed: gas, actualFee: fee } };
 }
 
 function writeStorage(state: Map<Felt, ContractState>, writes: readonly StorageWrite[]): void {
@@ -165,5 +229,28 @@ function writeStorage(state: Map<Felt, ContractState>, writes: readonly StorageW
     const storage = new Map(c.storage);
     for (const w of ws) storage.set(w.key, w.value);
     state.set(address, { ...c, storage });
+  }
+}
+
+/** The Starknet error a submission failure is answered with. */
+export function submitError(err: unknown): unknown {
+  if (!(err instanceof TransactionFailure)) return err;
+  switch (err.kind) {
+    case 'not-deployed':
+      return new RollupError(20, 'Contract not found');
+    case 'nonce':
+      return new RollupError(52, 'Invalid transaction nonce', err.reason);
+    case 'validation':
+      return new RollupError(55, 'Account validation failed', err.reason);
+    case 'resources':
+      return new RollupError(53, "The transaction's resources don't cover validation or the minimal transaction fee", err.reason);
+    case 'balance':
+      return new RollupError(54, "Account balance is smaller than the transaction's maximal fee", err.reason);
+    case 'execution':
+      return new RollupError(40, 'Contract error', { revert_error: err.reason });
+    case 'class':
+      return new RollupError(28, 'Class hash not found', err.reason);
+    case 'declared':
+      return new RollupError(51, 'Class already declared', err.reason);
   }
 }

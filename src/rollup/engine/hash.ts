@@ -2,8 +2,9 @@
  * Starknet hashes: transaction hashes exactly as Starknet computes them (so clients can recompute
  * them), and devgate's block hash and state commitment (Poseidon, modeled on Starknet 0.13.2).
  */
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { computeHashOnElements, poseidonHashMany } from '@scure/starknet';
-import { QUERY_VERSION_OFFSET, type ContractState, type ExecutedTx, type Felt, type GasPrices, type InvokeTransaction, type ResourceBound, type RollupState } from './types.js';
+import { QUERY_VERSION_OFFSET, type ContractState, type DeclareV3, type DeployAccountV3, type ExecutedTx, type Felt, type GasPrices, type InvokeTransaction, type InvokeV3, type L1HandlerTx, type ResourceBound, type RollupState, type RollupTransaction } from './types.js';
 
 export { QUERY_VERSION_OFFSET };
 
@@ -16,6 +17,12 @@ export function shortString(s: string): Felt {
 }
 
 const INVOKE = shortString('invoke');
+const DEPLOY_ACCOUNT = shortString('deploy_account');
+const DECLARE = shortString('declare');
+const L1_HANDLER = shortString('l1_handler');
+const CONTRACT_ADDRESS = shortString('STARKNET_CONTRACT_ADDRESS');
+/** Contract addresses are below 2^251 - 256. */
+const ADDRESS_BOUND = (1n << 251n) - 256n;
 const L1_GAS = shortString('L1_GAS');
 const L2_GAS = shortString('L2_GAS');
 const L1_DATA = shortString('L1_DATA');
@@ -23,7 +30,7 @@ const L1_DATA = shortString('L1_DATA');
 const pedersenHash = (values: readonly bigint[]): Felt => BigInt(computeHashOnElements([...values]) as string | bigint);
 
 /** The version felt a transaction is hashed with. */
-export function versionFelt(tx: InvokeTransaction): Felt {
+export function versionFelt(tx: RollupTransaction): Felt {
   return BigInt(tx.version) + (tx.query ? QUERY_VERSION_OFFSET : 0n);
 }
 
@@ -33,26 +40,93 @@ function boundFelt(name: Felt, b: ResourceBound): Felt {
 
 const daMode = (m: 'L1' | 'L2'): bigint => (m === 'L1' ? 0n : 1n);
 
+/** The fee fields of a v3 hash: Poseidon(tip, L1_GAS bound, L2_GAS bound[, L1_DATA bound]). */
+function feeFieldsHash(tx: InvokeV3 | DeployAccountV3 | DeclareV3): Felt {
+  const rb = tx.resourceBounds;
+  const bounds = [boundFelt(L1_GAS, rb.l1Gas), boundFelt(L2_GAS, rb.l2Gas)];
+  if (rb.l1DataGas !== undefined) bounds.push(boundFelt(L1_DATA, rb.l1DataGas));
+  return poseidonHashMany([tx.tip, ...bounds]);
+}
+
+const daModes = (tx: InvokeV3 | DeployAccountV3 | DeclareV3): Felt => (daMode(tx.nonceDataAvailabilityMode) << 32n) + daMode(tx.feeDataAvailabilityMode);
+
 /** An INVOKE transaction's hash: Pedersen for v1, Poseidon for v3, over Starknet's fields. */
 export function invokeTransactionHash(tx: InvokeTransaction, chainId: Felt): Felt {
   if (tx.version === 1) {
     return pedersenHash([INVOKE, versionFelt(tx), tx.senderAddress, 0n, pedersenHash(tx.calldata), tx.maxFee, chainId, tx.nonce]);
   }
-  const rb = tx.resourceBounds;
-  const bounds = [boundFelt(L1_GAS, rb.l1Gas), boundFelt(L2_GAS, rb.l2Gas)];
-  if (rb.l1DataGas !== undefined) bounds.push(boundFelt(L1_DATA, rb.l1DataGas));
   return poseidonHashMany([
     INVOKE,
     versionFelt(tx),
     tx.senderAddress,
-    poseidonHashMany([tx.tip, ...bounds]),
+    feeFieldsHash(tx),
     poseidonHashMany([...tx.paymasterData]),
     chainId,
     tx.nonce,
-    (daMode(tx.nonceDataAvailabilityMode) << 32n) + daMode(tx.feeDataAvailabilityMode),
+    daModes(tx),
     poseidonHashMany([...tx.accountDeploymentData]),
     poseidonHashMany([...tx.calldata]),
   ]);
+}
+
+/** The address a contract deployed by `deployer` (0 for DEPLOY_ACCOUNT) gets, as Starknet computes it. */
+export function contractAddress(salt: Felt, classHash: Felt, constructorCalldata: readonly Felt[], deployer = 0n): Felt {
+  return pedersenHash([CONTRACT_ADDRESS, deployer, salt, classHash, pedersenHash(constructorCalldata)]) % ADDRESS_BOUND;
+}
+
+/** The account a DEPLOY_ACCOUNT transaction deploys. */
+export const deployedAddress = (tx: DeployAccountV3): Felt => contractAddress(tx.contractAddressSalt, tx.classHash, tx.constructorCalldata);
+
+/** A transaction's hash, by kind: INVOKE, DEPLOY_ACCOUNT v3 and DECLARE v3 as Starknet computes them. */
+export function transactionHash(tx: RollupTransaction, chainId: Felt): Felt {
+  if (tx.kind === 'DEPLOY_ACCOUNT') {
+    return poseidonHashMany([
+      DEPLOY_ACCOUNT,
+      versionFelt(tx),
+      deployedAddress(tx),
+      feeFieldsHash(tx),
+      poseidonHashMany([...tx.paymasterData]),
+      chainId,
+      tx.nonce,
+      daModes(tx),
+      poseidonHashMany([...tx.constructorCalldata]),
+      tx.classHash,
+      tx.contractAddressSalt,
+    ]);
+  }
+  if (tx.kind === 'DECLARE') {
+    return poseidonHashMany([
+      DECLARE,
+      versionFelt(tx),
+      tx.senderAddress,
+      feeFieldsHash(tx),
+      poseidonHashMany([...tx.paymasterData]),
+      chainId,
+      tx.nonce,
+      daModes(tx),
+      poseidonHashMany([...tx.accountDeploymentData]),
+      tx.classHash,
+      tx.compiledClassHash,
+    ]);
+  }
+  if (tx.kind === 'L1_HANDLER') {
+    return pedersenHash([L1_HANDLER, 0n, tx.contractAddress, tx.entryPointSelector, pedersenHash(tx.calldata), 0n, chainId, tx.nonce]);
+  }
+  return invokeTransactionHash(tx, chainId);
+}
+
+/**
+ * The hash of an L1 -> L2 message as the Starknet core contract computes it: keccak256 of the 32-byte
+ * words from_address, to_address, nonce, selector, payload length, payload.
+ */
+export function l1ToL2MessageHash(tx: L1HandlerTx): bigint {
+  const [from = 0n, ...payload] = tx.calldata;
+  const words = [from, tx.contractAddress, tx.nonce, tx.entryPointSelector, BigInt(payload.length), ...payload];
+  const bytes = new Uint8Array(32 * words.length);
+  words.forEach((w, i) => {
+    for (let b = 0; b < 32; b++) bytes[32 * i + b] = Number((w >> BigInt(8 * (31 - b))) & 0xffn);
+  });
+  return BigInt('0x' + Buffer.from(keccak_256(bytes)).toString('hex'));
 }
 
 const STATE_V0 = shortString('STARKNET_STATE_V0');

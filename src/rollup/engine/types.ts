@@ -27,6 +27,7 @@ export interface ResourceBounds {
 
 /** INVOKE v1: fee in wei, bounded by max_fee; hashed with Pedersen. */
 export interface InvokeV1 {
+  readonly kind?: 'INVOKE';
   readonly version: 1;
   /** The query version (2^128 + 1) that SDKs sign fee estimates with. */
   readonly query: boolean;
@@ -39,6 +40,7 @@ export interface InvokeV1 {
 
 /** INVOKE v3: fee in fri, bounded by resource bounds; hashed with Poseidon. */
 export interface InvokeV3 {
+  readonly kind?: 'INVOKE';
   readonly version: 3;
   readonly query: boolean;
   readonly senderAddress: Felt;
@@ -54,6 +56,80 @@ export interface InvokeV3 {
 }
 
 export type InvokeTransaction = InvokeV1 | InvokeV3;
+
+export interface SierraEntryPoint {
+  readonly selector: Felt;
+  readonly functionIdx: number;
+}
+
+/** A Sierra contract class as the Starknet JSON-RPC carries it (CONTRACT_CLASS); `abi` is the ABI's JSON text. */
+export interface SierraClass {
+  readonly sierraProgram: readonly Felt[];
+  readonly contractClassVersion: string;
+  readonly entryPoints: { readonly constructor: readonly SierraEntryPoint[]; readonly external: readonly SierraEntryPoint[]; readonly l1Handler: readonly SierraEntryPoint[] };
+  readonly abi: string;
+}
+
+/** A declared class: its hash, the hash of its compiled (CASM) form as the declarer gave it, and the class. */
+export interface DeclaredClass {
+  readonly classHash: Felt;
+  readonly compiledClassHash: Felt;
+  readonly contractClass: SierraClass;
+}
+
+/** The v3 fee fields every v3 transaction carries. */
+interface V3Fields {
+  readonly version: 3;
+  readonly query: boolean;
+  readonly signature: readonly Felt[];
+  readonly nonce: Felt;
+  readonly resourceBounds: ResourceBounds;
+  readonly tip: bigint;
+  readonly paymasterData: readonly Felt[];
+  readonly nonceDataAvailabilityMode: DataAvailabilityMode;
+  readonly feeDataAvailabilityMode: DataAvailabilityMode;
+}
+
+/** DEPLOY_ACCOUNT v3: deploys an account of a declared class at the address its salt, class and calldata give; it pays its own fee. */
+export interface DeployAccountV3 extends V3Fields {
+  readonly kind: 'DEPLOY_ACCOUNT';
+  readonly classHash: Felt;
+  readonly contractAddressSalt: Felt;
+  readonly constructorCalldata: readonly Felt[];
+}
+
+/** DECLARE v3: declares a Sierra class (its hash computed from the class, the compiled class hash as given). */
+export interface DeclareV3 extends V3Fields {
+  readonly kind: 'DECLARE';
+  readonly senderAddress: Felt;
+  readonly classHash: Felt;
+  readonly compiledClassHash: Felt;
+  readonly contractClass: SierraClass;
+  readonly accountDeploymentData: readonly Felt[];
+}
+
+/**
+ * L1_HANDLER: an L1 -> L2 message consumed on L2, calling `entryPointSelector` of `contractAddress`
+ * with (from_address, ...payload). Its fee was paid on L1 (`paidFeeOnL1`, wei); it has no signature.
+ */
+export interface L1HandlerTx {
+  readonly kind: 'L1_HANDLER';
+  readonly version: 0;
+  readonly query: false;
+  readonly contractAddress: Felt;
+  readonly entryPointSelector: Felt;
+  /** [from_address (the L1 sender), ...payload]. */
+  readonly calldata: readonly Felt[];
+  /** The L1 message nonce. */
+  readonly nonce: Felt;
+  readonly signature: readonly Felt[];
+  readonly paidFeeOnL1: bigint;
+  /** The L1 transaction that sent the message (32 bytes, not a felt; starknet_getMessagesStatus looks it up). */
+  readonly l1TransactionHash: bigint;
+}
+
+/** Every transaction the simulation applies. */
+export type RollupTransaction = InvokeTransaction | DeployAccountV3 | DeclareV3 | L1HandlerTx;
 
 export interface RollupEvent {
   readonly fromAddress: Felt;
@@ -104,7 +180,7 @@ export interface FeeEstimate {
 /** An executed transaction with its receipt data. */
 export interface ExecutedTx {
   readonly hash: Felt;
-  readonly tx: InvokeTransaction;
+  readonly tx: RollupTransaction;
   readonly outcome: TxOutcome;
   readonly gasConsumed: bigint;
   /** Charged fee in wei (v1) or fri (v3). */
@@ -120,9 +196,14 @@ export interface ContractState {
   readonly balanceWei: bigint;
   readonly balanceFri: bigint;
   readonly storage: ReadonlyMap<Felt, Felt>;
+  /** false: only balances, no contract deployed at the address yet. */
+  readonly deployed?: false;
 }
 
-/** The whole rollup state; never mutated once a block holds it. */
+/**
+ * The whole rollup state; never mutated once a block holds it. An entry with `deployed: false` is an
+ * address that holds fee-token balances but no contract yet (funded before a DEPLOY_ACCOUNT).
+ */
 export type RollupState = ReadonlyMap<Felt, ContractState>;
 
 /** A sealed block. `status` moves forward only; the rest never changes. */

@@ -18,6 +18,7 @@ import { devnet_restart } from './devnet_restart.js';
 import { devnet_revert } from './devnet_revert.js';
 import { devnet_setGasPrice } from './devnet_setGasPrice.js';
 import { devnet_setTime } from './devnet_setTime.js';
+import { devnet_postmanSendMessageToL2 } from './devnet_postmanSendMessageToL2.js';
 import { devnet_snapshot } from './devnet_snapshot.js';
 import { rollup_addInvokeTransaction } from './rollup_addInvokeTransaction.js';
 import { rollup_blockNumber } from './rollup_blockNumber.js';
@@ -51,15 +52,14 @@ const ROLLUP: readonly MethodDef<RollupContext, any>[] = [
 ];
 
 const DEVNET: readonly MethodDef<RollupContext, any>[] = [devnet_createBlock, devnet_acceptOnL1, devnet_rejectBlock, devnet_setTime, devnet_increaseTime];
-
-/** rollup_ methods whose SPEC shape is also the Starknet spec's, so they answer under the prefix too. */
-const SHARED: readonly MethodDef<RollupContext, any>[] = [rollup_addInvokeTransaction];
+/** L1 -> L2 messaging (starknet_getMessagesStatus reads what it delivers). */
+const MESSAGING: readonly MethodDef<RollupContext, any>[] = [devnet_postmanSendMessageToL2];
 
 /** The table of a rollup network whose own prefix is `prefix` (e.g. `starknet`). */
 export function rollupMethods(prefix: string): MethodTable<RollupContext> {
   const table = new MethodTable<RollupContext>(DEVNET);
+  for (const def of MESSAGING) table.add(def);
   for (const def of ROLLUP) table.add(def);
-  for (const def of SHARED) table.add({ ...def, name: def.name.replace(/^rollup_/, `${prefix}_`) });
   for (const def of STARKNET) table.add({ ...def, name: def.name.replace(/^starknet_/, `${prefix}_`) });
   for (const def of CONTROLS) table.add(def);
   return table;

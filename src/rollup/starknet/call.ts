@@ -7,6 +7,7 @@
 import { keccak } from '@scure/starknet';
 import { RollupError } from '../../errors.js';
 import type { RollupConfig } from '../engine/chain.js';
+import { deployedAt } from '../engine/execute.js';
 import { shortString } from '../engine/hash.js';
 import type { Felt, RollupState } from '../engine/types.js';
 import { feltHex } from '../format.js';
@@ -31,7 +32,7 @@ export interface CallRequest {
 
 /** The result felts of a modelled view; error 20 for an undeployed contract, 40 for what is not modelled. */
 export function modelledCall(state: RollupState, config: RollupConfig, req: CallRequest): Felt[] {
-  const contract = state.get(req.contractAddress);
+  const contract = deployedAt(state, req.contractAddress);
   if (contract === undefined) throw new RollupError(20, 'Contract not found');
   const token = req.contractAddress === config.feeTokens.eth ? 'eth' : req.contractAddress === config.feeTokens.strk ? 'strk' : undefined;
   const balanceOf = (c: { balanceWei: bigint; balanceFri: bigint } | undefined) => (c === undefined ? 0n : token === 'eth' ? c.balanceWei : c.balanceFri);

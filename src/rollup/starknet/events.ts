@@ -6,6 +6,7 @@
 import { InvalidArgument, RollupError } from '../../errors.js';
 import { describe, type Decoder } from '../../rpc/params.js';
 import type { RollupChain } from '../engine/chain.js';
+import { isV09, type RollupContext } from '../context.js';
 import type { Felt, PendingBlock, SealedBlock } from '../engine/types.js';
 import { feltHex } from '../format.js';
 import { felt } from '../params.js';
@@ -69,9 +70,10 @@ export const eventFilter: Decoder<EventFilter> = (value) => {
 };
 
 /** The blocks a filter covers, oldest first. */
-function blocksOf(chain: RollupChain, f: EventFilter): (SealedBlock | PendingBlock)[] {
-  const from = f.from === undefined ? 0n : numberOf(chain, resolveBlock(chain, f.from));
-  const toBlock = f.to === undefined ? chain.head() : resolveBlock(chain, f.to);
+function blocksOf(ctx: RollupContext, f: EventFilter): (SealedBlock | PendingBlock)[] {
+  const chain = ctx.chain;
+  const from = f.from === undefined ? 0n : numberOf(chain, resolveBlock(ctx, f.from));
+  const toBlock = f.to === undefined ? chain.head() : resolveBlock(ctx, f.to);
   const to = numberOf(chain, toBlock);
   const out: (SealedBlock | PendingBlock)[] = [];
   for (let n = from; n <= to && n <= chain.head().number; n++) out.push(chain.block({ number: n })!);
@@ -85,12 +87,13 @@ function numberOf(chain: RollupChain, b: SealedBlock | PendingBlock): bigint {
 }
 
 /** One page of matching events and the token of the next page, if any. */
-export function findEvents(chain: RollupChain, f: EventFilter): { events: Record<string, unknown>[]; continuation_token?: string } {
+export function findEvents(ctx: RollupContext, f: EventFilter): { events: Record<string, unknown>[]; continuation_token?: string } {
   const matches = (keys: readonly Felt[]) => f.keys.every((allowed, i) => allowed.length === 0 || (i < keys.length && allowed.includes(keys[i]!)));
   const events: Record<string, unknown>[] = [];
   let seen = 0;
-  for (const b of blocksOf(chain, f)) {
-    const where = 'hash' in b ? { block_hash: feltHex(b.hash), block_number: Number(b.number) } : {};
+  for (const b of blocksOf(ctx, f)) {
+    // A pending event has no block in 0.8; a pre-confirmed one (0.9) has its block's number.
+    const where = 'hash' in b ? { block_hash: feltHex(b.hash), block_number: Number(b.number) } : isV09(ctx) ? { block_number: Number(numberOf(ctx.chain, b)) } : {};
     for (const tx of b.transactions) {
       for (const e of tx.outcome.events) {
         if ((f.address !== undefined && e.fromAddress !== f.address) || !matches(e.keys)) continue;

@@ -17,7 +17,8 @@
  */
 import { LimitExceeded, RollupError } from '../../errors.js';
 import type { RollupChain } from '../../rollup/engine/chain.js';
-import type { BlockId, ExecutedTx, Felt, RollupEvent, SealedBlock } from '../../rollup/engine/types.js';
+import { contractAddress } from '../../rollup/engine/hash.js';
+import type { BlockId, ExecutedTx, Felt, RollupEvent, RollupTransaction, SealedBlock } from '../../rollup/engine/types.js';
 import { feltHex } from '../../rollup/format.js';
 import { formatHeader, formatTransaction } from '../../rollup/starknet/format.js';
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../ethSubscriptions.js';
@@ -56,10 +57,22 @@ const eventTexts = new WeakMap<SealedBlock, { readonly event: RollupEvent; reado
 export function headerJson(chain: RollupChain, block: SealedBlock): string {
   let text = headers.get(block);
   if (text === undefined) {
-    const { status: _status, ...header } = formatHeader(block, chain.config);
+    const { status: _status, ...header } = formatHeader(block, { chain, networkName: '' });
     headers.set(block, (text = JSON.stringify(header)));
   }
   return text;
+}
+
+/** The address a pending transaction comes from: its sender, the account a DEPLOY_ACCOUNT deploys, an L1 handler's contract. */
+function senderOf(tx: RollupTransaction): Felt {
+  switch (tx.kind) {
+    case 'DEPLOY_ACCOUNT':
+      return contractAddress(tx.contractAddressSalt, tx.classHash, tx.constructorCalldata);
+    case 'L1_HANDLER':
+      return tx.contractAddress;
+    default:
+      return tx.senderAddress;
+  }
 }
 
 /** Whether an event's keys match a filter's (per position, any of the listed values; an empty list: any). */
@@ -211,7 +224,7 @@ export class StarknetSubscriptions {
   }
 
   private notifyPending(id: string, sub: Subscription & { readonly kind: 'pendingTransactions'; readonly details: boolean; readonly senders?: ReadonlySet<Felt> }, tx: ExecutedTx): void {
-    if (sub.senders !== undefined && !sub.senders.has(tx.tx.senderAddress)) return;
+    if (sub.senders !== undefined && !sub.senders.has(senderOf(tx.tx))) return;
     this.notify(id, sub, sub.details ? JSON.stringify(formatTransaction(tx)) : `"${feltHex(tx.hash)}"`);
   }
 

@@ -1,6 +1,17 @@
 /** The `starknet_` family: Starknet JSON-RPC spec 0.8 methods, served under a rollup network's own prefix. */
 import type { MethodDef } from '../../../rpc/method.js';
 import type { RollupContext } from '../../context.js';
+import { starknet_addInvokeTransaction } from './starknet_addInvokeTransaction.js';
+import { starknet_getClass } from './starknet_getClass.js';
+import { starknet_getClassAt } from './starknet_getClassAt.js';
+import { starknet_getStateUpdate } from './starknet_getStateUpdate.js';
+import { starknet_addDeclareTransaction } from './starknet_addDeclareTransaction.js';
+import { starknet_addDeployAccountTransaction } from './starknet_addDeployAccountTransaction.js';
+import { starknet_simulateTransactions } from './starknet_simulateTransactions.js';
+import { starknet_estimateMessageFee } from './starknet_estimateMessageFee.js';
+import { starknet_getMessagesStatus } from './starknet_getMessagesStatus.js';
+import { starknet_traceBlockTransactions } from './starknet_traceBlockTransactions.js';
+import { starknet_traceTransaction } from './starknet_traceTransaction.js';
 import { starknet_blockHashAndNumber } from './starknet_blockHashAndNumber.js';
 import { starknet_blockNumber } from './starknet_blockNumber.js';
 import { starknet_chainId } from './starknet_chainId.js';
@@ -41,4 +52,15 @@ export const STARKNET: readonly MethodDef<RollupContext, any>[] = [
   starknet_getTransactionByBlockIdAndIndex,
   starknet_getEvents,
   starknet_call,
+  starknet_addInvokeTransaction,
+  starknet_getStateUpdate,
+  starknet_getClass,
+  starknet_getClassAt,
+  starknet_addDeployAccountTransaction,
+  starknet_addDeclareTransaction,
+  starknet_simulateTransactions,
+  starknet_estimateMessageFee,
+  starknet_getMessagesStatus,
+  starknet_traceTransaction,
+  starknet_traceBlockTransactions,
 ];

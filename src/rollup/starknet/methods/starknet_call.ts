@@ -31,5 +31,5 @@ export const starknet_call = defineMethod({
   name: 'starknet_call',
   named: true,
   params: [required('request', callRequest), required('block_id', starknetBlockId)],
-  handler: (ctx: RollupContext, req, id) => modelledCall(ctx.chain.stateAt(resolveBlock(ctx.chain, id)), ctx.chain.config, req).map(feltHex),
+  handler: (ctx: RollupContext, req, id) => modelledCall(ctx.chain.stateAt(resolveBlock(ctx, id)), ctx.chain.config, req).map(feltHex),
 });

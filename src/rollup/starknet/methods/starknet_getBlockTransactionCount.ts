@@ -10,5 +10,5 @@ export const starknet_getBlockTransactionCount = defineMethod({
   name: 'starknet_getBlockTransactionCount',
   named: true,
   params: [required('block_id', starknetBlockId)],
-  handler: (ctx: RollupContext, id) => resolveBlock(ctx.chain, id).transactions.length,
+  handler: (ctx: RollupContext, id) => resolveBlock(ctx, id).transactions.length,
 });

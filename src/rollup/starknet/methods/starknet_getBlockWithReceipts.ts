@@ -1,6 +1,6 @@
 import { defineMethod, required } from '../../../rpc/method.js';
 import type { RollupContext } from '../../context.js';
-import { finalityOf, formatHeader, formatReceiptBody, formatTransaction } from '../format.js';
+import { finalityOf, pendingFinality, formatHeader, formatReceiptBody, formatTransaction } from '../format.js';
 import { resolveBlock, starknetBlockId } from '../params.js';
 
 /**
@@ -12,9 +12,9 @@ export const starknet_getBlockWithReceipts = defineMethod({
   named: true,
   params: [required('block_id', starknetBlockId)],
   handler: (ctx: RollupContext, id) => {
-    const b = resolveBlock(ctx.chain, id);
-    const finality = 'hash' in b ? finalityOf(b) : 'ACCEPTED_ON_L2';
+    const b = resolveBlock(ctx, id);
+    const finality = 'hash' in b ? finalityOf(b) : pendingFinality(ctx);
     const transactions = b.transactions.map((t) => ({ transaction: formatTransaction(t), receipt: formatReceiptBody(t, finality) }));
-    return { ...formatHeader(b, ctx.chain.config), transactions };
+    return { ...formatHeader(b, ctx), transactions };
   },
 });

@@ -12,7 +12,7 @@ export const starknet_getBlockWithTxs = defineMethod({
   named: true,
   params: [required('block_id', starknetBlockId)],
   handler: (ctx: RollupContext, id) => {
-    const b = resolveBlock(ctx.chain, id);
-    return { ...formatHeader(b, ctx.chain.config), transactions: b.transactions.map(formatTransaction) };
+    const b = resolveBlock(ctx, id);
+    return { ...formatHeader(b, ctx), transactions: b.transactions.map(formatTransaction) };
   },
 });

@@ -12,5 +12,5 @@ export const starknet_getClassHashAt = defineMethod({
   name: 'starknet_getClassHashAt',
   named: true,
   params: [required('block_id', starknetBlockId), required('contract_address', felt)],
-  handler: (ctx: RollupContext, id, address) => feltHex(contractAt(ctx.chain, id, address).classHash),
+  handler: (ctx: RollupContext, id, address) => feltHex(contractAt(ctx, id, address).classHash),
 });

@@ -12,5 +12,5 @@ export const starknet_getEvents = defineMethod({
   name: 'starknet_getEvents',
   named: true,
   params: [required('filter', eventFilter)],
-  handler: (ctx: RollupContext, filter) => findEvents(ctx.chain, filter),
+  handler: (ctx: RollupContext, filter) => findEvents(ctx, filter),
 });

@@ -12,5 +12,5 @@ export const starknet_getNonce = defineMethod({
   name: 'starknet_getNonce',
   named: true,
   params: [required('block_id', starknetBlockId), required('contract_address', felt)],
-  handler: (ctx: RollupContext, id, address) => feltHex(contractAt(ctx.chain, id, address).nonce),
+  handler: (ctx: RollupContext, id, address) => feltHex(contractAt(ctx, id, address).nonce),
 });

@@ -12,5 +12,5 @@ export const starknet_getStorageAt = defineMethod({
   name: 'starknet_getStorageAt',
   named: true,
   params: [required('contract_address', felt), required('key', felt), required('block_id', starknetBlockId)],
-  handler: (ctx: RollupContext, address, key, id) => feltHex(contractAt(ctx.chain, id, address).storage.get(key) ?? 0n),
+  handler: (ctx: RollupContext, address, key, id) => feltHex(contractAt(ctx, id, address).storage.get(key) ?? 0n),
 });

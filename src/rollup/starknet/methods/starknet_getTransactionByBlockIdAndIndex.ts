@@ -19,7 +19,7 @@ export const starknet_getTransactionByBlockIdAndIndex = defineMethod({
   named: true,
   params: [required('block_id', starknetBlockId), required('index', index)],
   handler: (ctx: RollupContext, id, i) => {
-    const tx = resolveBlock(ctx.chain, id).transactions[i];
+    const tx = resolveBlock(ctx, id).transactions[i];
     if (tx === undefined) throw new RollupError(27, 'Invalid transaction index in a block');
     return formatTransaction(tx);
   },

@@ -17,6 +17,6 @@ export const starknet_getTransactionReceipt = defineMethod({
   handler: (ctx: RollupContext, hash) => {
     const found = ctx.chain.transaction(hash);
     if (found === undefined || found.block?.status === 'REJECTED') throw new RollupError(29, 'Transaction hash not found');
-    return formatReceipt(found.tx, found.block);
+    return formatReceipt(found.tx, found.block, ctx);
   },
 });

@@ -2,12 +2,14 @@ import { RollupError } from '../../../errors.js';
 import { defineMethod, required } from '../../../rpc/method.js';
 import type { RollupContext } from '../../context.js';
 import { felt } from '../../params.js';
-import { finalityOf } from '../format.js';
+import { isV09 } from '../../context.js';
+import { finalityOf, pendingFinality } from '../format.js';
 
 /**
  * starknet_getTransactionStatus: finality and execution status. A pending transaction is
- * ACCEPTED_ON_L2 (spec 0.8: it has been executed by the sequencer); one in a rejected block is
- * REJECTED, without execution status; error 29 when the hash is unknown.
+ * ACCEPTED_ON_L2 (spec 0.8: it has been executed by the sequencer), PRE_CONFIRMED in 0.9; one in a
+ * rejected block is REJECTED, without execution status (0.9 has no REJECTED: error 29); error 29 when
+ * the hash is unknown.
  * @example {"jsonrpc":"2.0","id":1,"method":"starknet_getTransactionStatus","params":{"transaction_hash":"0x3f1..."}}
  *   -> {"finality_status":"ACCEPTED_ON_L2","execution_status":"SUCCEEDED"}
  */
@@ -18,7 +20,11 @@ export const starknet_getTransactionStatus = defineMethod({
   handler: (ctx: RollupContext, hash) => {
     const found = ctx.chain.transaction(hash);
     if (found === undefined) throw new RollupError(29, 'Transaction hash not found');
-    if (found.block?.status === 'REJECTED') return { finality_status: 'REJECTED' };
-    return { finality_status: found.block === undefined ? 'ACCEPTED_ON_L2' : finalityOf(found.block), execution_status: 'SUCCEEDED' };
+    if (found.block?.status === 'REJECTED') {
+      // Spec 0.9 has no REJECTED status: a node of that version no longer knows the transaction.
+      if (isV09(ctx)) throw new RollupError(29, 'Transaction hash not found');
+      return { finality_status: 'REJECTED' };
+    }
+    return { finality_status: found.block === undefined ? pendingFinality(ctx) : finalityOf(found.block), execution_status: 'SUCCEEDED' };
   },
 });
