@@ -53,6 +53,10 @@ import { txpool_contentFrom } from './txpool_contentFrom.js';
 import { txpool_inspect } from './txpool_inspect.js';
 import { txpool_status } from './txpool_status.js';
 import { eth_unsubscribe } from './eth_unsubscribe.js';
+import { debug_traceBlockByHash } from './debug_traceBlockByHash.js';
+import { debug_traceBlockByNumber } from './debug_traceBlockByNumber.js';
+import { debug_traceCall } from './debug_traceCall.js';
+import { debug_traceTransaction } from './debug_traceTransaction.js';
 
 /** Every eth_ method, for the dispatch table and for listings. */
 export const ETH_METHODS = [
@@ -101,7 +105,10 @@ export const POOL_METHODS = [txpool_status, txpool_content, txpool_contentFrom, 
 /** Polling filters (src/subscriptions/ethFilters.ts). */
 export const FILTER_METHODS = [eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter, eth_getFilterChanges, eth_getFilterLogs, eth_uninstallFilter, eth_subscribe, eth_unsubscribe] as const;
 
+/** Tracing, as geth's debug API (src/eth/engine/trace). */
+export const TRACE_METHODS = [debug_traceTransaction, debug_traceCall, debug_traceBlockByNumber, debug_traceBlockByHash] as const;
+
 /** The dispatch table of an eth network; without dev methods (evm_, anvil_, hardhat_) it answers them -32601, as the hosted gateway. */
 export function ethMethods(opts: { devMethods?: boolean } = {}): MethodTable<EthContext> {
-  return new MethodTable<EthContext>([...ETH_METHODS, ...SEND_METHODS, ...POOL_METHODS, ...FILTER_METHODS, ...(opts.devMethods === false ? [] : DEV_METHODS)]);
+  return new MethodTable<EthContext>([...ETH_METHODS, ...SEND_METHODS, ...POOL_METHODS, ...FILTER_METHODS, ...TRACE_METHODS, ...(opts.devMethods === false ? [] : DEV_METHODS)]);
 }

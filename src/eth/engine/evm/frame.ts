@@ -9,8 +9,9 @@
  *   frame has, instead of a copy.
  * - `runInterpreter` builds the same environment and Interpreter and returns the same fields
  *   (logs, returnValue, selfdestruct, createdAddresses, exceptionError, gas, executionGasUsed,
- *   gasRefund, stateGasSpilled). Its `runState` holds only gasLeft, gasRefund and stateGasSpilled:
- *   @ethereumjs reads nothing else of it, and nothing in devgate reads it at all.
+ *   gasRefund, stateGasSpilled). Its `runState` holds only gasLeft, gasRefund and stateGasSpilled, and (by
+ *   reference, for tracing: src/eth/engine/trace/hooks.ts) the stack, memory and program counter the frame ended
+ *   with: @ethereumjs reads nothing else of it.
  */
 import { EVM } from '@ethereumjs/evm';
 import { Account, createZeroAddress, type Address } from '@ethereumjs/util';
@@ -113,13 +114,13 @@ async function runFrame(evm: EvmLike, message: MessageLike, codeAddress: Address
     result = { logs: [], returnValue: result.returnValue, selfdestruct: new Map(), createdAddresses: new Set() };
   }
   message.accessWitness?.commit();
-  const { gasLeft, gasRefund, stateGasSpilled } = runState;
+  const { gasLeft, gasRefund, stateGasSpilled, stack, memory, memoryWordCount, programCounter } = runState as typeof runState & { stack: unknown; memory: unknown; memoryWordCount: bigint };
   return {
     logs: result.logs,
     returnValue: result.returnValue ?? new Uint8Array(0),
     selfdestruct: result.selfdestruct,
     createdAddresses: result.createdAddresses,
-    runState: { gasLeft, gasRefund, stateGasSpilled },
+    runState: { gasLeft, gasRefund, stateGasSpilled, stack, memory, memoryWordCount, programCounter },
     exceptionError,
     gas: gasLeft,
     executionGasUsed: gasUsed,
