@@ -22,7 +22,6 @@ export const debug_traceCall = defineMethod({
     const block = await findBlock(ctx.chain, sel);
     if (block === undefined) throw new ResourceNotFound('hash' in sel ? `block 0x${Buffer.from(sel.hash).toString('hex')} not found` : `block #${'number' in sel ? sel.number : sel.tag} not found`);
     const req = config ?? DEFAULT_TRACE;
-    if (config?.txIndex !== undefined && config.txIndex >= block.txHashes.length) throw new ExecutionFailed(`transaction index ${config.txIndex} out of range`);
     return formatTrace(await traceCall(ctx.chain, block, call, req, config?.txIndex));
   },
 });

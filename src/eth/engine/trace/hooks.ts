@@ -167,7 +167,8 @@ export function attach(vm: VM, tracer: Tracer, check: () => void): { frames: Fra
       from: m.delegatecall ? m.to! : m.caller,
       to: m.delegatecall || m._codeAddress !== undefined ? m.codeAddress : m.to,
       address: m.to,
-      input: m.data ?? new Uint8Array(),
+      // A copy: a call's data is a view of its caller's memory, which changes afterwards.
+      input: m.data === undefined ? new Uint8Array() : m.data.slice(),
       gas: m.gasLimit,
       value: m.value,
       isStatic: m.isStatic,

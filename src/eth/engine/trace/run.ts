@@ -201,13 +201,13 @@ function parentOf(chain: EthChain, block: MinedBlock): MinedBlock {
 }
 
 /** debug_traceTransaction: the transaction at `index` of `block`, traced. */
-export function traceTransaction(chain: EthChain, block: MinedBlock, index: number, req: TraceRequest): Promise<TraceResult> {
+export async function traceTransaction(chain: EthChain, block: MinedBlock, index: number, req: TraceRequest): Promise<TraceResult> {
   const parent = parentOf(chain, block);
   return withTraceVm(chain, parent, block, (vm) => traceTxOn(vm, block, index, req));
 }
 
 /** debug_traceBlockByNumber/ByHash: every transaction of `block`, traced in order on the state the ones before left. */
-export function traceBlock(chain: EthChain, block: MinedBlock, req: TraceRequest): Promise<TxTrace[]> {
+export async function traceBlock(chain: EthChain, block: MinedBlock, req: TraceRequest): Promise<TxTrace[]> {
   const parent = parentOf(chain, block);
   return withTraceVm(chain, parent, block, (vm) =>
     reverted(vm, async () => {
@@ -228,9 +228,16 @@ export function traceBlock(chain: EthChain, block: MinedBlock, req: TraceRequest
  * debug_traceCall: `call` traced as eth_call runs it, on `block`'s post-state; with `txIndex`, on the state before
  * that transaction of `block` (its parent's, the system calls and the transactions before it), in `block`'s context.
  */
-export function traceCall(chain: EthChain, block: MinedBlock, call: CallRequest, req: TraceRequest, txIndex?: number): Promise<TraceResult> {
+export async function traceCall(chain: EthChain, block: MinedBlock, call: CallRequest, req: TraceRequest, txIndex?: number): Promise<TraceResult> {
+  if (txIndex !== undefined && (txIndex < 0 || txIndex >= block.txHashes.length)) throw new ExecutionFailed(`transaction index ${txIndex} out of range`);
   const traceIt = async (vm: VM, firstLogIndex: number) => {
-    const { tx, priced } = buildCallTx(vm, block, call, cappedGas(block, call.gas));
+    // From Osaka (EIP-7825) a transaction carries at most 2^24 gas: the call runs with at most that.
+    let gas = cappedGas(block, call.gas);
+    if (vm.common.isActivatedEIP(7825)) {
+      const most = BigInt(vm.common.param('maxTransactionGasLimit'));
+      if (gas > most) gas = most;
+    }
+    const { tx, priced } = buildCallTx(vm, block, call, gas);
     const context = isPriced(call) ? { header: block.header } : callContext(block, call);
     return runTraced(vm, { tx, sender: tx.getSenderAddress(), context, firstLogIndex, skipNonce: true, skipBalance: !priced }, req);
   };
