@@ -73,7 +73,7 @@ export function traceSeed(hardfork = 'osaka'): Record<string, unknown> {
           { to: PROXY, data: viaProxy(4, '0x' + '00'.repeat(20), INIT_OK), value: '0x5', gas: 300000 },
           { to: PROXY, data: viaProxy(0, PROXY, viaProxy(0, TOKEN, encode('transfer', [ACCOUNT1, 5n]))), gas: 300000 },
           { to: PROXY, data: viaProxy(0, '0x0000000000000000000000000000000000000002', '0xdeadbeef'), gas: 100000 },
-          { to: REVERTER, data: encode('burnGas', [500n]), gas: 40000 },
+          { to: REVERTER, data: encode('burnGas', [500n]), gas: 25000 },
           { to: REVERTER, data: encode('increment'), type: 0 },
         ],
       },

@@ -206,22 +206,25 @@ export async function traceTransaction(chain: EthChain, block: MinedBlock, index
   return withTraceVm(chain, parent, block, (vm) => traceTxOn(vm, block, index, req));
 }
 
+/** Traces every transaction of `block` on `vm`, a VM at the parent's post-state under the block's rules (see traceBlock). */
+export function traceBlockOn(vm: VM, block: MinedBlock, req: TraceRequest): Promise<TxTrace[]> {
+  return reverted(vm, async () => {
+    await systemCalls(vm, block);
+    const traces: TxTrace[] = [];
+    let logs = 0;
+    for (let i = 0; i < block.txHashes.length; i++) {
+      const result = await runTraced(vm, { tx: txAt(block, i), sender: block.senders[i]!, context: { header: block.header }, firstLogIndex: logs }, req);
+      traces.push({ txHash: block.txHashes[i]!, result });
+      logs += receiptAt(block, i).logs.length;
+    }
+    return traces;
+  });
+}
+
 /** debug_traceBlockByNumber/ByHash: every transaction of `block`, traced in order on the state the ones before left. */
 export async function traceBlock(chain: EthChain, block: MinedBlock, req: TraceRequest): Promise<TxTrace[]> {
   const parent = parentOf(chain, block);
-  return withTraceVm(chain, parent, block, (vm) =>
-    reverted(vm, async () => {
-      await systemCalls(vm, block);
-      const traces: TxTrace[] = [];
-      let logs = 0;
-      for (let i = 0; i < block.txHashes.length; i++) {
-        const result = await runTraced(vm, { tx: txAt(block, i), sender: block.senders[i]!, context: { header: block.header }, firstLogIndex: logs }, req);
-        traces.push({ txHash: block.txHashes[i]!, result });
-        logs += receiptAt(block, i).logs.length;
-      }
-      return traces;
-    }),
-  );
+  return withTraceVm(chain, parent, block, (vm) => traceBlockOn(vm, block, req));
 }
 
 /**
