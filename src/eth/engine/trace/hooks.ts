@@ -27,6 +27,8 @@ export interface Frame {
   readonly gas: bigint;
   readonly value: bigint;
   readonly isStatic: boolean;
+  /** The state the frame runs on. */
+  readonly state: StepState;
   /** The return data of the last call this frame made (geth's evm.returnData). */
   returnData: Uint8Array;
   /** The last opcode this frame ran (with steps). */
@@ -74,6 +76,8 @@ export interface StepState {
 export interface Tracer {
   /** Whether the tracer needs OnOpcode (steps). */
   readonly wantsSteps: boolean;
+  /** Whether `step` may answer with a promise the EVM must wait for (state reads); sync steps are cheaper. */
+  readonly asyncSteps?: boolean;
   enter?(frame: Frame): void;
   exit?(frame: Frame, end: FrameEnd): void;
   step?(step: Step): void | Promise<void>;
@@ -172,6 +176,7 @@ export function attach(vm: VM, tracer: Tracer, check: () => void): { frames: Fra
       gas: m.gasLimit,
       value: m.value,
       isStatic: m.isStatic,
+      state: vm.stateManager as unknown as StepState,
       returnData: new Uint8Array(),
     };
     frames.push(frame);
@@ -234,7 +239,10 @@ export function attach(vm: VM, tracer: Tracer, check: () => void): { frames: Fra
       state: e.stateManager,
     };
     const done = tracer.step!(step);
-    if (resolve === undefined) return;
+    if (resolve === undefined) {
+      if (done !== undefined) throw new Error('a tracer with sync steps answered with a promise');
+      return;
+    }
     if (done === undefined) resolve();
     else done.then(resolve, resolve);
   };
@@ -244,14 +252,16 @@ export function attach(vm: VM, tracer: Tracer, check: () => void): { frames: Fra
   events.on('beforeMessage', before as never);
   events.on('newContract', created as never);
   events.on('afterMessage', after as never);
-  if (tracer.wantsSteps) events.on('step', stepListener as never);
+  const syncListener = (e: StepEvent) => onStep(e);
+  const listener = tracer.asyncSteps ? stepListener : syncListener;
+  if (tracer.wantsSteps) events.on('step', listener as never);
   return {
     frames,
     detach() {
       events.off('beforeMessage', before as never);
       events.off('newContract', created as never);
       events.off('afterMessage', after as never);
-      if (tracer.wantsSteps) events.off('step', stepListener as never);
+      if (tracer.wantsSteps) events.off('step', listener as never);
     },
   };
 }

@@ -38,6 +38,7 @@ function delegationTarget(code: Uint8Array): Address | undefined {
 
 export class PrestateTracer implements Tracer {
   readonly wantsSteps = true;
+  readonly asyncSteps = true;
   private readonly pre = new Map<string, Entry>();
   private readonly post = new Map<string, Entry>();
   private readonly created = new Set<string>();

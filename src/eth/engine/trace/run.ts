@@ -50,13 +50,23 @@ function withSender(tx: TypedTransaction, sender: Address): TypedTransaction {
  * hardfork (always, without a schedule), else a VM of its own.
  */
 async function withTraceVm<T>(chain: EthChain, stateBlock: MinedBlock, ruleBlock: MinedBlock, fn: (vm: VM) => Promise<T>): Promise<T> {
-  const rules = chain.commonAt(ruleBlock.number, ruleBlock.header.timestamp);
+  const rules = hardforkOf(chain, ruleBlock);
+  const own = async () => createVM({ common: chain.commonAt(ruleBlock.number, ruleBlock.header.timestamp), stateManager: await chain.stateAt(stateBlock), blockchain: chain.view });
   // Before Byzantium a run computes a state root per transaction, which leaves a pooled VM's caches behind: a VM of its own.
-  if (!rules.gteHardfork('byzantium')) return fn(await createVM({ common: rules, stateManager: await chain.stateAt(stateBlock), blockchain: chain.view }));
-  if (ruleBlock === stateBlock || chain.commonAt(stateBlock.number, stateBlock.header.timestamp).hardfork() === rules.hardfork()) {
-    return withTxVmAt(chain, stateBlock, fn);
+  if (!rules.byzantium) return fn(await own());
+  if (ruleBlock === stateBlock || hardforkOf(chain, stateBlock).name === rules.name) return withTxVmAt(chain, stateBlock, fn);
+  return fn(await own());
+}
+
+/** Each block's hardfork, found once (a Common copy each time otherwise). */
+const hardforks = new WeakMap<MinedBlock, { name: string; byzantium: boolean }>();
+function hardforkOf(chain: EthChain, block: MinedBlock): { name: string; byzantium: boolean } {
+  let hf = hardforks.get(block);
+  if (hf === undefined) {
+    const common = chain.commonAt(block.number, block.header.timestamp);
+    hardforks.set(block, (hf = { name: common.hardfork(), byzantium: common.gteHardfork('byzantium') }));
   }
-  return fn(await createVM({ common: rules, stateManager: await chain.stateAt(stateBlock), blockchain: chain.view }));
+  return hf;
 }
 
 /** Runs `fn` inside a checkpoint that is reverted afterwards. */
@@ -116,7 +126,7 @@ function tracerFor(vm: VM, spec: TracerSpec, run: Run): { tracer: Tracer; start?
   switch (spec.kind) {
     case 'structLogger': {
       const t = new StructLogger(spec.opts);
-      return { tracer: t, result: (g) => t.result(g) };
+      return { tracer: t, end: () => t.settle(), result: (g) => t.result(g) };
     }
     case 'callTracer': {
       const t = new CallTracer(spec.opts, run.tx.gasLimit, run.firstLogIndex);

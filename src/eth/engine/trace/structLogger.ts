@@ -17,12 +17,17 @@ const BEFORE_LOGGING = new Set(['out of gas', 'stack underflow', 'stack overflow
 
 export class StructLogger implements Tracer {
   readonly wantsSteps = true;
+  readonly asyncSteps = false;
   private readonly logs: StructLogEntry[] = [];
   /** Storage seen per contract, by address text. */
   private readonly storage = new Map<string, Map<bigint, bigint>>();
   /** The last entry of each open frame, by depth. */
   private readonly lastOfFrame: (StructLogEntry | undefined)[] = [];
   private output: Uint8Array = new Uint8Array();
+  /** An SLOAD whose value the next opcode of its frame finds on top of the stack. */
+  private load: { entry: StructLogEntry; address: Address; slot: bigint; depth: number } | undefined;
+  /** Reads of SLOADs whose frame ended before the next opcode (it failed). */
+  private readonly reads: Promise<void>[] = [];
   private evmError: string | undefined;
 
   constructor(private readonly opts: StructLoggerOptions) {}
@@ -32,6 +37,12 @@ export class StructLogger implements Tracer {
   }
 
   exit(frame: Frame, end: FrameEnd): void {
+    const load = this.load;
+    if (load !== undefined && load.depth === frame.depth + 1) {
+      this.load = undefined;
+      // CallState and MerkleStateManager read the value when called: the state as the SLOAD saw it.
+      this.reads.push(frame.state.getStorage(load.address, setLengthLeft(bigIntToBytes(load.slot), 32)).then((v) => this.loaded(load, v.length === 0 ? 0n : BigInt('0x' + Buffer.from(v).toString('hex')))));
+    }
     const last = this.lastOfFrame[frame.depth];
     if (last !== undefined && end.evmError !== undefined && BEFORE_LOGGING.has(end.evmError)) last.error = end.error;
     if (frame.depth === 0) {
@@ -40,8 +51,13 @@ export class StructLogger implements Tracer {
     }
   }
 
-  step(s: Step): void | Promise<void> {
+  step(s: Step): void {
     const { opts } = this;
+    const load = this.load;
+    if (load !== undefined && load.depth === s.depth) {
+      this.load = undefined;
+      this.loaded(load, s.stack[s.stack.length - 1] ?? 0n);
+    }
     const entry: { -readonly [K in keyof StructLogEntry]: StructLogEntry[K] } = {
       pc: s.pc,
       op: s.op,
@@ -62,13 +78,20 @@ export class StructLogger implements Tracer {
       seen.set(s.stack[n - 1]!, s.stack[n - 2]!);
       entry.storage = new Map(seen);
     } else if (s.opcode === SLOAD && n >= 1) {
-      const slot = s.stack[n - 1]!;
-      return s.state.getStorage(s.address, setLengthLeft(bigIntToBytes(slot), 32)).then((value) => {
-        const seen = this.seen(s.address);
-        seen.set(slot, value.length === 0 ? 0n : BigInt('0x' + Buffer.from(value).toString('hex')));
-        entry.storage = new Map(seen);
-      });
+      this.load = { entry, address: s.address, slot: s.stack[n - 1]!, depth: s.depth };
     }
+  }
+
+  /** An SLOAD's value, known: the contract's storage seen so far goes on its entry. */
+  private loaded(load: NonNullable<StructLogger['load']>, value: bigint): void {
+    const seen = this.seen(load.address);
+    seen.set(load.slot, value);
+    (load.entry as { storage?: ReadonlyMap<bigint, bigint> }).storage = new Map(seen);
+  }
+
+  /** Waits for the reads still under way. */
+  async settle(): Promise<void> {
+    await Promise.all(this.reads);
   }
 
   private seen(address: Address): Map<bigint, bigint> {
