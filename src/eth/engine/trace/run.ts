@@ -11,13 +11,13 @@
 import { Address, bigIntToAddressBytes, bigIntToBytes, createAddressFromString, eoaCode7702RecoverAuthority, generateAddress, setLengthLeft } from '@ethereumjs/util';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
-import { ExecutionFailed } from '../../../errors.js';
+import { ExecutionFailed, LimitExceeded } from '../../../errors.js';
 import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock, StoredReceipt } from '../chain/types.js';
 import { buildCallTx, callContext, cappedGas, freshJournal, isPriced, withTxVmAt, type CallRequest } from '../exec/call.js';
 import { CallTimeout, startClock } from '../evm/callClock.js';
 import { attach, TraceAborted, type StepState, type Tracer } from './hooks.js';
-import { StructLogger } from './structLogger.js';
+import { MAX_STRUCT_LOGS, StructLogger, TraceTooLarge } from './structLogger.js';
 import { CallTracer } from './callTracer.js';
 import { PrestateTracer } from './prestateTracer.js';
 import { FourByteTracer, NoopTracer } from './fourByteTracer.js';
@@ -184,6 +184,7 @@ async function runTraced(vm: VM, run: Run, req: TraceRequest): Promise<TraceResu
     });
   } catch (err) {
     if (err instanceof CallTimeout || err instanceof TraceAborted) throw new ExecutionFailed('execution timeout');
+    if (err instanceof TraceTooLarge) throw new LimitExceeded(`trace too large: more than ${MAX_STRUCT_LOGS} struct logs; set a limit (bytes of logs), or trace with callTracer`);
     throw new ExecutionFailed(`tracing failed: ${err instanceof Error ? err.message.replace(/ -> .*$/s, '') : String(err)}`);
   } finally {
     listening.detach();

@@ -12,6 +12,17 @@ import type { StructLogEntry, StructLoggerOptions, StructResult } from './types.
 
 const SLOAD = 0x54;
 const SSTORE = 0x55;
+/**
+ * Most entries a trace keeps without a `limit` (a gas-cap loop would otherwise fill the process's memory): past it
+ * the trace stops with TraceTooLarge. geth has no such bound; its entries are smaller.
+ */
+export const MAX_STRUCT_LOGS = 300_000;
+/** The shortest JSON a struct log entry can have (`{"pc":0,"op":"LT","gas":0,"gasCost":0,"depth":1}` is 47 bytes). */
+const MIN_ENTRY_BYTES = 40;
+
+/** Thrown from a step when a trace without a limit passes MAX_STRUCT_LOGS entries. */
+export class TraceTooLarge extends Error {}
+
 /** Failures geth meets before logging the opcode. */
 const BEFORE_LOGGING = new Set(['out of gas', 'stack underflow', 'stack overflow']);
 
@@ -30,7 +41,12 @@ export class StructLogger implements Tracer {
   private readonly reads: Promise<void>[] = [];
   private evmError: string | undefined;
 
-  constructor(private readonly opts: StructLoggerOptions) {}
+  /** Entries worth keeping: with a `limit` (bytes), no entry past limit / MIN_ENTRY_BYTES can be shown. */
+  private readonly most: number;
+
+  constructor(private readonly opts: StructLoggerOptions) {
+    this.most = opts.limit > 0 ? Math.min(MAX_STRUCT_LOGS, Math.floor(opts.limit / MIN_ENTRY_BYTES) + 1) : MAX_STRUCT_LOGS;
+  }
 
   enter(frame: Frame): void {
     this.lastOfFrame[frame.depth] = undefined;
@@ -57,6 +73,10 @@ export class StructLogger implements Tracer {
     if (load !== undefined && load.depth === s.depth) {
       this.load = undefined;
       this.loaded(load, s.stack[s.stack.length - 1] ?? 0n);
+    }
+    if (this.logs.length >= this.most) {
+      if (opts.limit > 0) return;
+      throw new TraceTooLarge();
     }
     const entry: { -readonly [K in keyof StructLogEntry]: StructLogEntry[K] } = {
       pc: s.pc,
