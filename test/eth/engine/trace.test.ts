@@ -14,7 +14,7 @@ import type { StructLoggerOptions, TracerSpec } from '../../../src/eth/engine/tr
 import { formatBlockTraces, formatTrace } from '../../../src/eth/format/trace.js';
 import { ExecutionFailed } from '../../../src/errors.js';
 import { parseSeed } from '../../../src/seed/load.js';
-import { ACCOUNT0, ACCOUNT1, COINBASE, EMITTER, encode, hex, PROXY, REVERTER, TOKEN, traceSeed } from './traceSeed.js';
+import { ACCOUNT0, ACCOUNT1, COINBASE, EMITTER, encode, hex, PROXY, REVERTER, TOKEN, traceSeed, UNDERFLOW } from './traceSeed.js';
 
 const STRUCT: StructLoggerOptions = { disableStack: false, disableStorage: false, enableMemory: false, enableReturnData: false, limit: 0 };
 const req = (spec: TracerSpec, timeoutMs = 5000): TraceRequest => ({ spec, timeoutMs });
@@ -216,6 +216,15 @@ describe('runs', () => {
     expect(performance.now() - t0).toBeLessThan(3000);
     expect(chain.stateRootOf(chain.head())).toEqual(root);
     expect(await trace(12, callTracer(true))).toEqual(await trace(12, callTracer(true)));
+  });
+
+  it('words a stack underflow as geth: with the counts where steps were traced', async () => {
+    const call = { to: createAddressFromString(UNDERFLOW) };
+    const structs = formatTrace(await traceCall(chain, block, call, structLogger())) as any;
+    expect(structs.failed).toBe(true);
+    expect(structs.structLogs.map((l: any) => [l.op, l.error])).toEqual([['PUSH1', undefined], ['ADD', 'stack underflow (1 <=> 2)']]);
+    expect(formatTrace(await traceCall(chain, block, call, callTracer(true))) as any).toMatchObject({ error: 'stack underflow (1 <=> 2)' });
+    expect(formatTrace(await traceCall(chain, block, call, callTracer())) as any).toMatchObject({ error: 'stack underflow' });
   });
 
   it('does not trace genesis', async () => {

@@ -16,6 +16,8 @@ export const REVERTER = '0xe7f1725e7734ce288f8367e1bb143e90bb3f0512';
 export const EMITTER = '0x9fe46736679d2d9a65f0992f2272de9f3c7fa6e0';
 export const PROXY = '0x0000000000000000000000000000000000001001';
 export const COINBASE = '0x00000000000000000000000000000000000000cb';
+/** Code `PUSH1 1 ADD`: a stack underflow at its second opcode. */
+export const UNDERFLOW = '0x0000000000000000000000000000000000001002';
 
 /** kind (0 CALL, 1 STATICCALL, 2 DELEGATECALL, 3 CREATE, 4 CREATE2, 5 CALLCODE), target, payload. */
 export const PROXY_CODE = asm(`
@@ -53,7 +55,7 @@ export function traceSeed(hardfork = 'osaka'): Record<string, unknown> {
     chainId: 1337,
     hardfork,
     genesis: { timestamp: '0x6553f100', gasLimit: '0x1c9c380' },
-    alloc: { [PROXY]: { code: bytesToHex(PROXY_CODE), balance: '0x0' } },
+    alloc: { [PROXY]: { code: bytesToHex(PROXY_CODE), balance: '0x0' }, [UNDERFLOW]: { code: '0x600101' } },
     blocks: [
       { transactions: [{ artifact: 'Token' }, { artifact: 'Reverter' }, { artifact: 'Emitter' }] },
       {
