@@ -4,8 +4,9 @@
  * anvil. Target 0.5x anvil (EVM work). Both servers must agree on the call frame and on the opcodes run (pc, op,
  * gas left, cost). Not on the transaction's gas used: anvil 1.7.1 reports the block's cumulative gas there for every
  * transaction after the first of its block (foundry-rs/foundry#15893: 55,456 where the receipt says 34,456); devgate
- * reports the receipt's, as geth (test/eth/engine/trace.test.ts holds it to the receipts). anvil answers the struct
- * logger from traces it recorded when mining; devgate runs the transaction again, as geth does.
+ * reports the receipt's, as geth (test/eth/engine/trace.test.ts holds it to the receipts). anvil, started without
+ * `--steps-tracing` (as servers.ts starts it), answers the struct logger with `structLogs: []` from what it recorded
+ * when mining (the check notes the difference); devgate runs the transaction again, as geth does.
  */
 import type { Figure } from './figures.js';
 
