@@ -15,7 +15,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FIGURES, type Figure } from './figures.js';
+import { FIGURES as READ_FIGURES, type Figure } from './figures.js';
+import { TRACE_FIGURES } from './traceFigures.js';
 import { checkFigure, httpLoad, wsLoad, type Measure } from './load.js';
 import { monotonicUs, summarizeProfile, type ProfileSummary } from './profile.js';
 import { machine, markdown, terminalTable, type BenchResults, type FigureResult, type ServerFigure, type StartupResult } from './report.js';
@@ -44,6 +45,8 @@ const { values: args } = parseArgs({
     'subscribers-bursts': { type: 'string', default: '3' },
   },
 });
+/** Every figure: the reads, then tracing (bench/traceFigures.ts). */
+const FIGURES: readonly Figure[] = [...READ_FIGURES, ...TRACE_FIGURES];
 const duration = Number(args.duration);
 const connections = Number(args.connections);
 const only = args.only?.split(',').map((s) => s.trim()).filter((s) => s !== 'none');

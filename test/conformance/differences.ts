@@ -32,9 +32,6 @@ export interface Difference {
 
 /** Methods with fixtures that devgate does not serve yet, and where they are being built. */
 export const NOT_SERVED: ReadonlyMap<string, string> = new Map([
-  ['debug_traceBlockByHash', 'tracing: being built (issue 17)'],
-  ['debug_traceBlockByNumber', 'tracing: being built (issue 17)'],
-  ['debug_traceTransaction', 'tracing: being built (issue 17)'],
   ['eth_simulateV1', 'simulation: being built (issue 17)'],
   ['testing_buildBlockV1', 'block building for consensus-client tests (the testing_ namespace); no issue asks for it'],
 ]);

@@ -68,6 +68,10 @@ import { eth_capabilities } from './eth_capabilities.js';
 import { eth_getRawTransactionByHash } from './eth_getRawTransactionByHash.js';
 import { eth_getRawTransactionByBlockHashAndIndex } from './eth_getRawTransactionByBlockHashAndIndex.js';
 import { eth_getRawTransactionByBlockNumberAndIndex } from './eth_getRawTransactionByBlockNumberAndIndex.js';
+import { debug_traceBlockByHash } from './debug_traceBlockByHash.js';
+import { debug_traceBlockByNumber } from './debug_traceBlockByNumber.js';
+import { debug_traceCall } from './debug_traceCall.js';
+import { debug_traceTransaction } from './debug_traceTransaction.js';
 
 /** Every eth_ method, for the dispatch table and for listings. */
 export const ETH_METHODS = [
@@ -124,7 +128,10 @@ export const GETH_METHODS = [
   eth_getRawTransactionByHash, eth_getRawTransactionByBlockHashAndIndex, eth_getRawTransactionByBlockNumberAndIndex,
 ] as const;
 
+/** Tracing, as geth's debug API (src/eth/engine/trace). */
+export const TRACE_METHODS = [debug_traceTransaction, debug_traceCall, debug_traceBlockByNumber, debug_traceBlockByHash] as const;
+
 /** The dispatch table of an eth network; without dev methods (evm_, anvil_, hardhat_) it answers them -32601, as the hosted gateway. */
 export function ethMethods(opts: { devMethods?: boolean } = {}): MethodTable<EthContext> {
-  return new MethodTable<EthContext>([...ETH_METHODS, ...SEND_METHODS, ...POOL_METHODS, ...FILTER_METHODS, ...GETH_METHODS, ...(opts.devMethods === false ? [] : DEV_METHODS)]);
+  return new MethodTable<EthContext>([...ETH_METHODS, ...SEND_METHODS, ...POOL_METHODS, ...FILTER_METHODS, ...GETH_METHODS, ...TRACE_METHODS, ...(opts.devMethods === false ? [] : DEV_METHODS)]);
 }

@@ -9,8 +9,9 @@
  *   frame has, instead of a copy.
  * - `runInterpreter` builds the same environment and Interpreter and returns the same fields
  *   (logs, returnValue, selfdestruct, createdAddresses, exceptionError, gas, executionGasUsed,
- *   gasRefund, stateGasSpilled). Its `runState` holds only gasLeft, gasRefund and stateGasSpilled:
- *   @ethereumjs reads nothing else of it, and nothing in devgate reads it at all.
+ *   gasRefund, stateGasSpilled). Its `runState` holds only gasLeft, gasRefund and stateGasSpilled, and while a
+ *   `step` listener traces (src/eth/engine/trace/hooks.ts) the stack, memory and program counter the frame ended
+ *   with, by reference: @ethereumjs reads nothing else of it.
  */
 import { EVM } from '@ethereumjs/evm';
 import { Account, createZeroAddress, type Address } from '@ethereumjs/util';
@@ -114,18 +115,25 @@ async function runFrame(evm: EvmLike, message: MessageLike, codeAddress: Address
   }
   message.accessWitness?.commit();
   const { gasLeft, gasRefund, stateGasSpilled } = runState;
+  const end = evm.events.listenerCount('step') === 0 ? { gasLeft, gasRefund, stateGasSpilled } : endState(runState);
   return {
     logs: result.logs,
     returnValue: result.returnValue ?? new Uint8Array(0),
     selfdestruct: result.selfdestruct,
     createdAddresses: result.createdAddresses,
-    runState: { gasLeft, gasRefund, stateGasSpilled },
+    runState: end,
     exceptionError,
     gas: gasLeft,
     executionGasUsed: gasUsed,
     gasRefund,
     stateGasSpilled,
   };
+}
+
+/** What a tracer reads of the state a frame ended in (geth logs the STOP of code that runs off its end). */
+function endState(runState: { gasLeft: bigint; gasRefund: bigint; stateGasSpilled?: bigint }) {
+  const { gasLeft, gasRefund, stateGasSpilled, stack, memory, memoryWordCount, programCounter } = runState as typeof runState & { stack: unknown; memory: unknown; memoryWordCount: bigint; programCounter: number };
+  return { gasLeft, gasRefund, stateGasSpilled, stack, memory, memoryWordCount, programCounter };
 }
 
 /** Patches EVM.prototype for opted-in EVMs; false when @ethereumjs's internals could not be loaded. */

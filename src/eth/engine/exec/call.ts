@@ -117,7 +117,7 @@ export async function runCall(vm: VM, block: MinedBlock, req: CallRequest, timeo
  * Forgets what an earlier call on this (reused) VM warmed (EIP-2929 addresses and slots, touched
  * accounts): evm.runCall, unlike runTx, does not reset the journal, and warm accesses cost less gas.
  */
-function freshJournal(vm: VM): void {
+export function freshJournal(vm: VM): void {
   const journal = vm.evm.journal as unknown as { cleanJournal(): void; accessList?: unknown; preimages?: unknown };
   journal.cleanJournal();
   // Only runTx's reportAccessList/reportPreimages set these; `delete` would make the journal a slow dictionary object.

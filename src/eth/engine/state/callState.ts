@@ -133,14 +133,17 @@ export class CallState implements StateManagerInterface {
     this.clearOverlay();
   }
 
-  /** What the EVM asks for an original (pre-transaction) storage value: the committed one. */
+  /**
+   * The value each slot written since the transaction started had before its first write (runTx starts a
+   * transaction with originalStorageCache.clear(); a call starts with an empty overlay): several transactions run
+   * one after another on one state (a block replayed for tracing) each see their own originals.
+   */
+  private readonly originals = new Map<string, Uint8Array>();
+
+  /** What the EVM asks for an original (pre-transaction) storage value: the value before the transaction's first write. */
   readonly originalStorageCache = {
-    get: async (address: Address, key: Uint8Array): Promise<Uint8Array> => {
-      const addressKey = hex(address.bytes);
-      const account = this.base.account(address, addressKey);
-      return account === null ? EMPTY : this.base.slot(account, key, addressKey);
-    },
-    clear: (): void => {},
+    get: async (address: Address, key: Uint8Array): Promise<Uint8Array> => this.originals.get(hex(address.bytes) + hex(key)) ?? this.getStorage(address, key),
+    clear: (): void => this.originals.clear(),
   };
 
   async getAccount(address: Address): Promise<Account | undefined> {
@@ -209,6 +212,8 @@ export class CallState implements StateManagerInterface {
     if (value.length > 32) throw new Error('Storage value cannot be longer than 32 bytes');
     const key = hex(address.bytes);
     if ((await this.getAccount(address)) === undefined) throw new Error('putStorage() called on non-existing account');
+    const originalKey = key + hex(slot);
+    if (!this.originals.has(originalKey)) this.originals.set(originalKey, await this.getStorage(address, slot));
     let i = 0;
     while (i < value.length && value[i] === 0) i++;
     const stored = value.slice(i);
@@ -232,7 +237,10 @@ export class CallState implements StateManagerInterface {
 
   async commit(): Promise<void> {
     this.marks.pop();
-    if (this.marks.length === 0) this.undo = [];
+    if (this.marks.length === 0) {
+      this.undo = [];
+      this.originals.clear();
+    }
   }
 
   async revert(): Promise<void> {
@@ -295,6 +303,7 @@ export class CallState implements StateManagerInterface {
   }
 
   private clearOverlay(): void {
+    this.originals.clear();
     this.accounts.clear();
     this.storage.clear();
     this.cleared.clear();

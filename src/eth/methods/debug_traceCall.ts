@@ -1,0 +1,27 @@
+import { ExecutionFailed, ResourceNotFound } from '../../errors.js';
+import { defineMethod, optional, required } from '../../rpc/method.js';
+import { blockNumberOrHash } from '../../rpc/params.js';
+import type { EthContext } from '../context.js';
+import { traceCall } from '../engine/trace/run.js';
+import { formatTrace } from '../format/trace.js';
+import { callObject, findBlock, isPending } from '../params.js';
+import { DEFAULT_TRACE, traceCallConfig } from './debug_traceConfig.js';
+
+/**
+ * debug_traceCall: a call traced as eth_call runs it (gas capped at 10x the block gas limit, no nonce check, no fee
+ * check without a price), on the state after the given block, or with `txIndex` on the state before that transaction
+ * of the block; the config as debug_traceTransaction's. `stateOverrides` and `blockOverrides` are not served yet
+ * (-32602); `pending` answers geth's "tracing on top of pending is not supported".
+ * @example {"jsonrpc":"2.0","id":1,"method":"debug_traceCall","params":[{"to":"0x5fbdb2315678afecb367f032d93f642f64180aa3","data":"0x18160ddd"},"latest",{"tracer":"callTracer"}]}
+ */
+export const debug_traceCall = defineMethod({
+  name: 'debug_traceCall',
+  params: [required('transaction', callObject), required('block', blockNumberOrHash), optional('config', traceCallConfig)],
+  handler: async (ctx: EthContext, call, sel, config) => {
+    if (isPending(sel)) throw new ExecutionFailed('tracing on top of pending is not supported');
+    const block = await findBlock(ctx.chain, sel);
+    if (block === undefined) throw new ResourceNotFound('hash' in sel ? `block 0x${Buffer.from(sel.hash).toString('hex')} not found` : `block #${'number' in sel ? sel.number : sel.tag} not found`);
+    const req = config ?? DEFAULT_TRACE;
+    return formatTrace(await traceCall(ctx.chain, block, call, req, config?.txIndex));
+  },
+});
