@@ -114,16 +114,20 @@ export interface ChainImageContext {
 
 /** The chain a chain image holds; throws ChainImageError if the bytes are not a sound chain image under `ctx.key`. */
 export async function restoreChainImage(file: Uint8Array, ctx: ChainImageContext): Promise<EthChain> {
-  let parts: ChainParts;
-  try {
-    parts = decodeParts(Buffer.from(file.buffer, file.byteOffset, file.byteLength), ctx);
-  } catch (err) {
-    throw err instanceof ChainImageError ? err : new ChainImageError(`unreadable chain image: ${(err as Error).message}`);
-  }
+  const parts = decodeChainImage(file, ctx);
   try {
     return await EthChain.restore(parts, ctx.options);
   } catch (err) {
     throw new ChainImageError(`chain image does not hold a sound chain: ${(err as Error).message}`);
+  }
+}
+
+/** The parts a chain image holds (nodes read lazily from `file`), without making a chain; throws ChainImageError if unsound. */
+export function decodeChainImage(file: Uint8Array, ctx: ChainImageContext): ChainParts {
+  try {
+    return decodeParts(Buffer.from(file.buffer, file.byteOffset, file.byteLength), ctx);
+  } catch (err) {
+    throw err instanceof ChainImageError ? err : new ChainImageError(`unreadable chain image: ${(err as Error).message}`);
   }
 }
 

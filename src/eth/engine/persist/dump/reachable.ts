@@ -1,0 +1,73 @@
+/**
+ * The trie nodes a dump keeps: those reachable from the state roots it keeps (every kept block's, and head's root
+ * with unmined edits). Walked from each root: the account trie's nodes, each account's storage trie and its code
+ * (stored under "c" + code hash, as @ethereumjs stores it). Nodes left behind by reverted blocks or by a failed
+ * mining attempt are not reachable and stay out. Each node is read once (a visited set spans the roots), so a
+ * 1,000-block chain costs one pass over its distinct nodes.
+ */
+import { rlpViews, type Nested } from '../../codec/rlpReader.js';
+import { plainHex } from '../../../../hex.js';
+
+/** keccak256 of RLP(''): the root of an empty trie. */
+const EMPTY_ROOT = '56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
+/** keccak256 of no bytes: the code hash of an account without code. */
+const EMPTY_CODE = 'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470';
+/** @ethereumjs's key prefix of code ("c"). */
+const CODE_PREFIX = '63';
+
+/** A state root whose trie (or an account's storage or code under it) misses a node of the store. */
+export class MissingStateError extends Error {
+  override name = 'MissingStateError';
+}
+
+type Store = ReadonlyMap<string, Uint8Array | string>;
+const ACCOUNTS = 0;
+const STORAGE = 1;
+
+/** Every node reachable from `roots` (account trie roots), in walk order, values as bytes. Throws MissingStateError when one is missing. */
+export function reachableNodes(store: Store, roots: Iterable<Uint8Array>): Map<string, Uint8Array> {
+  const out = new Map<string, Uint8Array>();
+  const todo: [string, number][] = [];
+  const read = (key: string): Uint8Array => {
+    const v = store.get(key);
+    if (v === undefined) throw new MissingStateError(`missing trie node ${key}`);
+    return typeof v === 'string' ? Uint8Array.from(Buffer.from(v, 'hex')) : v;
+  };
+  const push = (ref: Uint8Array, kind: number) => {
+    const key = plainHex(ref);
+    if (key !== EMPTY_ROOT && !out.has(key)) todo.push([key, kind]);
+  };
+  const account = (value: Uint8Array) => {
+    const fields = rlpViews(value, 0, 'an account').value as Uint8Array[];
+    const [, , storageRoot, codeHash] = fields;
+    if (storageRoot === undefined || codeHash === undefined) throw new MissingStateError('an account leaf has too few fields');
+    push(storageRoot, STORAGE);
+    const code = plainHex(codeHash);
+    if (code !== EMPTY_CODE && !out.has(CODE_PREFIX + code)) out.set(CODE_PREFIX + code, read(CODE_PREFIX + code));
+  };
+  const child = (item: Nested, kind: number) => {
+    if (Array.isArray(item)) node(item, kind); // a node under 32 bytes, inline in its parent
+    else if (item.length === 32) push(item, kind);
+  };
+  const node = (items: Nested[], kind: number) => {
+    if (items.length === 17) {
+      for (let i = 0; i < 16; i++) child(items[i]!, kind);
+    } else if (items.length === 2) {
+      const path = items[0] as Uint8Array;
+      const leaf = path.length > 0 && path[0]! >> 4 >= 2;
+      if (!leaf) child(items[1]!, kind);
+      else if (kind === ACCOUNTS) account(items[1] as Uint8Array);
+    } else throw new MissingStateError(`a trie node has ${items.length} items`);
+  };
+  for (const root of roots) {
+    push(root, ACCOUNTS);
+    while (todo.length > 0) {
+      const [key, kind] = todo.pop()!;
+      if (out.has(key)) continue;
+      const bytes = read(key);
+      out.set(key, bytes);
+      node(rlpViews(bytes, 0, 'a trie node').value as Nested[], kind);
+    }
+  }
+  return out;
+}
