@@ -64,11 +64,13 @@ export function encodeChainImage(parts: ChainParts, key: Uint8Array): Uint8Array
   w.bytes(key);
   w.u32(parts.blocks.length);
   for (const m of parts.blocks) {
-    w.sized(m.block.serialize());
-    w.u32(m.senders.length);
-    for (const s of m.senders) w.bytes(s.bytes);
-    for (const tx of m.block.transactions) w.bytes(tx.hash());
-    w.sized(RLP.encode(m.receipts.map(encodeReceipt)));
+    // A restored block is written from the bytes it was read from (nothing decoded, hashed or encoded again).
+    w.sized(m.saved?.block ?? m.block.serialize());
+    w.u32(m.txHashes.length);
+    if (m.saved !== undefined) w.bytes(m.saved.senders);
+    else for (const s of m.senders) w.bytes(s.bytes);
+    for (const h of m.txHashes) w.bytes(h);
+    w.sized(m.saved?.receipts ?? RLP.encode(m.receipts.map(encodeReceipt)));
   }
   w.u32(parts.pool.length);
   for (const p of parts.pool) {
@@ -252,6 +254,7 @@ function lazyMinedBlock(raw: Uint8Array, opts: BlockOptions, facts: HeaderFacts,
     number: facts.number,
     totalDifficulty,
     txHashes,
+    saved: { block: raw, senders: sendersRaw, receipts: receiptsRaw },
     get senders() {
       return (senders ??= Array.from({ length: sendersRaw.length / 20 }, (_, i) => new Address(sendersRaw.subarray(i * 20, i * 20 + 20))));
     },

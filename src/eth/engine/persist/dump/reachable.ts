@@ -5,7 +5,7 @@
  * mining attempt are not reachable and stay out. Each node is read once (a visited set spans the roots), so a
  * 1,000-block chain costs one pass over its distinct nodes.
  */
-import { rlpViews, type Nested } from '../../codec/rlpReader.js';
+import { RlpCursor } from '../../codec/rlpReader.js';
 import { plainHex } from '../../../../hex.js';
 
 /** keccak256 of RLP(''): the root of an empty trie. */
@@ -23,6 +23,7 @@ export class MissingStateError extends Error {
 type Store = ReadonlyMap<string, Uint8Array | string>;
 const ACCOUNTS = 0;
 const STORAGE = 1;
+const c = new RlpCursor();
 
 /** Every node reachable from `roots` (account trie roots), in walk order, values as bytes. Throws MissingStateError when one is missing. */
 export function reachableNodes(store: Store, roots: Iterable<Uint8Array>): Map<string, Uint8Array> {
@@ -33,40 +34,54 @@ export function reachableNodes(store: Store, roots: Iterable<Uint8Array>): Map<s
     if (v === undefined) throw new MissingStateError(`missing trie node ${key}`);
     return typeof v === 'string' ? Uint8Array.from(Buffer.from(v, 'hex')) : v;
   };
-  const push = (ref: Uint8Array, kind: number) => {
-    const key = plainHex(ref);
+  const push = (b: Uint8Array, at: number, kind: number) => {
+    const key = plainHex(b.subarray(at, at + 32));
     if (key !== EMPTY_ROOT && !out.has(key)) todo.push([key, kind]);
   };
-  const account = (value: Uint8Array) => {
-    const fields = rlpViews(value, 0, 'an account').value as Uint8Array[];
-    const [, , storageRoot, codeHash] = fields;
-    if (storageRoot === undefined || codeHash === undefined) throw new MissingStateError('an account leaf has too few fields');
-    push(storageRoot, STORAGE);
-    const code = plainHex(codeHash);
+  // An account's RLP [nonce, balance, storageRoot, codeHash] in b[start, end).
+  const account = (b: Uint8Array, start: number) => {
+    c.parse(b, start, 'an account');
+    let at = c.parse(b, c.start).end; // nonce
+    at = c.parse(b, at).end; // balance
+    c.parse(b, at);
+    if (c.end - c.start !== 32) throw new MissingStateError('an account leaf has no storage root');
+    push(b, c.start, STORAGE);
+    c.parse(b, c.end);
+    if (c.end - c.start !== 32) throw new MissingStateError('an account leaf has no code hash');
+    const code = plainHex(b.subarray(c.start, c.end));
     if (code !== EMPTY_CODE && !out.has(CODE_PREFIX + code)) out.set(CODE_PREFIX + code, read(CODE_PREFIX + code));
   };
-  const child = (item: Nested, kind: number) => {
-    if (Array.isArray(item)) node(item, kind); // a node under 32 bytes, inline in its parent
-    else if (item.length === 32) push(item, kind);
-  };
-  const node = (items: Nested[], kind: number) => {
+  // A trie node (an RLP list) at b[at]: its children are pushed, inline ones walked in place.
+  const node = (b: Uint8Array, at: number, kind: number): void => {
+    c.parse(b, at, 'a trie node');
+    const end = c.end;
+    const items: number[] = [];
+    for (let i = c.start; i < end; i = c.parse(b, i).end) items.push(i);
     if (items.length === 17) {
-      for (let i = 0; i < 16; i++) child(items[i]!, kind);
+      for (let i = 0; i < 16; i++) child(b, items[i]!, kind);
     } else if (items.length === 2) {
-      const path = items[0] as Uint8Array;
-      const leaf = path.length > 0 && path[0]! >> 4 >= 2;
-      if (!leaf) child(items[1]!, kind);
-      else if (kind === ACCOUNTS) account(items[1] as Uint8Array);
+      c.parse(b, items[0]!);
+      const leaf = c.end > c.start && b[c.start]! >> 4 >= 2;
+      if (!leaf) child(b, items[1]!, kind);
+      else if (kind === ACCOUNTS) {
+        c.parse(b, items[1]!);
+        account(b, c.start);
+      }
     } else throw new MissingStateError(`a trie node has ${items.length} items`);
   };
+  const child = (b: Uint8Array, at: number, kind: number) => {
+    c.parse(b, at);
+    if (c.isList) node(b, at, kind); // a node under 32 bytes, inline in its parent
+    else if (c.end - c.start === 32) push(b, c.start, kind);
+  };
   for (const root of roots) {
-    push(root, ACCOUNTS);
+    push(root, 0, ACCOUNTS);
     while (todo.length > 0) {
       const [key, kind] = todo.pop()!;
       if (out.has(key)) continue;
       const bytes = read(key);
       out.set(key, bytes);
-      node(rlpViews(bytes, 0, 'a trie node').value as Nested[], kind);
+      node(bytes, 0, kind);
     }
   }
   return out;
