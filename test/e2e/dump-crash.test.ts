@@ -94,6 +94,31 @@ describe('state files survive kill -9', () => {
     expect(await headOf(file)).toEqual({ number: BigInt(last.number), hash: last.hash });
   });
 
+  it('the atomic writer: SIGKILL in the middle of 8 MB writes leaves the previous file or the new one, whole', async () => {
+    const target = join(dir, 'atomic.bin');
+    const script = join(dir, 'writer.mts');
+    const writer = new URL('../../src/eth/engine/persist/dump/atomicFile.ts', import.meta.url).pathname;
+    // Writes A (8 MB of "a") and B (6 MB of "b") in turn, forever, saying when each is in place.
+    writeFileSync(script, `import { writeFileAtomic } from ${JSON.stringify(writer)};
+const a = Buffer.alloc(8 << 20, 0x61), b = Buffer.alloc(6 << 20, 0x62);
+for (let i = 0; ; i++) { await writeFileAtomic(process.argv[2], i % 2 ? b : a); process.stdout.write('w'); }`);
+    const random = prng(9);
+    let midWrite = 0;
+    // At least 3 rounds, and on until one kill lands in the middle of a write (at most 8).
+    for (let round = 0; round < 8 && (round < 3 || midWrite === 0); round++) {
+      const child = spawn(process.execPath, ['--import', 'tsx', script, target], { stdio: ['ignore', 'pipe', 'inherit'] });
+      await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+      await new Promise((r) => setTimeout(r, Math.floor(random() * 300)));
+      child.kill('SIGKILL');
+      await exited(child);
+      if (existsSync(`${target}.tmp`)) midWrite++;
+      const got = readFileSync(target);
+      const whole = (got.length === 8 << 20 && got.every((x) => x === 0x61)) || (got.length === 6 << 20 && got.every((x) => x === 0x62));
+      expect(whole, `round ${round}: ${got.length} bytes`).toBe(true);
+    }
+    expect(midWrite).toBeGreaterThan(0); // the kills did land in the middle of writes
+  });
+
   it('refuses a truncated file, naming the problem', async () => {
     const copy = join(dir, 'truncated.bin');
     writeFileSync(copy, readFileSync(file));
