@@ -5,7 +5,7 @@
  * hash (never a half-written file, never a refused one). A clean stop (SIGTERM) writes everything. A truncated file
  * is refused naming the problem.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -117,6 +117,21 @@ for (let i = 0; ; i++) { await writeFileAtomic(process.argv[2], i % 2 ? b : a); 
       expect(whole, `round ${round}: ${got.length} bytes`).toBe(true);
     }
     expect(midWrite).toBeGreaterThan(0); // the kills did land in the middle of writes
+  });
+
+  it('documents the state flags and refuses bad combinations', () => {
+    const run = (...args: string[]) => spawnSync(process.execPath, [...CLI, ...args], { encoding: 'utf8' });
+    const help = run('--help').stdout;
+    for (const flag of ['--load-state FILE', '--dump-state FILE', '--state FILE', '--state-interval SECONDS']) expect(help).toContain(flag);
+    for (const [args, message] of [
+      [['--state', file, '--dump-state', file], 'give --state, or --load-state and --dump-state, not both'],
+      [['--state-interval', '5'], '--state-interval needs --dump-state or --state (the file to write)'],
+      [['--dump-state', file, '--state-interval', 'soon'], '--state-interval must be a positive number of seconds, got "soon"'],
+    ] as const) {
+      const r = run(...args);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(message);
+    }
   });
 
   it('refuses a truncated file, naming the problem', async () => {
