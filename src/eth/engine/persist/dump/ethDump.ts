@@ -64,6 +64,22 @@ export interface EthDump {
 
 const str = (v: bigint | undefined) => (v === undefined ? null : v.toString(10));
 
+/** The kept nodes of each chain's last dump and the roots they were walked from (nodes never change: content-addressed). */
+const lastWalk = new WeakMap<EthChain, { readonly roots: ReadonlySet<string>; readonly nodes: Map<string, Uint8Array> }>();
+
+/**
+ * The nodes reachable from `roots`: while every root of the chain's last dump is still kept (a chain that only grew),
+ * only what is new is walked (interval dumps of a long chain), else everything again (blocks left: their nodes go).
+ */
+function keptNodes(chain: EthChain, store: ChainParts['nodes'], roots: readonly Uint8Array[]): Map<string, Uint8Array> {
+  const keys = new Set(roots.map((r) => plainHex(r)));
+  const last = lastWalk.get(chain);
+  const grown = last !== undefined && [...last.roots].every((r) => keys.has(r));
+  const nodes = grown ? reachableNodes(store, roots.filter((r) => !last.roots.has(plainHex(r))), new Map(last.nodes)) : reachableNodes(store, roots);
+  lastWalk.set(chain, { roots: keys, nodes });
+  return nodes;
+}
+
 /** The bytes of an eth network's dump. Call it on the chain's writer (or when nothing writes), so head, pool and controls agree. */
 export function encodeEthDump(network: string, t: EthDumpTarget): Uint8Array {
   const parts = t.chain.parts();
@@ -73,7 +89,7 @@ export function encodeEthDump(network: string, t: EthDumpTarget): Uint8Array {
   const editedRoot = equalsBytes(edited, headerRoot) ? undefined : edited;
   const roots = parts.blocks.map((m) => (m.raw?.header ?? m.header).stateRoot);
   if (editedRoot !== undefined) roots.push(editedRoot);
-  const nodes = reachableNodes(parts.nodes, roots);
+  const nodes = keptNodes(t.chain, parts.nodes, roots);
   const s = t.miner.state();
   const coinbase = t.miner.nextHeader().coinbase;
   const meta: Meta = {

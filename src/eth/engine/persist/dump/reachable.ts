@@ -25,9 +25,11 @@ const ACCOUNTS = 0;
 const STORAGE = 1;
 const c = new RlpCursor();
 
-/** Every node reachable from `roots` (account trie roots), in walk order, values as bytes. Throws MissingStateError when one is missing. */
-export function reachableNodes(store: Store, roots: Iterable<Uint8Array>): Map<string, Uint8Array> {
-  const out = new Map<string, Uint8Array>();
+/**
+ * Every node reachable from `roots` (account trie roots), in walk order, values as bytes, added to `out` (whose nodes
+ * must be whole subtries: a node found there is not walked again). Throws MissingStateError when one is missing.
+ */
+export function reachableNodes(store: Store, roots: Iterable<Uint8Array>, out = new Map<string, Uint8Array>()): Map<string, Uint8Array> {
   const todo: [string, number][] = [];
   const read = (key: string): Uint8Array => {
     const v = store.get(key);
