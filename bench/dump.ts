@@ -10,14 +10,15 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { start } from '../src/index.js';
-import { benchChain, DEFAULT_CHAIN_OPTIONS } from './seed.js';
+import { benchChain, CACHE_DIR, DEFAULT_CHAIN_OPTIONS } from './seed.js';
 
 const blocksArg = process.argv.indexOf('--blocks');
 const blocks = blocksArg < 0 ? DEFAULT_CHAIN_OPTIONS.blocks : Number(process.argv[blocksArg + 1]);
 const log = (line: string) => console.log(line);
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
 
-const chain = await benchChain({ ...DEFAULT_CHAIN_OPTIONS, blocks }, log);
+// Another length gets its own seed folder, so the bench's 1,000-block seed stays.
+const chain = await benchChain({ ...DEFAULT_CHAIN_OPTIONS, blocks }, log, blocks === DEFAULT_CHAIN_OPTIONS.blocks ? CACHE_DIR : join(CACHE_DIR, `dump-${blocks}`));
 const dir = mkdtempSync(join(tmpdir(), 'devgate-dump-bench-'));
 try {
   const cache = { dir: join(dir, 'cache') };

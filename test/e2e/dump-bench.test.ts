@@ -12,7 +12,7 @@ import { createWalletClient, defineChain, encodeFunctionData, http, type Hex } f
 import { mnemonicToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { start } from '../../src/index.js';
-import { benchChain, DEFAULT_CHAIN_OPTIONS, MNEMONIC } from '../../bench/seed.js';
+import { benchChain, CACHE_DIR, DEFAULT_CHAIN_OPTIONS, MNEMONIC } from '../../bench/seed.js';
 import { call } from '../support/http.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'devgate-dump-bench-'));
@@ -21,7 +21,7 @@ const TRANSFER_ABI = [{ type: 'function', name: 'transfer', stateMutability: 'no
 
 describe('dump and load of a bench-like chain after mining', () => {
   it('answers every query byte for byte after a load that brings every block', async () => {
-    const bench = await benchChain({ ...DEFAULT_CHAIN_OPTIONS, blocks: 30 });
+    const bench = await benchChain({ ...DEFAULT_CHAIN_OPTIONS, blocks: 30 }, () => {}, join(CACHE_DIR, 'dump-test'));
     const { token, holders } = bench.meta;
     const a = await start({ port: 0, chains: [bench.seedPath] });
     const file = join(dir, 'state.bin');
