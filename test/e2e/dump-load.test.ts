@@ -47,6 +47,7 @@ async function grow(url: string): Promise<Hex[]> {
   await test.setAutomine(false);
   await test.setStorageAt({ address: TOKEN, index: '0x' + '77'.padStart(64, '0') as Hex, value: '0x' + '1'.padStart(64, '0') as Hex });
   hashes.push(await wallet.sendTransaction({ to: WHO, value: 3n }));
+  hashes.push((await call(url, 'eth_sendTransaction', [{ from: WHALE, to: WHO, value: '0x9' }])).result); // pooled, impersonated
   await test.setNextBlockTimestamp({ timestamp: 2_000_000_000n });
   return hashes;
 }
@@ -90,6 +91,7 @@ describe('dump and load', () => {
     const [ma, mb] = await Promise.all([call(ua, 'evm_mine', []), call(ub, 'evm_mine', [])]);
     expect(mb).toEqual(ma);
     const [ba, bb] = await Promise.all([call(ua, 'eth_getBlockByNumber', ['latest', false]), call(ub, 'eth_getBlockByNumber', ['latest', false])]);
+    expect(bb.result.transactions).toHaveLength(2); // the signed and the impersonated pooled transactions
     expect(bb.result.hash).toBe(ba.result.hash);
     expect(BigInt(bb.result.timestamp)).toBe(2_000_000_000n);
     const sent = await call(ub, 'eth_sendTransaction', [{ from: WHALE, to: WHO, value: '0x8' }]);

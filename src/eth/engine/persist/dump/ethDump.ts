@@ -9,12 +9,13 @@
  */
 import { Address, equalsBytes } from '@ethereumjs/util';
 import type { EthChain } from '../../chain/chain.js';
-import type { ChainParts } from '../../chain/types.js';
+import type { ChainParts, PendingTx } from '../../chain/types.js';
+import { createTxFromRLP } from '@ethereumjs/tx';
 import { decodeChainImage, encodeChainImage } from '../../image/chainImage.js';
 import type { Miner, MinerState } from '../../mining/miner.js';
 import type { PoolSettings } from '../../mining/send.js';
 import type { Snapshots } from '../../control/snapshots.js';
-import type { Impersonation } from '../../wallet/impersonation.js';
+import { asImpersonated, hasStandInSignature, type Impersonation } from '../../wallet/impersonation.js';
 import { plainHex } from '../../../../hex.js';
 import { InvalidArgument } from '../../../../errors.js';
 import { reachableNodes } from './reachable.js';
@@ -143,12 +144,17 @@ export function decodeEthDump(bytes: Uint8Array, chain: EthChain, network: strin
   }
 }
 
+/** The pool with each impersonated transaction answering its sender again (a decoded one would recover another). */
+function poolOf(pool: readonly PendingTx[]): PendingTx[] {
+  return pool.map((p) => (hasStandInSignature(p.tx, p.sender) ? { tx: asImpersonated(createTxFromRLP(p.tx.serialize(), { common: p.tx.common, freeze: false }), p.sender), sender: p.sender } : p));
+}
+
 function controlsOf(meta: Meta, parts: ChainParts): EthDump {
   const big = (v: unknown) => (v === null || v === undefined ? undefined : BigInt(v as string));
   const m = meta.miner;
   return {
     network: meta.network,
-    parts,
+    parts: { ...parts, pool: poolOf(parts.pool) },
     editedRoot: meta.editedRoot === null ? undefined : Uint8Array.from(Buffer.from(meta.editedRoot, 'hex')),
     miner: { automine: m.automine === true, intervalMs: typeof m.intervalMs === 'number' ? m.intervalMs : undefined, increase: big(m.increase) ?? 0n, totalIncrease: big(m.totalIncrease) ?? 0n, nextTimestamp: big(m.nextTimestamp), timestampInterval: big(m.timestampInterval), nextBaseFee: big(m.nextBaseFee), gasLimit: big(m.gasLimit) },
     coinbase: meta.coinbase === null ? undefined : new Address(Uint8Array.from(Buffer.from(meta.coinbase, 'hex'))),
