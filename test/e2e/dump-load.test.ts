@@ -96,6 +96,11 @@ describe('dump and load', () => {
     expect(BigInt(bb.result.timestamp)).toBe(2_000_000_000n);
     const sent = await call(ub, 'eth_sendTransaction', [{ from: WHALE, to: WHO, value: '0x8' }]);
     expect(sent.result).toMatch(/^0x[0-9a-f]{64}$/); // the impersonation came along
+    // The load forgot the snapshots; reset still goes back to the seeded chain (its head is on the loaded chain).
+    expect((await call(ub, 'evm_revert', ['0x0'])).result).toBe(false);
+    await tb.reset();
+    expect((await call(ub, 'eth_blockNumber', [])).result).toBe('0x28');
+    expect((await call(ub, 'eth_getBlockByNumber', ['0x28', false])).result.hash).toBe((await call(ua, 'eth_getBlockByNumber', ['0x28', false])).result.hash);
   });
 
   it('refuses a damaged, truncated or foreign state with a clear error, changing nothing', async () => {

@@ -48,8 +48,9 @@ type Planned = { readonly n: StateNetwork; readonly eth?: EthDump; readonly roll
  * network: a file's section of the same name, or the file's only section of its kind; anvil's accounts go to `into`,
  * else to the first eth network. Throws DumpError, having changed nothing, for anything unsound.
  */
-export async function loadGateway(networks: readonly StateNetwork[], input: Uint8Array, into?: string): Promise<LoadReport> {
+export async function loadGateway(networks: readonly StateNetwork[], input: Uint8Array, into?: string, anvilRefused?: string): Promise<LoadReport> {
   const parsed = readStateInput(input);
+  if (parsed.kind === 'anvil' && anvilRefused !== undefined) throw new DumpError(anvilRefused);
   if (parsed.kind === 'anvil') {
     const target = networks.find((n) => n.kind === 'eth' && (into === undefined || n.name === into));
     if (target === undefined) throw new DumpError(into === undefined ? 'no eth network to load an anvil state into' : `network ${JSON.stringify(into)} is not an eth network`);
