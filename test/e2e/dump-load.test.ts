@@ -103,6 +103,17 @@ describe('dump and load', () => {
     expect((await call(ub, 'eth_getBlockByNumber', ['0x28', false])).result.hash).toBe((await call(ua, 'eth_getBlockByNumber', ['0x28', false])).result.hash);
   });
 
+  it('viem testClient in hardhat mode dumps and loads too (hardhat_dumpState / hardhat_loadState, devgate extensions)', async () => {
+    const ua = a.url('sepolia');
+    const ub = b.url('sepolia');
+    const ta = createTestClient({ chain, mode: 'hardhat', transport: http(ua) });
+    const tb = createTestClient({ chain, mode: 'hardhat', transport: http(ub) });
+    await ta.mine({ blocks: 2 });
+    await tb.loadState({ state: await ta.dumpState() });
+    const [ha, hb] = await Promise.all([call(ua, 'eth_getBlockByNumber', ['latest', false]), call(ub, 'eth_getBlockByNumber', ['latest', false])]);
+    expect(hb.result.hash).toBe(ha.result.hash);
+  });
+
   it('refuses a damaged, truncated or foreign state with a clear error, changing nothing', async () => {
     const ub = b.url('sepolia');
     const before = (await call(ub, 'eth_getBlockByNumber', ['latest', false])).result.hash;

@@ -19,3 +19,6 @@ export const anvil_loadState = defineMethod({
     return true;
   },
 });
+
+/** hardhat_loadState: the same as anvil_loadState (hardhat has none; served for viem's testClient in hardhat mode). */
+export const hardhat_loadState = { ...anvil_loadState, name: 'hardhat_loadState' };
