@@ -107,5 +107,14 @@ describe('the rollup network in a state file', () => {
     } finally {
       await b.stop();
     }
+    // A gateway that does not serve every network of the file refuses it whole (its sepolia is left as it was).
+    const c = await start({ port: 0, chains: ['chains/sepolia.json'] });
+    try {
+      await call(c.url('sepolia'), 'anvil_mine', ['0x2']);
+      await expect(c.loadState(file)).rejects.toThrow('the state file holds network "starknet-mainnet", which this gateway does not serve (it serves sepolia)');
+      expect(c.eth('sepolia').blockNumber()).toBe(42n);
+    } finally {
+      await c.stop();
+    }
   });
 });
