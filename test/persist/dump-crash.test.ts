@@ -6,7 +6,7 @@
  * is refused naming the problem.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -117,6 +117,26 @@ for (let i = 0; ; i++) { await writeFileAtomic(process.argv[2], i % 2 ? b : a); 
       expect(whole, `round ${round}: ${got.length} bytes`).toBe(true);
     }
     expect(midWrite).toBeGreaterThan(0); // the kills did land in the middle of writes
+  });
+
+  it('interval dumps write only when the state changed', async () => {
+    const out = join(dir, 'interval.bin');
+    const gw = await start({ port: 0, chains: [seed], cache: false, state: { dump: out, interval: 0.05 } });
+    const until = async (ok: () => boolean) => {
+      for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(ok()).toBe(true);
+    };
+    try {
+      await until(() => existsSync(out));
+      const first = statSync(out).mtimeMs;
+      await new Promise((r) => setTimeout(r, 400)); // 8 ticks with nothing new
+      expect(statSync(out).mtimeMs).toBe(first);
+      await gw.eth('alpha').mine({ blocks: 1 });
+      await until(() => statSync(out).mtimeMs !== first);
+    } finally {
+      await gw.stop();
+    }
+    expect((await headOf(out)).number).toBe(1n);
   });
 
   it('documents the state flags and refuses bad combinations', () => {

@@ -113,6 +113,15 @@ export function encodeEthDump(network: string, t: EthDumpTarget): Uint8Array {
   return Buffer.concat([MAGIC, lengths, json, image]);
 }
 
+/** A short text that changes whenever the network's dump would (head, head's edits, pool, miner, coinbase, impersonations, min tip). */
+export function ethDumpFingerprint(t: EthDumpTarget): string {
+  const head = t.chain.head();
+  const s = t.miner.state();
+  const miner = [s.automine, s.intervalMs, s.increase, s.totalIncrease, s.nextTimestamp, s.timestampInterval, s.nextBaseFee, s.gasLimit].map(String);
+  const pool = t.chain.pendingTransactions().map((p) => plainHex(p.tx.hash()));
+  return JSON.stringify([plainHex(head.hash), plainHex(t.chain.stateRootOf(head)), pool, miner, t.miner.nextHeader().coinbase?.toString() ?? null, t.impersonation?.state() ?? null, String(t.pool?.minTip ?? 0n)]);
+}
+
 /** Reads an eth dump for `chain` (its Common and dev accounts); throws DumpError naming the problem, changing nothing. */
 export function decodeEthDump(bytes: Uint8Array, chain: EthChain, network: string): EthDump {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

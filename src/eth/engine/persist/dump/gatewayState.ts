@@ -4,7 +4,8 @@
  * `anvil_loadState`, `gw.loadState()`). A load decodes and checks every section before it changes any network, so a
  * bad file is refused whole.
  */
-import { DumpError, decodeEthDump, encodeEthDump, type EthDump, type EthDumpTarget } from './ethDump.js';
+import { crc32 } from 'node:zlib';
+import { DumpError, decodeEthDump, encodeEthDump, ethDumpFingerprint, type EthDump, type EthDumpTarget } from './ethDump.js';
 import { loadEthDump } from './ethLoad.js';
 import { applyAnvilState } from './anvilState.js';
 import { encodeStateFile, readStateInput, type StateSection } from './stateFile.js';
@@ -34,6 +35,11 @@ export async function dumpGateway(networks: readonly StateNetwork[]): Promise<Bu
   const sections: StateSection[] = [];
   for (const n of networks) sections.push(await section(n));
   return encodeStateFile(sections);
+}
+
+/** A text that changes whenever the gateway's state file would (a rollup network's dump is small: its checksum). */
+export function gatewayFingerprint(networks: readonly StateNetwork[]): string {
+  return JSON.stringify(networks.map((n) => (n.kind === 'eth' ? ethDumpFingerprint(n.engine as EthDumpTarget) : crc32(encodeRollupDump(n.engine as RollupChain)))));
 }
 
 /** A state file of one network. */

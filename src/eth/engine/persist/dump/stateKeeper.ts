@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { writeFileAtomic, readStateFile } from './atomicFile.js';
-import { dumpGateway, loadGateway, type LoadReport, type StateNetwork } from './gatewayState.js';
+import { dumpGateway, gatewayFingerprint, loadGateway, type LoadReport, type StateNetwork } from './gatewayState.js';
 
 export interface StateFiles {
   /** Loaded at start; it must exist unless `loadIfExists`. */
@@ -22,6 +22,8 @@ export class StateKeeper {
   /** The write in progress (writes run one at a time). */
   private writing: Promise<unknown> = Promise.resolve();
   private busy = false;
+  /** The last file written and the state it holds (interval ticks with nothing new write nothing). */
+  private written: { readonly file: string; readonly fingerprint: string } | undefined;
 
   constructor(
     private readonly networks: () => readonly StateNetwork[],
@@ -43,7 +45,8 @@ export class StateKeeper {
     const { dump, intervalSeconds } = this.files;
     if (dump === undefined || intervalSeconds === undefined) return;
     this.timer = setInterval(() => {
-      if (this.busy) return; // a slow write is still running: skip this tick rather than queue
+      // A slow write still running, or nothing changed since the last write to this file: skip this tick.
+      if (this.busy || (this.written?.file === dump && this.written.fingerprint === gatewayFingerprint(this.networks()))) return;
       void this.write(dump).catch((err: unknown) => this.warn(`state interval dump to ${dump} failed (the previous file stays): ${(err as Error).message}`));
     }, intervalSeconds * 1000);
     this.timer.unref();
@@ -65,8 +68,10 @@ export class StateKeeper {
     const run = this.writing.then(async () => {
       this.busy = true;
       try {
+        const fingerprint = gatewayFingerprint(this.networks());
         const bytes = await dumpGateway(this.networks());
         await writeFileAtomic(file, bytes);
+        this.written = { file, fingerprint };
         return bytes;
       } finally {
         this.busy = false;
