@@ -18,6 +18,26 @@ const log = (line: string) => console.log(line);
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
 
 // Another length gets its own seed folder, so the bench's 1,000-block seed stays.
+/** The longest gap between 5 ms ticks since the last take(): how long requests would have waited. */
+function stallMeter(): { take(): number; stop(): void } {
+  let last = performance.now();
+  let worst = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+  }, 5);
+  return {
+    // Call after a pause (a tick due during a stall runs only after it).
+    take: () => {
+      const w = Math.round(worst);
+      worst = 0;
+      return w;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
 const chain = await benchChain({ ...DEFAULT_CHAIN_OPTIONS, blocks }, log, blocks === DEFAULT_CHAIN_OPTIONS.blocks ? CACHE_DIR : join(CACHE_DIR, `dump-${blocks}`));
 const dir = mkdtempSync(join(tmpdir(), 'devgate-dump-bench-'));
 try {
@@ -26,12 +46,16 @@ try {
   // First start builds and caches the chain; the measured one restores it, as users start it after the first time.
   await (await start({ port: 0, chains: [chain.seedPath], cache })).stop();
   const a = await start({ port: 0, chains: [chain.seedPath], cache });
+  const stall = stallMeter();
   let t0 = process.hrtime.bigint();
   const bytes = await a.dumpState();
-  log(`dump of ${chain.meta.head} blocks x ${DEFAULT_CHAIN_OPTIONS.txsPerBlock} txs (restored chain): ${ms(t0).toFixed(0)} ms, ${(bytes.length / 1e6).toFixed(1)} MB`);
+  await new Promise((r) => setTimeout(r, 30));
+  log(`dump of ${chain.meta.head} blocks x ${DEFAULT_CHAIN_OPTIONS.txsPerBlock} txs (restored chain): ${ms(t0).toFixed(0)} ms, ${(bytes.length / 1e6).toFixed(1)} MB; longest event-loop stall ${stall.take()} ms`);
   t0 = process.hrtime.bigint();
   const again = await a.dumpState();
-  log(`second dump (blocks decoded by the first): ${ms(t0).toFixed(0)} ms, same bytes: ${Buffer.compare(Buffer.from(bytes), Buffer.from(again)) === 0}`);
+  await new Promise((r) => setTimeout(r, 30));
+  log(`second dump (blocks decoded by the first): ${ms(t0).toFixed(0)} ms, same bytes: ${Buffer.compare(Buffer.from(bytes), Buffer.from(again)) === 0}; longest stall ${stall.take()} ms`);
+  stall.stop();
   t0 = process.hrtime.bigint();
   const gz = gzipSync(bytes, { level: 1 });
   log(`gzip'd as anvil_dumpState answers (level 1): ${(gz.length / 1e6).toFixed(1)} MB in ${ms(t0).toFixed(0)} ms`);

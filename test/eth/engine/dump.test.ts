@@ -73,16 +73,16 @@ describe('the nodes a dump keeps', () => {
   });
 
   it('an interval dump of a chain that only grew walks only the new nodes, in the order a whole walk gives (the same bytes)', async () => {
-    encodeEthDump('sepolia', { chain, miner });
+    await encodeEthDump('sepolia', { chain, miner });
     await send(5n);
-    const again = encodeEthDump('sepolia', { chain, miner });
+    const again = await encodeEthDump('sepolia', { chain, miner });
     const roots = [...chain.blocks()].map((m) => m.header.stateRoot);
     const whole = [...reachableNodes(chain.parts().nodes, roots).keys()];
     expect([...decodeEthDump(again, chain, 'sepolia').parts.nodes.keys()]).toEqual(whole);
   });
 
   it('round-trips through the codec and loads onto a chain sharing its blocks, which then reads state as the dumped one at every block', async () => {
-    const bytes = encodeEthDump('sepolia', { chain, miner });
+    const bytes = await encodeEthDump('sepolia', { chain, miner });
     const other = await chainFromSeed(loadSeedFile('chains/sepolia.json'));
     const otherMiner = new Miner(other, new ManualClock());
     const dump = decodeEthDump(bytes, other, 'sepolia');

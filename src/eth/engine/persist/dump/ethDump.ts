@@ -18,7 +18,7 @@ import type { Snapshots } from '../../control/snapshots.js';
 import { asImpersonated, hasStandInSignature, type Impersonation } from '../../wallet/impersonation.js';
 import { plainHex } from '../../../../hex.js';
 import { InvalidArgument } from '../../../../errors.js';
-import { reachableNodes } from './reachable.js';
+import { reachableNodesYielding } from './reachable.js';
 
 const MAGIC = Buffer.from('devgate-eth-dump\0');
 /** Bumped whenever the layout or the meaning of a field changes. */
@@ -72,17 +72,20 @@ const lastWalk = new WeakMap<EthChain, { readonly roots: ReadonlySet<string>; re
  * The nodes reachable from `roots`: while every root of the chain's last dump is still kept (a chain that only grew),
  * only what is new is walked (interval dumps of a long chain), else everything again (blocks left: their nodes go).
  */
-function keptNodes(chain: EthChain, store: ChainParts['nodes'], roots: readonly Uint8Array[]): Map<string, Uint8Array> {
+async function keptNodes(chain: EthChain, store: ChainParts['nodes'], roots: readonly Uint8Array[]): Promise<Map<string, Uint8Array>> {
   const keys = new Set(roots.map((r) => plainHex(r)));
   const last = lastWalk.get(chain);
   const grown = last !== undefined && [...last.roots].every((r) => keys.has(r));
-  const nodes = grown ? reachableNodes(store, roots.filter((r) => !last.roots.has(plainHex(r))), new Map(last.nodes)) : reachableNodes(store, roots);
+  const nodes = grown ? await reachableNodesYielding(store, roots.filter((r) => !last.roots.has(plainHex(r))), new Map(last.nodes)) : await reachableNodesYielding(store, roots);
   lastWalk.set(chain, { roots: keys, nodes });
   return nodes;
 }
 
-/** The bytes of an eth network's dump. Call it on the chain's writer (or when nothing writes), so head, pool and controls agree. */
-export function encodeEthDump(network: string, t: EthDumpTarget): Uint8Array {
+/**
+ * The bytes of an eth network's dump. Call it on the chain's writer (or when nothing writes), so head, pool and
+ * controls agree; the trie walk gives reads their turns (they change nothing), the encoding does not.
+ */
+export async function encodeEthDump(network: string, t: EthDumpTarget): Promise<Uint8Array> {
   const parts = t.chain.parts();
   const head = t.chain.head();
   const headerRoot = (head.raw?.header ?? head.header).stateRoot;
@@ -90,7 +93,7 @@ export function encodeEthDump(network: string, t: EthDumpTarget): Uint8Array {
   const editedRoot = equalsBytes(edited, headerRoot) ? undefined : edited;
   const roots = parts.blocks.map((m) => (m.raw?.header ?? m.header).stateRoot);
   if (editedRoot !== undefined) roots.push(editedRoot);
-  const nodes = keptNodes(t.chain, parts.nodes, roots);
+  const nodes = await keptNodes(t.chain, parts.nodes, roots);
   const s = t.miner.state();
   const coinbase = t.miner.nextHeader().coinbase;
   const meta: Meta = {

@@ -25,7 +25,7 @@ export type LoadReport = readonly string[];
 async function section(n: StateNetwork): Promise<StateSection> {
   if (n.kind === 'eth') {
     const t = n.engine as EthDumpTarget;
-    return { name: n.name, kind: 'eth', bytes: await t.chain.writer.run(async () => encodeEthDump(n.name, t)) };
+    return { name: n.name, kind: 'eth', bytes: await t.chain.writer.run(() => encodeEthDump(n.name, t)) };
   }
   return { name: n.name, kind: 'rollup', bytes: encodeRollupDump(n.engine as RollupChain) };
 }
