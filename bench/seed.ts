@@ -108,12 +108,12 @@ const TRANSFER_ABI = [
 ] as const;
 const DVG = 10n ** 18n;
 
-/** Builds (or reads from the cache) the benchmark chain. */
-export async function benchChain(options: BenchChainOptions = DEFAULT_CHAIN_OPTIONS, log: (line: string) => void = () => {}): Promise<BenchChain> {
+/** Builds (or reads from the cache) the benchmark chain; `dir` keeps one seed (tests give their own, so the bench's stays). */
+export async function benchChain(options: BenchChainOptions = DEFAULT_CHAIN_OPTIONS, log: (line: string) => void = () => {}, dir = CACHE_DIR): Promise<BenchChain> {
   const token = readToken();
   const key = cacheKey(options, token.bytecode);
-  const seedPath = join(CACHE_DIR, `${key}.seed.json`);
-  const metaPath = join(CACHE_DIR, `${key}.meta.json`);
+  const seedPath = join(dir, `${key}.seed.json`);
+  const metaPath = join(dir, `${key}.meta.json`);
   if (existsSync(seedPath) && existsSync(metaPath)) {
     const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as BenchMeta;
     return { seedPath, meta, blocks: blocksOfSeed(seedPath) };
@@ -129,9 +129,9 @@ export async function benchChain(options: BenchChainOptions = DEFAULT_CHAIN_OPTI
     accounts: { mnemonic: MNEMONIC, count: options.senders },
     blocks: blocks.map((b) => ({ timestamp: toHex(b.timestamp), transactions: b.raw.map((raw) => ({ raw })) })),
   };
-  mkdirSync(CACHE_DIR, { recursive: true });
+  mkdirSync(dir, { recursive: true });
   // Seeds of other inputs (an older generator or Token artifact) are stale: drop them.
-  for (const f of readdirSync(CACHE_DIR)) if (/^[0-9a-f]{16}\.(seed|meta)\.json$/.test(f) && !f.startsWith(key)) rmSync(join(CACHE_DIR, f));
+  for (const f of readdirSync(dir)) if (/^[0-9a-f]{16}\.(seed|meta)\.json$/.test(f) && !f.startsWith(key)) rmSync(join(dir, f));
   writeAtomic(seedPath, JSON.stringify(seed));
   writeAtomic(metaPath, JSON.stringify(meta));
   log(`generated the bench seed (${blocks.length} blocks, ${meta.txHashes.length} txs) in ${((performance.now() - started) / 1000).toFixed(1)} s: ${seedPath}`);

@@ -1,4 +1,5 @@
 /** The `devgate` command: serves the shipped chains (or the given ones) until SIGINT/SIGTERM. */
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { VERSION } from './version.js';
 
@@ -46,6 +47,12 @@ Options:
   --no-idle-gc      no full GCs when devgate goes idle after work
   --allow-unprotected-txs   accept legacy transactions without EIP-155
                     replay protection (refused by default, as geth does)
+  --load-state FILE load a state file at start: devgate's (--dump-state,
+                    anvil_dumpState) or anvil's --dump-state JSON
+  --dump-state FILE write every network's state to FILE on exit (atomically:
+                    a crash leaves the previous file whole)
+  --state FILE      both: load FILE if it exists, write it on exit
+  --state-interval SECONDS  also write the dump file every SECONDS
   -h, --help        show this help
   -v, --version     print the version
 
@@ -89,6 +96,10 @@ async function main(argv: string[]): Promise<number> {
         'no-raw-http': { type: 'boolean' },
         'no-idle-gc': { type: 'boolean' },
         ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((f) => [f, { type: 'string' as const }])),
+        'load-state': { type: 'string' },
+        'dump-state': { type: 'string' },
+        state: { type: 'string' },
+        'state-interval': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -134,9 +145,15 @@ async function main(argv: string[]): Promise<number> {
   }
   // Without a mining flag each network mines as its seed says (automine by default).
   const mining = blockTime === undefined && !args['no-mining'] ? undefined : { automine: !args['no-mining'] && blockTime === undefined, blockTime };
+  const { state, error } = stateFlags(args);
+  if (error !== undefined) {
+    console.error(`devgate: ${error}`);
+    return 2;
+  }
   // Loaded here, so --help, --version and a bad flag answer without loading the engines.
   const { start } = await import('./index.js');
-  const gw = await start({ port, host, chains: args.chain, keys, limits, cache, mining, devMethods: !args['no-dev-methods'], allowUnprotectedTxs: args['allow-unprotected-txs'] === true, rawHttp: !args['no-raw-http'], idleGc: !args['no-idle-gc'] });
+  const gw = await start({ port, host, chains: args.chain, keys, limits, cache, mining, devMethods: !args['no-dev-methods'], allowUnprotectedTxs: args['allow-unprotected-txs'] === true, rawHttp: !args['no-raw-http'], idleGc: !args['no-idle-gc'], state });
+  for (const line of gw.stateLoaded) console.log(`Loaded state: ${line}`);
   if (!LOOPBACK.has(host)) {
     console.warn(`devgate: warning: bound to ${host}, not 127.0.0.1: other machines can reach this gateway and its admin interface (/admin)`);
   }
@@ -159,6 +176,17 @@ async function main(argv: string[]): Promise<number> {
   });
   await gw.stop();
   return 0;
+}
+
+/** start()'s `state` from --load-state, --dump-state, --state and --state-interval, or what is wrong with them. */
+function stateFlags(args: { 'load-state'?: string; 'dump-state'?: string; state?: string; 'state-interval'?: string }): { state?: string | { load?: string; dump?: string; interval?: number }; error?: string } {
+  const { 'load-state': load, 'dump-state': dump, state, 'state-interval': every } = args;
+  if (state !== undefined && (load !== undefined || dump !== undefined)) return { error: 'give --state, or --load-state and --dump-state, not both' };
+  const interval = every === undefined ? undefined : Number(every);
+  if (interval !== undefined && !(Number.isFinite(interval) && interval > 0)) return { error: `--state-interval must be a positive number of seconds, got ${JSON.stringify(every)}` };
+  if (interval !== undefined && state === undefined && dump === undefined) return { error: '--state-interval needs --dump-state or --state (the file to write)' };
+  if (state !== undefined) return { state: interval === undefined ? state : { load: existsSync(state) ? state : undefined, dump: state, interval } };
+  return { state: load === undefined && dump === undefined ? undefined : { load, dump, interval } };
 }
 
 /** The dev accounts of an eth network, as anvil prints them. */

@@ -18,6 +18,9 @@ import { cacheDir, hasCachedChain } from './cache/chainCache.js';
 import { ethNetwork, rollupNetwork, type EthNetwork, type RollupNetwork } from './handles.js';
 import { packagePath } from './packageRoot.js';
 import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/load.js';
+import { StateKeeper } from './eth/engine/persist/dump/stateKeeper.js';
+import { loadGateway } from './eth/engine/persist/dump/gatewayState.js';
+import { readStateFile } from './eth/engine/persist/dump/atomicFile.js';
 
 export type { NetworkInfo, NetworkKind } from './network.js';
 export type { BlockSummary, BlockTag, EthNetwork, Hex, RollupNetwork } from './handles.js';
@@ -30,7 +33,8 @@ export type { GatewayControl, UsageReport, KeysListing } from './gateway/control
 export type { GatewayLimits } from './gateway/limits.js';
 export type { OutageSpec, OutageInfo } from './gateway/policy/outage.js';
 export { KeysError, type KeySpec } from './gateway/policy/keys.js';
-export type { CacheOptions, MiningOptions, StartOptions } from './options.js';
+export type { CacheOptions, MiningOptions, StartOptions, StateOptions } from './options.js';
+export { DumpError } from './eth/engine/persist/dump/ethDump.js';
 
 /** The chains devgate ships, in `chains/`. */
 export const SHIPPED_CHAINS: readonly string[] = ['mainnet.json', 'sepolia.json', 'starknet-mainnet.json'].map((f) => packagePath(`chains/${f}`));
@@ -55,7 +59,16 @@ export interface Gateway {
   rollup(network: string): RollupNetwork;
   /** An eth network: blocks, balances, code, storage and dev accounts (controls join as they land). */
   eth(network: string): EthNetwork;
-  /** Closes HTTP and WebSocket and frees the port. */
+  /**
+   * Dump and load: the state of every network as devgate's state file (blocks, receipts, state, pool, mining settings;
+   * README "Dump and load"), also written atomically to `file` if given. @example writeFileSync('s.bin', await gw.dumpState())
+   */
+  dumpState(file?: string): Promise<Uint8Array>;
+  /** What the start state file (`state` option) loaded, one line per network; empty when nothing was loaded. */
+  readonly stateLoaded: readonly string[];
+  /** Loads a state file (a path or its bytes: devgate's, or anvil's JSON, gzip'd or not); answers one line per network it changed. */
+  loadState(input: string | Uint8Array): Promise<readonly string[]>;
+  /** Closes HTTP and WebSocket and frees the port (after writing the dump file of `state`, if any). */
   stop(): Promise<void>;
 }
 
@@ -89,6 +102,17 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   };
   const mining = opts.mining === undefined ? undefined : { automine: opts.mining.automine ?? opts.mining.blockTime === undefined, intervalMs: opts.mining.blockTime === undefined ? undefined : Math.round(opts.mining.blockTime * 1000) };
   for (const s of seeds) networks.push(await createNetwork(s, { clock: opts.clock, l1BlockNumber, cacheDir: cache, mining, devMethods: opts.devMethods, allowUnprotectedTxs: opts.allowUnprotectedTxs }));
+  // Dump and load (src/eth/engine/persist/dump): the start file is loaded before the gateway listens.
+  const state = opts.state;
+  let stateLoaded: readonly string[] = [];
+  if (typeof state === 'object' && state.interval !== undefined && state.dump === undefined) throw new TypeError('invalid devgate options:\nstate.interval: needs state.dump (the file to write)');
+  const keeper = new StateKeeper(() => networks, typeof state === 'string' ? { load: state, loadIfExists: true, dump: state } : { load: state?.load, dump: state?.dump, intervalSeconds: state?.interval });
+  try {
+    stateLoaded = await keeper.loadAtStart();
+  } catch (err) {
+    await Promise.all(networks.map((n) => n.close()));
+    throw err;
+  }
   const server = new GatewayServer(networks, { limits, keys, clock: opts.clock, rawHttp: opts.rawHttp, idleGc: opts.idleGc });
   let address;
   try {
@@ -97,6 +121,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     await Promise.all(networks.map((n) => n.close()));
     throw err;
   }
+  keeper.startInterval();
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const check = (network: string) => {
     if (!names.has(network)) throw new TypeError(`unknown network ${JSON.stringify(network)}; networks: ${[...names].join(', ')}`);
@@ -127,10 +152,17 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
       if (n.kind !== 'eth') throw new TypeError(`network ${JSON.stringify(network)} is not an eth network`);
       return ethNetwork(network, n.engine as EthEngine);
     },
+    stateLoaded,
+    dumpState: (file) => keeper.dump(file),
+    loadState: async (input) => loadGateway(networks, typeof input === 'string' ? await readStateFile(input) : input),
     stop() {
       stopped ??= (async () => {
         await server.close();
-        await Promise.all(networks.map((n) => n.close()));
+        try {
+          await keeper.stop();
+        } finally {
+          await Promise.all(networks.map((n) => n.close()));
+        }
       })();
       return stopped;
     },

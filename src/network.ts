@@ -62,7 +62,7 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
         filters.close();
         await chain.writer.idle();
       };
-      return new TableNetwork(seed.name, 'eth', chain.chainId.toString(10), { chain, miner, snapshots }, table, ctx, onClose, (push) => ethConnection(table, ctx, push));
+      return new TableNetwork(seed.name, 'eth', chain.chainId.toString(10), { chain, miner, snapshots, impersonation, pool }, table, ctx, onClose, (push) => ethConnection(table, ctx, push));
     }
     case 'rollup': {
       // The rollup engine (and @scure/starknet) loads only when a rollup network is served.

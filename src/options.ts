@@ -20,6 +20,16 @@ export interface CacheOptions {
   dir: string;
 }
 
+/** Dump and load (README "Dump and load"): where state is loaded from at start and dumped to. */
+export interface StateOptions {
+  /** A state file loaded at start (devgate's, or anvil's JSON); it must exist. */
+  load?: string;
+  /** A state file written on `stop()` (atomically), and every `interval` seconds if given. */
+  dump?: string;
+  /** Seconds between dumps to `dump` while running. */
+  interval?: number;
+}
+
 /** The options of `start()`. Every field is optional. */
 export interface StartOptions {
   /** The TCP port to listen on (default 8545; 0 picks a free one, then read `gw.port`). */
@@ -56,6 +66,8 @@ export interface StartOptions {
   allowUnprotectedTxs?: boolean;
   /** devgate's clock (default: wall time); tests pass a `ManualClock` to drive rate windows, outages, interval mining and filter expiry. */
   clock?: Clock;
+  /** Dump and load: a state file path (loaded at start if it exists, written on stop, as anvil's `--state`), or `{ load, dump, interval }`. */
+  state?: string | StateOptions;
 }
 
 /** The run-time check of StartOptions, with the defaults filled in. */
@@ -74,6 +86,7 @@ export const StartOptionsSchema = z
     rawHttp: z.boolean().default(true),
     idleGc: z.boolean().default(false),
     allowUnprotectedTxs: z.boolean().default(false),
+    state: z.union([z.string().min(1), z.object({ load: z.string().min(1).optional(), dump: z.string().min(1).optional(), interval: z.number().positive().optional() }).strict()]).optional(),
     clock: z.custom<Clock>((v) => typeof (v as Clock | undefined)?.now === 'function', 'expected a clock with a now() method').default(systemClock),
   })
   .strict();

@@ -31,4 +31,7 @@ export interface EthEngine {
   readonly chain: EthChain;
   readonly miner: Miner;
   readonly snapshots: Snapshots;
+  /** Impersonated addresses and the pool's settings (dump and load keep them). */
+  readonly impersonation?: Impersonation;
+  readonly pool?: PoolSettings;
 }

@@ -104,6 +104,17 @@ export class RollupChain {
     return { blocks, byHash, txs, pendingTxs, pendingState, anchorSec, anchorMs, nextSealMs, l1Head };
   }
 
+  /** Takes over the blocks, transactions, pending block and time of `parts` (a loaded dump; restored as `restore` does). */
+  adopt(parts: RollupChainParts): void {
+    const other = RollupChain.restore(this.config, this.clock, parts);
+    this.blocks.splice(0, this.blocks.length, ...other.blocks);
+    this.byHash.clear();
+    for (const [hash, b] of other.byHash) this.byHash.set(hash, b);
+    this.txs.clear();
+    for (const [hash, loc] of other.txs) this.txs.set(hash, loc);
+    ({ pendingTxs: this.pendingTxs, pendingState: this.pendingState, anchorSec: this.anchorSec, anchorMs: this.anchorMs, nextSealMs: this.nextSealMs, l1Head: this.l1Head } = other);
+  }
+
   /**
    * A chain rebuilt from parts, as if it had been built now: every clock reading in them (the time
    * anchor, the next seal, when blocks were sealed) moves by the same amount, to this clock's now.

@@ -353,6 +353,15 @@ export class EthChain {
     }
   }
 
+  /** Replaces the blocks above `keep` with `blocks` (a loaded dump's, their trie nodes already in the store; the caller checks they follow), head's edits and the pool. Only from a job of `writer`. */
+  async adopt(keep: bigint, blocks: readonly MinedBlock[], pool: readonly PendingTx[], editedRoot?: Uint8Array): Promise<void> {
+    await this.truncate(keep);
+    for (const m of blocks) this.append(m);
+    this.headEditedRoot = editedRoot;
+    await this.headState.setStateRoot(this.stateRootOf(this.head()), true);
+    this.setPool(pool);
+  }
+
   /** Replaces the pool (a snapshot's revert); the pending block follows it. */
   setPool(pool: readonly PendingTx[]): void {
     this.pool = [...pool];

@@ -63,6 +63,8 @@ export interface MinedBlock {
   receiptAt?(index: number): StoredReceipt;
   /** A restored block's fields read from its RLP for formatting (absent: the formatters read `block`). */
   readonly raw?: RawBlockFields;
+  /** A restored block's bytes as its chain image saved them (block RLP, senders, receipts), written again as they are. */
+  readonly saved?: { readonly block: Uint8Array; readonly senders: Uint8Array; readonly receipts: Uint8Array };
 }
 
 /** The header fields the read methods format, named as BlockHeader names them (a BlockHeader is one). */

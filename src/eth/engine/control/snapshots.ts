@@ -5,6 +5,7 @@
  * snapshot is a few pointers, not a copy: taking and reverting cost the same on a long chain as on a short one
  * (a revert forgets the blocks it cuts). `reset` goes back to the chain as it was served at start.
  */
+import { equalsBytes } from '@ethereumjs/util';
 import type { EthChain } from '../chain/chain.js';
 import type { PendingTx } from '../chain/types.js';
 import type { Miner, MinerState } from '../mining/miner.js';
@@ -23,7 +24,7 @@ export class Snapshots {
   private readonly taken = new Map<bigint, Snapshot>();
   private nextId = 0n;
   /** The chain as served at start (anvil_reset goes back to it). */
-  private readonly initial: Snapshot;
+  private initial: Snapshot;
 
   constructor(
     private readonly chain: EthChain,
@@ -59,6 +60,16 @@ export class Snapshots {
       this.taken.clear();
       await this.restore(this.initial);
     });
+  }
+
+  /**
+   * After a dump was loaded into the chain (call it on the writer): forgets every snapshot; `reset` still goes back to
+   * the chain as served at start when its head is on the loaded chain (a dump of the same seed), else to the loaded chain.
+   */
+  rebase(): void {
+    this.taken.clear();
+    const at = this.chain.blockByNumber(this.initial.head);
+    if (at === undefined || !equalsBytes(at.hash, this.initial.headHash)) this.initial = this.capture();
   }
 
   /** How many snapshots are kept (for tests). */

@@ -64,11 +64,13 @@ export function encodeChainImage(parts: ChainParts, key: Uint8Array): Uint8Array
   w.bytes(key);
   w.u32(parts.blocks.length);
   for (const m of parts.blocks) {
-    w.sized(m.block.serialize());
-    w.u32(m.senders.length);
-    for (const s of m.senders) w.bytes(s.bytes);
-    for (const tx of m.block.transactions) w.bytes(tx.hash());
-    w.sized(RLP.encode(m.receipts.map(encodeReceipt)));
+    // A restored block is written from the bytes it was read from (nothing decoded, hashed or encoded again).
+    w.sized(m.saved?.block ?? m.block.serialize());
+    w.u32(m.txHashes.length);
+    if (m.saved !== undefined) w.bytes(m.saved.senders);
+    else for (const s of m.senders) w.bytes(s.bytes);
+    for (const h of m.txHashes) w.bytes(h);
+    w.sized(m.saved?.receipts ?? RLP.encode(m.receipts.map(encodeReceipt)));
   }
   w.u32(parts.pool.length);
   for (const p of parts.pool) {
@@ -114,16 +116,20 @@ export interface ChainImageContext {
 
 /** The chain a chain image holds; throws ChainImageError if the bytes are not a sound chain image under `ctx.key`. */
 export async function restoreChainImage(file: Uint8Array, ctx: ChainImageContext): Promise<EthChain> {
-  let parts: ChainParts;
-  try {
-    parts = decodeParts(Buffer.from(file.buffer, file.byteOffset, file.byteLength), ctx);
-  } catch (err) {
-    throw err instanceof ChainImageError ? err : new ChainImageError(`unreadable chain image: ${(err as Error).message}`);
-  }
+  const parts = decodeChainImage(file, ctx);
   try {
     return await EthChain.restore(parts, ctx.options);
   } catch (err) {
     throw new ChainImageError(`chain image does not hold a sound chain: ${(err as Error).message}`);
+  }
+}
+
+/** The parts a chain image holds (nodes read lazily from `file`), without making a chain; throws ChainImageError if unsound. */
+export function decodeChainImage(file: Uint8Array, ctx: ChainImageContext): ChainParts {
+  try {
+    return decodeParts(Buffer.from(file.buffer, file.byteOffset, file.byteLength), ctx);
+  } catch (err) {
+    throw err instanceof ChainImageError ? err : new ChainImageError(`unreadable chain image: ${(err as Error).message}`);
   }
 }
 
@@ -248,6 +254,7 @@ function lazyMinedBlock(raw: Uint8Array, opts: BlockOptions, facts: HeaderFacts,
     number: facts.number,
     totalDifficulty,
     txHashes,
+    saved: { block: raw, senders: sendersRaw, receipts: receiptsRaw },
     get senders() {
       return (senders ??= Array.from({ length: sendersRaw.length / 20 }, (_, i) => new Address(sendersRaw.subarray(i * 20, i * 20 + 20))));
     },

@@ -42,7 +42,16 @@ export class Impersonation {
 export function impersonatedTx(data: TxData[keyof TxData], common: Common, sender: Address): TypedTransaction {
   const r = bytesToBigInt(sender.bytes) + 1n;
   const legacyV = (data as { type?: number }).type === undefined || Number((data as { type?: unknown }).type ?? 0) === 0 ? common.chainId() * 2n + 35n : 0n;
-  const tx = createTx({ ...(data as object), v: legacyV, r, s: 1n } as never, { common, freeze: false });
+  return asImpersonated(createTx({ ...(data as object), v: legacyV, r, s: 1n } as never, { common, freeze: false }), sender);
+}
+
+/** Whether `tx` carries the stand-in signature of an impersonated `sender` (e.g. a pooled transaction read back from a dump). */
+export function hasStandInSignature(tx: TypedTransaction, sender: Address): boolean {
+  return tx.s === 1n && tx.r === bytesToBigInt(sender.bytes) + 1n;
+}
+
+/** Makes an unfrozen `tx` with the stand-in signature answer `sender` as its sender. */
+export function asImpersonated(tx: TypedTransaction, sender: Address): TypedTransaction {
   Object.defineProperty(tx, 'getSenderAddress', { value: () => sender });
   Object.defineProperty(tx, 'getSenderPublicKey', {
     value: () => {

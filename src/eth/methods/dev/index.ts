@@ -26,6 +26,8 @@ import { anvil_impersonateAccount, hardhat_impersonateAccount } from './anvil_im
 import { anvil_stopImpersonatingAccount, hardhat_stopImpersonatingAccount } from './anvil_stopImpersonatingAccount.js';
 import { anvil_autoImpersonateAccount } from './anvil_autoImpersonateAccount.js';
 import { anvil_setMinGasPrice, hardhat_setMinGasPrice } from './anvil_setMinGasPrice.js';
+import { anvil_dumpState, hardhat_dumpState } from './anvil_dumpState.js';
+import { anvil_loadState, hardhat_loadState } from './anvil_loadState.js';
 
 /** Every dev method; a network started with devMethods: false serves none of them (-32601, as the hosted gateway). */
 export const DEV_METHODS: readonly MethodDef[] = [
@@ -73,4 +75,9 @@ export const DEV_METHODS: readonly MethodDef[] = [
   anvil_autoImpersonateAccount,
   anvil_setMinGasPrice,
   hardhat_setMinGasPrice,
+  // Dump and load.
+  anvil_dumpState,
+  hardhat_dumpState,
+  anvil_loadState,
+  hardhat_loadState,
 ];
