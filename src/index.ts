@@ -15,6 +15,7 @@ import { checkRollupL1Networks, createNetwork, type Network, type NetworkInfo } 
 import type { RollupChain } from './rollup/engine/chain.js';
 import type { EthEngine } from './eth/context.js';
 import { cacheDir, hasCachedChain } from './cache/chainCache.js';
+import { DataDir } from './eth/engine/persist/dataDir/store.js';
 import { ethNetwork, rollupNetwork, type EthNetwork, type RollupNetwork } from './handles.js';
 import { packagePath } from './packageRoot.js';
 import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/load.js';
@@ -88,13 +89,19 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     return l1 === undefined ? undefined : (l1.engine as EthEngine).chain.head().number;
   };
   const mining = opts.mining === undefined ? undefined : { automine: opts.mining.automine ?? opts.mining.blockTime === undefined, intervalMs: opts.mining.blockTime === undefined ? undefined : Math.round(opts.mining.blockTime * 1000) };
-  for (const s of seeds) networks.push(await createNetwork(s, { clock: opts.clock, l1BlockNumber, cacheDir: cache, mining, devMethods: opts.devMethods, allowUnprotectedTxs: opts.allowUnprotectedTxs }));
-  const server = new GatewayServer(networks, { limits, keys, clock: opts.clock, rawHttp: opts.rawHttp, idleGc: opts.idleGc });
+  const dataDir = opts.dataDir === undefined ? undefined : DataDir.open(opts.dataDir);
+  const closeAll = async () => {
+    await Promise.all(networks.map((n) => n.close()));
+    await dataDir?.close();
+  };
   let address;
+  let server: GatewayServer;
   try {
+    for (const s of seeds) networks.push(await createNetwork(s, { clock: opts.clock, l1BlockNumber, cacheDir: cache, dataDir, mining, devMethods: opts.devMethods, allowUnprotectedTxs: opts.allowUnprotectedTxs }));
+    server = new GatewayServer(networks, { limits, keys, clock: opts.clock, rawHttp: opts.rawHttp, idleGc: opts.idleGc });
     address = await server.listen(opts.port, opts.host);
   } catch (err) {
-    await Promise.all(networks.map((n) => n.close()));
+    await closeAll();
     throw err;
   }
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -130,7 +137,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     stop() {
       stopped ??= (async () => {
         await server.close();
-        await Promise.all(networks.map((n) => n.close()));
+        await closeAll();
       })();
       return stopped;
     },

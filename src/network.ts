@@ -5,6 +5,7 @@ import { cachedEthChain } from './cache/chainCache.js';
 import { Miner } from './eth/engine/mining/miner.js';
 import { poolAdmission, type PoolSettings } from './eth/engine/mining/send.js';
 import { Snapshots } from './eth/engine/control/snapshots.js';
+import { dataDirEthChain } from './eth/engine/persist/dataDir/seeded.js';
 import { Impersonation } from './eth/engine/wallet/impersonation.js';
 import { EthFilters } from './subscriptions/ethFilters.js';
 import { ethMethods } from './eth/methods/index.js';
@@ -46,12 +47,16 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
   const seed = loaded.seed;
   switch (seed.kind) {
     case 'eth': {
-      const { chain } = await cachedEthChain(loaded, env.cacheDir, { safeDepth: seed.safeDepth, finalizedDepth: seed.finalizedDepth });
+      const chainOpts = { safeDepth: seed.safeDepth, finalizedDepth: seed.finalizedDepth };
+      // With a data directory the chain is restored from it (built and written there on its first start).
+      const stored = env.dataDir === undefined ? undefined : await dataDirEthChain(env.dataDir, loaded, env.cacheDir, chainOpts);
+      const chain = stored?.chain ?? (await cachedEthChain(loaded, env.cacheDir, chainOpts)).chain;
       // The gateway's options (CLI, start()) win; else the seed's own mining settings; else automine.
       const fromSeed = seed.mining === undefined ? undefined : { automine: seed.mining.automine ?? seed.mining.blockTime === undefined, intervalMs: seed.mining.blockTime === undefined ? undefined : Math.round(seed.mining.blockTime * 1000) };
       const miner = new Miner(chain, env.clock, env.mining ?? fromSeed);
       const impersonation = new Impersonation();
-      const snapshots = new Snapshots(chain, miner, impersonation);
+      const kept = stored?.attach(miner, impersonation);
+      const snapshots = new Snapshots(chain, miner, impersonation, kept?.initial);
       const filters = new EthFilters(chain, env.clock);
       const pool: PoolSettings = { minTip: 0n, allowUnprotected: env.allowUnprotectedTxs === true };
       const ctx: EthContext = { chain, networkName: seed.name, miner, snapshots, filters, impersonation, pool, admission: poolAdmission(miner, pool) };
@@ -60,6 +65,7 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
         miner.close();
         filters.close();
         await chain.writer.idle();
+        kept?.detach();
       };
       return new TableNetwork(seed.name, 'eth', chain.chainId.toString(10), { chain, miner, snapshots }, table, ctx, onClose, (push) => ethConnection(table, ctx, push));
     }
