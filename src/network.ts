@@ -61,6 +61,16 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
       const pool: PoolSettings = { minTip: 0n, allowUnprotected: env.allowUnprotectedTxs === true };
       const ctx: EthContext = { chain, networkName: seed.name, miner, snapshots, filters, impersonation, pool, admission: poolAdmission(miner, pool) };
       const table = ethMethods({ devMethods: env.devMethods });
+      if (kept !== undefined) {
+        // Controls that do not run on the writer (evm_setAutomine, evm_increaseTime, anvil_impersonateAccount, ...)
+        // are made durable by an empty writer job (its commit writes what changed) before they are answered.
+        const execute = table.execute.bind(table);
+        table.execute = async (c, call) => {
+          const response = await execute(c, call);
+          if (/^(evm|anvil|hardhat)_/.test(call.method)) await chain.writer.run(() => undefined);
+          return response;
+        };
+      }
       const onClose = async () => {
         miner.close();
         filters.close();

@@ -93,6 +93,26 @@ describe('data directory', () => {
     await gw.stop();
   });
 
+  it('keeps controls that do not mine (time, impersonation) once they are answered', async () => {
+    const dir = fresh();
+    let gw = await open(dir);
+    const whale = '0x00000000000000000000000000000000000000d1';
+    await rpc(gw, 'anvil_setBalance', [whale, '0xde0b6b3a7640000']);
+    await rpc(gw, 'evm_mine');
+    await rpc(gw, 'anvil_impersonateAccount', [whale]);
+    await rpc(gw, 'evm_increaseTime', ['0x3e8']);
+    const head = await rpc(gw, 'eth_getBlockByNumber', ['latest', false]);
+    await gw.stop();
+
+    gw = await open(dir);
+    const hash = await rpc(gw, 'eth_sendTransaction', [{ from: whale, to: SINK, value: '0x5' }]);
+    const receipt = await rpc(gw, 'eth_getTransactionReceipt', [hash]);
+    expect(receipt.from).toBe(whale);
+    const block = await rpc(gw, 'eth_getBlockByNumber', [receipt.blockNumber, false]);
+    expect(BigInt(block.timestamp) - BigInt(head.timestamp)).toBe(12n + 1000n);
+    await gw.stop();
+  });
+
   it('refuses a directory of other files, a corrupt store and another seed, naming the problem', async () => {
     const other = fresh();
     writeFileSync(join(other, 'notes.txt'), 'hello');
