@@ -1,6 +1,6 @@
 /**
- * The mined blocks of a chain restored from a data directory: a start reads only the block index (hash and
- * total difficulty of each block); a block's body is read from the store on first use, its hash checked
+ * The mined blocks of a chain restored from a data directory: a start reads only the block index (hash, total
+ * difficulty and transaction hashes of each block); a block's body is read from the store on first use, its hash checked
  * against the index, and decoded no further than asked (chainImage.ts's lazy block).
  */
 import type { BlockOptions } from '@ethereumjs/block';
@@ -11,7 +11,7 @@ import { bodyKey, decodeBody, decodeIndex, INDEX_RANGE, plain } from './codec.js
 import { DataDirError, type NetworkDb } from './store.js';
 
 /** A block whose body is read from `db` on first use. */
-export function storedBlock(db: NetworkDb, number: bigint, hash: Uint8Array, totalDifficulty: bigint, opts: BlockOptions, keccak: (b: Uint8Array) => Uint8Array): MinedBlock {
+export function storedBlock(db: NetworkDb, number: bigint, hash: Uint8Array, totalDifficulty: bigint, txHashes: readonly Uint8Array[], opts: BlockOptions, keccak: (b: Uint8Array) => Uint8Array): MinedBlock {
   let inner: MinedBlock | undefined;
   const load = (): MinedBlock => {
     if (inner !== undefined) return inner;
@@ -26,9 +26,7 @@ export function storedBlock(db: NetworkDb, number: bigint, hash: Uint8Array, tot
     hash,
     number,
     totalDifficulty,
-    get txHashes() {
-      return load().txHashes;
-    },
+    txHashes,
     get senders() {
       return load().senders;
     },
@@ -55,8 +53,8 @@ export function storedBlocks(db: NetworkDb, head: bigint, opts: BlockOptions, ke
   for (const { key, value } of db.getRange(INDEX_RANGE)) {
     const n = new DataView(key.buffer, key.byteOffset, key.length).getBigUint64(1);
     if (n !== BigInt(blocks.length)) throw new DataDirError(`the data directory's block index skips from ${blocks.length - 1} to ${n}`);
-    const { hash, totalDifficulty } = decodeIndex(plain(value));
-    blocks.push(storedBlock(db, n, hash, totalDifficulty, opts, keccak));
+    const { hash, totalDifficulty, txHashes } = decodeIndex(plain(value));
+    blocks.push(storedBlock(db, n, hash, totalDifficulty, txHashes, opts, keccak));
   }
   if (BigInt(blocks.length) !== head + 1n) throw new DataDirError(`the data directory indexes ${blocks.length} blocks, its head record says ${head + 1n}`);
   return blocks;

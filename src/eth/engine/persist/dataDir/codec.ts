@@ -4,7 +4,8 @@
  * - `M`: meta, JSON: format, chain id, genesis hash, the seed's chain key, the seed's head number, dev accounts.
  * - `H`: head, RLP: [head number, head hash, head's edited state root or empty, pool, controls (JSON)].
  * - `S`: the seed's head record, same form (what anvil_reset goes back to after a restart).
- * - `h` + u64 number: block index, [32-byte hash, total difficulty (minimal bytes)]: read at start.
+ * - `h` + u64 number: block index, [32-byte hash, total difficulty (minimal bytes), tx hashes (32 bytes each)]:
+ *   read at start.
  * - `b` + u64 number: block body: u32 length, block RLP, u32 tx count, senders (20 bytes each), tx hashes
  *   (32 each), receipts RLP (chainImage.ts's receipt form): read on first use.
  * - `n` + node key bytes: a trie node (state, storage, code), as the in-memory node store keys it in hex.
@@ -14,7 +15,7 @@
 import { RLP } from '@ethereumjs/rlp';
 import { createTxFromRLP } from '@ethereumjs/tx';
 import type { Common } from '@ethereumjs/common';
-import { Address, bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util';
+import { Address, bigIntToUnpaddedBytes, bytesToBigInt, concatBytes } from '@ethereumjs/util';
 import { encodeReceipt } from '../../image/chainImage.js';
 import type { MinedBlock, PendingTx } from '../../chain/types.js';
 import { DataDirError } from './store.js';
@@ -74,12 +75,12 @@ export function decodeMeta(bytes: Uint8Array, where: string): Meta {
   }
 }
 
-/** The block index record: hash and total difficulty. */
-export const encodeIndex = (m: MinedBlock) => RLP.encode([m.hash, bigIntToUnpaddedBytes(m.totalDifficulty)]);
-export function decodeIndex(bytes: Uint8Array): { hash: Uint8Array; totalDifficulty: bigint } {
-  const [hash, td] = RLP.decode(bytes) as Uint8Array[];
-  if (!(hash instanceof Uint8Array) || hash.length !== 32 || !(td instanceof Uint8Array)) throw new DataDirError('a block index record is malformed');
-  return { hash, totalDifficulty: bytesToBigInt(td) };
+/** The block index record: hash, total difficulty and transaction hashes (the hash index reads no body). */
+export const encodeIndex = (m: MinedBlock) => RLP.encode([m.hash, bigIntToUnpaddedBytes(m.totalDifficulty), concatBytes(...m.txHashes)]);
+export function decodeIndex(bytes: Uint8Array): { hash: Uint8Array; totalDifficulty: bigint; txHashes: Uint8Array[] } {
+  const [hash, td, txs] = RLP.decode(bytes) as Uint8Array[];
+  if (!(hash instanceof Uint8Array) || hash.length !== 32 || !(td instanceof Uint8Array) || !(txs instanceof Uint8Array) || txs.length % 32 !== 0) throw new DataDirError('a block index record is malformed');
+  return { hash, totalDifficulty: bytesToBigInt(td), txHashes: Array.from({ length: txs.length / 32 }, (_, i) => txs.subarray(32 * i, 32 * i + 32)) };
 }
 
 /** The body record of a mined block (see the file comment). */
