@@ -51,7 +51,7 @@ export function storedBlock(db: NetworkDb, number: bigint, hash: Uint8Array, tot
 export function storedBlocks(db: NetworkDb, head: bigint, opts: BlockOptions, keccak: (b: Uint8Array) => Uint8Array): MinedBlock[] {
   const blocks: MinedBlock[] = [];
   for (const { key, value } of db.getRange(INDEX_RANGE)) {
-    const n = new DataView(key.buffer, key.byteOffset, key.length).getBigUint64(1);
+    const n = (key as Buffer).readBigUInt64BE(1);
     if (n !== BigInt(blocks.length)) throw new DataDirError(`the data directory's block index skips from ${blocks.length - 1} to ${n}`);
     const { hash, totalDifficulty, txHashes } = decodeIndex(plain(value));
     blocks.push(storedBlock(db, n, hash, totalDifficulty, txHashes, opts, keccak));

@@ -4,8 +4,7 @@
  * - `M`: meta, JSON: format, chain id, genesis hash, the seed's chain key, the seed's head number, dev accounts.
  * - `H`: head, RLP: [head number, head hash, head's edited state root or empty, pool, controls (JSON)].
  * - `S`: the seed's head record, same form (what anvil_reset goes back to after a restart).
- * - `h` + u64 number: block index, [32-byte hash, total difficulty (minimal bytes), tx hashes (32 bytes each)]:
- *   read at start.
+ * - `h` + u64 number: block index: hash, total difficulty, tx hashes (encodeIndex): read at start.
  * - `b` + u64 number: block body: u32 length, block RLP, u32 tx count, senders (20 bytes each), tx hashes
  *   (32 each), receipts RLP (chainImage.ts's receipt form): read on first use.
  * - `n` + node key bytes: a trie node (state, storage, code), as the in-memory node store keys it in hex.
@@ -75,12 +74,21 @@ export function decodeMeta(bytes: Uint8Array, where: string): Meta {
   }
 }
 
-/** The block index record: hash, total difficulty and transaction hashes (the hash index reads no body). */
-export const encodeIndex = (m: MinedBlock) => RLP.encode([m.hash, bigIntToUnpaddedBytes(m.totalDifficulty), concatBytes(...m.txHashes)]);
+/**
+ * The block index record: 32-byte hash, u8 length and minimal bytes of the total difficulty, transaction hashes
+ * (32 bytes each): read for every block at start, so plain bytes, no RLP (10,000 records: ~100 -> ~15 ms).
+ */
+export function encodeIndex(m: MinedBlock): Uint8Array {
+  const td = bigIntToUnpaddedBytes(m.totalDifficulty);
+  return concatBytes(m.hash, Uint8Array.of(td.length), td, ...m.txHashes);
+}
 export function decodeIndex(bytes: Uint8Array): { hash: Uint8Array; totalDifficulty: bigint; txHashes: Uint8Array[] } {
-  const [hash, td, txs] = RLP.decode(bytes) as Uint8Array[];
-  if (!(hash instanceof Uint8Array) || hash.length !== 32 || !(td instanceof Uint8Array) || !(txs instanceof Uint8Array) || txs.length % 32 !== 0) throw new DataDirError('a block index record is malformed');
-  return { hash, totalDifficulty: bytesToBigInt(td), txHashes: Array.from({ length: txs.length / 32 }, (_, i) => txs.subarray(32 * i, 32 * i + 32)) };
+  const tdLength = bytes[32];
+  const at = 33 + (tdLength ?? 0);
+  if (tdLength === undefined || at > bytes.length || (bytes.length - at) % 32 !== 0) throw new DataDirError('a block index record is malformed');
+  const txHashes: Uint8Array[] = [];
+  for (let i = at; i < bytes.length; i += 32) txHashes.push(bytes.subarray(i, i + 32));
+  return { hash: bytes.subarray(0, 32), totalDifficulty: tdLength === 0 ? 0n : bytesToBigInt(bytes.subarray(33, at)), txHashes };
 }
 
 /** The body record of a mined block (see the file comment). */
