@@ -27,6 +27,8 @@ export class RollupNetwork implements Network {
     readonly engine: RollupChain,
     seed: RollupSeed,
     private readonly env: NetworkEnv,
+    /** A data directory's keeper: writes the chain after each call and tick, before the call is answered. */
+    private readonly kept?: { afterCall(): Promise<void> },
   ) {
     this.name = seed.name;
     this.chainId = seed.chainId;
@@ -37,7 +39,10 @@ export class RollupNetwork implements Network {
       this.timer = setInterval(() => {
         this.observeL1()
           .then(() => engine.sync())
-          .catch(() => {});
+          .then(() => this.kept?.afterCall())
+          .catch((err: unknown) => {
+            if (this.kept !== undefined) console.error(`devgate: ${this.name}: ${err instanceof Error ? err.message : String(err)}`);
+          });
       }, period);
       this.timer.unref();
     }
@@ -53,7 +58,9 @@ export class RollupNetwork implements Network {
 
   async execute(call: RpcCall): Promise<RpcResponse> {
     await this.observeL1().catch(() => {});
-    return this.methods.execute(this.ctx, call);
+    const response = await this.methods.execute(this.ctx, call);
+    await this.kept?.afterCall();
+    return response;
   }
 
   async close(): Promise<void> {
@@ -66,7 +73,15 @@ export function createRollupNetwork(seed: RollupSeed, env: NetworkEnv): RollupNe
   return new RollupNetwork(buildRollupChain(seed, env.clock), seed, env);
 }
 
-/** The rollup network a seed describes, its chain restored from the cache of built chains when there (env.cacheDir). */
-export function cachedRollupNetwork(seed: RollupSeed, env: NetworkEnv): RollupNetwork {
+/**
+ * The rollup network a seed describes, its chain restored from the cache of built chains when there (env.cacheDir),
+ * or kept in the data directory (env.dataDir).
+ */
+export async function cachedRollupNetwork(seed: RollupSeed, env: NetworkEnv): Promise<RollupNetwork> {
+  if (env.dataDir !== undefined) {
+    const { dataDirRollupChain } = await import('../eth/engine/persist/dataDir/rollup.js');
+    const kept = await dataDirRollupChain(env.dataDir, seed, env.clock, env.cacheDir);
+    return new RollupNetwork(kept.chain, seed, env, kept);
+  }
   return new RollupNetwork(cachedRollupChain(seed, env.clock, env.cacheDir).chain, seed, env);
 }

@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { verifyMerkleProof } from '@ethereumjs/mpt';
 import { hexToBytes } from '@ethereumjs/util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { start, type Gateway } from '../../src/index.js';
+import { ManualClock, start, type Gateway } from '../../src/index.js';
+import { ALICE, increase, START_MS, testSeed, UNLIMITED_KEYS } from '../rollup/fixture.js';
+import { invokeV1 } from '../rollup/txs.js';
 import { call } from '../support/http.js';
 
 const SEED = 'test/fixtures/eth/small.json';
@@ -110,6 +112,32 @@ describe('data directory', () => {
     expect(receipt.from).toBe(whale);
     const block = await rpc(gw, 'eth_getBlockByNumber', [receipt.blockNumber, false]);
     expect(BigInt(block.timestamp) - BigInt(head.timestamp)).toBe(12n + 1000n);
+    await gw.stop();
+  });
+
+  it('keeps a rollup network: sealed blocks, statuses, receipts and the pool come back after a stop', async () => {
+    const dir = fresh();
+    const clock = new ManualClock(START_MS);
+    const openRollup = () => start({ port: 0, clock, keys: UNLIMITED_KEYS, chains: [testSeed()], cache: false, dataDir: dir });
+    let gw = await openRollup();
+    let url = gw.url('rollup-test');
+    const first = (await call(url, 'rollup_addInvokeTransaction', { invoke_transaction: invokeV1(ALICE, increase(1), 0) })).result.transaction_hash;
+    clock.advance(30_000);
+    await call(url, 'devnet_createBlock', {});
+    await call(url, 'devnet_acceptOnL1', { block_id: 'latest' });
+    const second = (await call(url, 'rollup_addInvokeTransaction', { invoke_transaction: invokeV1(ALICE, increase(2), 1) })).result.transaction_hash;
+    const block = (await call(url, 'rollup_getBlockWithTxHashes', { block_id: { block_number: 1 } })).result;
+    const receipt = (await call(url, 'rollup_getTransactionReceipt', { transaction_hash: first })).result;
+    const pending = (await call(url, 'rollup_getBlockWithTxHashes', { block_id: 'pending' })).result;
+    expect(block.status).toBe('ACCEPTED_ON_L1');
+    await gw.stop();
+
+    gw = await openRollup();
+    url = gw.url('rollup-test');
+    expect((await call(url, 'rollup_getBlockWithTxHashes', { block_id: { block_number: 1 } })).result).toEqual(block);
+    expect((await call(url, 'rollup_getTransactionReceipt', { transaction_hash: first })).result).toEqual(receipt);
+    expect((await call(url, 'rollup_getBlockWithTxHashes', { block_id: 'pending' })).result.transactions).toEqual(pending.transactions);
+    expect(pending.transactions).toEqual([second]);
     await gw.stop();
   });
 
