@@ -5,6 +5,8 @@
  * proof at an old block). Also gives the time per durable block while mining and the directory's size.
  *
  *   npx tsx bench/dataDir.ts [--blocks 10000] [--tx-every 10] [--dir DIR] [--keep]
+ *   npx tsx bench/dataDir.ts --bench-chain     the 1,000 x 10 bench chain (bench/seed.ts): first start (build and
+ *                                              write), size in the data directory, restart to the first answer
  *
  * Target (issue 14): restart with 10,000 mined blocks under 1 s to the first answer.
  */
@@ -14,7 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { start } from '../src/index.js';
 
-const { values } = parseArgs({ options: { blocks: { type: 'string' }, 'tx-every': { type: 'string' }, dir: { type: 'string' }, keep: { type: 'boolean' } } });
+const { values } = parseArgs({ options: { blocks: { type: 'string' }, 'tx-every': { type: 'string' }, dir: { type: 'string' }, keep: { type: 'boolean' }, 'bench-chain': { type: 'boolean' } } });
 const BLOCKS = Number(values.blocks ?? 10_000);
 const TX_EVERY = Number(values['tx-every'] ?? 10);
 const dir = values.dir ?? mkdtempSync(join(tmpdir(), 'devgate-bench-datadir-'));
@@ -30,7 +32,30 @@ async function rpc(url: string, method: string, params: unknown[] = []): Promise
 
 const size = (path: string): number => readdirSync(path).reduce((s, f) => s + statSync(join(path, f)).size, 0);
 
+/** The 1,000 x 10 bench chain in a data directory: first start, size, restart. */
+async function benchChainFigures(): Promise<void> {
+  const { benchChain } = await import('./seed.js');
+  const { seedPath, meta } = await benchChain();
+  const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const t0 = performance.now();
+  let gw = await start({ port: 0, chains: [seedPath], cache: false, dataDir: dir, idleGc: false });
+  const name = gw.networks[0]!.name;
+  await rpc(gw.url(name), 'eth_blockNumber');
+  const firstStartMs = performance.now() - t0;
+  await gw.stop();
+  const t1 = performance.now();
+  gw = await start({ port: 0, chains: [seedPath], cache: false, dataDir: dir, idleGc: false });
+  const head = await rpc(gw.url(name), 'eth_blockNumber');
+  const restartMs = performance.now() - t1;
+  await gw.stop();
+  if (Number(head) !== meta.head) throw new Error(`restarted head ${head}, the bench chain's is ${meta.head}`);
+  const report = { chain: '1,000 x 10 bench chain', loadAverageAtStart: load, firstStartBuildAndWriteMs: Math.round(firstStartMs), restartToFirstAnswerMs: Math.round(restartMs), dataDirMb: +(size(dir) / 1e6).toFixed(1) };
+  console.log(JSON.stringify(report, null, 2));
+  if (!values.keep && values.dir === undefined) rmSync(dir, { recursive: true, force: true });
+}
+
 async function main(): Promise<void> {
+  if (values['bench-chain']) return benchChainFigures();
   const load = loadavg().map((l) => l.toFixed(2)).join(' ');
   // 1. Mine into a fresh data directory.
   let gw = await start({ port: 0, chains: [SEED], cache: false, dataDir: dir, idleGc: false });

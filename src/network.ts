@@ -55,7 +55,9 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
       const fromSeed = seed.mining === undefined ? undefined : { automine: seed.mining.automine ?? seed.mining.blockTime === undefined, intervalMs: seed.mining.blockTime === undefined ? undefined : Math.round(seed.mining.blockTime * 1000) };
       const miner = new Miner(chain, env.clock, env.mining ?? fromSeed);
       const impersonation = new Impersonation();
-      const kept = stored?.attach(miner, impersonation);
+      const kept = stored?.attach(miner, impersonation, env.mining !== undefined);
+      // The start's own settings (a mining mode given to it) are stored before anything is served.
+      if (kept !== undefined) await chain.writer.run(() => undefined);
       const snapshots = new Snapshots(chain, miner, impersonation, kept?.initial);
       const filters = new EthFilters(chain, env.clock);
       const pool: PoolSettings = { minTip: 0n, allowUnprotected: env.allowUnprotectedTxs === true };

@@ -112,6 +112,14 @@ describe('data directory', () => {
     expect(receipt.from).toBe(whale);
     const block = await rpc(gw, 'eth_getBlockByNumber', [receipt.blockNumber, false]);
     expect(BigInt(block.timestamp) - BigInt(head.timestamp)).toBe(12n + 1000n);
+    await rpc(gw, 'evm_setAutomine', [false]);
+    await gw.stop();
+    // A mining mode given to the new start wins over the stored one.
+    gw = await open(dir, { mining: { automine: true } });
+    expect(await rpc(gw, 'anvil_getAutomine')).toBe(true);
+    await gw.stop();
+    gw = await open(dir);
+    expect(await rpc(gw, 'anvil_getAutomine')).toBe(true);
     await gw.stop();
   });
 

@@ -22,11 +22,12 @@ import { DataDirError, type DataDir } from './store.js';
 export interface DataDirChain {
   readonly chain: EthChain;
   /**
-   * Restores the network's miner and impersonation state from the directory and keeps the directory in step
-   * from now on; gives the snapshots' starting point (the seed's chain: anvil_reset goes back to it) and a
-   * function that stops the syncing.
+   * Restores the network's miner and impersonation state from the directory (with `startModeWins`, the mining
+   * mode the start was given stays: --block-time, --no-mining) and keeps the directory in step from now on;
+   * gives the snapshots' starting point (the seed's chain: anvil_reset goes back to it) and a function that
+   * stops the syncing.
    */
-  attach(miner: Miner, impersonation: Impersonation): { initial: Snapshot; detach: () => void };
+  attach(miner: Miner, impersonation: Impersonation, startModeWins?: boolean): { initial: Snapshot; detach: () => void };
 }
 
 /** The eth network of `loaded`, kept in `dir` (see the file comment); throws DataDirError for a foreign or unsound store. */
@@ -53,10 +54,11 @@ export async function dataDirEthChain(dir: DataDir, loaded: LoadedSeed, cacheDir
   const restored = await restoreStore(db, common, opts, where);
   return {
     chain: restored.chain,
-    attach(miner, impersonation) {
+    attach(miner, impersonation, startModeWins = false) {
       const startMiner = miner.state();
       const startImpersonation = impersonation.state();
       const detach = attachStore(db, restored, miner, impersonation);
+      if (startModeWins) miner.restore({ ...miner.state(), automine: startMiner.automine, intervalMs: startMiner.intervalMs });
       const seed = seedStateOf(restored.seedHead);
       const initial: Snapshot = {
         head: seed.head,
