@@ -16,6 +16,7 @@ import type { RollupChain } from './rollup/engine/chain.js';
 import type { EthEngine } from './eth/context.js';
 import { cacheDir, hasCachedChain } from './cache/chainCache.js';
 import { DataDir } from './eth/engine/persist/dataDir/store.js';
+import { dataDirHolds } from './eth/engine/persist/dataDir/seeded.js';
 import { ethNetwork, rollupNetwork, type EthNetwork, type RollupNetwork } from './handles.js';
 import { packagePath } from './packageRoot.js';
 import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/load.js';
@@ -66,30 +67,37 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   if (!parsed.success) throw new TypeError(`invalid devgate options:\n${formatIssues(parsed.error)}`);
   const opts = parsed.data;
   const cache = cacheDir(opts.cache);
-  const isCached = cache === undefined ? undefined : (candidate: LoadedSeed) => hasCachedChain(candidate, cache);
-  const seeds: LoadedSeed[] = (opts.chains ?? SHIPPED_CHAINS).map((c, i) =>
-    typeof c === 'string' ? loadSeedFile(c, isCached) : parseSeed(c, `chains[${i}]`),
-  );
+  const dataDir = opts.dataDir === undefined ? undefined : DataDir.open(opts.dataDir);
+  const isCached =
+    cache === undefined && dataDir === undefined ? undefined : (candidate: LoadedSeed) => (cache !== undefined && hasCachedChain(candidate, cache)) || (dataDir !== undefined && dataDirHolds(dataDir, candidate));
+  let seeds: LoadedSeed[];
   const names = new Set<string>();
-  for (const s of seeds) {
-    if (names.has(s.seed.name)) throw new TypeError(`two chains are named ${JSON.stringify(s.seed.name)}; network names must be unique`);
-    names.add(s.seed.name);
-  }
-  const keys = opts.keys === undefined ? OPEN_KEYS : typeof opts.keys === 'string' ? loadKeysFile(opts.keys) : parseKeys(opts.keys, 'option');
+  let keys;
   let limits;
   try {
-    limits = mergeLimits(DEFAULT_LIMITS, { maxBatch: opts.maxBatch, maxBodyBytes: opts.maxBodyBytes, maxMessageBytes: opts.maxBodyBytes, ...opts.limits });
+    seeds = (opts.chains ?? SHIPPED_CHAINS).map((c, i) => (typeof c === 'string' ? loadSeedFile(c, isCached) : parseSeed(c, `chains[${i}]`)));
+    for (const s of seeds) {
+      if (names.has(s.seed.name)) throw new TypeError(`two chains are named ${JSON.stringify(s.seed.name)}; network names must be unique`);
+      names.add(s.seed.name);
+    }
+    keys = opts.keys === undefined ? OPEN_KEYS : typeof opts.keys === 'string' ? loadKeysFile(opts.keys) : parseKeys(opts.keys, 'option');
+    try {
+      limits = mergeLimits(DEFAULT_LIMITS, { maxBatch: opts.maxBatch, maxBodyBytes: opts.maxBodyBytes, maxMessageBytes: opts.maxBodyBytes, ...opts.limits });
+    } catch (err) {
+      throw new TypeError(`invalid devgate options:\nlimits: ${(err as Error).message}`);
+    }
+    checkRollupL1Networks(seeds.map((s) => s.seed));
   } catch (err) {
-    throw new TypeError(`invalid devgate options:\nlimits: ${(err as Error).message}`);
+    // The data directory's lock is freed for the next start.
+    await dataDir?.close();
+    throw err;
   }
-  checkRollupL1Networks(seeds.map((s) => s.seed));
   const networks: Network[] = [];
   const l1BlockNumber = async (name: string) => {
     const l1 = networks.find((n) => n.name === name && n.kind === 'eth');
     return l1 === undefined ? undefined : (l1.engine as EthEngine).chain.head().number;
   };
   const mining = opts.mining === undefined ? undefined : { automine: opts.mining.automine ?? opts.mining.blockTime === undefined, intervalMs: opts.mining.blockTime === undefined ? undefined : Math.round(opts.mining.blockTime * 1000) };
-  const dataDir = opts.dataDir === undefined ? undefined : DataDir.open(opts.dataDir);
   const closeAll = async () => {
     await Promise.all(networks.map((n) => n.close()));
     await dataDir?.close();

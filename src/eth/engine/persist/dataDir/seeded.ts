@@ -73,6 +73,18 @@ export async function dataDirEthChain(dir: DataDir, loaded: LoadedSeed, cacheDir
   };
 }
 
+/**
+ * Whether `dir` holds the eth network of `loaded` under the seed's own key (the seed file's bytes are those its
+ * chain was built from): the seed loader then validates all but its blocks, which the stored chain never reads.
+ */
+export function dataDirHolds(dir: DataDir, loaded: LoadedSeed): boolean {
+  try {
+    return storedMeta(dir.network('eth', loaded.seed.name), dir.path)?.chainKey === plainHex(chainKey(loaded));
+  } catch {
+    return false;
+  }
+}
+
 /** The genesis hash a seed gives: a devgate seed's genesis alone is built; an imported chain's is read from its build. */
 async function seedGenesisHash(loaded: LoadedSeed, cacheDir: string | undefined, opts: EthChainOptions): Promise<string> {
   if ('gethGenesis' in loaded.seed && loaded.seed.gethGenesis !== undefined) {
