@@ -371,10 +371,7 @@ export class EthChain {
     return dropped;
   }
 
-  /**
-   * Awaited with each sealed block before it joins the chain (a data directory makes it durable first, so no
-   * read sees a block a crash could lose); undefined: none. A gate that throws fails the seal, head unchanged.
-   */
+  /** Awaited with each sealed block before it joins the chain (a data directory writes it first); a throw fails the seal. */
   setSealGate(gate: ((mined: MinedBlock) => Promise<void>) | undefined): void {
     this.sealGate = gate;
   }
