@@ -5,8 +5,8 @@
  * there, in the block with the hash and stateRoot observed before the kill; the chain must link up from
  * genesis, and proofs at those blocks must verify against their stateRoot. Several rounds on one directory.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyMerkleProof } from '@ethereumjs/mpt';
@@ -135,5 +135,17 @@ describe('a data directory after kill -9', () => {
       expect(acked.length).toBeGreaterThan(0);
     }
     await kill9(child);
+  });
+
+  it('the CLI refuses a foreign directory with exit code 1 and a message naming it', () => {
+    const foreign = mkdtempSync(join(tmpdir(), 'devgate-foreign-'));
+    try {
+      writeFileSync(join(foreign, 'photo.jpg'), 'not a chain');
+      const r = spawnSync(process.execPath, [...CLI, '--port', '0', '--no-cache', '--chain', SEED, '--data-dir', foreign], { encoding: 'utf8' });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`devgate: ${foreign} is not a devgate data directory (it holds photo.jpg)`);
+    } finally {
+      rmSync(foreign, { recursive: true, force: true });
+    }
   });
 });
