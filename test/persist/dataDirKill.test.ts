@@ -3,7 +3,8 @@
  * clients send transactions from several accounts at once, edit state and mine; it is killed with SIGKILL at a
  * random moment, started again on the same directory, and every transaction whose send was answered must be
  * there, in the block with the hash and stateRoot observed before the kill; the chain must link up from
- * genesis, and proofs at those blocks must verify against their stateRoot. Several rounds on one directory.
+ * genesis, and proofs at those blocks must verify against their stateRoot. Several rounds on one directory; then an
+ * answered evm_revert followed at once by a kill -9: the reverted block is gone after the restart.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -134,6 +135,15 @@ describe('a data directory after kill -9', () => {
       for (const a of seen) await accountProofVerifies(url, accounts[0]!, a.seen!);
       expect(acked.length).toBeGreaterThan(0);
     }
+    // An answered revert is durable too: the reverted block is gone after a kill -9 right after the answer.
+    const before = (await call(url, 'eth_getBlockByNumber', ['latest', false])).result;
+    const snapshot = (await call(url, 'evm_snapshot')).result;
+    const mined = (await call(url, 'eth_sendTransaction', [{ from: accounts[0], to: '0x00000000000000000000000000000000000000c1', value: '0x1' }])).result;
+    expect((await call(url, 'evm_revert', [snapshot])).result).toBe(true);
+    await kill9(child);
+    ({ child, url } = await launch());
+    expect((await call(url, 'eth_getBlockByNumber', ['latest', false])).result.hash).toBe(before.hash);
+    expect((await call(url, 'eth_getTransactionReceipt', [mined])).result).toBeNull();
     await kill9(child);
   });
 
