@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyMerkleProof } from '@ethereumjs/mpt';
 import { hexToBytes } from '@ethereumjs/util';
+import { createPublicClient, createWalletClient, http, type Abi, type Hex } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock, start, type Gateway } from '../../src/index.js';
 import { ALICE, increase, START_MS, testSeed, UNLIMITED_KEYS } from '../rollup/fixture.js';
@@ -30,6 +32,7 @@ const rpc = async (gw: Gateway, method: string, params: unknown[] = []) => {
   return res.result;
 };
 const SINK = '0x00000000000000000000000000000000000000c1';
+const token = JSON.parse(readFileSync(new URL('../../chains/contracts/Token.json', import.meta.url), 'utf8')) as { abi: Abi; bytecode: Hex };
 
 /** Every block's hash and state root, head to genesis. */
 async function chainOf(gw: Gateway): Promise<{ hash: string; stateRoot: string }[]> {
@@ -92,6 +95,27 @@ describe('data directory', () => {
     gw = await open(dir);
     expect(await chainOf(gw)).toEqual(seeded);
     expect(afterMine.length).toBe(before.length + 1);
+    await gw.stop();
+  });
+
+  it('unchanged viem clients: a deployed contract, its receipt and its state are there after a restart', async () => {
+    const dir = fresh();
+    let gw = await open(dir);
+    const account = mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: 4 });
+    const chain = { id: 31337, name: 'small', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [gw.url('small')] } } } as const;
+    const wallet = createWalletClient({ account, chain, transport: http(gw.url('small')) });
+    let client = createPublicClient({ chain, transport: http(gw.url('small')), cacheTime: 0 });
+    const deploy = await wallet.deployContract({ abi: token.abi, bytecode: token.bytecode, args: [] });
+    const deployed = await client.waitForTransactionReceipt({ hash: deploy });
+    const transfer = await wallet.writeContract({ address: deployed.contractAddress!, abi: token.abi, functionName: 'transfer', args: [SINK, 77n] });
+    const receipt = await client.waitForTransactionReceipt({ hash: transfer });
+    await gw.stop();
+
+    gw = await open(dir);
+    client = createPublicClient({ chain, transport: http(gw.url('small')), cacheTime: 0 });
+    expect(await client.getTransactionReceipt({ hash: transfer })).toEqual(receipt);
+    expect(await client.readContract({ address: deployed.contractAddress!, abi: token.abi, functionName: 'balanceOf', args: [SINK] })).toBe(77n);
+    expect(await client.readContract({ address: deployed.contractAddress!, abi: token.abi, functionName: 'balanceOf', args: [SINK], blockNumber: receipt.blockNumber - 1n })).toBe(0n);
     await gw.stop();
   });
 
