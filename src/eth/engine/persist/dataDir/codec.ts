@@ -149,8 +149,16 @@ export interface HeadRecord {
   readonly controls: string;
 }
 
+/** Each pooled transaction's bytes, made once (the head record is encoded after every write job, with the whole pool). */
+const serialized = new WeakMap<object, Uint8Array>();
+const txBytes = (tx: PendingTx['tx']) => {
+  let bytes = serialized.get(tx);
+  if (bytes === undefined) serialized.set(tx, (bytes = tx.serialize()));
+  return bytes;
+};
+
 export function encodeHead(h: HeadRecord): Uint8Array {
-  return RLP.encode([bigIntToUnpaddedBytes(h.head), h.headHash, h.editedRoot ?? new Uint8Array(), h.pool.map((p) => [p.tx.serialize(), p.sender.bytes]), new TextEncoder().encode(h.controls)]);
+  return RLP.encode([bigIntToUnpaddedBytes(h.head), h.headHash, h.editedRoot ?? new Uint8Array(), h.pool.map((p) => [txBytes(p.tx), p.sender.bytes]), new TextEncoder().encode(h.controls)]);
 }
 
 /** The head number of a head record (read before its blocks, whose Common its pool needs). */
