@@ -51,6 +51,14 @@ describe('the LMDB file check', () => {
   });
 });
 
+describe('opening', () => {
+  it('refuses a file given as the directory', () => {
+    const file = join(fresh(), 'plain.txt');
+    writeFileSync(file, 'x');
+    expect(() => DataDir.open(file)).toThrow(/is a file, not a data directory/);
+  });
+});
+
 describe('the records', () => {
   it('an index record gives back hash, total difficulty and transaction hashes; a malformed one is refused', () => {
     const hash = new Uint8Array(32).fill(1);

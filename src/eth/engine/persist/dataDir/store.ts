@@ -8,7 +8,7 @@
  * A directory that holds other files, a chains.mdb that is not an LMDB environment, or one devgate did not
  * write is refused with a DataDirError naming the problem; nothing in it is changed.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { lmdbFileProblem } from './lmdbFile.js';
@@ -41,13 +41,18 @@ export class DataDir {
    */
   static open(dir: string): DataDir {
     const path = resolve(dir);
+    if (existsSync(path) && !statSync(path).isDirectory()) throw new DataDirError(`${path} is a file, not a data directory: give a directory`);
     if (existsSync(path)) {
       const other = readdirSync(path).filter((f) => f !== STORE_FILE && f !== `${STORE_FILE}-lock` && f !== LOCK_FILE);
       if (other.length > 0 && !existsSync(join(path, STORE_FILE))) {
         throw new DataDirError(`${path} is not a devgate data directory (it holds ${other.slice(0, 3).join(', ')}${other.length > 3 ? ', ...' : ''}): give an empty or new directory`);
       }
     }
-    mkdirSync(path, { recursive: true });
+    try {
+      mkdirSync(path, { recursive: true });
+    } catch (err) {
+      throw new DataDirError(`cannot make the data directory ${path}: ${(err as Error).message}`);
+    }
     const lockFile = takeLock(path);
     let root: RootDatabase<Uint8Array, string> | undefined;
     try {
