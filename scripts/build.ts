@@ -117,7 +117,8 @@ async function bundle(): Promise<void> {
     sourcesContent: false,
     metafile: true,
     logLevel: 'warning',
-    external: loaders.length > 0 ? ['@ethereumjs/evm'] : [],
+    // lmdb (the data directory) loads its prebuilt binary from its own package folder: it stays a package.
+    external: [...(loaders.length > 0 ? ['@ethereumjs/evm'] : []), 'lmdb'],
     plugins: loaders.length > 0 ? [] : [bundledEvmFiles(evmFiles)],
     define: { DEVGATE_BUILD_FACTS: JSON.stringify(buildFacts()) },
     // CommonJS dependencies bundled into ES modules still call require() for node's modules.

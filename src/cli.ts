@@ -35,6 +35,10 @@ Options:
                     chains skips building (default node_modules/.cache/devgate,
                     or the OS cache folder)
   --no-cache        build every chain, read and write no cache
+  --data-dir DIR    keep every eth network's chain in DIR (blocks, receipts,
+                    state, pool, mining settings), durably: a block is written
+                    before it is answered; the next start restores it from DIR
+                    (default: in memory only)
   -b, --block-time SECONDS  interval mining: a block every SECONDS (empty ones
                     too); sends wait for the next block (default: automine,
                     a block per send)
@@ -89,6 +93,7 @@ async function main(argv: string[]): Promise<number> {
         plan: { type: 'string' },
         'cache-dir': { type: 'string' },
         'no-cache': { type: 'boolean' },
+        'data-dir': { type: 'string' },
         'block-time': { type: 'string', short: 'b' },
         'no-mining': { type: 'boolean' },
         'no-dev-methods': { type: 'boolean' },
@@ -152,7 +157,7 @@ async function main(argv: string[]): Promise<number> {
   }
   // Loaded here, so --help, --version and a bad flag answer without loading the engines.
   const { start } = await import('./index.js');
-  const gw = await start({ port, host, chains: args.chain, keys, limits, cache, mining, devMethods: !args['no-dev-methods'], allowUnprotectedTxs: args['allow-unprotected-txs'] === true, rawHttp: !args['no-raw-http'], idleGc: !args['no-idle-gc'], state });
+  const gw = await start({ port, host, chains: args.chain, keys, limits, cache, mining, dataDir: args['data-dir'], devMethods: !args['no-dev-methods'], allowUnprotectedTxs: args['allow-unprotected-txs'] === true, rawHttp: !args['no-raw-http'], idleGc: !args['no-idle-gc'], state });
   for (const line of gw.stateLoaded) console.log(`Loaded state: ${line}`);
   if (!LOOPBACK.has(host)) {
     console.warn(`devgate: warning: bound to ${host}, not 127.0.0.1: other machines can reach this gateway and its admin interface (/admin)`);

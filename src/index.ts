@@ -15,6 +15,8 @@ import { checkRollupL1Networks, createNetwork, type Network, type NetworkInfo } 
 import type { RollupChain } from './rollup/engine/chain.js';
 import type { EthEngine } from './eth/context.js';
 import { cacheDir, hasCachedChain } from './cache/chainCache.js';
+import { DataDir } from './eth/engine/persist/dataDir/store.js';
+import { dataDirHolds } from './eth/engine/persist/dataDir/seeded.js';
 import { ethNetwork, rollupNetwork, type EthNetwork, type RollupNetwork } from './handles.js';
 import { packagePath } from './packageRoot.js';
 import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/load.js';
@@ -78,47 +80,55 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   if (!parsed.success) throw new TypeError(`invalid devgate options:\n${formatIssues(parsed.error)}`);
   const opts = parsed.data;
   const cache = cacheDir(opts.cache);
-  const isCached = cache === undefined ? undefined : (candidate: LoadedSeed) => hasCachedChain(candidate, cache);
-  const seeds: LoadedSeed[] = (opts.chains ?? SHIPPED_CHAINS).map((c, i) =>
-    typeof c === 'string' ? loadSeedFile(c, isCached) : parseSeed(c, `chains[${i}]`),
-  );
+  const dataDir = opts.dataDir === undefined ? undefined : DataDir.open(opts.dataDir);
+  const isCached =
+    cache === undefined && dataDir === undefined ? undefined : (candidate: LoadedSeed) => (cache !== undefined && hasCachedChain(candidate, cache)) || (dataDir !== undefined && dataDirHolds(dataDir, candidate));
+  let seeds: LoadedSeed[];
   const names = new Set<string>();
-  for (const s of seeds) {
-    if (names.has(s.seed.name)) throw new TypeError(`two chains are named ${JSON.stringify(s.seed.name)}; network names must be unique`);
-    names.add(s.seed.name);
-  }
-  const keys = opts.keys === undefined ? OPEN_KEYS : typeof opts.keys === 'string' ? loadKeysFile(opts.keys) : parseKeys(opts.keys, 'option');
+  let keys;
   let limits;
   try {
-    limits = mergeLimits(DEFAULT_LIMITS, { maxBatch: opts.maxBatch, maxBodyBytes: opts.maxBodyBytes, maxMessageBytes: opts.maxBodyBytes, ...opts.limits });
+    seeds = (opts.chains ?? SHIPPED_CHAINS).map((c, i) => (typeof c === 'string' ? loadSeedFile(c, isCached) : parseSeed(c, `chains[${i}]`)));
+    for (const s of seeds) {
+      if (names.has(s.seed.name)) throw new TypeError(`two chains are named ${JSON.stringify(s.seed.name)}; network names must be unique`);
+      names.add(s.seed.name);
+    }
+    keys = opts.keys === undefined ? OPEN_KEYS : typeof opts.keys === 'string' ? loadKeysFile(opts.keys) : parseKeys(opts.keys, 'option');
+    try {
+      limits = mergeLimits(DEFAULT_LIMITS, { maxBatch: opts.maxBatch, maxBodyBytes: opts.maxBodyBytes, maxMessageBytes: opts.maxBodyBytes, ...opts.limits });
+    } catch (err) {
+      throw new TypeError(`invalid devgate options:\nlimits: ${(err as Error).message}`);
+    }
+    checkRollupL1Networks(seeds.map((s) => s.seed));
   } catch (err) {
-    throw new TypeError(`invalid devgate options:\nlimits: ${(err as Error).message}`);
+    // The data directory's lock is freed for the next start.
+    await dataDir?.close();
+    throw err;
   }
-  checkRollupL1Networks(seeds.map((s) => s.seed));
   const networks: Network[] = [];
   const l1BlockNumber = async (name: string) => {
     const l1 = networks.find((n) => n.name === name && n.kind === 'eth');
     return l1 === undefined ? undefined : (l1.engine as EthEngine).chain.head().number;
   };
   const mining = opts.mining === undefined ? undefined : { automine: opts.mining.automine ?? opts.mining.blockTime === undefined, intervalMs: opts.mining.blockTime === undefined ? undefined : Math.round(opts.mining.blockTime * 1000) };
-  for (const s of seeds) networks.push(await createNetwork(s, { clock: opts.clock, l1BlockNumber, cacheDir: cache, mining, devMethods: opts.devMethods, allowUnprotectedTxs: opts.allowUnprotectedTxs }));
+  const closeAll = async () => {
+    await Promise.all(networks.map((n) => n.close()));
+    await dataDir?.close();
+  };
   // Dump and load (src/eth/engine/persist/dump): the start file is loaded before the gateway listens.
   const state = opts.state;
   let stateLoaded: readonly string[] = [];
-  if (typeof state === 'object' && state.interval !== undefined && state.dump === undefined) throw new TypeError('invalid devgate options:\nstate.interval: needs state.dump (the file to write)');
   const keeper = new StateKeeper(() => networks, typeof state === 'string' ? { load: state, loadIfExists: true, dump: state } : { load: state?.load, dump: state?.dump, intervalSeconds: state?.interval });
-  try {
-    stateLoaded = await keeper.loadAtStart();
-  } catch (err) {
-    await Promise.all(networks.map((n) => n.close()));
-    throw err;
-  }
-  const server = new GatewayServer(networks, { limits, keys, clock: opts.clock, rawHttp: opts.rawHttp, idleGc: opts.idleGc });
   let address;
+  let server: GatewayServer;
   try {
+    if (typeof state === 'object' && state.interval !== undefined && state.dump === undefined) throw new TypeError('invalid devgate options:\nstate.interval: needs state.dump (the file to write)');
+    for (const s of seeds) networks.push(await createNetwork(s, { clock: opts.clock, l1BlockNumber, cacheDir: cache, dataDir, mining, devMethods: opts.devMethods, allowUnprotectedTxs: opts.allowUnprotectedTxs }));
+    stateLoaded = await keeper.loadAtStart();
+    server = new GatewayServer(networks, { limits, keys, clock: opts.clock, rawHttp: opts.rawHttp, idleGc: opts.idleGc });
     address = await server.listen(opts.port, opts.host);
   } catch (err) {
-    await Promise.all(networks.map((n) => n.close()));
+    await closeAll();
     throw err;
   }
   keeper.startInterval();
@@ -161,7 +171,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
         try {
           await keeper.stop();
         } finally {
-          await Promise.all(networks.map((n) => n.close()));
+          await closeAll();
         }
       })();
       return stopped;

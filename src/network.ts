@@ -5,6 +5,7 @@ import { cachedEthChain } from './cache/chainCache.js';
 import { Miner } from './eth/engine/mining/miner.js';
 import { poolAdmission, type PoolSettings } from './eth/engine/mining/send.js';
 import { Snapshots } from './eth/engine/control/snapshots.js';
+import { dataDirEthChain } from './eth/engine/persist/dataDir/seeded.js';
 import { Impersonation } from './eth/engine/wallet/impersonation.js';
 import { EthFilters, FILTER_METHODS } from './subscriptions/ethFilters.js';
 import { ethMethods } from './eth/methods/index.js';
@@ -47,20 +48,37 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
   const seed = loaded.seed;
   switch (seed.kind) {
     case 'eth': {
-      const { chain } = await cachedEthChain(loaded, env.cacheDir, { safeDepth: seed.safeDepth, finalizedDepth: seed.finalizedDepth });
+      const chainOpts = { safeDepth: seed.safeDepth, finalizedDepth: seed.finalizedDepth };
+      // With a data directory the chain is restored from it (built and written there on its first start).
+      const stored = env.dataDir === undefined ? undefined : await dataDirEthChain(env.dataDir, loaded, env.cacheDir, chainOpts);
+      const chain = stored?.chain ?? (await cachedEthChain(loaded, env.cacheDir, chainOpts)).chain;
       // The gateway's options (CLI, start()) win; else the seed's own mining settings; else automine.
       const fromSeed = seed.mining === undefined ? undefined : { automine: seed.mining.automine ?? seed.mining.blockTime === undefined, intervalMs: seed.mining.blockTime === undefined ? undefined : Math.round(seed.mining.blockTime * 1000) };
       const miner = new Miner(chain, env.clock, env.mining ?? fromSeed);
       const impersonation = new Impersonation();
-      const snapshots = new Snapshots(chain, miner, impersonation);
+      const kept = stored?.attach(miner, impersonation, env.mining !== undefined);
+      // The start's own settings (a mining mode given to it) are stored before anything is served.
+      if (kept !== undefined) await chain.writer.run(() => undefined);
+      const snapshots = new Snapshots(chain, miner, impersonation, kept?.initial);
       const filters = new EthFilters(chain, env.clock);
       const pool: PoolSettings = { minTip: 0n, allowUnprotected: env.allowUnprotectedTxs === true };
       const ctx: EthContext = { chain, networkName: seed.name, miner, snapshots, filters, impersonation, pool, admission: poolAdmission(miner, pool) };
       const table = ethMethods({ devMethods: env.devMethods });
+      if (kept !== undefined) {
+        // Controls that do not run on the writer (evm_setAutomine, evm_increaseTime, anvil_impersonateAccount, ...)
+        // are made durable by an empty writer job (its commit writes what changed) before they are answered.
+        const execute = table.execute.bind(table);
+        table.execute = async (c, call) => {
+          const response = await execute(c, call);
+          if (/^(evm|anvil|hardhat)_/.test(call.method)) await chain.writer.run(() => undefined);
+          return response;
+        };
+      }
       const onClose = async () => {
         miner.close();
         filters.close();
         await chain.writer.idle();
+        kept?.detach();
       };
       return new TableNetwork(seed.name, 'eth', chain.chainId.toString(10), { chain, miner, snapshots, impersonation, pool }, table, ctx, onClose, (push) => ethConnection(table, ctx, push));
     }

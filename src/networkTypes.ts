@@ -1,5 +1,6 @@
 /** A network served by the gateway: its name, kind and chain id, and how it runs one JSON-RPC call. */
 import type { Clock } from './clock.js';
+import type { DataDir } from './eth/engine/persist/dataDir/store.js';
 import type { RpcCall, RpcResponse } from './rpc/envelope.js';
 
 export type NetworkKind = 'eth' | 'rollup';
@@ -20,6 +21,8 @@ export interface NetworkEnv {
   readonly l1BlockNumber?: (network: string) => Promise<bigint | undefined>;
   /** Where built chains are cached (see src/cache/chainCache.ts, rollupCache.ts); undefined: every chain is built. */
   readonly cacheDir?: string;
+  /** Where chains are kept durably (`--data-dir`); undefined: in memory only. */
+  readonly dataDir?: DataDir;
   /** How eth networks mine: automine (default), interval, or manual. */
   readonly mining?: { readonly automine?: boolean; readonly intervalMs?: number };
   /** Whether eth networks serve the dev methods (evm_, anvil_, hardhat_); default true. */

@@ -64,6 +64,12 @@ export interface StartOptions {
   idleGc?: boolean;
   /** Accept legacy transactions without EIP-155 replay protection (default false: refused, as geth refuses them over RPC). */
   allowUnprotectedTxs?: boolean;
+  /**
+   * Keep every eth network's chain (blocks, receipts, trie nodes, pool, mining settings) in this directory, durably:
+   * each block is written before it is answered, and the next start with the same seeds restores the chain from it
+   * (see README "Data directory"). Default: in memory only.
+   */
+  dataDir?: string;
   /** devgate's clock (default: wall time); tests pass a `ManualClock` to drive rate windows, outages, interval mining and filter expiry. */
   clock?: Clock;
   /** Dump and load: a state file path (loaded at start if it exists, written on stop, as anvil's `--state`), or `{ load, dump, interval }`. */
@@ -87,6 +93,7 @@ export const StartOptionsSchema = z
     idleGc: z.boolean().default(false),
     allowUnprotectedTxs: z.boolean().default(false),
     state: z.union([z.string().min(1), z.object({ load: z.string().min(1).optional(), dump: z.string().min(1).optional(), interval: z.number().positive().optional() }).strict()]).optional(),
+    dataDir: z.string().min(1).optional(),
     clock: z.custom<Clock>((v) => typeof (v as Clock | undefined)?.now === 'function', 'expected a clock with a now() method').default(systemClock),
   })
   .strict();

@@ -32,6 +32,8 @@ export class RollupNetwork implements Network {
     readonly engine: RollupChain,
     seed: RollupSeed,
     private readonly env: NetworkEnv,
+    /** A data directory's keeper: writes the chain after each call and tick, before the call is answered. */
+    private readonly kept?: { afterCall(): Promise<void> },
   ) {
     this.name = seed.name;
     this.chainId = seed.chainId;
@@ -45,7 +47,10 @@ export class RollupNetwork implements Network {
       this.timer = setInterval(() => {
         this.observeL1()
           .then(() => engine.sync())
-          .catch(() => {});
+          .then(() => this.kept?.afterCall())
+          .catch((err: unknown) => {
+            if (this.kept !== undefined) console.error(`devgate: ${this.name}: ${err instanceof Error ? err.message : String(err)}`);
+          });
       }, period);
       this.timer.unref();
     }
@@ -67,7 +72,9 @@ export class RollupNetwork implements Network {
     // The subscription methods are a WebSocket connection's own (connect()); elsewhere nothing can be pushed.
     if (this.wsMethods.get(call.method) !== undefined) return failure(call.id ?? null, new RpcError(ErrorCode.MethodNotFound, 'notifications not supported: subscribe on the WebSocket address (/ws/v3/<KEY>)'));
     await this.observeL1().catch(() => {});
-    return this.methods.execute(ctx, call);
+    const response = await this.methods.execute(ctx, call);
+    await this.kept?.afterCall();
+    return response;
   }
 
   /** The views of the versioned paths: `/rpc/v0_8` answers as the unversioned path, `/rpc/v0_9` Starknet JSON-RPC 0.9. */
@@ -113,7 +120,15 @@ export function createRollupNetwork(seed: RollupSeed, env: NetworkEnv): RollupNe
   return new RollupNetwork(buildRollupChain(seed, env.clock), seed, env);
 }
 
-/** The rollup network a seed describes, its chain restored from the cache of built chains when there (env.cacheDir). */
-export function cachedRollupNetwork(seed: RollupSeed, env: NetworkEnv): RollupNetwork {
+/**
+ * The rollup network a seed describes, its chain restored from the cache of built chains when there (env.cacheDir),
+ * or kept in the data directory (env.dataDir).
+ */
+export async function cachedRollupNetwork(seed: RollupSeed, env: NetworkEnv): Promise<RollupNetwork> {
+  if (env.dataDir !== undefined) {
+    const { dataDirRollupChain } = await import('../eth/engine/persist/dataDir/rollup.js');
+    const kept = await dataDirRollupChain(env.dataDir, seed, env.clock, env.cacheDir);
+    return new RollupNetwork(kept.chain, seed, env, kept);
+  }
   return new RollupNetwork(cachedRollupChain(seed, env.clock, env.cacheDir).chain, seed, env);
 }

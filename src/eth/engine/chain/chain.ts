@@ -54,6 +54,7 @@ export class EthChain {
   private readonly accounts: readonly DevAccount[];
   /** True when `common` has a hardfork schedule (imported chains): blocks pick their hardfork. */
   private readonly scheduled: boolean;
+  private sealGate: ((mined: MinedBlock) => Promise<void>) | undefined;
 
   private constructor(core: ChainCore, opts: EthChainOptions) {
     ({ common: this.common_, mined: this.mined, view: this.view, headState: this.headState, headVm: this.headVm, accounts: this.accounts, scheduled: this.scheduled } = core);
@@ -379,7 +380,13 @@ export class EthChain {
     return dropped;
   }
 
+  /** Awaited with each sealed block before it joins the chain (a data directory writes it first); a throw fails the seal. */
+  setSealGate(gate: ((mined: MinedBlock) => Promise<void>) | undefined): void {
+    this.sealGate = gate;
+  }
+
   private async sealed(mined: MinedBlock): Promise<void> {
+    await this.sealGate?.(mined);
     this.append(mined);
     const included = new Set(mined.block.transactions.map((tx) => key(tx.hash())));
     this.pool = this.pool.filter((p) => !included.has(key(p.tx.hash())));

@@ -6,19 +6,34 @@
 export class SerialWriter {
   private tail: Promise<unknown> = Promise.resolve();
   private depth = 0;
+  /** Awaited after every job, failed or not, before its caller sees the outcome (a data directory's commit). */
+  private afterJob: (() => Promise<void>) | undefined;
 
   /** Runs `job` after every job queued before it; its failure is the caller's, and never stops the queue. */
   run<T>(job: () => Promise<T> | T): Promise<T> {
     const result = this.tail.then(async () => {
       this.depth++;
       try {
-        return await job();
+        let out: T;
+        try {
+          out = await job();
+        } catch (err) {
+          await this.afterJob?.();
+          throw err;
+        }
+        await this.afterJob?.();
+        return out;
       } finally {
         this.depth--;
       }
     });
     this.tail = result.catch(() => undefined);
     return result;
+  }
+
+  /** Sets what runs after every job (on the writer, before the job's caller is answered); undefined: nothing. */
+  setAfterJob(fn: (() => Promise<void>) | undefined): void {
+    this.afterJob = fn;
   }
 
   /** True while a job runs (for assertions: work that must run on the writer). */

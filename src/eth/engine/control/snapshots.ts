@@ -11,7 +11,8 @@ import type { PendingTx } from '../chain/types.js';
 import type { Miner, MinerState } from '../mining/miner.js';
 import type { Impersonation } from '../wallet/impersonation.js';
 
-interface Snapshot {
+/** What a snapshot keeps (a data directory gives the seed's one as `initial` after a restart). */
+export interface Snapshot {
   readonly head: bigint;
   readonly headHash: Uint8Array;
   readonly editedRoot: Uint8Array | undefined;
@@ -30,8 +31,9 @@ export class Snapshots {
     private readonly chain: EthChain,
     private readonly miner: Miner,
     private readonly impersonation?: Impersonation,
+    initial?: Snapshot,
   ) {
-    this.initial = this.capture();
+    this.initial = initial ?? this.capture();
   }
 
   /** Takes a snapshot on the writer (after every write queued before it); answers its id. */

@@ -194,7 +194,7 @@ function decodeParts(buf: Buffer, ctx: ChainImageContext): ChainParts {
 }
 
 /** What a start reads of a raw block's header in place; `end` is where the header's RLP ends (the transaction list follows). */
-interface HeaderFacts {
+export interface HeaderFacts {
   readonly hash: Uint8Array;
   readonly parentHash: Uint8Array;
   readonly number: bigint;
@@ -204,7 +204,7 @@ interface HeaderFacts {
 }
 
 /** Hash, parent hash, number and difficulty of a raw block, read from its header's RLP in place. */
-function blockHeader(raw: Uint8Array, keccak: (b: Uint8Array) => Uint8Array): HeaderFacts {
+export function blockHeader(raw: Uint8Array, keccak: (b: Uint8Array) => Uint8Array): HeaderFacts {
   if (raw[0]! < 0xc0) throw new ChainImageError('a block is not an RLP list starting with its header');
   const block = rlpItem(raw, 0, 'a block header');
   const header = rlpItem(raw, block.start, 'a block header');
@@ -239,7 +239,7 @@ function txSpans(raw: Uint8Array, headerEnd: number): { start: number; end: numb
  * receipts are decoded on first use, each no further than asked: a header or one transaction costs a
  * fraction of the whole Block, and the transaction hashes come from the chain image.
  */
-function lazyMinedBlock(raw: Uint8Array, opts: BlockOptions, facts: HeaderFacts, totalDifficulty: bigint, sendersRaw: Uint8Array, txHashes: readonly Uint8Array[], receiptsRaw: Uint8Array, keccak: (b: Uint8Array) => Uint8Array): MinedBlock {
+export function lazyMinedBlock(raw: Uint8Array, opts: BlockOptions, facts: HeaderFacts, totalDifficulty: bigint, sendersRaw: Uint8Array, txHashes: readonly Uint8Array[], receiptsRaw: Uint8Array, keccak: (b: Uint8Array) => Uint8Array): MinedBlock {
   let block: Block | undefined;
   let header: BlockHeader | undefined;
   let spans: { start: number; end: number }[] | undefined;
@@ -294,7 +294,7 @@ function lazyMinedBlock(raw: Uint8Array, opts: BlockOptions, facts: HeaderFacts,
 }
 
 /** [status or root flag, value, cumulative gas, gas used, price, bloom, logs, contract, blob fields]. */
-function encodeReceipt(r: StoredReceipt): Nested {
+export function encodeReceipt(r: StoredReceipt): Nested {
   const logs: Nested = r.logs.map((l) => [l.address.bytes, [...l.topics], l.data, big(BigInt(l.logIndex))]);
   return [
     r.root === undefined ? Uint8Array.of(0) : Uint8Array.of(1),
