@@ -39,7 +39,6 @@ export const NOT_SERVED: ReadonlyMap<string, string> = new Map([
   ['debug_traceBlockByHash', 'tracing: being built (issue 17)'],
   ['debug_traceBlockByNumber', 'tracing: being built (issue 17)'],
   ['debug_traceTransaction', 'tracing: being built (issue 17)'],
-  ['eth_simulateV1', 'simulation: being built (issue 17)'],
   ['eth_getStorageValues', 'being built with the raw methods (issue 17)'],
   ['eth_config', 'EIP-7910: being built (issue 17)'],
   ['eth_baseFee', 'geth-only (the next block\'s base fee); no issue asks for it yet'],
@@ -69,6 +68,19 @@ export const DIFFERENCES: ReadonlyMap<string, Difference> = new Map<string, Diff
   ['eth_getBlockByNumber/get-genesis', spec()],
   ['eth_getBlockByNumber/get-latest', spec()],
   ['eth_getBlockByNumber/get-safe', spec()],
+  // eth_simulateV1 (issue 17).
+  [
+    'eth_simulateV1/ethSimulate-overflow-nonce',
+    {
+      reason: 'not-built',
+      why:
+        "a call from an account whose nonce is 2^64-1 without validation: geth runs it (its uint64 nonce wraps), @ethereumjs refuses to make a transaction with that nonce ('nonce cannot equal or exceed MAX_UINT64'); devgate answers -32603",
+    },
+  ],
+  [
+    'eth_simulateV1/ethSimulate-blobs',
+    { reason: 'not-built', why: 'blob calls (blobVersionedHashes, maxFeePerBlobGas) are simulated as type-2 calls: no blob gas, no BLOBHASH' },
+  ],
   // Its second request (eth_getBlockByNumber latest) is served; testing_buildBlockV1 itself is not yet.
   ['testing_buildBlockV1/build-block-invalid-transaction', spec()],
   [

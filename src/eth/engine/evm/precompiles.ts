@@ -8,6 +8,24 @@ import type { EVMInterface } from '@ethereumjs/evm';
 
 type PrecompileFn = unknown;
 
+/**
+ * The swapped map: lookups (getPrecompile) see the moves and removals; iteration (what runTx warms for EIP-2929)
+ * still gives the hardfork's own precompiles, as geth warms vm.ActivePrecompiles(rules) whatever the overrides.
+ */
+class SwappedPrecompiles extends Map<string, PrecompileFn> {
+  constructor(private readonly stock: Map<string, PrecompileFn>) {
+    super(stock);
+  }
+
+  override entries(): MapIterator<[string, PrecompileFn]> {
+    return this.stock.entries();
+  }
+
+  override keys(): MapIterator<string> {
+    return this.stock.keys();
+  }
+}
+
 export interface PrecompileSwap {
   get(address: string): PrecompileFn | undefined;
   set(address: string, fn: PrecompileFn): void;
@@ -22,7 +40,7 @@ export function swapPrecompiles(evm: EVMInterface): PrecompileSwap {
   const original = host._precompiles;
   let copy: Map<string, PrecompileFn> | undefined;
   const own = () => {
-    if (copy === undefined) host._precompiles = copy = new Map(original);
+    if (copy === undefined) host._precompiles = copy = new SwappedPrecompiles(original);
     return copy;
   };
   return {
