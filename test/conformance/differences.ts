@@ -77,10 +77,6 @@ export const DIFFERENCES: ReadonlyMap<string, Difference> = new Map<string, Diff
         "a call from an account whose nonce is 2^64-1 without validation: geth runs it (its uint64 nonce wraps), @ethereumjs refuses to make a transaction with that nonce ('nonce cannot equal or exceed MAX_UINT64'); devgate answers -32603",
     },
   ],
-  [
-    'eth_simulateV1/ethSimulate-blobs',
-    { reason: 'not-built', why: 'blob calls (blobVersionedHashes, maxFeePerBlobGas) are simulated as type-2 calls: no blob gas, no BLOBHASH' },
-  ],
   // Its second request (eth_getBlockByNumber latest) is served; testing_buildBlockV1 itself is not yet.
   ['testing_buildBlockV1/build-block-invalid-transaction', spec()],
   [

@@ -5,7 +5,7 @@
  * An invalid call fails the whole request (SimulationError); a call that runs but fails is a result with an error.
  */
 import type { Common } from '@ethereumjs/common';
-import { createEOACode7702Tx, createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
+import { createBlob4844Tx, createEOACode7702Tx, createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
 import { type Address, createZeroAddress, KECCAK256_NULL, equalsBytes, toChecksumAddress } from '@ethereumjs/util';
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { SimulationError } from '../../../errors.js';
@@ -99,7 +99,9 @@ export async function runSimCall(env: CallEnv, call: SimCall): Promise<CallRun> 
     if (feeCap < baseFee) fail(ERR.baseFeeTooLow, `max fee per gas less than block base fee: address ${shown(from)}, maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`, gas);
   }
   const balance = account?.balance ?? 0n;
-  const want = gas * feeCap + value;
+  // A blob call also pays for its blobs' gas at its blob fee cap (geth's buyGas).
+  const blobGas = call.blobVersionedHashes === undefined ? 0n : BigInt(call.blobVersionedHashes.length) * env.vm.common.param('blobGasPerBlob');
+  const want = gas * feeCap + value + blobGas * (call.maxFeePerBlobGas ?? 0n);
   if (balance < want) fail(ERR.insufficientFunds, `insufficient funds for gas * price + value: address ${shown(from)} have ${balance} want ${want}`, gas);
   const intrinsic = tx.getIntrinsicGas();
   if (gas < intrinsic) fail(ERR.intrinsicGas, `intrinsic gas too low: have ${gas}, want ${intrinsic}`, gas);
@@ -160,6 +162,9 @@ function makeTx(env: CallEnv, call: SimCall, f: TxFields): TypedTransaction {
     tx = createLegacyTx({ ...base, gasPrice: f.legacyPrice }, opts);
   } else if (call.authorizationList !== undefined && call.to !== undefined) {
     tx = createEOACode7702Tx({ ...base, chainId: env.chainId, maxFeePerGas: f.feeCap, maxPriorityFeePerGas: f.tip, accessList: call.accessList ?? [], authorizationList: call.authorizationList }, opts);
+  } else if (call.blobVersionedHashes !== undefined && call.to !== undefined) {
+    const fees = { chainId: env.chainId, maxFeePerGas: f.feeCap, maxPriorityFeePerGas: f.tip, maxFeePerBlobGas: call.maxFeePerBlobGas ?? 0n };
+    tx = createBlob4844Tx({ ...base, ...fees, accessList: call.accessList ?? [], blobVersionedHashes: [...call.blobVersionedHashes] }, opts);
   } else {
     tx = createFeeMarket1559Tx({ ...base, chainId: env.chainId, maxFeePerGas: f.feeCap, maxPriorityFeePerGas: f.tip, accessList: call.accessList ?? [] }, opts);
   }
