@@ -72,6 +72,11 @@ export class LogCollector {
     this.count++;
   }
 
+  /** Log indexes start again at 0 in a new block. */
+  newBlock(): void {
+    this.count = 0;
+  }
+
   /** The logs of the transaction just run (none when it failed); the next one starts afresh. */
   take(): SimLog[] {
     const out = this.done;

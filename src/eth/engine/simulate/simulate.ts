@@ -9,10 +9,10 @@ import { Hardfork } from '@ethereumjs/common';
 import type { Block } from '@ethereumjs/block';
 import { createBlockHeader } from '@ethereumjs/block';
 import { buildBlock, createVM, type VM } from '@ethereumjs/vm';
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Address } from '@ethereumjs/util';
 import { SimulationError } from '../../../errors.js';
 import type { EthChain } from '../chain/chain.js';
+import { speedUpInterpreter } from '../evm/index.js';
 import { minedBlock } from '../chain/receipts.js';
 import type { MinedBlock } from '../chain/types.js';
 import { builderGasUsed, buildWithTransactions, openBuilder, recordTransaction } from '../evm/blockBuilder.js';
@@ -50,10 +50,20 @@ export async function simulate(chain: EthChain, base: MinedBlock, opts: SimOptio
   const done: Block[] = [];
   const results: SimBlockResult[] = [];
   const budget = { remaining: SIMULATE_GAS_BUDGET };
+  const view = simulatedView(chain, base, done);
+  // One VM per hardfork met (a VM costs milliseconds to make; most requests stay in one hardfork).
+  const vms = new Map<string, SimVm>();
   let parent: Block = base.block;
   for (const block of blocks) {
+    const common = chain.commonAt(block.number, block.time);
+    let sim = vms.get(common.hardfork());
+    if (sim === undefined) {
+      const vm = await createVM({ common, stateManager: state as never, blockchain: view as never });
+      speedUpInterpreter(vm.evm);
+      vms.set(common.hardfork(), (sim = { vm, logs: new LogCollector(vm, opts.traceTransfers) }));
+    }
     // As geth's makeHeaders: gas limit, fee recipient and difficulty follow the previous block's (overrides included).
-    const result = await simulateBlock(chain, state, base, parent, done, block, opts, budget);
+    const result = await simulateBlock(sim, base, parent, block, opts, budget);
     results.push(result);
     done.push(result.mined.block);
     parent = result.mined.block;
@@ -78,19 +88,16 @@ function simulatedView(chain: EthChain, base: MinedBlock, done: readonly Block[]
   };
 }
 
-async function simulateBlock(
-  chain: EthChain,
-  state: MerkleStateManager,
-  base: MinedBlock,
-  parent: Block,
-  done: readonly Block[],
-  block: SettledBlock,
-  opts: SimOptions,
-  budget: { remaining: bigint },
-): Promise<SimBlockResult> {
+/** A VM of the request (on its private state) and the log collector hooked into it. */
+interface SimVm {
+  readonly vm: VM;
+  readonly logs: LogCollector;
+}
+
+async function simulateBlock(sim: SimVm, base: MinedBlock, parent: Block, block: SettledBlock, opts: SimOptions, budget: { remaining: bigint }): Promise<SimBlockResult> {
   const o = block.blockOverrides;
-  const common = chain.commonAt(block.number, block.time);
-  const vm: VM = await createVM({ common, stateManager: state as never, blockchain: simulatedView(chain, base, done) as never });
+  const { vm, logs: collector } = sim;
+  const common = vm.common;
   const ph = parent.header;
   const postMerge = common.gteHardfork(Hardfork.Paris);
   let baseFeePerGas: bigint | undefined;
@@ -123,7 +130,7 @@ async function simulateBlock(
     const noBaseFeeHeader = overrideHeader(runHeader, { baseFeePerGas: 0n });
     const txCommon = common.isActivatedEIP(7825) ? common.copy() : common;
     if (txCommon !== common) txCommon.setHardfork(Hardfork.Prague);
-    const collector = new LogCollector(vm, opts.traceTransfers);
+    collector.newBlock();
     const calls: SimCallResult[] = [];
     const senders: Address[] = [];
     for (const call of block.calls) {

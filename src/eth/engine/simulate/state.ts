@@ -5,7 +5,8 @@
  */
 import type { Common } from '@ethereumjs/common';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
+import { Caches } from '@ethereumjs/statemanager';
+import { HeadStateManager } from '../state/headState.js';
 import { MapDB, ValueEncoding } from '@ethereumjs/util';
 import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock } from '../chain/types.js';
@@ -32,11 +33,12 @@ interface StateInternals {
 }
 
 /** A private, writable state after `base` (its writes never reach the chain's node store). */
-export async function simulationState(chain: EthChain, base: MinedBlock, common: Common): Promise<MerkleStateManager> {
+export async function simulationState(chain: EthChain, base: MinedBlock, common: Common): Promise<HeadStateManager> {
   const copy = (await chain.stateAt(base)) as unknown as StateInternals;
   const db = copy._trie.database().db as unknown as { _database: Map<string, Uint8Array | string> };
   const trie = new MerklePatriciaTrie({ useKeyHashing: true, common, db: new MapDB(new OverlayMap(db._database)), valueEncoding: ValueEncoding.Bytes });
-  const state = new MerkleStateManager({ common, trie, prefixCodeHashes: copy._prefixCodeHashes, prefixStorageTrieKeys: copy._prefixStorageTrieKeys, caches: new Caches() });
+  // The head's state manager: its flush writes each trie in one batch (same nodes, same roots).
+  const state = new HeadStateManager({ common, trie, prefixCodeHashes: copy._prefixCodeHashes, prefixStorageTrieKeys: copy._prefixStorageTrieKeys, caches: new Caches() });
   await state.setStateRoot(chain.stateRootOf(base));
   return state;
 }
