@@ -144,3 +144,22 @@ describe('unchanged real clients', () => {
     }
   });
 });
+
+describe('eth_call with an authorizationList (type-4 call)', () => {
+  it('runs the authority with the delegated code, as geth applies the authorizations; the chain keeps none', async () => {
+    const { privateKeyToAccount, generatePrivateKey } = await import('viem/accounts');
+    const authority = privateKeyToAccount(generatePrivateKey());
+    const chainId = Number(await rpc('eth_chainId', []));
+    const auth = await authority.signAuthorization({ address: TARGET, chainId, nonce: 0 });
+    const q = (n: bigint | number) => '0x' + BigInt(n).toString(16);
+    const authorizationList = [{ chainId: q(auth.chainId), address: auth.address, nonce: q(auth.nonce), yParity: q(auth.yParity ?? 0), r: q(BigInt(auth.r)), s: q(BigInt(auth.s)) }];
+    // TARGET's code returns ADDRESS: run through the delegation, that is the authority's address.
+    const code = { [TARGET]: { code: '0x3060005260206000f3' } };
+    const out = await rpc('eth_call', [{ from: ACCOUNT0, to: authority.address, authorizationList }, 'latest', code]);
+    expect(out).toBe('0x' + authority.address.slice(2).toLowerCase().padStart(64, '0'));
+    // Without the list the authority is a plain account; and nothing was delegated on the chain.
+    expect(await rpc('eth_call', [{ from: ACCOUNT0, to: authority.address }, 'latest', code])).toBe('0x');
+    expect(await rpc('eth_getCode', [authority.address, 'latest'])).toBe('0x');
+    expect(await rpcError('eth_call', [{ from: ACCOUNT0, to: authority.address, authorizationList: [] }, 'latest'])).toEqual({ code: -32000, message: 'EIP-7702 transaction with empty auth list' });
+  });
+});

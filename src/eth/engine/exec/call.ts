@@ -74,7 +74,32 @@ export const CALL_TIMEOUT_MS = 5_000;
 
 /** Runs a call at the state after `block` and returns its output. Never changes state. */
 export async function callAt(chain: EthChain, block: MinedBlock, req: CallRequest, timeoutMs = CALL_TIMEOUT_MS, overrides?: CallOverrides): Promise<Uint8Array> {
+  if (req.authorizationList !== undefined) return setCodeCallAt(chain, block, req, overrides);
   return chain.withCallVmAt(block, (vm) => runCall(vm, block, req, timeoutMs, overrides));
+}
+
+/**
+ * eth_call of a set-code (type 4) call, as geth runs it: the authorizations are applied (invalid ones skipped) and
+ * paid for, so the call runs as a transaction (runCallTx) on a throwaway state. geth's errors for a creation and an
+ * empty list.
+ */
+async function setCodeCallAt(chain: EthChain, block: MinedBlock, req: CallRequest, overrides?: CallOverrides): Promise<Uint8Array> {
+  if (req.to === undefined) throw new ExecutionFailed('EIP-7702 transaction cannot be used to create contract');
+  if (req.authorizationList!.length === 0) throw new ExecutionFailed('EIP-7702 transaction with empty auth list');
+  return withTxVmAt(chain, block, async (vm) => {
+    if (!vm.common.isActivatedEIP(7702)) throw new ExecutionFailed('set-code calls (authorizationList) need the prague hardfork (EIP-7702)');
+    // As a transaction it may not carry more than EIP-7825's cap (from Osaka): the gas is clamped to it.
+    let gas = cappedGas(block, req.gas);
+    if (vm.common.isActivatedEIP(7825) && gas > vm.common.param('maxTransactionGasLimit')) gas = vm.common.param('maxTransactionGasLimit');
+    let run: TxRun;
+    try {
+      run = await runCallTx(vm, block, req, gas, { overrides });
+    } catch (err) {
+      throw new ExecutionFailed(err instanceof Error ? err.message.replace(/ \((vm hf|block number)=.*$/s, '').replace(/ -> .*$/s, '') : String(err));
+    }
+    if (run.evmError !== undefined) throw executionError(run.evmError, run.returnValue);
+    return run.returnValue;
+  });
 }
 
 /**
