@@ -100,6 +100,15 @@ describe('eth_simulateV1', () => {
     expect(block.transactions[0]).toMatchObject({ from: ACCOUNT0, to: ACCOUNT1, value: '0x1', type: '0x2', blockHash: block.hash, v: '0x0', r: '0x0', s: '0x0' });
   });
 
+  it('a looping call runs out of its gas in the result; the gateway answers meanwhile', async () => {
+    const loop = { [CONTRACT]: { code: '0x5b600056' } };
+    const pending = simulate({ blockStateCalls: [{ stateOverrides: loop, calls: [{ from: ACCOUNT0, to: CONTRACT, gas: '0x1000000' }] }] });
+    // The simulation yields to the event loop (the EVM clock): another request is answered before it ends.
+    expect(await rpc('eth_blockNumber', [])).toMatch(/^0x/);
+    const [block] = await pending;
+    expect(block.calls[0]).toMatchObject({ status: '0x0', gasUsed: '0x1000000', error: { code: -32015, message: 'out of gas' } });
+  });
+
   it("answers geth's error codes", async () => {
     const one = (calls: unknown[], extra: object = {}) => rpcError('eth_simulateV1', [{ blockStateCalls: [{ calls }], ...extra }, 'latest']);
     expect(await rpcError('eth_simulateV1', [{ blockStateCalls: [] }, 'latest'])).toEqual({ code: -32602, message: 'empty input' });

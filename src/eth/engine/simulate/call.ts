@@ -10,6 +10,7 @@ import { type Address, createZeroAddress, KECCAK256_NULL, equalsBytes, toChecksu
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { SimulationError } from '../../../errors.js';
 import { decodeRevertReason } from '../exec/call.js';
+import { CallTimeout } from '../evm/callClock.js';
 import type { SimCall, SimCallError } from './types.js';
 
 export const ERR = {
@@ -129,6 +130,7 @@ export async function runSimCall(env: CallEnv, call: SimCall): Promise<CallRun> 
       blockGasUsed: env.blockGasUsed,
     });
   } catch (err) {
+    if (err instanceof CallTimeout) throw err;
     throw new SimulationError(ERR.internal, `err: ${err instanceof Error ? err.message.replace(/ \((vm hf|block number)=.*$/s, '') : String(err)} (supplied gas ${gas})`);
   } finally {
     if (hidden) await state.modifyAccountFields(from, { codeHash });

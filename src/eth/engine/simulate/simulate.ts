@@ -10,7 +10,9 @@ import type { Block } from '@ethereumjs/block';
 import { createBlockHeader } from '@ethereumjs/block';
 import { buildBlock, createVM, type VM } from '@ethereumjs/vm';
 import type { Address } from '@ethereumjs/util';
-import { SimulationError } from '../../../errors.js';
+import { ExecutionFailed, SimulationError } from '../../../errors.js';
+import { CallTimeout, startClock } from '../evm/callClock.js';
+import { CALL_TIMEOUT_MS } from '../exec/call.js';
 import type { EthChain } from '../chain/chain.js';
 import { speedUpInterpreter } from '../evm/index.js';
 import { minedBlock } from '../chain/receipts.js';
@@ -44,6 +46,16 @@ export function checkSimulateLimits(opts: SimOptions): void {
 
 /** Simulates `opts.blocks` on top of `base`. */
 export async function simulate(chain: EthChain, base: MinedBlock, opts: SimOptions): Promise<SimBlockResult[]> {
+  try {
+    return await simulateChain(chain, base, opts);
+  } catch (err) {
+    // geth's RPC EVM timeout over the whole request; the clock of each VM yields to the event loop every few ms.
+    if (err instanceof CallTimeout) throw new ExecutionFailed(`execution aborted (timeout = ${CALL_TIMEOUT_MS / 1000}s)`);
+    throw err;
+  }
+}
+
+async function simulateChain(chain: EthChain, base: MinedBlock, opts: SimOptions): Promise<SimBlockResult[]> {
   checkSimulateLimits(opts);
   const blocks = sanitizeChain({ number: base.number, timestamp: base.header.timestamp }, opts.blocks);
   const state = await simulationState(chain, base, chain.commonAt(base.number, base.header.timestamp));
@@ -60,6 +72,7 @@ export async function simulate(chain: EthChain, base: MinedBlock, opts: SimOptio
     if (sim === undefined) {
       const vm = await createVM({ common, stateManager: state as never, blockchain: view as never });
       speedUpInterpreter(vm.evm);
+      startClock(vm, CALL_TIMEOUT_MS);
       vms.set(common.hardfork(), (sim = { vm, logs: new LogCollector(vm, opts.traceTransfers) }));
     }
     // As geth's makeHeaders: gas limit, fee recipient and difficulty follow the previous block's (overrides included).
