@@ -6,7 +6,9 @@
  */
 import { Block } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import type { BlockBuilder, RunTxResult } from '@ethereumjs/vm';
+import { RLP } from '@ethereumjs/rlp';
+import { encodeReceipt, type BlockBuilder, type RunTxResult } from '@ethereumjs/vm';
+import { TrieWriter } from '../state/trieWriter.js';
 
 interface BuilderInternals {
   transactions: TypedTransaction[];
@@ -57,8 +59,10 @@ export const builderGasUsed = (builder: BlockBuilder): bigint => (builder as unk
 export async function buildWithTransactions(builder: BlockBuilder): Promise<Block> {
   const b = builder as unknown as BuilderInternals & { transactionsTrie(): Promise<Uint8Array>; receiptTrie(): Promise<Uint8Array> };
   const txs = b.transactions;
-  const txRoot = await b.transactionsTrie();
-  const receiptRoot = await b.receiptTrie();
+  // The roots as @ethereumjs computes them (RLP of the index -> serialized tx / encoded receipt), with the
+  // batch writer: no MerklePatriciaTrie to make per block.
+  const txRoot = TrieWriter.root(txs.map((tx, i) => [RLP.encode(i), tx.serialize()]));
+  const receiptRoot = TrieWriter.root(b.transactionResults.map((r, i) => [RLP.encode(i), encodeReceipt(r.receipt, txs[i]!.type)]));
   b.transactions = [];
   b.transactionsTrie = async () => txRoot;
   b.receiptTrie = async () => receiptRoot;
