@@ -143,6 +143,8 @@ async function simulateBlock(sim: SimVm, base: MinedBlock, parent: Block, block:
     const noBaseFeeHeader = overrideHeader(runHeader, { baseFeePerGas: 0n });
     const txCommon = common.isActivatedEIP(7825) ? common.copy() : common;
     if (txCommon !== common) txCommon.setHardfork(Hardfork.Prague);
+    // The system calls of initState ran on this VM too: their frames are no call's.
+    collector.take();
     collector.newBlock();
     const calls: SimCallResult[] = [];
     const senders: Address[] = [];
