@@ -38,8 +38,8 @@ describe('applyStateOverride', () => {
     const v = await vm();
     const stock = v.evm.precompiles;
     const restore = await applyStateOverride(v, [[ID, { movePrecompileToAddress: A }]]);
-    expect(v.evm.getPrecompile(A)).toBe(stock.get('0000000000000000000000000000000000000004'));
-    expect(v.evm.getPrecompile(ID)).toBeUndefined();
+    expect(v.evm.getPrecompile!(A)).toBe(stock.get('0000000000000000000000000000000000000004'));
+    expect(v.evm.getPrecompile!(ID)).toBeUndefined();
     restore();
     expect(v.evm.precompiles).toBe(stock);
     await expect(applyStateOverride(v, [[A, { movePrecompileToAddress: ID }]])).rejects.toThrow(new ExecutionFailed('account 0x00000000000000000000000000000000000000A1 is not a precompile'));
