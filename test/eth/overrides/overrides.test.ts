@@ -103,6 +103,14 @@ describe('block override on eth_call', () => {
   });
 });
 
+describe('block override past head', () => {
+  it('BLOCKHASH of a block the chain does not have reads zero, as geth (no error)', async () => {
+    // BLOCKHASH(NUMBER - 1) under a number far past head.
+    const code = '0x600143034060005260206000f3';
+    expect(await rpc('eth_call', [{ to: TARGET }, 'latest', { [TARGET]: { code } }, { number: '0x100000' }])).toBe('0x' + word(0));
+  });
+});
+
 describe('eth_estimateGas and eth_createAccessList', () => {
   it('eth_estimateGas sees a balance override (and its absence fails)', async () => {
     const tx = { from: POOR, to: TARGET, value: '0xde0b6b3a7640000' };
