@@ -125,6 +125,39 @@ describe('eth_simulateV1', () => {
   });
 });
 
+describe('bad input', () => {
+  it.each([
+    ['payload type', ['x', 'latest']],
+    ['calls type', [{ blockStateCalls: [{ calls: 5 }] }, 'latest']],
+    ['call member', [{ blockStateCalls: [{ calls: [{ to: '0x12' }] }] }, 'latest']],
+    ['override member', [{ blockStateCalls: [{ stateOverrides: { [CONTRACT]: { nonce: 'x' } } }] }, 'latest']],
+    ['override address', [{ blockStateCalls: [{ stateOverrides: { '0x12': {} } }] }, 'latest']],
+    ['block override', [{ blockStateCalls: [{ blockOverrides: { number: 12 } }] }, 'latest']],
+    ['flag', [{ blockStateCalls: [{}], validation: 'yes' }, 'latest']],
+    ['block', [{ blockStateCalls: [{}] }, 'newest']],
+  ])('%s -> -32602 naming it', async (_name, params) => {
+    const err = await rpcError('eth_simulateV1', params as unknown[]);
+    expect(err.code).toBe(-32602);
+    expect(err.message).toMatch(/^invalid argument [01]: /);
+  });
+
+  it('impossible requests answer errors, never -32603, and leave the chain as it was', async () => {
+    const head = await rpc('eth_getBlockByNumber', ['latest', false]);
+    const cases: unknown[] = [
+      { blockStateCalls: [{ stateOverrides: { [CONTRACT]: { state: {}, stateDiff: {} } } }] },
+      { blockStateCalls: [{ calls: [{ from: ACCOUNT0, to: ACCOUNT1, gasPrice: '0x1', maxFeePerGas: '0x1' }] }] },
+      { blockStateCalls: [{ calls: [{ from: ACCOUNT0, to: ACCOUNT1, chainId: '0x1' }] }] },
+      { blockStateCalls: [{ calls: [{ from: ACCOUNT0, data: '0x' + '00'.repeat(50_000) }] }] },
+      { blockStateCalls: [{ blockOverrides: { withdrawals: [{ index: '0x0', validatorIndex: '0x1', address: SENDER, amount: '0x5' }], beaconRoot: '0x' + '11'.repeat(32) } }] },
+    ];
+    for (const payload of cases) {
+      const res = await call(url, 'eth_simulateV1', [payload, 'latest']);
+      expect(res.error?.code, JSON.stringify(res.error)).not.toBe(-32603);
+    }
+    expect((await rpc('eth_getBlockByNumber', ['latest', false])).hash).toBe(head.hash);
+  });
+});
+
 describe('unchanged real clients', () => {
   it('viem simulateBlocks and simulateCalls', async () => {
     const client = createPublicClient({ transport: http(url) }) as PublicClient;

@@ -93,7 +93,16 @@ export async function runSimCall(env: CallEnv, call: SimCall): Promise<CallRun> 
     if (stateNonce > nonce) fail(ERR.nonceTooLow, `nonce too low: address ${shown(from)}, tx: ${nonce} state: ${stateNonce}`, gas);
     if (stateNonce === 0xffffffffffffffffn) fail(ERR.internal, `nonce has max value: address ${shown(from)}, nonce: ${stateNonce}`, gas);
   }
-  const tx = makeTx(env, call, { nonce, gas, value, data, feeCap, tip, legacyPrice: call.gasPrice });
+  const common = env.vm.common;
+  const initCodeLimit = call.to === undefined && common.isActivatedEIP(3860) ? common.param('maxInitCodeSize') : undefined;
+  let tx: TypedTransaction;
+  try {
+    tx = makeTx(env, call, { nonce, gas, value, data, feeCap, tip, legacyPrice: call.gasPrice });
+  } catch (err) {
+    // @ethereumjs refuses to make some transactions geth runs into an error: answer geth's where it has one.
+    if (initCodeLimit !== undefined && BigInt(data.length) > initCodeLimit) fail(ERR.maxInitCode, `max initcode size exceeded: code size ${data.length} limit ${initCodeLimit}`, gas);
+    throw new SimulationError(ERR.internal, `err: ${err instanceof Error ? err.message : String(err)} (supplied gas ${gas})`);
+  }
   const noBaseFee = !env.validate && feeCap === 0n && tip === 0n;
   if (baseFee !== undefined && !noBaseFee) {
     if (feeCap < tip) fail(ERR.invalidParams, `max priority fee per gas higher than max fee per gas: address ${shown(from)}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`, gas);
@@ -109,11 +118,7 @@ export async function runSimCall(env: CallEnv, call: SimCall): Promise<CallRun> 
   const floor = tx.getMinimumGasLimit();
   if (gas < floor) fail(ERR.internal, `insufficient gas for floor data gas cost: have ${gas}, want ${floor}`, gas);
   if (value > 0n && balance - gas * gasPrice < value) fail(ERR.insufficientFunds, `insufficient funds for transfer: address ${shown(from)}`, gas);
-  const common = env.vm.common;
-  if (call.to === undefined && common.isActivatedEIP(3860)) {
-    const limit = common.param('maxInitCodeSize');
-    if (BigInt(data.length) > limit) fail(ERR.maxInitCode, `max initcode size exceeded: code size ${data.length} limit ${limit}`, gas);
-  }
+  if (initCodeLimit !== undefined && BigInt(data.length) > initCodeLimit) fail(ERR.maxInitCode, `max initcode size exceeded: code size ${data.length} limit ${initCodeLimit}`, gas);
 
   // geth skips the EOA check here: a sender with code runs as if it had none (its code hash put back after).
   const codeHash = account?.codeHash;
