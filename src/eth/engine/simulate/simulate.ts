@@ -11,7 +11,7 @@ import { createBlockHeader } from '@ethereumjs/block';
 import { buildBlock, createVM, type VM } from '@ethereumjs/vm';
 import type { Address } from '@ethereumjs/util';
 import { ExecutionFailed, SimulationError } from '../../../errors.js';
-import { CallTimeout, startClock } from '../evm/callClock.js';
+import { CallTimeout, clockOf, startClock } from '../evm/callClock.js';
 import { CALL_TIMEOUT_MS } from '../exec/call.js';
 import type { EthChain } from '../chain/chain.js';
 import { speedUpInterpreter } from '../evm/index.js';
@@ -101,6 +101,14 @@ function simulatedView(chain: EthChain, base: MinedBlock, done: readonly Block[]
   };
 }
 
+/**
+ * A new slice of the VM's clock before each EVM run: the time other requests ran while this one awaited is not
+ * counted against its 5 s (only its own EVM time is).
+ */
+function resumeClock(vm: VM): void {
+  clockOf(vm).sliceStart = performance.now();
+}
+
 /** A VM of the request (on its private state) and the log collector hooked into it. */
 interface SimVm {
   readonly vm: VM;
@@ -137,6 +145,7 @@ async function simulateBlock(sim: SimVm, base: MinedBlock, parent: Block, block:
   const restore = await applyStateOverride(vm, block.stateOverrides);
   try {
     await openBuilder(builder);
+    resumeClock(vm);
     await builder.initState();
     const header = createBlockHeader({ ...headerData, gasUsed: 0n }, { common, skipConsensusFormatValidation: true });
     const runHeader = overrideHeader(header, o?.blobBaseFee === undefined ? undefined : { blobBaseFee: o.blobBaseFee });
@@ -162,6 +171,7 @@ async function simulateBlock(sim: SimVm, base: MinedBlock, parent: Block, block:
         budget: budget.remaining,
         blockGasUsed: used,
       };
+      resumeClock(vm);
       const run = await runSimCall(env, call);
       recordTransaction(builder, run.tx, run.result);
       senders.push(run.from);
@@ -181,6 +191,7 @@ async function simulateBlock(sim: SimVm, base: MinedBlock, parent: Block, block:
         error: err === undefined ? undefined : callError(err.error, r.execResult.returnValue, run.gasCapped),
       });
     }
+    resumeClock(vm);
     const built = await buildWithTransactions(builder);
     const mined = minedBlock(built, 0n, senders, built.transactions.map(() => ({ cumulativeGasUsed: 0n, gasUsed: 0n, effectiveGasPrice: 0n, logsBloom: new Uint8Array(256), logs: [] })));
     return { mined, calls };
