@@ -159,6 +159,29 @@ export const FIGURES: readonly Figure[] = [
     },
   },
   {
+    // Issue 17: a simulation of 3 blocks of 5 calls each (token balance reads and ETH transfers between bench
+    // senders), on latest; the call results must agree (block hashes differ: the chains' genesis differ).
+    id: 'simulate',
+    label: 'eth_simulateV1 3 blocks x 5 calls',
+    transport: 'http',
+    target: 0.5,
+    make: (rand, meta) => ({
+      method: 'eth_simulateV1',
+      params: [
+        {
+          blockStateCalls: Array.from({ length: 3 }, () => ({
+            calls: Array.from({ length: 5 }, (_, i) => {
+              const from = pick(rand, meta.senders);
+              return i % 2 === 0 ? { from, ...balanceOf(meta, pick(rand, meta.holders)) } : { from, to: pick(rand, meta.holders), value: toHex(int(rand, 1, 1000)) };
+            }),
+          })),
+        },
+        'latest',
+      ],
+    }),
+    digest: (blocks) => (Array.isArray(blocks) ? blocks.map((b: any) => (b.calls ?? []).map((c: any) => pickFields(c, ['status', 'returnData', 'gasUsed']))) : blocks),
+  },
+  {
     id: 'wsBlockNumber',
     label: 'WebSocket eth_blockNumber round trip',
     transport: 'ws',

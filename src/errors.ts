@@ -29,6 +29,17 @@ export class ExecutionFailed extends DevgateError {
   override name = 'ExecutionFailed';
 }
 
+/** An eth_simulateV1 failure with geth's own code (-38010 nonce too low ... -38026 client limit, -32603, -32602). */
+export class SimulationError extends DevgateError {
+  override name = 'SimulationError';
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** A query would answer more than the gateway allows (-32005), e.g. too many logs. */
 export class LimitExceeded extends DevgateError {
   override name = 'LimitExceeded';

@@ -122,12 +122,6 @@ export const receiptsBlockParam: Decoder<BlockSelector> = (value) => {
   return blockNumberOrHash(value);
 };
 
-/** State overrides (geth's optional third argument of eth_call/eth_estimateGas): only an empty one is accepted. */
-export function noOverrides(value: unknown): undefined {
-  if (Object.keys(object(value, 'a state override object')).length > 0) throw new InvalidArgument('state overrides are not supported');
-  return undefined;
-}
-
 /** The filter object of eth_getLogs. */
 export interface LogQuery {
   readonly filter: LogFilter;

@@ -6,6 +6,7 @@ import {
   LimitExceeded,
   ResourceNotFound,
   RollupError,
+  SimulationError,
 } from '../errors.js';
 
 /** JSON-RPC error codes used by devgate. */
@@ -53,6 +54,7 @@ export function toRpcError(err: unknown): RpcError {
   if (err instanceof LimitExceeded) return new RpcError(ErrorCode.LimitExceeded, err.message, err.data);
   if (err instanceof ResourceNotFound) return new RpcError(ErrorCode.ServerError, err.message);
   if (err instanceof RollupError) return new RpcError(err.code, err.message, err.data);
+  if (err instanceof SimulationError) return new RpcError(err.code, err.message);
   if (err instanceof DevgateError) return new RpcError(ErrorCode.ServerError, err.message);
   return new RpcError(ErrorCode.InternalError, 'internal error');
 }

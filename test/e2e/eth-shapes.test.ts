@@ -340,7 +340,7 @@ describe('wrong input', () => {
     ['percentiles', 'eth_feeHistory', ['0x2', 'latest', [75, 25]], /invalid reward percentile: #0:75 > #1:25/],
     ['too many', 'eth_chainId', [1], /^too many arguments, want at most 0$/],
     ['params type', 'eth_getBalance', { address: ACCOUNT0 }, /^non-array args$/],
-    ['overrides', 'eth_call', [{ to: REVERTER }, 'latest', { [REVERTER]: { balance: '0x1' } }], /^invalid argument 2: state overrides are not supported$/],
+    ['overrides', 'eth_call', [{ to: REVERTER }, 'latest', { [REVERTER]: { balance: '0x' } }], /^invalid argument 2: "0x[0-9a-f]{40}": "balance": hex string "0x" is not a quantity$/],
   ];
   it.each(cases)('%s -> -32602 naming the argument', async (_name, method, params, message) => {
     const err = await rpcError(method, params);

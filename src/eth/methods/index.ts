@@ -5,6 +5,7 @@ import { eth_accounts } from './eth_accounts.js';
 import { eth_blobBaseFee } from './eth_blobBaseFee.js';
 import { eth_blockNumber } from './eth_blockNumber.js';
 import { eth_call } from './eth_call.js';
+import { eth_simulateV1 } from './eth_simulateV1.js';
 import { eth_chainId } from './eth_chainId.js';
 import { eth_createAccessList } from './eth_createAccessList.js';
 import { eth_estimateGas } from './eth_estimateGas.js';
@@ -84,6 +85,7 @@ export const ETH_METHODS = [
   eth_getTransactionReceipt,
   eth_getBlockReceipts,
   eth_call,
+  eth_simulateV1,
   eth_getProof,
   eth_getStorageAt,
   // The calls real clients make around them.

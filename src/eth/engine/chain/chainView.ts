@@ -7,12 +7,16 @@ import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import { equalsBytes } from '@ethereumjs/util';
 import type { MinedBlock } from './types.js';
 
+/** What BLOCKHASH reads of a block the chain does not have: a zero hash. */
+const UNKNOWN_BLOCK = { hash: () => new Uint8Array(32) } as unknown as Block;
+
 export class ChainView implements EVMMockBlockchainInterface {
   constructor(private readonly blocks: readonly MinedBlock[]) {}
 
   async getBlock(blockId: number): Promise<Block> {
     const mined = this.blocks[blockId];
-    if (mined === undefined) throw new Error(`block ${blockId} not found`);
+    // Past head (a call whose block override moves its number forward): a zero hash, as geth's GetHashFn answers.
+    if (mined === undefined) return UNKNOWN_BLOCK;
     return mined.block;
   }
 

@@ -12,6 +12,7 @@ import { ExecutionFailed } from '../../../errors.js';
 import { cappedGas, runCallTx, withTxVmAt, type CallRequest } from './call.js';
 import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock } from '../chain/types.js';
+import { withStateOverride, type StateOverride } from './overrides.js';
 
 export interface AccessListResult {
   readonly accessList: AccessListBytes;
@@ -23,8 +24,9 @@ export interface AccessListResult {
 /** Most rounds before giving up on a list that keeps changing (geth loops until it is stable). */
 const MAX_ROUNDS = 16;
 
-export async function createAccessListAt(chain: EthChain, block: MinedBlock, req: CallRequest): Promise<AccessListResult> {
-  return withTxVmAt(chain, block, (vm) => createAccessList(vm, block, req));
+/** `overrides`: geth's state override of eth_createAccessList (it treats no address as a precompile there). */
+export async function createAccessListAt(chain: EthChain, block: MinedBlock, req: CallRequest, overrides?: StateOverride): Promise<AccessListResult> {
+  return withTxVmAt(chain, block, (vm) => withStateOverride(vm, overrides, () => createAccessList(vm, block, req), { precompiles: false }));
 }
 
 export async function createAccessList(vm: VM, block: MinedBlock, req: CallRequest): Promise<AccessListResult> {

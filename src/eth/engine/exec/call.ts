@@ -18,6 +18,7 @@ import { SHIPPED_CONTRACTS } from '../build/abi.js';
 import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock } from '../chain/types.js';
 import { CallTimeout, startClock } from '../evm/callClock.js';
+import { applyStateOverride, overrideBlock, type CallOverrides } from './overrides.js';
 
 /** A call object (eth_call, eth_estimateGas, eth_createAccessList), decoded. */
 export interface CallRequest {
@@ -72,23 +73,52 @@ export function callGasPrice(req: CallRequest, baseFee: bigint | undefined): big
 export const CALL_TIMEOUT_MS = 5_000;
 
 /** Runs a call at the state after `block` and returns its output. Never changes state. */
-export async function callAt(chain: EthChain, block: MinedBlock, req: CallRequest, timeoutMs = CALL_TIMEOUT_MS): Promise<Uint8Array> {
-  return chain.withCallVmAt(block, (vm) => runCall(vm, block, req, timeoutMs));
+export async function callAt(chain: EthChain, block: MinedBlock, req: CallRequest, timeoutMs = CALL_TIMEOUT_MS, overrides?: CallOverrides): Promise<Uint8Array> {
+  if (req.authorizationList !== undefined) return setCodeCallAt(chain, block, req, overrides);
+  return chain.withCallVmAt(block, (vm) => runCall(vm, block, req, timeoutMs, overrides));
+}
+
+/**
+ * eth_call of a set-code (type 4) call, as geth runs it: the authorizations are applied (invalid ones skipped) and
+ * paid for, so the call runs as a transaction (runCallTx) on a throwaway state. geth's errors for a creation and an
+ * empty list.
+ */
+async function setCodeCallAt(chain: EthChain, block: MinedBlock, req: CallRequest, overrides?: CallOverrides): Promise<Uint8Array> {
+  if (req.to === undefined) throw new ExecutionFailed('EIP-7702 transaction cannot be used to create contract');
+  if (req.authorizationList!.length === 0) throw new ExecutionFailed('EIP-7702 transaction with empty auth list');
+  return withTxVmAt(chain, block, async (vm) => {
+    if (!vm.common.isActivatedEIP(7702)) throw new ExecutionFailed('set-code calls (authorizationList) need the prague hardfork (EIP-7702)');
+    // As a transaction it may not carry more than EIP-7825's cap (from Osaka): the gas is clamped to it.
+    let gas = cappedGas(block, req.gas);
+    if (vm.common.isActivatedEIP(7825) && gas > vm.common.param('maxTransactionGasLimit')) gas = vm.common.param('maxTransactionGasLimit');
+    let run: TxRun;
+    try {
+      run = await runCallTx(vm, block, req, gas, { overrides });
+    } catch (err) {
+      throw new ExecutionFailed(err instanceof Error ? err.message.replace(/ \((vm hf|block number)=.*$/s, '').replace(/ -> .*$/s, '') : String(err));
+    }
+    if (run.evmError !== undefined) throw executionError(run.evmError, run.returnValue);
+    return run.returnValue;
+  });
 }
 
 /**
  * Runs a call on `vm` (whose state is `block`'s post-state, a VM of its own), reverting every change
- * afterwards. Aborted after `timeoutMs`, as geth aborts a call at its EVM timeout.
+ * afterwards (state overrides included: they are written after the checkpoint). Aborted after `timeoutMs`,
+ * as geth aborts a call at its EVM timeout. A block override changes the header the EVM sees, not the gas cap.
  */
-export async function runCall(vm: VM, block: MinedBlock, req: CallRequest, timeoutMs = CALL_TIMEOUT_MS): Promise<Uint8Array> {
-  const gasLimit = cappedGas(block, req.gas);
+export async function runCall(vm: VM, mined: MinedBlock, req: CallRequest, timeoutMs = CALL_TIMEOUT_MS, overrides?: CallOverrides): Promise<Uint8Array> {
+  const gasLimit = cappedGas(mined, req.gas);
+  const block = overrideBlock(mined, overrides?.block);
   const caller = req.from ?? createZeroAddress();
   const gasPrice = callGasPrice(req, block.header.baseFeePerGas);
   const value = req.value ?? 0n;
   const clock = startClock(vm, timeoutMs);
   freshJournal(vm);
   await vm.stateManager.checkpoint();
+  let restore = () => {};
   try {
+    restore = await applyStateOverride(vm, overrides?.state);
     if (gasPrice > 0n || value > 0n) await checkFunds(vm, caller, gasLimit * gasPrice + value);
     const result = await vm.evm.runCall({
       // The EVM reads only the header: a restored block need not decode its transactions.
@@ -109,6 +139,7 @@ export async function runCall(vm: VM, block: MinedBlock, req: CallRequest, timeo
     throw err;
   } finally {
     clock.remaining = Infinity;
+    restore();
     await vm.stateManager.revert();
   }
 }
@@ -284,14 +315,23 @@ export function withTxVmAt<T>(chain: EthChain, block: MinedBlock, fn: (vm: VM) =
 }
 
 /** Runs the call as a transaction with `gasLimit` on `vm`, reverting every change afterwards. */
-export async function runCallTx(vm: VM, block: MinedBlock, req: CallRequest, gasLimit: bigint, opts: { accessList?: AccessListBytes; reportAccessList?: boolean } = {}): Promise<TxRun> {
+export async function runCallTx(
+  vm: VM,
+  mined: MinedBlock,
+  req: CallRequest,
+  gasLimit: bigint,
+  opts: { accessList?: AccessListBytes; reportAccessList?: boolean; overrides?: CallOverrides; precompileOverrides?: boolean } = {},
+): Promise<TxRun> {
+  const block = overrideBlock(mined, opts.overrides?.block);
   const { tx, priced } = buildCallTx(vm, block, req, gasLimit, opts.accessList);
   // A call VM may come from an eth_call (runCall leaves its journal): runTx expects a clean one.
   freshJournal(vm);
   // No deadline (as before), but a run yields to the event loop every few ms (evm/callClock.ts).
   startClock(vm, Infinity);
   await vm.stateManager.checkpoint();
+  let restore = () => {};
   try {
+    restore = await applyStateOverride(vm, opts.overrides?.state, { precompiles: opts.precompileOverrides });
     const res = await runTx(vm, {
       tx,
       block: (isPriced(req) ? block.block : callContext(block, req)) as never,
@@ -311,6 +351,7 @@ export async function runCallTx(vm: VM, block: MinedBlock, req: CallRequest, gas
       accessList: res.accessList?.map((e) => ({ address: e.address.toLowerCase(), storageKeys: e.storageKeys.map((k) => k.toLowerCase()) })),
     };
   } finally {
+    restore();
     await vm.stateManager.revert();
   }
 }

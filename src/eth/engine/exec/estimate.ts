@@ -11,21 +11,25 @@ import { ExecutionFailed } from '../../../errors.js';
 import { callGasPrice, executionError, gasCap, runCallTx, withTxVmAt, type CallRequest, type TxRun } from './call.js';
 import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock } from '../chain/types.js';
+import { overrideBlock, withStateOverride, type CallOverrides } from './overrides.js';
 
 const TX_GAS = 21_000n;
 const CALL_STIPEND = 2_300n;
 const ERROR_RATIO = 0.015;
 
 /** The gas a call needs to succeed at the state after `block`. */
-export async function estimateGasAt(chain: EthChain, block: MinedBlock, req: CallRequest): Promise<bigint> {
-  return withTxVmAt(chain, block, (vm) => estimateGas(vm, block, req));
+export async function estimateGasAt(chain: EthChain, block: MinedBlock, req: CallRequest, overrides?: CallOverrides): Promise<bigint> {
+  return withTxVmAt(chain, block, (vm) => withStateOverride(vm, overrides?.state, () => estimateGas(vm, block, req, overrides)));
 }
 
-export async function estimateGas(vm: VM, block: MinedBlock, req: CallRequest): Promise<bigint> {
-  let hi = await highestAllowance(vm, block, req);
+/** The estimate on `vm`, whose state already carries the state overrides (estimateGasAt writes them). */
+export async function estimateGas(vm: VM, mined: MinedBlock, req: CallRequest, overrides?: CallOverrides): Promise<bigint> {
+  // The gas cap stays the real block's (as geth's RPC gas cap); the runs see the overridden header.
+  const block = overrideBlock(mined, overrides?.block);
+  let hi = await highestAllowance(vm, block, req, gasCap(mined));
   const run = async (gas: bigint): Promise<TxRun> => {
     try {
-      return await runCallTx(vm, block, req, gas);
+      return await runCallTx(vm, mined, req, gas, { overrides: { block: overrides?.block } });
     } catch (err) {
       // Below the intrinsic gas (or the calldata floor) the tx is invalid: a failure for the search,
       // as geth counts ErrIntrinsicGas; any other invalidity is the answer.
@@ -64,7 +68,7 @@ export async function estimateGas(vm: VM, block: MinedBlock, req: CallRequest): 
 }
 
 /** The most gas the call may use: given gas or block gas limit, then capped by funds, RPC cap and EIP-7825. */
-async function highestAllowance(vm: VM, block: MinedBlock, req: CallRequest): Promise<bigint> {
+async function highestAllowance(vm: VM, block: MinedBlock, req: CallRequest, cap: bigint): Promise<bigint> {
   let hi = req.gas !== undefined && req.gas >= TX_GAS ? req.gas : block.block.header.gasLimit;
   const feeCap = req.maxFeePerGas ?? req.gasPrice ?? (req.maxPriorityFeePerGas !== undefined ? callGasPrice(req, block.block.header.baseFeePerGas) : 0n);
   const from = req.from ?? createZeroAddress();
@@ -78,7 +82,6 @@ async function highestAllowance(vm: VM, block: MinedBlock, req: CallRequest): Pr
     // Unpriced runs skip the fee check but a transfer still needs the value (geth's buyGas check).
     throw new ExecutionFailed(`insufficient funds for gas * price + value: address ${from.toString()} have ${balance} want ${value}`);
   }
-  const cap = gasCap(block);
   if (hi > cap) hi = cap;
   if (vm.common.isActivatedEIP(7825)) {
     const maxTxGas = vm.common.param('maxTransactionGasLimit');
