@@ -239,6 +239,27 @@ describe('starknet_subscribeTransactionStatus', () => {
   });
 });
 
+describe('a snapshot revert (devnet_revert)', () => {
+  it('sends the reorg notification of the blocks it took off, then the new block at the reused number', async () => {
+    const id = await rpc('devnet_snapshot');
+    await rpc('devnet_createBlock');
+    await rpc('devnet_createBlock');
+    const n = await head();
+    const [first, last] = [await header(n - 1), await header(n)];
+    const ws = await WsClient.open(wsUrl);
+    const heads = await request(ws, 'starknet_subscribeNewHeads', {});
+    const pending = await request(ws, 'starknet_subscribePendingTransactions', {});
+    expect(await rpc('devnet_revert', { id })).toBe(true);
+    const reorg = { starting_block_hash: first.block_hash, starting_block_number: n - 1, ending_block_hash: last.block_hash, ending_block_number: n };
+    expect(await ws.next()).toEqual({ jsonrpc: '2.0', method: 'starknet_subscriptionReorg', params: { subscription_id: heads.result, result: reorg } });
+    await silent(ws); // nothing to the pending-transactions subscription
+    await rpc('devnet_createBlock');
+    expect((await ws.next()).params).toMatchObject({ subscription_id: heads.result, result: { block_number: n - 1 } });
+    expect(pending.result).toEqual(expect.any(String));
+    ws.close();
+  });
+});
+
 describe('starknet_subscribePendingTransactions', () => {
   it('pushes hashes or whole transactions, filtered by sender; pending ones first', async () => {
     const first = await invoke(ALICE);

@@ -21,6 +21,11 @@ export interface RollupEventMap {
    * the first. Their transactions are REJECTED.
    */
   blocksRejected: readonly SealedBlock[];
+  /**
+   * Blocks left the chain by a snapshot revert or a restart (oldest first; none was REJECTED before): the chain
+   * continues from the parent of the first, and they and their transactions are unknown from now on.
+   */
+  blocksReverted: readonly SealedBlock[];
 }
 
 export type RollupEventName = keyof RollupEventMap;

@@ -85,6 +85,8 @@ export class RollupSnapshots {
   /** Puts a snapshot back; statuses changed since are the blocks accepted after the first `l1Count` and a rejected suffix. */
   private restore(snap: Snapshot): SealedBlock[] {
     const forgotten = this.chain.rewind(snap.mark);
+    const left = forgotten.filter((b) => b.status !== 'REJECTED'); // rejected ones were reported when rejected
+    if (left.length > 0) this.chain.events.emit('blocksReverted', left);
     const blocks = snap.mark.blocks;
     for (let i = snap.l1Count; i < blocks.length && blocks[i]!.status === 'ACCEPTED_ON_L1'; i++) blocks[i]!.status = 'ACCEPTED_ON_L2';
     for (let i = blocks.length - 1; i >= snap.l1Count && blocks[i]!.status === 'REJECTED'; i--) blocks[i]!.status = 'ACCEPTED_ON_L2';

@@ -127,6 +127,8 @@ export class StarknetSubscriptions {
       chain.events.on('txAdded', (tx) => this.added(tx)),
       chain.events.on('statusChanged', (blocks) => this.accepted(blocks)),
       chain.events.on('blocksRejected', (blocks) => this.rejected(blocks)),
+      // A snapshot revert or restart (devnet_revert, devnet_restart): the blocks are gone, not REJECTED.
+      chain.events.on('blocksReverted', (blocks) => this.reorg(blocks)),
     ];
   }
 
@@ -248,6 +250,12 @@ export class StarknetSubscriptions {
   }
 
   private rejected(blocks: readonly SealedBlock[]): void {
+    this.reorg(blocks);
+    this.statuses(blocks, 'REJECTED');
+  }
+
+  /** The spec's reorg notification of blocks that left the chain, to every subscription but pending transactions'. */
+  private reorg(blocks: readonly SealedBlock[]): void {
     const first = blocks[0]!;
     const last = blocks.at(-1)!;
     const reorg = JSON.stringify({
@@ -257,7 +265,6 @@ export class StarknetSubscriptions {
       ending_block_number: Number(last.number),
     });
     for (const [id, sub] of this.subs) if (sub.kind !== 'pendingTransactions') this.notify(id, sub, reorg, 'Reorg');
-    this.statuses(blocks, 'REJECTED');
   }
 
   /** Tells transactionStatus subscribers of the transactions of `blocks` their new status. */
