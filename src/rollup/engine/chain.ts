@@ -11,60 +11,18 @@ import { findClass } from './classes.js';
 import { RollupEvents } from './events.js';
 import { applyTransaction, submitError, TransactionFailure } from './execute.js';
 import { GWEI } from './fees.js';
+import { MAX_CATCH_UP_BLOCKS, type RollupChainParts, type RollupConfig, type RollupMark, type TxLocation } from './chainTypes.js';
 import { blockHash, stateCommitment } from './hash.js';
 import { JournaledMap } from './journal.js';
+import { type SimulatedTx, simulateTransactions } from './simulate.js';
 import type {
   BlockId, DeclaredClass, ExecutedTx, FeeEstimate, Felt, GasPrices, L1AcceptanceRule, OutcomeInput, PendingBlock, RollupState, RollupTransaction, SealedBlock,
 } from './types.js';
 
-export interface RollupConfig {
-  /** The chain id as a felt (the short string `SN_MAIN`). */
-  readonly chainId: Felt;
-  readonly starknetVersion: string;
-  readonly sequencerAddress: Felt;
-  readonly gasPrices: GasPrices;
-  /** L1 data gas and L2 gas prices, and the DA mode: shown in starknet_ headers (the fee model uses gasPrices). */
-  readonly dataGasPrices: GasPrices;
-  readonly l2GasPrices: GasPrices;
-  readonly l1DaMode: 'BLOB' | 'CALLDATA';
-  /** Fee-token contract addresses: ETH holds balances in wei, STRK in fri (starknet_call reads them). */
-  readonly feeTokens: { readonly eth: Felt; readonly strk: Felt };
-  /** Classes declared at genesis (the seed's), by class hash. */
-  readonly classes: ReadonlyMap<Felt, DeclaredClass>;
-  readonly l1Acceptance: L1AcceptanceRule;
-  /** Seal the pending block every this many ms of the clock; undefined: on demand only. */
-  readonly blockTimeMs?: number;
-}
-
-/** Most blocks one `sync()` seals to catch up with the clock; older missed intervals are skipped. */
-export const MAX_CATCH_UP_BLOCKS = 100;
+export { MAX_CATCH_UP_BLOCKS } from './chainTypes.js';
+export type { RollupChainParts, RollupConfig, RollupMark, TxLocation } from './chainTypes.js';
 
 const felt = (n: bigint) => '0x' + n.toString(16);
-
-/** Where a transaction is: in a sealed block (on the chain or rejected), or pending. */
-export type TxLocation = { readonly block: SealedBlock; readonly index: number } | { readonly pendingIndex: number };
-
-/** A chain's contents at one moment (RollupChain.mark); the indexes as positions in their journals, or copied. */
-export type RollupMark = Omit<RollupChainParts, 'nextSealMs' | 'l1Head' | 'byHash' | 'txs'> & { readonly config: RollupConfig; readonly nextGasPrices?: GasPrices } & (
-  { readonly journal: { readonly byHash: number; readonly txs: number } } | { readonly copies: { readonly byHash: ReadonlyMap<Felt, SealedBlock>; readonly txs: ReadonlyMap<Felt, TxLocation> } }
-);
-
-/** Everything a chain is rebuilt from without hashing or checking anything again (see src/rollup/snapshot.ts). */
-export interface RollupChainParts {
-  /** The chain, oldest first. */
-  readonly blocks: readonly SealedBlock[];
-  /** Every sealed block by hash: the chain's and rejected ones. */
-  readonly byHash: ReadonlyMap<Felt, SealedBlock>;
-  readonly txs: ReadonlyMap<Felt, TxLocation>;
-  readonly pendingTxs: readonly ExecutedTx[];
-  readonly pendingState: RollupState;
-  /** Chain time (s) at the clock reading `anchorMs`. */
-  readonly anchorSec: bigint;
-  /** Clock readings (ms): the time anchor and the next interval seal; blocks' `sealedAtMs` are readings too. */
-  readonly anchorMs: number;
-  readonly nextSealMs: number;
-  readonly l1Head?: bigint;
-}
 
 export class RollupChain {
   private cfg: RollupConfig;
@@ -262,7 +220,7 @@ export class RollupChain {
   // ---- transactions and fees ----
 
   /** Whether a class is declared after `block` (the seed's classes, then DECLARE transactions up to it), or by `extra`. */
-  private declaredIn(block: SealedBlock | 'pending', extra: ReadonlySet<Felt> = new Set()): (classHash: Felt) => boolean {
+  declaredIn(block: SealedBlock | 'pending', extra: ReadonlySet<Felt> = new Set()): (classHash: Felt) => boolean {
     return (h) => {
       const blocks = block === 'pending' ? [...this.blocks, { transactions: this.pendingTxs }] : this.blocks.slice(0, Number(block.number) + 1);
       return extra.has(h) || findClass(h, this.config.classes, blocks) !== undefined;
@@ -296,30 +254,8 @@ export class RollupChain {
   }
 
   /** Each transaction simulated on the state the previous ones left: its execution, the states around it and its fee estimate. */
-  simulate(txs: readonly RollupTransaction[], id: BlockId, opts: { validate?: boolean; charge?: boolean } = {}): { executed: ExecutedTx; before: RollupState; after: RollupState; estimate: FeeEstimate }[] {
-    const block = this.block(id);
-    if (block === undefined) throw new RollupError(24, 'Block not found');
-    let state = this.stateAt(block);
-    const declared = new Set<Felt>();
-    const isDeclared = this.declaredIn('number' in block ? block : 'pending', declared);
-    return txs.map((tx, i) => {
-      let applied;
-      try {
-        applied = applyTransaction(state, tx, undefined, {
-          chainId: this.config.chainId, gasPrices: block.gasPrices, sequencerAddress: block.sequencerAddress, validate: opts.validate ?? true, charge: opts.charge ?? false, isDeclared,
-        });
-      } catch (err) {
-        if (!(err instanceof TransactionFailure)) throw err;
-        if (err.kind === 'not-deployed') throw new RollupError(20, 'Contract not found', { transaction_index: i, revert_error: err.reason });
-        throw new RollupError(40, 'Contract error', { transaction_index: i, revert_error: err.reason });
-      }
-      const before = state;
-      state = applied.state;
-      if (tx.kind === 'DECLARE') declared.add(tx.classHash);
-      const gasPrice = (tx.version === 1 ? block.gasPrices.wei : block.gasPrices.fri) / GWEI;
-      const gasConsumed = applied.executed.gasConsumed;
-      return { executed: applied.executed, before, after: state, estimate: { gasConsumed, gasPrice, overallFee: gasConsumed * gasPrice, unit: tx.version === 1 ? 'WEI' : 'FRI' } };
-    });
+  simulate(txs: readonly RollupTransaction[], id: BlockId, opts: { validate?: boolean; charge?: boolean } = {}): SimulatedTx[] {
+    return simulateTransactions(this, txs, id, opts);
   }
 
   // ---- control ----
