@@ -20,7 +20,14 @@ import { parseArgs } from 'node:util';
 import { start } from '../src/index.js';
 
 const { values } = parseArgs({
-  options: { blocks: { type: 'string' }, 'tx-every': { type: 'string' }, dir: { type: 'string' }, keep: { type: 'boolean' }, 'bench-chain': { type: 'boolean' }, 'restart-only': { type: 'string' } },
+  options: {
+    blocks: { type: 'string' },
+    'tx-every': { type: 'string' },
+    dir: { type: 'string' },
+    keep: { type: 'boolean' },
+    'bench-chain': { type: 'boolean' },
+    'restart-only': { type: 'string' },
+  },
 });
 const BLOCKS = Number(values.blocks ?? 10_000);
 const TX_EVERY = Number(values['tx-every'] ?? 10);
@@ -29,7 +36,11 @@ const SEED = 'test/fixtures/eth/small.json';
 const SINK = '0x00000000000000000000000000000000000000c1';
 
 async function rpc(url: string, method: string, params: unknown[] = []): Promise<any> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body = (await res.json()) as { result?: unknown; error?: { message: string } };
   if (body.error !== undefined) throw new Error(`${method}: ${body.error.message}`);
   return body.result;
@@ -65,7 +76,9 @@ function freshRestarts(seed: string, runs = 3): number[] {
 async function benchChainFigures(): Promise<void> {
   const { benchChain } = await import('./seed.js');
   const { seedPath, meta } = await benchChain();
-  const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   const t0 = performance.now();
   let gw = await start({ port: 0, chains: [seedPath], cache: false, dataDir: dir, idleGc: false });
   const name = gw.networks[0]!.name;
@@ -79,7 +92,14 @@ async function benchChainFigures(): Promise<void> {
   await gw.stop();
   if (Number(head) !== meta.head) throw new Error(`restarted head ${head}, the bench chain's is ${meta.head}`);
   const fresh = freshRestarts(seedPath);
-  const report = { chain: '1,000 x 10 bench chain', loadAverageAtStart: load, firstStartBuildAndWriteMs: Math.round(firstStartMs), restartInProcessMs: Math.round(restartMs), restartFreshProcessMs: fresh, dataDirMb: +(size(dir) / 1e6).toFixed(1) };
+  const report = {
+    chain: '1,000 x 10 bench chain',
+    loadAverageAtStart: load,
+    firstStartBuildAndWriteMs: Math.round(firstStartMs),
+    restartInProcessMs: Math.round(restartMs),
+    restartFreshProcessMs: fresh,
+    dataDirMb: +(size(dir) / 1e6).toFixed(1),
+  };
   console.log(JSON.stringify(report, null, 2));
   if (!values.keep && values.dir === undefined) rmSync(dir, { recursive: true, force: true });
 }
@@ -87,7 +107,9 @@ async function benchChainFigures(): Promise<void> {
 async function main(): Promise<void> {
   if (values['restart-only'] !== undefined) return restartOnly(values['restart-only']);
   if (values['bench-chain']) return benchChainFigures();
-  const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   // 1. Mine into a fresh data directory.
   let gw = await start({ port: 0, chains: [SEED], cache: false, dataDir: dir, idleGc: false });
   let url = gw.url('small');

@@ -38,11 +38,19 @@ function stallMeter(): { take(): number; stop(): void } {
   };
 }
 
-const chain = await benchChain({ ...DEFAULT_CHAIN_OPTIONS, blocks }, log, blocks === DEFAULT_CHAIN_OPTIONS.blocks ? CACHE_DIR : join(CACHE_DIR, `dump-${blocks}`));
+const chain = await benchChain(
+  { ...DEFAULT_CHAIN_OPTIONS, blocks },
+  log,
+  blocks === DEFAULT_CHAIN_OPTIONS.blocks ? CACHE_DIR : join(CACHE_DIR, `dump-${blocks}`),
+);
 const dir = mkdtempSync(join(tmpdir(), 'devgate-dump-bench-'));
 try {
   const cache = { dir: join(dir, 'cache') };
-  log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  log(
+    `load average at start: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   // First start builds and caches the chain; the measured one restores it, as users start it after the first time.
   await (await start({ port: 0, chains: [chain.seedPath], cache })).stop();
   const a = await start({ port: 0, chains: [chain.seedPath], cache });
@@ -50,11 +58,15 @@ try {
   let t0 = process.hrtime.bigint();
   const bytes = await a.dumpState();
   await new Promise((r) => setTimeout(r, 30));
-  log(`dump of ${chain.meta.head} blocks x ${DEFAULT_CHAIN_OPTIONS.txsPerBlock} txs (restored chain): ${ms(t0).toFixed(0)} ms, ${(bytes.length / 1e6).toFixed(1)} MB; longest event-loop stall ${stall.take()} ms`);
+  log(
+    `dump of ${chain.meta.head} blocks x ${DEFAULT_CHAIN_OPTIONS.txsPerBlock} txs (restored chain): ${ms(t0).toFixed(0)} ms, ${(bytes.length / 1e6).toFixed(1)} MB; longest event-loop stall ${stall.take()} ms`,
+  );
   t0 = process.hrtime.bigint();
   const again = await a.dumpState();
   await new Promise((r) => setTimeout(r, 30));
-  log(`second dump (blocks decoded by the first): ${ms(t0).toFixed(0)} ms, same bytes: ${Buffer.compare(Buffer.from(bytes), Buffer.from(again)) === 0}; longest stall ${stall.take()} ms`);
+  log(
+    `second dump (blocks decoded by the first): ${ms(t0).toFixed(0)} ms, same bytes: ${Buffer.compare(Buffer.from(bytes), Buffer.from(again)) === 0}; longest stall ${stall.take()} ms`,
+  );
   stall.stop();
   t0 = process.hrtime.bigint();
   const gz = gzipSync(bytes, { level: 1 });
@@ -77,7 +89,11 @@ try {
   t0 = process.hrtime.bigint();
   const c = await start({ port: 0, chains: [genesisOnly], cache: false, state: { load: file } });
   log(`start with --load-state (genesis-only seed + load): ${ms(t0).toFixed(0)} ms`);
-  log(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  log(
+    `load average at end: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   await Promise.all([a.stop(), b.stop(), c.stop()]);
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -21,24 +21,63 @@ export interface Figure {
   digest?(result: any): unknown;
 }
 
-const BALANCE_OF = [{ type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ name: 'holder', type: 'address' }], outputs: [{ type: 'uint256' }] }] as const;
+const BALANCE_OF = [
+  { type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ name: 'holder', type: 'address' }], outputs: [{ type: 'uint256' }] },
+] as const;
 const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 
 const int = (rand: Rand, lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
 const pick = <T>(rand: Rand, list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
 /** A block with transactions: 1..head. */
 const block = (rand: Rand, meta: BenchMeta) => toHex(int(rand, 1, meta.head));
-const balanceOf = (meta: BenchMeta, holder: Hex) => ({ to: meta.token, data: encodeFunctionData({ abi: BALANCE_OF, functionName: 'balanceOf', args: [holder] }) });
+const balanceOf = (meta: BenchMeta, holder: Hex) => ({
+  to: meta.token,
+  data: encodeFunctionData({ abi: BALANCE_OF, functionName: 'balanceOf', args: [holder] }),
+});
 const pad32 = (address: Hex) => `0x${address.slice(2).padStart(64, '0')}`;
 
 const lower = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v);
 const pickFields = (o: any, fields: readonly string[]) => (o == null ? o : Object.fromEntries(fields.map((f) => [f, lower(o[f])])));
 
-const TX_FIELDS = ['hash', 'from', 'to', 'nonce', 'value', 'input', 'gas', 'blockNumber', 'transactionIndex', 'type', 'chainId', 'maxFeePerGas', 'maxPriorityFeePerGas', 'r', 's', 'yParity'];
+const TX_FIELDS = [
+  'hash',
+  'from',
+  'to',
+  'nonce',
+  'value',
+  'input',
+  'gas',
+  'blockNumber',
+  'transactionIndex',
+  'type',
+  'chainId',
+  'maxFeePerGas',
+  'maxPriorityFeePerGas',
+  'r',
+  's',
+  'yParity',
+];
 const LOG_FIELDS = ['address', 'data', 'blockNumber', 'transactionHash', 'transactionIndex', 'logIndex', 'removed'];
 const logDigest = (log: any) => ({ ...pickFields(log, LOG_FIELDS), topics: (log?.topics ?? []).map(lower) });
 const receiptDigest = (r: any) =>
-  r == null ? r : { ...pickFields(r, ['transactionHash', 'blockNumber', 'transactionIndex', 'status', 'gasUsed', 'cumulativeGasUsed', 'from', 'to', 'contractAddress', 'logsBloom', 'type']), logs: (r.logs ?? []).map(logDigest) };
+  r == null
+    ? r
+    : {
+        ...pickFields(r, [
+          'transactionHash',
+          'blockNumber',
+          'transactionIndex',
+          'status',
+          'gasUsed',
+          'cumulativeGasUsed',
+          'from',
+          'to',
+          'contractAddress',
+          'logsBloom',
+          'type',
+        ]),
+        logs: (r.logs ?? []).map(logDigest),
+      };
 
 export const FIGURES: readonly Figure[] = [
   {
@@ -55,7 +94,13 @@ export const FIGURES: readonly Figure[] = [
     transport: 'http',
     target: 1.0,
     make: (rand, meta) => ({ method: 'eth_getBlockByNumber', params: [block(rand, meta), true] }),
-    digest: (b) => (b == null ? b : { ...pickFields(b, ['number', 'timestamp', 'gasUsed', 'gasLimit', 'logsBloom']), transactions: b.transactions.map((t: any) => pickFields(t, TX_FIELDS)) }),
+    digest: (b) =>
+      b == null
+        ? b
+        : {
+            ...pickFields(b, ['number', 'timestamp', 'gasUsed', 'gasLimit', 'logsBloom']),
+            transactions: b.transactions.map((t: any) => pickFields(t, TX_FIELDS)),
+          },
   },
   {
     id: 'txByHash',
@@ -106,12 +151,15 @@ export const FIGURES: readonly Figure[] = [
       const holder = pick(rand, meta.holders);
       const at = block(rand, meta);
       // Half: the token with a holder's balance slot; half: a holder's account.
-      return rand() < 0.5
-        ? { method: 'eth_getProof', params: [meta.token, [balanceSlot(holder)], at] }
-        : { method: 'eth_getProof', params: [holder, [], at] };
+      return rand() < 0.5 ? { method: 'eth_getProof', params: [meta.token, [balanceSlot(holder)], at] } : { method: 'eth_getProof', params: [holder, [], at] };
     },
     digest: (p) =>
-      p == null ? p : { ...pickFields(p, ['address', 'balance', 'nonce', 'codeHash', 'storageHash']), storageProof: (p.storageProof ?? []).map((s: any) => pickFields(s, ['key', 'value'])) },
+      p == null
+        ? p
+        : {
+            ...pickFields(p, ['address', 'balance', 'nonce', 'codeHash', 'storageHash']),
+            storageProof: (p.storageProof ?? []).map((s: any) => pickFields(s, ['key', 'value'])),
+          },
   },
   {
     id: 'logsHolder',
@@ -120,7 +168,10 @@ export const FIGURES: readonly Figure[] = [
     target: 1.0,
     make: (rand, meta) => {
       const from = int(rand, 1, meta.head - 99);
-      return { method: 'eth_getLogs', params: [{ fromBlock: toHex(from), toBlock: toHex(from + 99), address: meta.token, topics: [TRANSFER_TOPIC, null, pad32(pick(rand, meta.holders))] }] };
+      return {
+        method: 'eth_getLogs',
+        params: [{ fromBlock: toHex(from), toBlock: toHex(from + 99), address: meta.token, topics: [TRANSFER_TOPIC, null, pad32(pick(rand, meta.holders))] }],
+      };
     },
     digest: (logs) => (logs == null ? logs : logs.map(logDigest)),
   },
@@ -172,14 +223,17 @@ export const FIGURES: readonly Figure[] = [
           blockStateCalls: Array.from({ length: 3 }, () => ({
             calls: Array.from({ length: 5 }, (_, i) => {
               const from = pick(rand, meta.senders);
-              return i % 2 === 0 ? { from, ...balanceOf(meta, pick(rand, meta.holders)) } : { from, to: pick(rand, meta.holders), value: toHex(int(rand, 1, 1000)) };
+              return i % 2 === 0
+                ? { from, ...balanceOf(meta, pick(rand, meta.holders)) }
+                : { from, to: pick(rand, meta.holders), value: toHex(int(rand, 1, 1000)) };
             }),
           })),
         },
         'latest',
       ],
     }),
-    digest: (blocks) => (Array.isArray(blocks) ? blocks.map((b: any) => (b.calls ?? []).map((c: any) => pickFields(c, ['status', 'returnData', 'gasUsed']))) : blocks),
+    digest: (blocks) =>
+      Array.isArray(blocks) ? blocks.map((b: any) => (b.calls ?? []).map((c: any) => pickFields(c, ['status', 'returnData', 'gasUsed']))) : blocks,
   },
   {
     id: 'wsBlockNumber',

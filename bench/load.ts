@@ -88,7 +88,9 @@ export async function httpLoad(figure: Figure, url: string, meta: BenchMeta, opt
     p99: r.latency.p99,
     requests: r.requests.total,
     failures: r.errors + r.non2xx + r.mismatches,
-    ...(r.errors + r.non2xx + r.mismatches > 0 ? { failureKinds: { connectionErrors: r.errors, timeouts: r.timeouts, non2xx: r.non2xx, errorOrNullAnswers: r.mismatches } } : {}),
+    ...(r.errors + r.non2xx + r.mismatches > 0
+      ? { failureKinds: { connectionErrors: r.errors, timeouts: r.timeouts, non2xx: r.non2xx, errorOrNullAnswers: r.mismatches } }
+      : {}),
     ...(firstFailure ? { firstFailure } : {}),
   };
 }
@@ -102,11 +104,15 @@ export async function wsLoad(figure: Figure, url: string, meta: BenchMeta, opts:
 async function wsRun(figure: Figure, url: string, meta: BenchMeta, opts: { connections: number; duration: number; seed: number }): Promise<Measure> {
   const rand = prng(opts.seed);
   const sockets = await Promise.all(
-    Array.from({ length: opts.connections }, () => new Promise<WebSocket>((resolve, reject) => {
-      const ws = new WebSocket(url);
-      ws.once('open', () => resolve(ws));
-      ws.once('error', reject);
-    })),
+    Array.from(
+      { length: opts.connections },
+      () =>
+        new Promise<WebSocket>((resolve, reject) => {
+          const ws = new WebSocket(url);
+          ws.once('open', () => resolve(ws));
+          ws.once('error', reject);
+        }),
+    ),
   );
   const latencies: number[] = [];
   let failures = 0;
@@ -126,7 +132,7 @@ async function wsRun(figure: Figure, url: string, meta: BenchMeta, opts: { conne
         ws.on('message', (data) => {
           latencies.push(performance.now() - sentAt);
           const text = data.toString();
-          if (text.includes('"error"') || text.includes('"result":null')) (failures++, (firstFailure ??= text.slice(0, 300)));
+          if (text.includes('"error"') || text.includes('"result":null')) failures++, (firstFailure ??= text.slice(0, 300));
           send();
         });
         ws.on('close', () => ((running = false), resolve()));
@@ -141,5 +147,12 @@ async function wsRun(figure: Figure, url: string, meta: BenchMeta, opts: { conne
   await Promise.all(sockets.map((ws) => new Promise<void>((r) => (ws.readyState === WebSocket.CLOSED ? r() : (ws.once('close', () => r()), ws.close())))));
   latencies.sort((a, b) => a - b);
   const at = (q: number) => (latencies.length === 0 ? 0 : latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!);
-  return { reqPerSec: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), requests: latencies.length, failures, ...(firstFailure ? { firstFailure } : {}) };
+  return {
+    reqPerSec: latencies.length / elapsed,
+    p50: at(0.5),
+    p99: at(0.99),
+    requests: latencies.length,
+    failures,
+    ...(firstFailure ? { firstFailure } : {}),
+  };
 }

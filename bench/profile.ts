@@ -52,10 +52,20 @@ export function summarizeProfile(path: string, top = 15, window?: { fromUs: numb
     const file = shortUrl(url);
     const name = `${functionName || '(anonymous)'} ${url ? `${file}:${lineNumber + 1}` : ''}`.trim();
     byFunction.set(name, (byFunction.get(name) ?? 0) + hits);
-    const fileKey = url ? (file.includes('/') && !file.startsWith('src/') ? file.split('/').slice(0, file.startsWith('@') ? 2 : 1).join('/') : file) : functionName;
+    const fileKey = url
+      ? file.includes('/') && !file.startsWith('src/')
+        ? file
+            .split('/')
+            .slice(0, file.startsWith('@') ? 2 : 1)
+            .join('/')
+        : file
+      : functionName;
     byFile.set(fileKey, (byFile.get(fileKey) ?? 0) + hits);
   }
   const rank = (m: Map<string, number>) =>
-    [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, hits]) => ({ name, selfPercent: Math.round((hits / busy) * 1000) / 10 }));
+    [...m.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, hits]) => ({ name, selfPercent: Math.round((hits / busy) * 1000) / 10 }));
   return { busySamples: busy, functions: rank(byFunction), files: rank(byFile) };
 }

@@ -52,7 +52,8 @@ export function machine(loadAverage: number[], anvil?: string): BenchResults['ma
   };
 }
 
-const num = (n: number | undefined, digits = 0) => (n === undefined ? '' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const num = (n: number | undefined, digits = 0) =>
+  n === undefined ? '' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const ms = (n: number | undefined) => (n === undefined ? '' : n < 10 ? n.toFixed(2) : n.toFixed(1));
 
 /** The status, short enough for a table cell: `n/a (method missing)`; the details are in the JSON and the notes. */
@@ -69,7 +70,9 @@ function cells(s: ServerFigure): string[] {
 
 function rows(results: BenchResults): string[][] {
   return results.figures.map((f) => [
-    f.label, ...cells(f.devgate), ...cells(f.anvil),
+    f.label,
+    ...cells(f.devgate),
+    ...cells(f.anvil),
     f.ratio === undefined ? '' : `${f.ratio.toFixed(2)}x`,
     `${f.target.toFixed(1)}x${f.ratio === undefined ? '' : f.ratio >= f.target ? ' met' : ' short'}`,
   ]);
@@ -101,10 +104,14 @@ export function markdown(results: BenchResults): string {
     '',
     '| startup (process start to first answer) | first start (empty cache) | second start |',
     '| --- | ---: | ---: |',
-    ...results.startup.map((s) => `| ${s.what} | ${s.status === 'ok' ? `${num(s.firstMs)} ms` : s.status} | ${s.secondMs === undefined ? '' : `${num(s.secondMs)} ms`} |`),
+    ...results.startup.map(
+      (s) => `| ${s.what} | ${s.status === 'ok' ? `${num(s.firstMs)} ms` : s.status} | ${s.secondMs === undefined ? '' : `${num(s.secondMs)} ms`} |`,
+    ),
     '',
     `RSS of devgate: ${results.memory.devgateAfterLoadMb ?? '?'} MB after loading the seed, ${results.memory.devgateAfterRunMb ?? '?'} MB after the load run` +
-      (results.memory.anvilAfterRunMb !== undefined ? `; anvil: ${results.memory.anvilAfterReplayMb} MB after the replay, ${results.memory.anvilAfterRunMb} MB after the load run.` : '.') +
+      (results.memory.anvilAfterRunMb !== undefined
+        ? `; anvil: ${results.memory.anvilAfterReplayMb} MB after the replay, ${results.memory.anvilAfterRunMb} MB after the load run.`
+        : '.') +
       (results.anvilReplayMs !== undefined ? ` anvil took ${(results.anvilReplayMs / 1000).toFixed(1)} s to replay the chain over JSON-RPC.` : ''),
   ];
   const notes = results.figures.filter((f) => f.note);

@@ -23,7 +23,18 @@ import { machine, markdown, terminalTable, type BenchResults, type FigureResult,
 import { benchChain, CACHE_DIR, DEFAULT_CHAIN_OPTIONS, REPO_ROOT, type BenchChain } from './seed.js';
 import { writeFigures, type WriteFigures } from './writes.js';
 import { subscriberFigures, subscribersMarkdown, type SubscriberFigures } from './subscribers.js';
-import { anvilBinary, anvilVersion, call, devgateHasCache, ensureBuilt, replayOnAnvil, startAnvil, startDevgate, type DevgateOptions, type Server } from './servers.js';
+import {
+  anvilBinary,
+  anvilVersion,
+  call,
+  devgateHasCache,
+  ensureBuilt,
+  replayOnAnvil,
+  startAnvil,
+  startDevgate,
+  type DevgateOptions,
+  type Server,
+} from './servers.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -49,7 +60,10 @@ const { values: args } = parseArgs({
 const FIGURES: readonly Figure[] = [...READ_FIGURES, ...TRACE_FIGURES];
 const duration = Number(args.duration);
 const connections = Number(args.connections);
-const only = args.only?.split(',').map((s) => s.trim()).filter((s) => s !== 'none');
+const only = args.only
+  ?.split(',')
+  .map((s) => s.trim())
+  .filter((s) => s !== 'none');
 const unknown = only?.filter((id) => !FIGURES.some((f) => f.id === id));
 if (unknown?.length) {
   console.error(`unknown figure(s) ${unknown.join(', ')}; figures: ${FIGURES.map((f) => f.id).join(', ')}`);
@@ -64,7 +78,8 @@ const cleanups: (() => void)[] = [];
 
 async function main(): Promise<void> {
   const loadAtStart = loadavg();
-  if (loadAtStart[0]! > 0.5 * cpus().length) log(`warning: the machine is busy (load average ${loadAtStart[0]!.toFixed(1)} on ${cpus().length} cores); the figures will be low`);
+  if (loadAtStart[0]! > 0.5 * cpus().length)
+    log(`warning: the machine is busy (load average ${loadAtStart[0]!.toFixed(1)} on ${cpus().length} cores); the figures will be low`);
   const chain = await benchChain(DEFAULT_CHAIN_OPTIONS, log);
   const profileDir = args.profile ? join(CACHE_DIR, 'profiles', new Date().toISOString().replace(/[:.]/g, '-')) : undefined;
   const startup: StartupResult[] = [];
@@ -74,7 +89,8 @@ async function main(): Promise<void> {
   if (devgate) {
     memory.devgateAfterLoadMb = devgate.rssMb();
     const head = Number(await call(devgate.url, 'eth_blockNumber'));
-    if (head !== chain.meta.head) log(`warning: devgate is at block ${head}, the seed has ${chain.meta.head} blocks (the figures that need them will fail their checks)`);
+    if (head !== chain.meta.head)
+      log(`warning: devgate is at block ${head}, the seed has ${chain.meta.head} blocks (the figures that need them will fail their checks)`);
   }
 
   const binary = args['no-anvil'] ? undefined : anvilBinary();
@@ -101,7 +117,13 @@ async function main(): Promise<void> {
   const loadWindows: { id: string; fromUs: number; toUs: number }[] = [];
   for (const [n, figure] of figures.entries()) {
     const seed = 1000 + n;
-    const result: FigureResult = { id: figure.id, label: figure.label, target: figure.target, devgate: { status: 'skipped (devgate did not start)' }, anvil: { status: anvilStatus } };
+    const result: FigureResult = {
+      id: figure.id,
+      label: figure.label,
+      target: figure.target,
+      devgate: { status: 'skipped (devgate did not start)' },
+      anvil: { status: anvilStatus },
+    };
     const dv = devgate ? await checkFigure(figure, devgate.url, chain.meta, seed) : undefined;
     const av = anvil ? await checkFigure(figure, anvil.url, chain.meta, seed) : undefined;
     if (dv && av?.ok && dv.ok) result.note = compareDigests(dv.digests, av.digests);
@@ -149,12 +171,19 @@ async function main(): Promise<void> {
   };
   if (profileDir && devgate) out.profile = printProfile(profileDir, devgate.pid, loadWindows);
   console.log(`\n${terminalTable(out)}\n`);
-  for (const s of startup) console.log(`startup ${s.what}: ${s.status === 'ok' ? `${s.firstMs?.toFixed(0)} ms${s.secondMs === undefined ? '' : `, second start ${s.secondMs.toFixed(0)} ms`}` : s.status}`);
+  for (const s of startup)
+    console.log(
+      `startup ${s.what}: ${s.status === 'ok' ? `${s.firstMs?.toFixed(0)} ms${s.secondMs === undefined ? '' : `, second start ${s.secondMs.toFixed(0)} ms`}` : s.status}`,
+    );
   console.log(`memory (RSS MB): ${JSON.stringify(memory)}`);
   for (const f of results) {
-    for (const [name, side] of [['devgate', f.devgate], ['anvil', f.anvil]] as const) {
+    for (const [name, side] of [
+      ['devgate', f.devgate],
+      ['anvil', f.anvil],
+    ] as const) {
       if (side.status !== 'ok' && !side.status.startsWith('skipped')) console.log(`${f.id} on ${name}: ${side.status}`);
-      if (side.failures) console.log(`${f.id} on ${name}: ${side.failures} failures ${JSON.stringify(side.failureKinds ?? {})}, first: ${side.firstFailure ?? '?'}`);
+      if (side.failures)
+        console.log(`${f.id} on ${name}: ${side.failures} failures ${JSON.stringify(side.failureKinds ?? {})}, first: ${side.firstFailure ?? '?'}`);
     }
     if (f.note) console.log(`note ${f.id}: ${f.note}`);
   }
@@ -254,7 +283,10 @@ function firstDifference(a: unknown, b: unknown, path: string): string | undefin
 }
 
 function progressLine(r: FigureResult): string {
-  const side = (name: string, s: ServerFigure) => (s.status === 'ok' ? `${name} ${s.reqPerSec!.toFixed(0)} req/s p50 ${s.p50!.toFixed(2)} ms p99 ${s.p99!.toFixed(2)} ms${s.failures ? ` (${s.failures} failed)` : ''}` : `${name} ${s.status}`);
+  const side = (name: string, s: ServerFigure) =>
+    s.status === 'ok'
+      ? `${name} ${s.reqPerSec!.toFixed(0)} req/s p50 ${s.p50!.toFixed(2)} ms p99 ${s.p99!.toFixed(2)} ms${s.failures ? ` (${s.failures} failed)` : ''}`
+      : `${name} ${s.status}`;
   return `${r.label}: ${side('devgate', r.devgate)}; ${side('anvil', r.anvil)}${r.ratio ? `; ratio ${r.ratio.toFixed(2)}` : ''}`;
 }
 
@@ -281,7 +313,7 @@ async function stopAll(): Promise<void> {
 
 process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
 main().catch(async (err: unknown) => {
-  console.error(`bench: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+  console.error(`bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   await stopAll();
   process.exit(1);
 });

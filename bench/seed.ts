@@ -104,12 +104,25 @@ function signTx(tx: TransactionSerializableEIP1559, key: Uint8Array): Hex {
 }
 
 const TRANSFER_ABI = [
-  { type: 'function', name: 'transfer', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'value', type: 'uint256' }], outputs: [{ type: 'bool' }] },
+  {
+    type: 'function',
+    name: 'transfer',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'value', type: 'uint256' },
+    ],
+    outputs: [{ type: 'bool' }],
+  },
 ] as const;
 const DVG = 10n ** 18n;
 
 /** Builds (or reads from the cache) the benchmark chain; `dir` keeps one seed (tests give their own, so the bench's stays). */
-export async function benchChain(options: BenchChainOptions = DEFAULT_CHAIN_OPTIONS, log: (line: string) => void = () => {}, dir = CACHE_DIR): Promise<BenchChain> {
+export async function benchChain(
+  options: BenchChainOptions = DEFAULT_CHAIN_OPTIONS,
+  log: (line: string) => void = () => {},
+  dir = CACHE_DIR,
+): Promise<BenchChain> {
   const token = readToken();
   const key = cacheKey(options, token.bytecode);
   const seedPath = join(dir, `${key}.seed.json`);

@@ -153,7 +153,13 @@ export async function startDevgate(opts: DevgateOptions): Promise<Server> {
   const args = [
     ...(opts.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfDir] : []),
     // The growth plan has no rate limits: the bench measures the node, not the plan's credits per second.
-    DEVGATE_BIN, '--port', '0', '--host', '127.0.0.1', '--plan', 'growth',
+    DEVGATE_BIN,
+    '--port',
+    '0',
+    '--host',
+    '127.0.0.1',
+    '--plan',
+    'growth',
     ...(opts.chains ?? []).flatMap((c) => ['--chain', c]),
     ...(opts.cacheDir ? ['--cache-dir', opts.cacheDir] : []),
   ];
@@ -192,9 +198,27 @@ export async function anvilVersion(binary: string): Promise<string> {
 /** Starts anvil with the chain's genesis settings, mining only on `evm_mine`. */
 export async function startAnvil(binary: string, options: BenchChainOptions, extraArgs: string[] = []): Promise<Server> {
   const args = [
-    '--port', '0', '--host', '127.0.0.1', '--chain-id', String(options.chainId), '--hardfork', options.hardfork,
-    '--timestamp', String(options.genesisTimestamp), '--base-fee', options.baseFeePerGas.toString(), '--gas-limit', String(options.gasLimit),
-    '--accounts', String(options.senders), '--balance', '10000', '--no-mining', '--order', 'fifo',
+    '--port',
+    '0',
+    '--host',
+    '127.0.0.1',
+    '--chain-id',
+    String(options.chainId),
+    '--hardfork',
+    options.hardfork,
+    '--timestamp',
+    String(options.genesisTimestamp),
+    '--base-fee',
+    options.baseFeePerGas.toString(),
+    '--gas-limit',
+    String(options.gasLimit),
+    '--accounts',
+    String(options.senders),
+    '--balance',
+    '10000',
+    '--no-mining',
+    '--order',
+    'fifo',
     ...extraArgs,
   ];
   const started = performance.now();
@@ -218,7 +242,10 @@ export async function startAnvil(binary: string, options: BenchChainOptions, ext
 /** Replays the chain on anvil: each block's raw transactions, then `evm_mine` at the block's timestamp. */
 export async function replayOnAnvil(anvil: Server, chain: BenchChain): Promise<void> {
   for (const [i, block] of chain.blocks.entries()) {
-    const answers = (await rpc(anvil.url, block.raw.map((raw, id) => ({ jsonrpc: '2.0', id, method: 'eth_sendRawTransaction', params: [raw] })))) as any[];
+    const answers = (await rpc(
+      anvil.url,
+      block.raw.map((raw, id) => ({ jsonrpc: '2.0', id, method: 'eth_sendRawTransaction', params: [raw] })),
+    )) as any[];
     const failed = answers.find((a) => a.error);
     if (failed) throw new Error(`anvil refused a transaction of block ${i + 1}: ${failed.error.message}`);
     await call(anvil.url, 'evm_mine', [block.timestamp]);

@@ -47,12 +47,17 @@ function pct(xs: number[], p: number): number {
 }
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`;
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 /** Starts the devgate command (shipped chains) and resolves with its port. */
 function startDevgate(): Promise<{ child: ChildProcess; port: number }> {
   ensureBuilt((line) => console.log(line));
-  const child = spawn(process.execPath, ['bin/devgate.js', '--port', '0', '--headers-timeout', args['headers-timeout']!], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['bin/devgate.js', '--port', '0', '--headers-timeout', args['headers-timeout']!], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {
@@ -76,17 +81,20 @@ const path = (net: string, key: string) => `/${net}/v3/${key}`;
 function post(p: string, body: unknown, agent: Agent | false): Promise<any> {
   return new Promise((resolve, reject) => {
     const text = JSON.stringify(body);
-    const req = request({ host: '127.0.0.1', port, path: p, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => {
-        try {
-          resolve(JSON.parse(Buffer.concat(parts).toString()));
-        } catch (e) {
-          reject(e);
-        }
-      });
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path: p, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(Buffer.concat(parts).toString()));
+          } catch (e) {
+            reject(e);
+          }
+        });
+      },
+    );
     req.on('error', reject);
     req.end(text);
   });
@@ -142,14 +150,23 @@ async function heavy(pid: number): Promise<void> {
   let errors = 0;
   while (!stop()) {
     const t = performance.now();
-    sent.push(post(path('mainnet', 'probe'), rpc('eth_blockNumber'), agent).then((r) => (typeof r.result === 'string' ? 0 : errors++), () => errors++).then(() => performance.now() - t));
+    sent.push(
+      post(path('mainnet', 'probe'), rpc('eth_blockNumber'), agent)
+        .then(
+          (r) => (typeof r.result === 'string' ? 0 : errors++),
+          () => errors++,
+        )
+        .then(() => performance.now() - t),
+    );
     await sleep(100);
   }
   const p = { lat: await Promise.all(sent), errors };
   agent.destroy();
   await Promise.all(workers);
   console.log(`(a) heavy: ${seconds} s, 8 clients of gas-cap looping eth_calls (${answered} answered)`);
-  console.log(`    eth_blockNumber meanwhile: ${p.lat.length} answers, p50 ${ms(pct(p.lat, 50))}, p99 ${ms(pct(p.lat, 99))}, max ${ms(Math.max(...p.lat))}, errors ${p.errors}; RSS ${mb(rss(pid))}; load ${load()}`);
+  console.log(
+    `    eth_blockNumber meanwhile: ${p.lat.length} answers, p50 ${ms(pct(p.lat, 50))}, p99 ${ms(pct(p.lat, 99))}, max ${ms(Math.max(...p.lat))}, errors ${p.errors}; RSS ${mb(rss(pid))}; load ${load()}`,
+  );
 }
 
 const ADDRS = ['0x15d34aaf54267db7d7c367839aaf71a00a2c6a65', '0xd3656c75f098e2396a95a501d9f8e4755dcc01ae', '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'];
@@ -195,7 +212,10 @@ async function mixed(pid: number): Promise<void> {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     for (let i = c; !stop(); i++) {
       const t = performance.now();
-      const ok = await post(path('mainnet', `mix${c % 16}`), mixedCall(i), agent).then((r) => r.result !== undefined, () => false);
+      const ok = await post(path('mainnet', `mix${c % 16}`), mixedCall(i), agent).then(
+        (r) => r.result !== undefined,
+        () => false,
+      );
       record(t, ok);
     }
     agent.destroy();
@@ -231,7 +251,9 @@ async function mixed(pid: number): Promise<void> {
   const rssEnd = rss(pid);
   console.log(`(b) mixed: ${num('http-conns')} HTTP keep-alive + ${num('ws-conns')} WebSocket connections, ${seconds} s after ${warm} s warm-up`);
   console.log(`    ${done} requests, ${(done / secs).toFixed(0)} req/s, errors ${errors}, p50 ${ms(pct(lat, 50))}, p99 ${ms(pct(lat, 99))}; load ${load()}`);
-  console.log(`    RSS warm-up ${mb(rssWarm)}, end ${mb(rssEnd)} (${(((rssEnd - rssWarm) / rssWarm) * 100).toFixed(1)}%); every 10 s: ${series.map(mb).join(', ')}`);
+  console.log(
+    `    RSS warm-up ${mb(rssWarm)}, end ${mb(rssEnd)} (${(((rssEnd - rssWarm) / rssWarm) * 100).toFixed(1)}%); every 10 s: ${series.map(mb).join(', ')}`,
+  );
   await sleep(num('after') * 1000);
   console.log(`    RSS ${num('after')} s after: ${mb(rss(pid))}`);
 }
@@ -259,7 +281,11 @@ async function drops(pid: number): Promise<void> {
   }
   let dropped = 0;
   for (let i = 0; i < num('ws-drops'); i += 50) {
-    const batch = await Promise.all(Array.from({ length: Math.min(50, num('ws-drops') - i) }, (_, j) => openWs(`ws://127.0.0.1:${port}/mainnet/ws/v3/drop${(i + j) % 32}`).catch(() => undefined)));
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(50, num('ws-drops') - i) }, (_, j) =>
+        openWs(`ws://127.0.0.1:${port}/mainnet/ws/v3/drop${(i + j) % 32}`).catch(() => undefined),
+      ),
+    );
     for (const ws of batch) {
       if (ws === undefined) continue;
       ws.send(JSON.stringify(rpc('eth_getBlockByNumber', ['latest', true])));
@@ -285,7 +311,9 @@ async function drops(pid: number): Promise<void> {
   const rssAfter = rss(pid);
   console.log(`(c) drops: ${num('half-open')} half-open HTTP (headers timeout ${args['headers-timeout']} ms), ${dropped} WebSockets dropped mid-message`);
   console.log(`    probe meanwhile: ${p.lat.length} answers, p50 ${ms(pct(p.lat, 50))}, p99 ${ms(pct(p.lat, 99))}, errors ${p.errors}`);
-  console.log(`    open sockets: baseline ${base.sockets} (ws ${base.websockets}), peak ${peak.sockets} (ws ${peak.websockets}), after ${now.sockets} (ws ${now.websockets}); half-open closed by the server: ${closedByServer}/${halfOpen.length}`);
+  console.log(
+    `    open sockets: baseline ${base.sockets} (ws ${base.websockets}), peak ${peak.sockets} (ws ${peak.websockets}), after ${now.sockets} (ws ${now.websockets}); half-open closed by the server: ${closedByServer}/${halfOpen.length}`,
+  );
   console.log(`    RSS before ${mb(rssBase)}, after ${mb(rssAfter)} (${(((rssAfter - rssBase) / rssBase) * 100).toFixed(1)}%); load ${load()}`);
 }
 

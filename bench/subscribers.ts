@@ -235,7 +235,8 @@ export async function subscriberFigures(
     await call(url, 'evm_setAutomine', [false]);
     const steadyCount = Math.max(1, Math.round(opts.seconds * 10));
     const raws = await signCalls(key, chainId, 0, steadyCount + opts.bursts * 100);
-    for (let i = 0; i < opts.subscribers; i += 32) subs.push(...(await Promise.all(Array.from({ length: Math.min(32, opts.subscribers - i) }, () => Subscriber.open(server.wsUrl)))));
+    for (let i = 0; i < opts.subscribers; i += 32)
+      subs.push(...(await Promise.all(Array.from({ length: Math.min(32, opts.subscribers - i) }, () => Subscriber.open(server.wsUrl)))));
     out.rssWithSubscribersMb = server.rssMb();
 
     const s = await steady(url, raws.slice(0, steadyCount));
@@ -303,7 +304,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
 
 /** The figures of both servers as a Markdown table, for README.md. */
 export function subscribersMarkdown(results: Record<string, SubscriberFigures>): string {
-  const head = '| subscribers | server | phase | blocks / logs | notifications/s | head p50 / p99 ms | log p50 / p99 ms | fan-out spread p50 / p99 ms | all in order | RSS before / with / after MB |';
+  const head =
+    '| subscribers | server | phase | blocks / logs | notifications/s | head p50 / p99 ms | log p50 / p99 ms | fan-out spread p50 / p99 ms | all in order | RSS before / with / after MB |';
   const rows: string[] = [head, '| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |'];
   for (const [name, r] of Object.entries(results)) {
     if (r.error !== undefined) rows.push(`| ${r.subscribers} | ${name} | failed: ${r.error.slice(0, 80)} | | | | | | | |`);

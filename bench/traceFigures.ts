@@ -20,7 +20,10 @@ export const TRACE_FIGURES: readonly Figure[] = [
     transport: 'http',
     target: 0.5,
     make: (rand, meta) => ({ method: 'debug_traceTransaction', params: [pick(rand, meta.txHashes), { tracer: 'callTracer' }] }),
-    digest: (r) => (r == null ? r : { type: r.type, from: lower(r.from), to: lower(r.to), input: lower(r.input), output: lower(r.output), error: r.error, calls: (r.calls ?? []).length }),
+    digest: (r) =>
+      r == null
+        ? r
+        : { type: r.type, from: lower(r.from), to: lower(r.to), input: lower(r.input), output: lower(r.output), error: r.error, calls: (r.calls ?? []).length },
   },
   {
     id: 'traceStruct',

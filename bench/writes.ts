@@ -21,7 +21,18 @@ export interface WriteFigures {
   error?: string;
 }
 
-const TRANSFER = [{ type: 'function', name: 'transfer', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ type: 'bool' }] }] as const;
+const TRANSFER = [
+  {
+    type: 'function',
+    name: 'transfer',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'amount', type: 'uint256' },
+    ],
+    outputs: [{ type: 'bool' }],
+  },
+] as const;
 const FEES = { maxFeePerGas: 200_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
 
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
@@ -40,7 +51,11 @@ async function sendAndWait(url: string, raw: Hex): Promise<number> {
 }
 
 /** Runs the write figures against one server; `count` transfers one at a time, `senders` in parallel for `seconds`. */
-export async function writeFigures(server: Server, meta: BenchMeta, opts: { count: number; senders: number; seconds: number; log: (line: string) => void }): Promise<WriteFigures> {
+export async function writeFigures(
+  server: Server,
+  meta: BenchMeta,
+  opts: { count: number; senders: number; seconds: number; log: (line: string) => void },
+): Promise<WriteFigures> {
   const out: WriteFigures = {};
   const url = server.url;
   const chainId = meta.options.chainId;
@@ -63,14 +78,24 @@ export async function writeFigures(server: Server, meta: BenchMeta, opts: { coun
     times.sort((a, b) => a - b);
     out.sendWait = { txs: raws.length, txPerSec: raws.length / elapsed, p50Ms: percentile(times, 50), p99Ms: percentile(times, 99) };
     mined += raws.length;
-    opts.log(`${server.name} sendWait: ${out.sendWait.txPerSec.toFixed(0)} tx/s, p50 ${out.sendWait.p50Ms.toFixed(2)} ms, p99 ${out.sendWait.p99Ms.toFixed(2)} ms`);
+    opts.log(
+      `${server.name} sendWait: ${out.sendWait.txPerSec.toFixed(0)} tx/s, p50 ${out.sendWait.p50Ms.toFixed(2)} ms, p99 ${out.sendWait.p99Ms.toFixed(2)} ms`,
+    );
 
     // 2. In parallel: fresh accounts funded by dev account 1, each sending ETH transfers one after another.
     const funder = mnemonicToAccount(MNEMONIC, { addressIndex: 1 });
     let funderNonce = Number(await call(url, 'eth_getTransactionCount', [funder.address, 'pending']));
     const senders = Array.from({ length: opts.senders }, (_, i) => privateKeyToAccount(`0x${(0xbe0000n + BigInt(i)).toString(16).padStart(64, '0')}` as Hex));
     for (const s of senders) {
-      const raw = await funder.signTransaction({ chainId, type: 'eip1559', nonce: funderNonce++, to: s.address, value: parseEther('10'), gas: 21_000n, ...FEES });
+      const raw = await funder.signTransaction({
+        chainId,
+        type: 'eip1559',
+        nonce: funderNonce++,
+        to: s.address,
+        value: parseEther('10'),
+        gas: 21_000n,
+        ...FEES,
+      });
       await sendAndWait(url, raw);
       mined++;
     }
@@ -79,7 +104,8 @@ export async function writeFigures(server: Server, meta: BenchMeta, opts: { coun
       senders.map(async (s) => {
         const first = Number(await call(url, 'eth_getTransactionCount', [s.address, 'pending']));
         const list: Hex[] = [];
-        for (let n = 0; n < perSender; n++) list.push(await s.signTransaction({ chainId, type: 'eip1559', nonce: first + n, to: minter.address, value: 1n, gas: 21_000n, ...FEES }));
+        for (let n = 0; n < perSender; n++)
+          list.push(await s.signTransaction({ chainId, type: 'eip1559', nonce: first + n, to: minter.address, value: 1n, gas: 21_000n, ...FEES }));
         return list;
       }),
     );
@@ -96,9 +122,18 @@ export async function writeFigures(server: Server, meta: BenchMeta, opts: { coun
     );
     const secs = (performance.now() - p0) / 1000;
     lat.sort((a, b) => a - b);
-    out.sendParallel = { senders: senders.length, seconds: secs, txs: lat.length, txPerSec: lat.length / secs, p50Ms: percentile(lat, 50), p99Ms: percentile(lat, 99) };
+    out.sendParallel = {
+      senders: senders.length,
+      seconds: secs,
+      txs: lat.length,
+      txPerSec: lat.length / secs,
+      p50Ms: percentile(lat, 50),
+      p99Ms: percentile(lat, 99),
+    };
     mined += lat.length;
-    opts.log(`${server.name} sendParallel: ${out.sendParallel.txPerSec.toFixed(0)} tx/s over ${secs.toFixed(1)} s (${lat.length} txs), p50 ${out.sendParallel.p50Ms.toFixed(1)} ms, p99 ${out.sendParallel.p99Ms.toFixed(1)} ms`);
+    opts.log(
+      `${server.name} sendParallel: ${out.sendParallel.txPerSec.toFixed(0)} tx/s over ${secs.toFixed(1)} s (${lat.length} txs), p50 ${out.sendParallel.p50Ms.toFixed(1)} ms, p99 ${out.sendParallel.p99Ms.toFixed(1)} ms`,
+    );
     // Top up to 10,000 mined transactions: transfers pooled without automine, mined 500 a block.
     const missing = Math.max(0, 10_000 - mined);
     if (missing > 0) {
@@ -108,13 +143,17 @@ export async function writeFigures(server: Server, meta: BenchMeta, opts: { coun
         senders.map(async (s) => {
           const first = Number(await call(url, 'eth_getTransactionCount', [s.address, 'pending']));
           const list: Hex[] = [];
-          for (let n = 0; n < per; n++) list.push(await s.signTransaction({ chainId, type: 'eip1559', nonce: first + n, to: minter.address, value: 1n, gas: 21_000n, ...FEES }));
+          for (let n = 0; n < per; n++)
+            list.push(await s.signTransaction({ chainId, type: 'eip1559', nonce: first + n, to: minter.address, value: 1n, gas: 21_000n, ...FEES }));
           return list;
         }),
       );
       const all = topUp.flat().slice(0, missing);
       for (let i = 0; i < all.length; i += 500) {
-        const answers = (await rpc(url, all.slice(i, i + 500).map((raw, id) => ({ jsonrpc: '2.0', id, method: 'eth_sendRawTransaction', params: [raw] })))) as { error?: { message: string } }[];
+        const answers = (await rpc(
+          url,
+          all.slice(i, i + 500).map((raw, id) => ({ jsonrpc: '2.0', id, method: 'eth_sendRawTransaction', params: [raw] })),
+        )) as { error?: { message: string } }[];
         const failed = answers.find((a) => a.error);
         if (failed) throw new Error(`top-up send: ${failed.error!.message}`);
         await call(url, 'evm_mine', []);
@@ -136,7 +175,13 @@ export async function writeFigures(server: Server, meta: BenchMeta, opts: { coun
     const ms = performance.now() - m0;
     await new Promise((r) => setTimeout(r, 1500));
     const rssAfterMb = server.rssMb();
-    out.mineEmpty = { blocks: 1000, ms, rssBeforeMb, rssAfterMb, ...(rssBeforeMb !== undefined && rssAfterMb !== undefined ? { mbPer1000Blocks: rssAfterMb - rssBeforeMb } : {}) };
+    out.mineEmpty = {
+      blocks: 1000,
+      ms,
+      rssBeforeMb,
+      rssAfterMb,
+      ...(rssBeforeMb !== undefined && rssAfterMb !== undefined ? { mbPer1000Blocks: rssAfterMb - rssBeforeMb } : {}),
+    };
     opts.log(`${server.name} mineEmpty: 1,000 blocks in ${ms.toFixed(0)} ms, RSS ${rssBeforeMb} -> ${rssAfterMb} MB`);
   } catch (err) {
     out.error = (err as Error).message.slice(0, 200);

@@ -93,7 +93,8 @@ function check(meta: Metafile): void {
   if (nested.length > 0) throw new Error(`bundle files outside dist/ itself (src/packageRoot.ts expects them there): ${nested.join(', ')}`);
   for (const file of outputs.filter((f) => f.endsWith('.js'))) {
     for (const m of readFileSync(file, 'utf8').matchAll(/new URL\(\s*["'](\.{1,2}\/[^"'`]*\.js)["'],\s*import\.meta\.url\s*\)/g)) {
-      if (!existsSync(fileURLToPath(new URL(m[1]!, pathToFileURL(file))))) throw new Error(`${relative(ROOT, file)} finds ${m[1]} next to itself, but the build has no such file`);
+      if (!existsSync(fileURLToPath(new URL(m[1]!, pathToFileURL(file)))))
+        throw new Error(`${relative(ROOT, file)} finds ${m[1]} next to itself, but the build has no such file`);
     }
   }
 }
@@ -103,7 +104,10 @@ async function bundle(): Promise<void> {
   const evmFiles = evmFilesLoaded(files);
   const loaders = evmPathLoaders(files);
   // Should a module load @ethereumjs/evm's files by path itself, its copies must be the EVM's: then the package stays in node_modules.
-  if (loaders.length > 0) console.warn(`build: ${loaders.join(', ')} load @ethereumjs/evm files by path (not through src/eth/engine/evm/evmFiles.ts): @ethereumjs/evm is left out of the bundle`);
+  if (loaders.length > 0)
+    console.warn(
+      `build: ${loaders.join(', ')} load @ethereumjs/evm files by path (not through src/eth/engine/evm/evmFiles.ts): @ethereumjs/evm is left out of the bundle`,
+    );
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: ENTRIES,

@@ -24,14 +24,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { createCustomCommon, Mainnet, type Common } from '@ethereumjs/common';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
-import {
-  createAccessList2930Tx,
-  createBlob4844Tx,
-  createEOACode7702Tx,
-  createFeeMarket1559Tx,
-  createLegacyTx,
-  type TypedTransaction,
-} from '@ethereumjs/tx';
+import { createAccessList2930Tx, createBlob4844Tx, createEOACode7702Tx, createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
 import {
   Account,
   Address,
@@ -60,8 +53,18 @@ const ETHER = GWEI * GWEI;
 
 /** Block-numbered forks, then the merge and the timestamp forks (by the block that first runs them). */
 const BLOCK_FORKS = {
-  homestead: 0, tangerineWhistle: 3, spuriousDragon: 5, byzantium: 7, constantinople: 9, petersburg: 9,
-  istanbul: 11, muirGlacier: 11, berlin: 13, london: 15, arrowGlacier: 15, grayGlacier: 15,
+  homestead: 0,
+  tangerineWhistle: 3,
+  spuriousDragon: 5,
+  byzantium: 7,
+  constantinople: 9,
+  petersburg: 9,
+  istanbul: 11,
+  muirGlacier: 11,
+  berlin: 13,
+  london: 15,
+  arrowGlacier: 15,
+  grayGlacier: 15,
 } as const;
 const MERGE_BLOCK = 18;
 const TIME_FORKS = { shanghai: 20, cancun: 22, prague: 25, osaka: 27, bpo1: 29, bpo2: 31 } as const;
@@ -126,7 +129,13 @@ function chainCommon(): Common {
     params: { target: BLOB_SCHEDULE[fork].target, max: BLOB_SCHEDULE[fork].max, blobGasPriceUpdateFraction: BLOB_SCHEDULE[fork].baseFeeUpdateFraction },
   });
   return createCustomCommon(
-    { name: 'forks', chainId: CHAIN_ID, hardforks, depositContractAddress: DEPOSIT_CONTRACT as PrefixedHexString, customHardforks: { bpo1: bpo('bpo1'), bpo2: bpo('bpo2') } },
+    {
+      name: 'forks',
+      chainId: CHAIN_ID,
+      hardforks,
+      depositContractAddress: DEPOSIT_CONTRACT as PrefixedHexString,
+      customHardforks: { bpo1: bpo('bpo1'), bpo2: bpo('bpo2') },
+    },
     Mainnet,
     { hardfork: 'chainstart', customCrypto: { kzg: realKzg() } },
   );
@@ -176,7 +185,11 @@ function proveBlobs(): void {
   }
   const known = new Map(earlier.map((r) => [`${r.text}|${r.commitment}`, r.proof]));
   for (const r of blobRecords) r.proof = known.get(`${r.text}|${r.commitment}`) ?? kzg.computeBlobProof(textToBlob(r.text), r.commitment);
-  const ok = kzg.verifyBlobProofBatch(blobRecords.map((r) => textToBlob(r.text)), blobRecords.map((r) => r.commitment), blobRecords.map((r) => r.proof));
+  const ok = kzg.verifyBlobProofBatch(
+    blobRecords.map((r) => textToBlob(r.text)),
+    blobRecords.map((r) => r.commitment),
+    blobRecords.map((r) => r.proof),
+  );
   if (!ok) throw new Error('the KZG proofs of the blobs do not verify');
 }
 
@@ -218,9 +231,14 @@ function makeTx(plan: TxPlan, common: Common, baseFee: bigint | undefined): Type
       ).sign(plan.from.key);
     case 'set-code': {
       const { authority, delegate } = plan.authorize!;
-      const auth = eoaCode7702SignAuthorization({ chainId: `0x${CHAIN_ID.toString(16)}`, address: delegate.toString(), nonce: `0x${authority.nonce.toString(16)}` }, authority.key);
+      const auth = eoaCode7702SignAuthorization(
+        { chainId: `0x${CHAIN_ID.toString(16)}`, address: delegate.toString(), nonce: `0x${authority.nonce.toString(16)}` },
+        authority.key,
+      );
       authority.nonce++;
-      return createEOACode7702Tx({ ...base, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, accessList, authorizationList: [auth] }, { common }).sign(plan.from.key);
+      return createEOACode7702Tx({ ...base, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, accessList, authorizationList: [auth] }, { common }).sign(
+        plan.from.key,
+      );
     }
   }
 }
@@ -235,22 +253,41 @@ let reverter: Address | undefined;
 function plan(n: number): TxPlan[] {
   const transfer = (kind: TxKind, from: Actor, to: Actor, value: bigint): TxPlan => ({ kind, from, to: to.address, value, gas: 21_000n });
   const call = (kind: TxKind, from: Actor, value: number): TxPlan => ({ kind, from, to: store, data: word(value) });
-  if (n === 1) return [{ kind: 'legacy-unprotected', from: alice, data: deployCode(STORE_RUNTIME), gas: 200_000n }, transfer('legacy-unprotected', bob, carol, ETHER)];
+  if (n === 1)
+    return [{ kind: 'legacy-unprotected', from: alice, data: deployCode(STORE_RUNTIME), gas: 200_000n }, transfer('legacy-unprotected', bob, carol, ETHER)];
   if (n < BLOCK_FORKS.spuriousDragon) return [call('legacy-unprotected', bob, n), transfer('legacy-unprotected', carol, dave, 2n * ETHER)];
   if (n < BLOCK_FORKS.byzantium) return [call('legacy', alice, n), transfer('legacy', dave, bob, ETHER / 2n), transfer('legacy-unprotected', carol, alice, 1n)];
   if (n === BLOCK_FORKS.byzantium) reverter = contractAt(carol, carol.nonce);
   if (n === BLOCK_FORKS.byzantium) return [{ kind: 'legacy', from: carol, data: deployCode(REVERTER_RUNTIME), gas: 100_000n }, call('legacy', bob, n)];
-  if (n < BLOCK_FORKS.berlin) return [{ kind: 'legacy', from: alice, to: reverter!, gas: 50_000n }, call('legacy', dave, n), transfer('legacy', bob, carol, 3n)];
+  if (n < BLOCK_FORKS.berlin)
+    return [{ kind: 'legacy', from: alice, to: reverter!, gas: 50_000n }, call('legacy', dave, n), transfer('legacy', bob, carol, 3n)];
   if (n < BLOCK_FORKS.london) return [call('access-list', alice, n), transfer('access-list', carol, bob, ETHER), call('legacy', dave, n + 1000)];
   if (n < MERGE_BLOCK) return [call('fee-market', bob, n), transfer('access-list', alice, dave, 5n), transfer('legacy', carol, alice, 7n)];
-  if (n < TIME_FORKS.cancun) return [call('fee-market', alice, n), { kind: 'fee-market', from: dave, data: deployCode(STORE_RUNTIME), gas: 200_000n }, transfer('fee-market', bob, carol, ETHER)];
-  if (n < TIME_FORKS.prague) return [{ kind: 'blob', from: alice, to: bob.address, blobs: 2 }, { kind: 'blob', from: carol, to: dave.address, blobs: 2 }, call('fee-market', bob, n)];
+  if (n < TIME_FORKS.cancun)
+    return [
+      call('fee-market', alice, n),
+      { kind: 'fee-market', from: dave, data: deployCode(STORE_RUNTIME), gas: 200_000n },
+      transfer('fee-market', bob, carol, ETHER),
+    ];
+  if (n < TIME_FORKS.prague)
+    return [{ kind: 'blob', from: alice, to: bob.address, blobs: 2 }, { kind: 'blob', from: carol, to: dave.address, blobs: 2 }, call('fee-market', bob, n)];
   if (n === TIME_FORKS.prague) {
-    return [{ kind: 'set-code', from: alice, to: dave.address, data: word(n), authorize: { authority: dave, delegate: store } }, { kind: 'blob', from: bob, to: carol.address, blobs: 6 }, { kind: 'blob', from: carol, to: alice.address, blobs: 1 }];
+    return [
+      { kind: 'set-code', from: alice, to: dave.address, data: word(n), authorize: { authority: dave, delegate: store } },
+      { kind: 'blob', from: bob, to: carol.address, blobs: 6 },
+      { kind: 'blob', from: carol, to: alice.address, blobs: 1 },
+    ];
   }
-  if (n < TIME_FORKS.osaka) return [{ kind: 'fee-market', from: bob, to: dave.address, data: word(n) }, { kind: 'blob', from: alice, to: bob.address, blobs: 4 }, { kind: 'blob', from: carol, to: bob.address, blobs: 3 }];
-  if (n < TIME_FORKS.bpo1) return [{ kind: 'blob', from: alice, to: carol.address, blobs: 6 }, { kind: 'blob', from: bob, to: carol.address, blobs: 1 }, call('legacy', dave, n)];
-  if (n < TIME_FORKS.bpo2) return [{ kind: 'blob', from: alice, to: dave.address, blobs: 3 }, { kind: 'blob', from: bob, to: dave.address, blobs: 2 }, call('access-list', carol, n)];
+  if (n < TIME_FORKS.osaka)
+    return [
+      { kind: 'fee-market', from: bob, to: dave.address, data: word(n) },
+      { kind: 'blob', from: alice, to: bob.address, blobs: 4 },
+      { kind: 'blob', from: carol, to: bob.address, blobs: 3 },
+    ];
+  if (n < TIME_FORKS.bpo1)
+    return [{ kind: 'blob', from: alice, to: carol.address, blobs: 6 }, { kind: 'blob', from: bob, to: carol.address, blobs: 1 }, call('legacy', dave, n)];
+  if (n < TIME_FORKS.bpo2)
+    return [{ kind: 'blob', from: alice, to: dave.address, blobs: 3 }, { kind: 'blob', from: bob, to: dave.address, blobs: 2 }, call('access-list', carol, n)];
   return [{ kind: 'blob', from: carol, to: alice.address, blobs: 4 }, { kind: 'blob', from: dave, to: alice.address, blobs: 2 }, call('fee-market', bob, n)];
 }
 
@@ -271,7 +308,16 @@ async function buildChain(): Promise<{ genesis: Block; blocks: Block[]; tds: big
   await stateManager.checkpoint();
   await stateManager.commit();
   const genesis = createBlock(
-    { header: { number: 0n, stateRoot: await stateManager.getStateRoot(), timestamp: BigInt(GENESIS_TIME), gasLimit: 30_000_000n, difficulty: 131_072n, extraData: utf8ToBytes('devgate forks') } },
+    {
+      header: {
+        number: 0n,
+        stateRoot: await stateManager.getStateRoot(),
+        timestamp: BigInt(GENESIS_TIME),
+        gasLimit: 30_000_000n,
+        difficulty: 131_072n,
+        extraData: utf8ToBytes('devgate forks'),
+      },
+    },
     { common },
   );
   const vm: VM = await createVM({ common, stateManager });
@@ -294,11 +340,20 @@ async function buildChain(): Promise<{ genesis: Block; blocks: Block[]; tds: big
         ...(vm.common.isActivatedEIP(4788) && { parentBeaconBlockRoot: hash(`beacon root ${n}`) }),
       },
       withdrawals: vm.common.isActivatedEIP(4895)
-        ? [0, 1].map((i) => ({ index: BigInt(2 * n + i), validatorIndex: BigInt(i + 7), address: actors[(n + i) % 4]!.address, amount: BigInt(1_000_000 * (n + i)) }))
+        ? [0, 1].map((i) => ({
+            index: BigInt(2 * n + i),
+            validatorIndex: BigInt(i + 7),
+            address: actors[(n + i) % 4]!.address,
+            amount: BigInt(1_000_000 * (n + i)),
+          }))
         : undefined,
       blockOpts: { calcDifficultyFromHeader: pos ? undefined : parent.header, putBlockIntoBlockchain: false },
     });
-    const baseFee = !vm.common.isActivatedEIP(1559) ? undefined : n === BLOCK_FORKS.london ? vm.common.param('initialBaseFee') : parent.header.calcNextBaseFee();
+    const baseFee = !vm.common.isActivatedEIP(1559)
+      ? undefined
+      : n === BLOCK_FORKS.london
+        ? vm.common.param('initialBaseFee')
+        : parent.header.calcNextBaseFee();
     for (const p of plan(n)) {
       const tx = makeTx(p, vm.common, baseFee);
       await builder.addTransaction(tx, { allowNoBlobs: true });
@@ -322,7 +377,15 @@ function uncleOf(parent: Block, number: number, common: Common): BlockHeader {
   const uncleCommon = common.copy();
   uncleCommon.setHardforkBy({ blockNumber: BigInt(number), timestamp: BigInt(timeOf(number) + 1) });
   return createBlockHeader(
-    { parentHash: parent.hash(), number: BigInt(number), timestamp: BigInt(timeOf(number) + 1), coinbase: UNCLE_MINER, gasLimit: parent.header.gasLimit, stateRoot: parent.header.stateRoot, extraData: utf8ToBytes('uncle') },
+    {
+      parentHash: parent.hash(),
+      number: BigInt(number),
+      timestamp: BigInt(timeOf(number) + 1),
+      coinbase: UNCLE_MINER,
+      gasLimit: parent.header.gasLimit,
+      stateRoot: parent.header.stateRoot,
+      extraData: utf8ToBytes('uncle'),
+    },
     { common: uncleCommon, calcDifficultyFromHeader: parent.header },
   );
 }
@@ -351,9 +414,18 @@ function withUncle(block: Block, uncle: BlockHeader, common: Common): Block {
 function gethGenesisJson(genesis: Block, ttd: bigint, alloc: Record<string, object>) {
   const config: Record<string, unknown> = { chainId: CHAIN_ID };
   const names: Record<string, string> = {
-    homestead: 'homesteadBlock', tangerineWhistle: 'eip150Block', spuriousDragon: 'eip155Block', byzantium: 'byzantiumBlock',
-    constantinople: 'constantinopleBlock', petersburg: 'petersburgBlock', istanbul: 'istanbulBlock', muirGlacier: 'muirGlacierBlock',
-    berlin: 'berlinBlock', london: 'londonBlock', arrowGlacier: 'arrowGlacierBlock', grayGlacier: 'grayGlacierBlock',
+    homestead: 'homesteadBlock',
+    tangerineWhistle: 'eip150Block',
+    spuriousDragon: 'eip155Block',
+    byzantium: 'byzantiumBlock',
+    constantinople: 'constantinopleBlock',
+    petersburg: 'petersburgBlock',
+    istanbul: 'istanbulBlock',
+    muirGlacier: 'muirGlacierBlock',
+    berlin: 'berlinBlock',
+    london: 'londonBlock',
+    arrowGlacier: 'arrowGlacierBlock',
+    grayGlacier: 'grayGlacierBlock',
   };
   for (const [fork, block] of Object.entries(BLOCK_FORKS)) {
     config[names[fork]!] = block;

@@ -114,8 +114,8 @@ async function main(argv: string[]): Promise<number> {
     console.error(`devgate: ${(err as Error).message}\nRun devgate --help for the options.`);
     return 2;
   }
-  if (args.help) return console.log(HELP), 0;
-  if (args.version) return console.log(VERSION), 0;
+  if (args.help) return (console.log(HELP), 0);
+  if (args.version) return (console.log(VERSION), 0);
   const port = args.port === undefined ? 8545 : Number(args.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(`devgate: --port must be a whole number from 0 to 65535, got ${JSON.stringify(args.port)}`);
@@ -157,7 +157,21 @@ async function main(argv: string[]): Promise<number> {
   }
   // Loaded here, so --help, --version and a bad flag answer without loading the engines.
   const { start } = await import('./index.js');
-  const gw = await start({ port, host, chains: args.chain, keys, limits, cache, mining, dataDir: args['data-dir'], devMethods: !args['no-dev-methods'], allowUnprotectedTxs: args['allow-unprotected-txs'] === true, rawHttp: !args['no-raw-http'], idleGc: !args['no-idle-gc'], state });
+  const gw = await start({
+    port,
+    host,
+    chains: args.chain,
+    keys,
+    limits,
+    cache,
+    mining,
+    dataDir: args['data-dir'],
+    devMethods: !args['no-dev-methods'],
+    allowUnprotectedTxs: args['allow-unprotected-txs'] === true,
+    rawHttp: !args['no-raw-http'],
+    idleGc: !args['no-idle-gc'],
+    state,
+  });
   for (const line of gw.stateLoaded) console.log(`Loaded state: ${line}`);
   if (!LOOPBACK.has(host)) {
     console.warn(`devgate: warning: bound to ${host}, not 127.0.0.1: other machines can reach this gateway and its admin interface (/admin)`);
@@ -169,7 +183,9 @@ async function main(argv: string[]): Promise<number> {
   }
   for (const n of gw.networks.filter((x) => x.kind === 'eth')) {
     const mode = gw.eth(n.name).miningMode();
-    console.log(`Mining on ${n.name}: ${mode.intervalMs !== undefined ? `a block every ${mode.intervalMs / 1000} s` : mode.automine ? 'automine (a block per send)' : 'manual (evm_mine, anvil_mine)'}`);
+    console.log(
+      `Mining on ${n.name}: ${mode.intervalMs !== undefined ? `a block every ${mode.intervalMs / 1000} s` : mode.automine ? 'automine (a block per send)' : 'manual (evm_mine, anvil_mine)'}`,
+    );
   }
   const firstEth = gw.networks.find((n) => n.kind === 'eth');
   if (firstEth !== undefined) printDevAccounts(firstEth.name, gw.eth(firstEth.name).devAccounts());
@@ -184,12 +200,17 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** start()'s `state` from --load-state, --dump-state, --state and --state-interval, or what is wrong with them. */
-function stateFlags(args: { 'load-state'?: string; 'dump-state'?: string; state?: string; 'state-interval'?: string }): { state?: string | { load?: string; dump?: string; interval?: number }; error?: string } {
+function stateFlags(args: { 'load-state'?: string; 'dump-state'?: string; state?: string; 'state-interval'?: string }): {
+  state?: string | { load?: string; dump?: string; interval?: number };
+  error?: string;
+} {
   const { 'load-state': load, 'dump-state': dump, state, 'state-interval': every } = args;
   if (state !== undefined && (load !== undefined || dump !== undefined)) return { error: 'give --state, or --load-state and --dump-state, not both' };
   const interval = every === undefined ? undefined : Number(every);
-  if (interval !== undefined && !(Number.isFinite(interval) && interval > 0)) return { error: `--state-interval must be a positive number of seconds, got ${JSON.stringify(every)}` };
-  if (interval !== undefined && state === undefined && dump === undefined) return { error: '--state-interval needs --dump-state or --state (the file to write)' };
+  if (interval !== undefined && !(Number.isFinite(interval) && interval > 0))
+    return { error: `--state-interval must be a positive number of seconds, got ${JSON.stringify(every)}` };
+  if (interval !== undefined && state === undefined && dump === undefined)
+    return { error: '--state-interval needs --dump-state or --state (the file to write)' };
   if (state !== undefined) return { state: interval === undefined ? state : { load: existsSync(state) ? state : undefined, dump: state, interval } };
   return { state: load === undefined && dump === undefined ? undefined : { load, dump, interval } };
 }

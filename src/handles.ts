@@ -165,7 +165,8 @@ export function ethNetwork(name: string, { chain, miner, snapshots }: EthEngine)
       return hex(setLengthLeft(await chain.getStorage(addressOf(address), slotBytes(slot), await at(chain, tag)), 32));
     },
     devAccounts: () => chain.devAccounts().map((a) => ({ address: a.address.toString() as Hex, privateKey: hex(a.privateKey) })),
-    mine: async (opts = {}) => (await miner.mine(BigInt(opts.blocks ?? 1), opts.interval === undefined ? undefined : BigInt(opts.interval))).map((r) => r.block.number),
+    mine: async (opts = {}) =>
+      (await miner.mine(BigInt(opts.blocks ?? 1), opts.interval === undefined ? undefined : BigInt(opts.interval))).map((r) => r.block.number),
     setAutomine: (enabled) => miner.setAutomine(enabled),
     getAutomine: () => miner.mode().automine,
     miningMode: () => miner.mode(),
@@ -186,7 +187,10 @@ export function ethNetwork(name: string, { chain, miner, snapshots }: EthEngine)
     setStorageAt: (address, slot, value) => setStorageAt(chain, addressOf(address), slotBytes(slot), hexToBytes(value)),
     dropAllTransactions: () =>
       chain.writer.run(() => {
-        chain.dropPending(chain.pendingTransactions().map((p) => p.tx.hash()), 'dropped');
+        chain.dropPending(
+          chain.pendingTransactions().map((p) => p.tx.hash()),
+          'dropped',
+        );
       }),
   };
 }
@@ -214,11 +218,14 @@ export function rollupNetwork(name: string, chain: RollupChain): RollupNetwork {
 }
 
 /** The control operations of the rollup handle (src/rollup/engine/controls.ts). */
-function rollupControls(c: RollupControls): Pick<RollupNetwork, 'mint' | 'getBalance' | 'predeployedAccounts' | 'setGasPrice' | 'abortBlocks' | 'snapshot' | 'revert' | 'restart'> {
+function rollupControls(
+  c: RollupControls,
+): Pick<RollupNetwork, 'mint' | 'getBalance' | 'predeployedAccounts' | 'setGasPrice' | 'abortBlocks' | 'snapshot' | 'revert' | 'restart'> {
   return {
     mint: (address, amount, unit = 'FRI') => c.mint(address, amount, unit),
     getBalance: (address, unit = 'FRI', block) => c.balance(address, unit, block),
-    predeployedAccounts: () => c.accounts.map(({ address, publicKey, privateKey }) => ({ address, publicKey, ...(privateKey === undefined ? {} : { privateKey }) })),
+    predeployedAccounts: () =>
+      c.accounts.map(({ address, publicKey, privateKey }) => ({ address, publicKey, ...(privateKey === undefined ? {} : { privateKey }) })),
     setGasPrice(prices, generateBlock) {
       c.setGasPrice(prices, generateBlock);
     },

@@ -44,8 +44,6 @@ export const SHIPPED_CHAINS: readonly string[] = ['mainnet.json', 'sepolia.json'
 /** The key `url()` and `wsUrl()` put in an address when none is given. */
 export const DEFAULT_KEY = 'devgate';
 
-
-
 /** A running gateway. */
 export interface Gateway {
   readonly host: string;
@@ -82,7 +80,9 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const cache = cacheDir(opts.cache);
   const dataDir = opts.dataDir === undefined ? undefined : DataDir.open(opts.dataDir);
   const isCached =
-    cache === undefined && dataDir === undefined ? undefined : (candidate: LoadedSeed) => (cache !== undefined && hasCachedChain(candidate, cache)) || (dataDir !== undefined && dataDirHolds(dataDir, candidate));
+    cache === undefined && dataDir === undefined
+      ? undefined
+      : (candidate: LoadedSeed) => (cache !== undefined && hasCachedChain(candidate, cache)) || (dataDir !== undefined && dataDirHolds(dataDir, candidate));
   let seeds: LoadedSeed[];
   const names = new Set<string>();
   let keys;
@@ -110,7 +110,13 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     const l1 = networks.find((n) => n.name === name && n.kind === 'eth');
     return l1 === undefined ? undefined : (l1.engine as EthEngine).chain.head().number;
   };
-  const mining = opts.mining === undefined ? undefined : { automine: opts.mining.automine ?? opts.mining.blockTime === undefined, intervalMs: opts.mining.blockTime === undefined ? undefined : Math.round(opts.mining.blockTime * 1000) };
+  const mining =
+    opts.mining === undefined
+      ? undefined
+      : {
+          automine: opts.mining.automine ?? opts.mining.blockTime === undefined,
+          intervalMs: opts.mining.blockTime === undefined ? undefined : Math.round(opts.mining.blockTime * 1000),
+        };
   const closeAll = async () => {
     await Promise.all(networks.map((n) => n.close()));
     await dataDir?.close();
@@ -118,12 +124,27 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   // Dump and load (src/eth/engine/persist/dump): the start file is loaded before the gateway listens.
   const state = opts.state;
   let stateLoaded: readonly string[] = [];
-  const keeper = new StateKeeper(() => networks, typeof state === 'string' ? { load: state, loadIfExists: true, dump: state } : { load: state?.load, dump: state?.dump, intervalSeconds: state?.interval });
+  const keeper = new StateKeeper(
+    () => networks,
+    typeof state === 'string' ? { load: state, loadIfExists: true, dump: state } : { load: state?.load, dump: state?.dump, intervalSeconds: state?.interval },
+  );
   let address;
   let server: GatewayServer;
   try {
-    if (typeof state === 'object' && state.interval !== undefined && state.dump === undefined) throw new TypeError('invalid devgate options:\nstate.interval: needs state.dump (the file to write)');
-    for (const s of seeds) networks.push(await createNetwork(s, { clock: opts.clock, l1BlockNumber, cacheDir: cache, dataDir, mining, devMethods: opts.devMethods, allowUnprotectedTxs: opts.allowUnprotectedTxs }));
+    if (typeof state === 'object' && state.interval !== undefined && state.dump === undefined)
+      throw new TypeError('invalid devgate options:\nstate.interval: needs state.dump (the file to write)');
+    for (const s of seeds)
+      networks.push(
+        await createNetwork(s, {
+          clock: opts.clock,
+          l1BlockNumber,
+          cacheDir: cache,
+          dataDir,
+          mining,
+          devMethods: opts.devMethods,
+          allowUnprotectedTxs: opts.allowUnprotectedTxs,
+        }),
+      );
     stateLoaded = await keeper.loadAtStart();
     server = new GatewayServer(networks, { limits, keys, clock: opts.clock, rawHttp: opts.rawHttp, idleGc: opts.idleGc });
     address = await server.listen(opts.port, opts.host);

@@ -53,7 +53,13 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
       const stored = env.dataDir === undefined ? undefined : await dataDirEthChain(env.dataDir, loaded, env.cacheDir, chainOpts);
       const chain = stored?.chain ?? (await cachedEthChain(loaded, env.cacheDir, chainOpts)).chain;
       // The gateway's options (CLI, start()) win; else the seed's own mining settings; else automine.
-      const fromSeed = seed.mining === undefined ? undefined : { automine: seed.mining.automine ?? seed.mining.blockTime === undefined, intervalMs: seed.mining.blockTime === undefined ? undefined : Math.round(seed.mining.blockTime * 1000) };
+      const fromSeed =
+        seed.mining === undefined
+          ? undefined
+          : {
+              automine: seed.mining.automine ?? seed.mining.blockTime === undefined,
+              intervalMs: seed.mining.blockTime === undefined ? undefined : Math.round(seed.mining.blockTime * 1000),
+            };
       const miner = new Miner(chain, env.clock, env.mining ?? fromSeed);
       const impersonation = new Impersonation();
       const kept = stored?.attach(miner, impersonation, env.mining !== undefined);
@@ -80,7 +86,9 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
         await chain.writer.idle();
         kept?.detach();
       };
-      return new TableNetwork(seed.name, 'eth', chain.chainId.toString(10), { chain, miner, snapshots, impersonation, pool }, table, ctx, onClose, (push) => ethConnection(table, ctx, push));
+      return new TableNetwork(seed.name, 'eth', chain.chainId.toString(10), { chain, miner, snapshots, impersonation, pool }, table, ctx, onClose, (push) =>
+        ethConnection(table, ctx, push),
+      );
     }
     case 'rollup': {
       // The rollup engine (and @scure/starknet) loads only when a rollup network is served.

@@ -81,7 +81,10 @@ export const StartOptionsSchema = z
   .object({
     port: z.number().int().min(0).max(65535).default(8545),
     host: z.string().min(1).default('127.0.0.1'),
-    chains: z.array(z.union([z.string().min(1), z.record(z.string(), z.unknown())])).min(1).optional(),
+    chains: z
+      .array(z.union([z.string().min(1), z.record(z.string(), z.unknown())]))
+      .min(1)
+      .optional(),
     maxBatch: z.number().int().positive().default(DEFAULT_LIMITS.maxBatch),
     maxBodyBytes: z.number().int().positive().default(DEFAULT_LIMITS.maxBodyBytes),
     keys: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
@@ -92,7 +95,12 @@ export const StartOptionsSchema = z
     rawHttp: z.boolean().default(true),
     idleGc: z.boolean().default(false),
     allowUnprotectedTxs: z.boolean().default(false),
-    state: z.union([z.string().min(1), z.object({ load: z.string().min(1).optional(), dump: z.string().min(1).optional(), interval: z.number().positive().optional() }).strict()]).optional(),
+    state: z
+      .union([
+        z.string().min(1),
+        z.object({ load: z.string().min(1).optional(), dump: z.string().min(1).optional(), interval: z.number().positive().optional() }).strict(),
+      ])
+      .optional(),
     dataDir: z.string().min(1).optional(),
     clock: z.custom<Clock>((v) => typeof (v as Clock | undefined)?.now === 'function', 'expected a clock with a now() method').default(systemClock),
   })

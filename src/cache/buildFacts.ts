@@ -21,7 +21,10 @@ const recorded: Readonly<Record<string, string>> | undefined = typeof DEVGATE_BU
  * cached chain's build runs: `eth` from chainCache.ts, `rollup` from rollupCache.ts.
  */
 export const KEYED_SOURCES = { eth: 'cache/chainCache.ts', rollup: 'cache/rollupCache.ts' } as const;
-export const KEYED_PACKAGES = [...['block', 'common', 'evm', 'mpt', 'rlp', 'statemanager', 'tx', 'util', 'vm'].map((n) => `@ethereumjs/${n}`), '@scure/starknet'];
+export const KEYED_PACKAGES = [
+  ...['block', 'common', 'evm', 'mpt', 'rlp', 'statemanager', 'tx', 'util', 'vm'].map((n) => `@ethereumjs/${n}`),
+  '@scure/starknet',
+];
 
 export type KeyedSource = keyof typeof KEYED_SOURCES;
 

@@ -41,7 +41,11 @@ export function defaultCacheDir(): string | undefined {
   const home = homedir();
   const os = platform();
   const base =
-    os === 'win32' ? (process.env.LOCALAPPDATA ?? join(home, 'AppData', 'Local')) : os === 'darwin' ? join(home, 'Library', 'Caches') : (process.env.XDG_CACHE_HOME ?? join(home, '.cache'));
+    os === 'win32'
+      ? (process.env.LOCALAPPDATA ?? join(home, 'AppData', 'Local'))
+      : os === 'darwin'
+        ? join(home, 'Library', 'Caches')
+        : (process.env.XDG_CACHE_HOME ?? join(home, '.cache'));
   return join(base, 'devgate');
 }
 
@@ -52,7 +56,11 @@ export function cacheDir(option: CacheOption): string | undefined {
 }
 
 /** Builds a seed's eth chain, or restores it from the cache in `dir` (and stores a fresh build there). */
-export async function cachedEthChain(loaded: LoadedSeed, dir: string | undefined, opts: EthChainOptions = {}): Promise<{ chain: EthChain; cache: CacheOutcome }> {
+export async function cachedEthChain(
+  loaded: LoadedSeed,
+  dir: string | undefined,
+  opts: EthChainOptions = {},
+): Promise<{ chain: EthChain; cache: CacheOutcome }> {
   const seed = loaded.seed as EthSeed;
   if (dir === undefined) return { chain: await chainFromSeed(loaded, opts), cache: 'off' };
   const key = chainKey(loaded);

@@ -68,7 +68,9 @@ export const storageRequests: Decoder<StorageRequests> = (value) => {
   // JSON null decodes to Go's nil map: no slots, which the method answers `empty request`.
   if (value === null) return new Map();
   if (typeof value !== 'object' || Array.isArray(value)) {
-    throw new InvalidArgument(`json: cannot unmarshal ${Array.isArray(value) ? 'array' : describeGo(value)} into Go value of type map[common.Address][]common.Hash`);
+    throw new InvalidArgument(
+      `json: cannot unmarshal ${Array.isArray(value) ? 'array' : describeGo(value)} into Go value of type map[common.Address][]common.Hash`,
+    );
   }
   const out: StorageRequests = new Map();
   for (const [key, keys] of Object.entries(value as Record<string, unknown>)) {

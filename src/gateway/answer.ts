@@ -19,7 +19,13 @@ export type Outcome =
 /** Heavy-call slots per key, one set per gateway (its policy). */
 const slotsOf = new WeakMap<Policy, HeavySlots>();
 
-export async function serveText(text: string, network: Pick<Network, 'name' | 'execute'>, caller: Caller, policy: Policy, limits: Pick<GatewayLimits, 'maxBatch' | 'maxConcurrentHeavy' | 'maxFiltersPerKey'>): Promise<Outcome> {
+export async function serveText(
+  text: string,
+  network: Pick<Network, 'name' | 'execute'>,
+  caller: Caller,
+  policy: Policy,
+  limits: Pick<GatewayLimits, 'maxBatch' | 'maxConcurrentHeavy' | 'maxFiltersPerKey'>,
+): Promise<Outcome> {
   const maxBatch = limits.maxBatch;
   const parsed = parseJson(text);
   if (!parsed.ok) return { kind: 'answered', response: parsed.response, forwarded: false };
@@ -47,7 +53,8 @@ export async function serveText(text: string, network: Pick<Network, 'name' | 'e
 
 /** The dev methods a key can be denied (its keys-file entry's `"devMethods": false`). */
 const DEV_METHOD = /^(evm|anvil|hardhat|devnet)_/;
-const notFound = (call: RpcCall): RpcResponse => failure(call.id ?? null, new RpcError(ErrorCode.MethodNotFound, `the method ${call.method} does not exist/is not available`));
+const notFound = (call: RpcCall): RpcResponse =>
+  failure(call.id ?? null, new RpcError(ErrorCode.MethodNotFound, `the method ${call.method} does not exist/is not available`));
 
 function requestId(message: unknown): RpcId {
   const id = message !== null && typeof message === 'object' ? (message as { id?: unknown }).id : undefined;

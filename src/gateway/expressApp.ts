@@ -75,7 +75,10 @@ async function serve(ctx: GatewayContext, req: Request, res: Response): Promise<
   const auth = ctx.policy.authenticate(route.key, req.headers.authorization);
   if (!auth.ok) return sendText(res, auth.reason === 'unknown-key' ? INVALID_KEY : BAD_SECRET);
   if (req.method !== 'POST') {
-    res.status(405).set('Allow', 'POST').json(failure(null, new RpcError(ErrorCode.InvalidRequest, `method ${req.method} not allowed, use POST`)));
+    res
+      .status(405)
+      .set('Allow', 'POST')
+      .json(failure(null, new RpcError(ErrorCode.InvalidRequest, `method ${req.method} not allowed, use POST`)));
     return;
   }
   if (!ctx.policy.headersAllowed(auth, { origin: req.headers.origin, userAgent: req.headers['user-agent'] })) {
@@ -104,7 +107,10 @@ const admin = adminMethods();
 
 async function serveAdmin(ctx: GatewayContext, req: Request, res: Response): Promise<void> {
   if (req.method !== 'POST') {
-    res.status(405).set('Allow', 'POST').json(failure(null, new RpcError(ErrorCode.InvalidRequest, `method ${req.method} not allowed, use POST`)));
+    res
+      .status(405)
+      .set('Allow', 'POST')
+      .json(failure(null, new RpcError(ErrorCode.InvalidRequest, `method ${req.method} not allowed, use POST`)));
     return;
   }
   const parsed = parseJson(typeof req.body === 'string' ? req.body : '');

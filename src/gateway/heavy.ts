@@ -35,7 +35,11 @@ export class HeavySlots {
     if (!HEAVY_METHODS.has(call.method)) return execute(call);
     const n = this.running.get(key) ?? 0;
     if (n >= limit) {
-      const error = new RpcError(ErrorCode.LimitExceeded, `too many concurrent requests: at most ${limit} heavy calls (eth_call, eth_estimateGas, eth_getLogs, eth_getProof, ...) of one key at once`, { limit });
+      const error = new RpcError(
+        ErrorCode.LimitExceeded,
+        `too many concurrent requests: at most ${limit} heavy calls (eth_call, eth_estimateGas, eth_getLogs, eth_getProof, ...) of one key at once`,
+        { limit },
+      );
       return Promise.resolve(failure(call.id ?? null, error));
     }
     this.running.set(key, n + 1);

@@ -60,7 +60,11 @@ export function httpHandlers(ctx: GatewayContext): HttpHandlers {
       return;
     }
     const out = new NodeAnswerer(res);
-    readBody(req, (text) => serveFast(ctx, route, req.headers, text, out), () => res.destroy());
+    readBody(
+      req,
+      (text) => serveFast(ctx, route, req.headers, text, out),
+      () => res.destroy(),
+    );
   };
   // A raw-path head is immutable and repeats (PlainHeads), so its route is worked out once; only the
   // length limit, which the admin interface can change, is checked on every request.

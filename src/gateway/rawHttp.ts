@@ -283,7 +283,10 @@ class RawConnection {
     const check = (): void => {
       if (this.state !== 'open' || this.unread === undefined) return;
       const limits = this.front.limits();
-      const left = this.waiting === undefined ? since + Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) - Date.now() : since + limits.requestTimeoutMs - Date.now();
+      const left =
+        this.waiting === undefined
+          ? since + Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) - Date.now()
+          : since + limits.requestTimeoutMs - Date.now();
       if (left > 0) {
         this.partialTimer = setTimeout(check, left);
         return;
@@ -315,7 +318,9 @@ class RawConnection {
 /** Whether the bytes start as `POST /` does (as far as they go). */
 function startsLikePost(b: Buffer): boolean {
   const n = b.length;
-  return b[0] === 0x50 && (n < 2 || b[1] === 0x4f) && (n < 3 || b[2] === 0x53) && (n < 4 || b[3] === 0x54) && (n < 5 || b[4] === 0x20) && (n < 6 || b[5] === 0x2f);
+  return (
+    b[0] === 0x50 && (n < 2 || b[1] === 0x4f) && (n < 3 || b[2] === 0x53) && (n < 4 || b[3] === 0x54) && (n < 5 || b[4] === 0x20) && (n < 6 || b[5] === 0x2f)
+  );
 }
 
 let cachedDate = '';

@@ -36,7 +36,10 @@ export function refusalBody(refusal: Refusal, id: RpcId, transport: 'http' | 'ws
       return { status: 429, body: { jsonrpc: '2.0', id, error } };
     }
     case 'daily':
-      return { status: 429, body: { jsonrpc: '2.0', id, error: { code: ErrorCode.LimitExceeded, message: 'daily request count exceeded, request rate limited' } } };
+      return {
+        status: 429,
+        body: { jsonrpc: '2.0', id, error: { code: ErrorCode.LimitExceeded, message: 'daily request count exceeded, request rate limited' } },
+      };
     case 'outage':
       return { status: 503, body: { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: 'service temporarily unavailable' } } };
   }

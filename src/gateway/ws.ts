@@ -67,7 +67,8 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
   pinger.unref();
   // The connection's own view of the network (eth_subscribe); notifications go out as they come, in order.
   const conn = network.connect?.(send);
-  const target: Pick<Network, 'name' | 'execute'> = conn === undefined ? network : { name: network.name, execute: (call, origin) => conn.execute(call, origin) };
+  const target: Pick<Network, 'name' | 'execute'> =
+    conn === undefined ? network : { name: network.name, execute: (call, origin) => conn.execute(call, origin) };
   let mine = ctx.sockets.get(key);
   if (mine === undefined) ctx.sockets.set(key, (mine = new Set()));
   mine.add(ws);

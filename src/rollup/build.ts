@@ -39,7 +39,14 @@ export function buildRollupChain(seed: RollupSeed, clock: Clock): RollupChain {
     });
   }
   for (const f of seed.fundedAddresses) {
-    state.set(BigInt(f.address), { classHash: 0n, nonce: 0n, balanceWei: BigInt(f.balance), balanceFri: BigInt(f.strkBalance), storage: new Map(), deployed: false });
+    state.set(BigInt(f.address), {
+      classHash: 0n,
+      nonce: 0n,
+      balanceWei: BigInt(f.balance),
+      balanceFri: BigInt(f.strkBalance),
+      storage: new Map(),
+      deployed: false,
+    });
   }
   for (const c of seed.contracts) {
     const storage = new Map(Object.entries(c.storage).map(([k, v]) => [BigInt(k), BigInt(v)] as const));
@@ -53,7 +60,9 @@ export function buildRollupChain(seed: RollupSeed, clock: Clock): RollupChain {
         chain.addInvokeTransaction(tx, outcomeFromWire(t.outcome, tx.senderAddress));
       } catch (err) {
         const data = (err as { data?: unknown }).data;
-        throw new SeedError(`invalid rollup seed ${seed.name}: ${where}[${i}]: ${(err as Error).message}${data === undefined ? '' : ': ' + JSON.stringify(data)}`);
+        throw new SeedError(
+          `invalid rollup seed ${seed.name}: ${where}[${i}]: ${(err as Error).message}${data === undefined ? '' : ': ' + JSON.stringify(data)}`,
+        );
       }
     });
   const blocks = seed.blocks.length > 0 ? seed.blocks : [{ timestamp: seed.genesisTimestamp, status: 'ACCEPTED_ON_L2' as const, transactions: [] }];

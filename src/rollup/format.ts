@@ -39,7 +39,11 @@ export function formatReceipt(tx: ExecutedTx, block: SealedBlock): Record<string
     status: block.status,
     block_hash: feltHex(block.hash),
     block_number: Number(block.number),
-    messages_sent: tx.outcome.messages.map((m) => ({ from_address: feltHex(m.fromAddress), to_address: feltHex(m.toAddress), payload: m.payload.map(feltHex) })),
+    messages_sent: tx.outcome.messages.map((m) => ({
+      from_address: feltHex(m.fromAddress),
+      to_address: feltHex(m.toAddress),
+      payload: m.payload.map(feltHex),
+    })),
     events: tx.outcome.events.map((e) => ({ from_address: feltHex(e.fromAddress), keys: e.keys.map(feltHex), data: e.data.map(feltHex) })),
   };
 }

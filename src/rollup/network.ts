@@ -70,7 +70,8 @@ export class RollupNetwork implements Network {
 
   private async executeIn(ctx: RollupContext, call: RpcCall): Promise<RpcResponse> {
     // The subscription methods are a WebSocket connection's own (connect()); elsewhere nothing can be pushed.
-    if (this.wsMethods.get(call.method) !== undefined) return failure(call.id ?? null, new RpcError(ErrorCode.MethodNotFound, 'notifications not supported: subscribe on the WebSocket address (/ws/v3/<KEY>)'));
+    if (this.wsMethods.get(call.method) !== undefined)
+      return failure(call.id ?? null, new RpcError(ErrorCode.MethodNotFound, 'notifications not supported: subscribe on the WebSocket address (/ws/v3/<KEY>)'));
     await this.observeL1().catch(() => {});
     const response = await this.methods.execute(ctx, call);
     await this.kept?.afterCall();

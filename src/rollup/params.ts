@@ -5,9 +5,30 @@
 import type { z } from 'zod';
 import { InvalidArgument } from '../errors.js';
 import { describe, type Decoder } from '../rpc/params.js';
-import { DeclareV3Wire, DeployAccountV3Wire, Felt as FeltSchema, InvokeV1Wire, InvokeV3Wire, OutcomeWire, type ContractClassWire, type InvokeWire } from '../seed/rollup.js';
+import {
+  DeclareV3Wire,
+  DeployAccountV3Wire,
+  Felt as FeltSchema,
+  InvokeV1Wire,
+  InvokeV3Wire,
+  OutcomeWire,
+  type ContractClassWire,
+  type InvokeWire,
+} from '../seed/rollup.js';
 import { sierraClassHash } from './engine/classes.js';
-import { QUERY_VERSION_OFFSET, type BlockId, type DeclaredClass, type DeclareV3, type DeployAccountV3, type Felt, type InvokeTransaction, type OutcomeInput, type ResourceBounds, type RollupTransaction, type SierraClass } from './engine/types.js';
+import {
+  QUERY_VERSION_OFFSET,
+  type BlockId,
+  type DeclaredClass,
+  type DeclareV3,
+  type DeployAccountV3,
+  type Felt,
+  type InvokeTransaction,
+  type OutcomeInput,
+  type ResourceBounds,
+  type RollupTransaction,
+  type SierraClass,
+} from './engine/types.js';
 
 /** Runs a zod schema as a decoder; the first issue becomes the message, with its path. */
 function fromSchema<S extends z.ZodType>(schema: S): Decoder<z.infer<S>> {
@@ -26,14 +47,19 @@ export const felt: Decoder<Felt> = (value) => BigInt(fromSchema(FeltSchema)(valu
 /** `{"block_hash": h}`, `{"block_number": n}` (a JSON integer), `"latest"` or `"pending"`. */
 export const blockId: Decoder<BlockId> = (value) => {
   if (value === 'latest' || value === 'pending') return { tag: value };
-  if (typeof value === 'string') throw new InvalidArgument(`unknown block tag ${JSON.stringify(value.slice(0, 40))}, want "latest", "pending", {"block_hash": ...} or {"block_number": ...}`);
+  if (typeof value === 'string')
+    throw new InvalidArgument(
+      `unknown block tag ${JSON.stringify(value.slice(0, 40))}, want "latest", "pending", {"block_hash": ...} or {"block_number": ...}`,
+    );
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new InvalidArgument(`expected a block id ("latest", "pending", {"block_hash": ...} or {"block_number": ...}), got ${describe(value)}`);
   }
   const o = value as Record<string, unknown>;
   const keys = Object.keys(o);
   if (keys.length !== 1 || (keys[0] !== 'block_hash' && keys[0] !== 'block_number')) {
-    throw new InvalidArgument(`a block id object has exactly one member, block_hash or block_number; got ${keys.length === 0 ? 'none' : keys.map((k) => JSON.stringify(k)).join(', ')}`);
+    throw new InvalidArgument(
+      `a block id object has exactly one member, block_hash or block_number; got ${keys.length === 0 ? 'none' : keys.map((k) => JSON.stringify(k)).join(', ')}`,
+    );
   }
   if (Object.hasOwn(o, 'block_hash')) {
     try {
@@ -43,7 +69,8 @@ export const blockId: Decoder<BlockId> = (value) => {
     }
   }
   const n = o.block_number;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new InvalidArgument(`"block_number": expected a non-negative JSON integer, got ${describe(n)}`);
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
+    throw new InvalidArgument(`"block_number": expected a non-negative JSON integer, got ${describe(n)}`);
   return { number: BigInt(n) };
 };
 
@@ -78,7 +105,8 @@ export function invokeFromWire(w: InvokeWire): InvokeTransaction {
 
 /** An INVOKE transaction: v1 or v3, or their query versions; the version picks the members wanted. */
 export const invokeTransaction: Decoder<InvokeTransaction> = (value) => {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InvalidArgument(`expected an INVOKE transaction object, got ${describe(value)}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new InvalidArgument(`expected an INVOKE transaction object, got ${describe(value)}`);
   const o = value as Record<string, unknown>;
   if (o.type !== 'INVOKE') throw new InvalidArgument(`"type": want "INVOKE", got ${describe(o.type)}`);
   let v;
@@ -87,7 +115,10 @@ export const invokeTransaction: Decoder<InvokeTransaction> = (value) => {
   } catch {
     v = undefined;
   }
-  if (v === undefined) throw new InvalidArgument(`"version": want 0x1, 0x3 or their query versions 0x100000000000000000000000000000001 and 0x100000000000000000000000000000003, got ${describe(o.version)}`);
+  if (v === undefined)
+    throw new InvalidArgument(
+      `"version": want 0x1, 0x3 or their query versions 0x100000000000000000000000000000001 and 0x100000000000000000000000000000003, got ${describe(o.version)}`,
+    );
   const canonical = { ...o, version: '0x' + (BigInt(v.version) + (v.query ? QUERY_VERSION_OFFSET : 0n)).toString(16) };
   return invokeFromWire(v.version === 1 ? fromSchema(InvokeV1Wire)(canonical) : fromSchema(InvokeV3Wire)(canonical));
 };
@@ -97,7 +128,11 @@ export function outcomeFromWire(w: OutcomeWire | undefined, sender: Felt): Outco
   if (w === undefined) return undefined;
   return {
     events: w.events?.map((e) => ({ fromAddress: e.from_address === undefined ? sender : big(e.from_address), keys: bigs(e.keys), data: bigs(e.data) })),
-    messages: w.messages_sent?.map((m) => ({ fromAddress: m.from_address === undefined ? sender : big(m.from_address), toAddress: big(m.to_address), payload: bigs(m.payload) })),
+    messages: w.messages_sent?.map((m) => ({
+      fromAddress: m.from_address === undefined ? sender : big(m.from_address),
+      toAddress: big(m.to_address),
+      payload: bigs(m.payload),
+    })),
     storageWrites: w.storage_writes?.map((s) => ({ contractAddress: big(s.contract_address), key: big(s.key), value: big(s.value) })),
   };
 }
@@ -109,14 +144,16 @@ export const outcome: Decoder<OutcomeWire> = fromSchema(OutcomeWire);
 export const simulationFlags: Decoder<{ skipValidate: boolean; skipFeeCharge: boolean }> = (value) => {
   if (!Array.isArray(value)) throw new InvalidArgument(`expected an array of simulation flags, got ${describe(value)}`);
   for (const [i, f] of value.entries()) {
-    if (f !== 'SKIP_VALIDATE' && f !== 'SKIP_FEE_CHARGE') throw new InvalidArgument(`"${i}": unknown simulation flag ${describe(f)}, want SKIP_VALIDATE or SKIP_FEE_CHARGE`);
+    if (f !== 'SKIP_VALIDATE' && f !== 'SKIP_FEE_CHARGE')
+      throw new InvalidArgument(`"${i}": unknown simulation flag ${describe(f)}, want SKIP_VALIDATE or SKIP_FEE_CHARGE`);
   }
   return { skipValidate: value.includes('SKIP_VALIDATE'), skipFeeCharge: value.includes('SKIP_FEE_CHARGE') };
 };
 
 /** A time in seconds: a non-negative JSON integer. */
 export const seconds: Decoder<bigint> = (value) => {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new InvalidArgument(`expected a non-negative integer number of seconds, got ${describe(value)}`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    throw new InvalidArgument(`expected a non-negative integer number of seconds, got ${describe(value)}`);
   return BigInt(value);
 };
 
@@ -126,7 +163,11 @@ export function classFromWire(w: ContractClassWire): SierraClass {
   return {
     sierraProgram: bigs(w.sierra_program),
     contractClassVersion: w.contract_class_version,
-    entryPoints: { constructor: eps(w.entry_points_by_type.CONSTRUCTOR), external: eps(w.entry_points_by_type.EXTERNAL), l1Handler: eps(w.entry_points_by_type.L1_HANDLER) },
+    entryPoints: {
+      constructor: eps(w.entry_points_by_type.CONSTRUCTOR),
+      external: eps(w.entry_points_by_type.EXTERNAL),
+      l1Handler: eps(w.entry_points_by_type.L1_HANDLER),
+    },
     abi: w.abi,
   };
 }
@@ -137,13 +178,26 @@ export function declaredClass(w: ContractClassWire, compiledClassHash: Felt): De
   return { classHash: sierraClassHash(contractClass), compiledClassHash, contractClass };
 }
 
-type V3Wire = { version: string; signature: string[]; nonce: string; resource_bounds: { l1_gas: BoundWire; l2_gas: BoundWire; l1_data_gas?: BoundWire }; tip: string; paymaster_data: string[]; nonce_data_availability_mode: 'L1' | 'L2'; fee_data_availability_mode: 'L1' | 'L2' };
+type V3Wire = {
+  version: string;
+  signature: string[];
+  nonce: string;
+  resource_bounds: { l1_gas: BoundWire; l2_gas: BoundWire; l1_data_gas?: BoundWire };
+  tip: string;
+  paymaster_data: string[];
+  nonce_data_availability_mode: 'L1' | 'L2';
+  fee_data_availability_mode: 'L1' | 'L2';
+};
 type BoundWire = { max_amount: string; max_price_per_unit: string };
 
 function v3FromWire(w: V3Wire) {
   const bound = (b: BoundWire) => ({ maxAmount: big(b.max_amount), maxPricePerUnit: big(b.max_price_per_unit) });
   const rb = w.resource_bounds;
-  const resourceBounds: ResourceBounds = { l1Gas: bound(rb.l1_gas), l2Gas: bound(rb.l2_gas), ...(rb.l1_data_gas === undefined ? {} : { l1DataGas: bound(rb.l1_data_gas) }) };
+  const resourceBounds: ResourceBounds = {
+    l1Gas: bound(rb.l1_gas),
+    l2Gas: bound(rb.l2_gas),
+    ...(rb.l1_data_gas === undefined ? {} : { l1DataGas: bound(rb.l1_data_gas) }),
+  };
   return {
     version: 3 as const,
     query: BigInt(w.version) !== 3n,
@@ -168,17 +222,33 @@ function canonicalVersion(o: Record<string, unknown>): Record<string, unknown> {
 
 /** A DEPLOY_ACCOUNT v3 transaction (or its query version). */
 export const deployAccountTransaction: Decoder<DeployAccountV3> = (value) => {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InvalidArgument(`expected a DEPLOY_ACCOUNT transaction object, got ${describe(value)}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new InvalidArgument(`expected a DEPLOY_ACCOUNT transaction object, got ${describe(value)}`);
   const w = fromSchema(DeployAccountV3Wire)(canonicalVersion(value as Record<string, unknown>));
-  return { kind: 'DEPLOY_ACCOUNT', ...v3FromWire(w), classHash: big(w.class_hash), contractAddressSalt: big(w.contract_address_salt), constructorCalldata: bigs(w.constructor_calldata) };
+  return {
+    kind: 'DEPLOY_ACCOUNT',
+    ...v3FromWire(w),
+    classHash: big(w.class_hash),
+    contractAddressSalt: big(w.contract_address_salt),
+    constructorCalldata: bigs(w.constructor_calldata),
+  };
 };
 
 /** A DECLARE v3 transaction (or its query version) with its class; the class hash is computed from the class. */
 export const declareTransaction: Decoder<DeclareV3> = (value) => {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InvalidArgument(`expected a DECLARE transaction object, got ${describe(value)}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new InvalidArgument(`expected a DECLARE transaction object, got ${describe(value)}`);
   const w = fromSchema(DeclareV3Wire)(canonicalVersion(value as Record<string, unknown>));
   const d = declaredClass(w.contract_class, big(w.compiled_class_hash));
-  return { kind: 'DECLARE', ...v3FromWire(w), senderAddress: big(w.sender_address), classHash: d.classHash, compiledClassHash: d.compiledClassHash, contractClass: d.contractClass, accountDeploymentData: bigs(w.account_deployment_data) };
+  return {
+    kind: 'DECLARE',
+    ...v3FromWire(w),
+    senderAddress: big(w.sender_address),
+    classHash: d.classHash,
+    compiledClassHash: d.compiledClassHash,
+    contractClass: d.contractClass,
+    accountDeploymentData: bigs(w.account_deployment_data),
+  };
 };
 
 /** A BROADCASTED_TXN: INVOKE, DEPLOY_ACCOUNT or DECLARE, by its `type`. */
@@ -192,6 +262,7 @@ export const broadcastedTransaction: Decoder<RollupTransaction> = (value) => {
 
 /** An L1 (Ethereum) transaction hash: 32 bytes of hex, not a felt (it may exceed the field prime). */
 export const l1TransactionHash: Decoder<bigint> = (value) => {
-  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(value)) throw new InvalidArgument(`expected an L1 transaction hash (0x and up to 64 hex digits), got ${describe(value)}`);
+  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(value))
+    throw new InvalidArgument(`expected an L1 transaction hash (0x and up to 64 hex digits), got ${describe(value)}`);
   return BigInt(value);
 };

@@ -38,7 +38,8 @@ class Table<T, E> {
 }
 
 const bigintsOut = (_key: string, v: unknown) => (typeof v === 'bigint' ? { $: '0x' + v.toString(16) } : v);
-const bigintsIn = (_key: string, v: unknown) => (v !== null && typeof v === 'object' && '$' in v && Object.keys(v).length === 1 ? BigInt((v as { $: string }).$) : v);
+const bigintsIn = (_key: string, v: unknown) =>
+  v !== null && typeof v === 'object' && '$' in v && Object.keys(v).length === 1 ? BigInt((v as { $: string }).$) : v;
 
 /** The JSON body: tables of contracts, states, transactions and blocks, and the chain's own fields. */
 interface Body {
@@ -64,11 +65,17 @@ export function encodeRollupSnapshot(parts: RollupChainParts, key: Uint8Array): 
   const contracts = new Table<ContractState, Body['contracts'][number]>((c) => ({ ...c, storage: [...c.storage] }));
   const states = new Table<RollupState, Body['states'][number]>((s) => [...s].map(([address, c]) => [address, contracts.ref(c)]));
   const txs = new Table<ExecutedTx, ExecutedTx>((t) => t);
-  const blocks = new Table<SealedBlock, Body['blocks'][number]>((b) => ({ ...b, state: states.ref(b.state), transactions: b.transactions.map((t) => txs.ref(t)) }));
+  const blocks = new Table<SealedBlock, Body['blocks'][number]>((b) => ({
+    ...b,
+    state: states.ref(b.state),
+    transactions: b.transactions.map((t) => txs.ref(t)),
+  }));
   const body: Body = {
     chain: parts.blocks.map((b) => blocks.ref(b)),
     byHash: [...parts.byHash].map(([hash, b]) => [hash, blocks.ref(b)]),
-    locations: [...parts.txs].map(([hash, loc]): [Felt, number, number] => ('block' in loc ? [hash, blocks.ref(loc.block), loc.index] : [hash, -1, loc.pendingIndex])),
+    locations: [...parts.txs].map(([hash, loc]): [Felt, number, number] =>
+      'block' in loc ? [hash, blocks.ref(loc.block), loc.index] : [hash, -1, loc.pendingIndex],
+    ),
     pendingTxs: parts.pendingTxs.map((t) => txs.ref(t)),
     pendingState: states.ref(parts.pendingState),
     anchorSec: parts.anchorSec,

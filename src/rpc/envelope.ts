@@ -86,7 +86,10 @@ export function checkMessage(message: unknown, maxBatch: number): CheckedMessage
   if (!Array.isArray(message)) return { kind: 'calls', batch: false, items: [validateCall(message)] };
   if (message.length === 0) return { kind: 'answered', response: failure(null, new RpcError(ErrorCode.InvalidRequest, 'empty batch')) };
   if (message.length > maxBatch) {
-    return { kind: 'answered', response: failure(null, new RpcError(ErrorCode.LimitExceeded, `batch of ${message.length} requests is over the limit of ${maxBatch}`)) };
+    return {
+      kind: 'answered',
+      response: failure(null, new RpcError(ErrorCode.LimitExceeded, `batch of ${message.length} requests is over the limit of ${maxBatch}`)),
+    };
   }
   return { kind: 'calls', batch: true, items: message.map(validateCall) };
 }

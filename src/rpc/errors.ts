@@ -1,13 +1,4 @@
-import {
-  DevgateError,
-  ExecutionFailed,
-  ExecutionReverted,
-  InvalidArgument,
-  LimitExceeded,
-  ResourceNotFound,
-  RollupError,
-  SimulationError,
-} from '../errors.js';
+import { DevgateError, ExecutionFailed, ExecutionReverted, InvalidArgument, LimitExceeded, ResourceNotFound, RollupError, SimulationError } from '../errors.js';
 
 /** JSON-RPC error codes used by devgate. */
 export const ErrorCode = {
@@ -34,9 +25,7 @@ export class RpcError extends Error {
   }
 
   toJSON(): { code: number; message: string; data?: unknown } {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
+    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
   }
 }
 

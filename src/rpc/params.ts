@@ -112,7 +112,8 @@ export const blockNumberOrHash: Decoder<BlockSelector> = (value) => {
   if (typeof value === 'string' && value.length === 66) return { hash: hash32(value), requireCanonical: false };
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const o = value as Record<string, unknown>;
-    if (Object.hasOwn(o, 'blockHash') && Object.hasOwn(o, 'blockNumber')) throw new InvalidArgument('cannot specify both blockHash and blockNumber, choose one or the other');
+    if (Object.hasOwn(o, 'blockHash') && Object.hasOwn(o, 'blockNumber'))
+      throw new InvalidArgument('cannot specify both blockHash and blockNumber, choose one or the other');
     if (Object.hasOwn(o, 'blockHash')) {
       const requireCanonical = o.requireCanonical === undefined ? false : field('requireCanonical', bool)(o.requireCanonical);
       return { hash: field('blockHash', hash32)(o.blockHash), requireCanonical };

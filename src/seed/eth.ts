@@ -29,9 +29,27 @@ const LABEL_RE = '@[A-Za-z0-9_-]+';
 const target = z.string().regex(new RegExp(`^(0x[0-9a-fA-F]{40}|${LABEL_RE})$`), 'not a 20-byte address (or an @label of a contract created earlier)');
 
 export const HARDFORKS = [
-  'chainstart', 'homestead', 'dao', 'tangerineWhistle', 'spuriousDragon', 'byzantium', 'constantinople',
-  'petersburg', 'istanbul', 'muirGlacier', 'berlin', 'london', 'arrowGlacier', 'grayGlacier', 'paris',
-  'shanghai', 'cancun', 'prague', 'osaka', 'bpo1', 'bpo2',
+  'chainstart',
+  'homestead',
+  'dao',
+  'tangerineWhistle',
+  'spuriousDragon',
+  'byzantium',
+  'constantinople',
+  'petersburg',
+  'istanbul',
+  'muirGlacier',
+  'berlin',
+  'london',
+  'arrowGlacier',
+  'grayGlacier',
+  'paris',
+  'shanghai',
+  'cancun',
+  'prague',
+  'osaka',
+  'bpo1',
+  'bpo2',
 ] as const;
 export type Hardfork = (typeof HARDFORKS)[number];
 
@@ -50,7 +68,7 @@ export const AllocAccount = z.object({
 /** The dev accounts: derived from a BIP-39 mnemonic at m/44'/60'/0'/0/i and funded at genesis. */
 export const DevAccounts = z
   .object({
-    mnemonic: z.string().default('test test test test test test test test test test test junk').describe('BIP-39 mnemonic; accounts at m/44\'/60\'/0\'/0/i.'),
+    mnemonic: z.string().default('test test test test test test test test test test test junk').describe("BIP-39 mnemonic; accounts at m/44'/60'/0'/0/i."),
     count: z.number().int().min(0).max(1000).default(10).describe('How many dev accounts (default 10).'),
     balance: quantity.default('10000000000000000000000').describe('Balance of each, in wei (default 10000 ETH).'),
   })
@@ -71,12 +89,26 @@ export const TxSpec = z
     to: target.optional().describe('Receiver; absent for a contract creation. An `@label` names a contract created earlier.'),
     value: quantity.optional().describe('Wei sent (default 0).'),
     data: evenHex.optional().describe('Call data, or the init code of a creation.'),
-    artifact: z.string().regex(/^[A-Za-z0-9_]+$/, 'not an artifact name').optional().describe('A compiled artifact of chains/contracts (`Token` -> chains/contracts/Token.json) to deploy, or whose ABI `function` is looked up in.'),
+    artifact: z
+      .string()
+      .regex(/^[A-Za-z0-9_]+$/, 'not an artifact name')
+      .optional()
+      .describe('A compiled artifact of chains/contracts (`Token` -> chains/contracts/Token.json) to deploy, or whose ABI `function` is looked up in.'),
     function: z.string().min(1).optional().describe('A function to call: a signature `transfer(address,uint256)` or, with `artifact`, a function name.'),
-    args: z.array(z.unknown()).optional().describe('Constructor (with `artifact` and no `to`) or function arguments; `@label` strings become contract addresses (`@@x` is the string `@x`).'),
-    label: z.string().regex(/^[A-Za-z0-9_-]+$/, 'labels are letters, digits, _ and -').optional().describe('Names the created contract for later `@label` references.'),
+    args: z
+      .array(z.unknown())
+      .optional()
+      .describe('Constructor (with `artifact` and no `to`) or function arguments; `@label` strings become contract addresses (`@@x` is the string `@x`).'),
+    label: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, 'labels are letters, digits, _ and -')
+      .optional()
+      .describe('Names the created contract for later `@label` references.'),
     gas: quantity.optional().describe('Gas limit (default: estimated in the block, with a 25% margin; exactly 21000 for plain transfers).'),
-    type: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional().describe('0 legacy, 1 access list (EIP-2930), 2 fee market (EIP-1559; the default from london on).'),
+    type: z
+      .union([z.literal(0), z.literal(1), z.literal(2)])
+      .optional()
+      .describe('0 legacy, 1 access list (EIP-2930), 2 fee market (EIP-1559; the default from london on).'),
     gasPrice: quantity.optional().describe('Types 0 and 1 (default: base fee + 1 gwei).'),
     maxFeePerGas: quantity.optional().describe('Type 2 (default: 2 x base fee + priority fee).'),
     maxPriorityFeePerGas: quantity.optional().describe('Type 2 (default 1 gwei).'),
@@ -96,7 +128,7 @@ export const TxSpec = z
 export const SeedBlock = z
   .object({
     timestamp: quantity.optional().describe('Default: parent timestamp + 12.'),
-    coinbase: address.optional().describe('Fee recipient (default: the parent block\'s).'),
+    coinbase: address.optional().describe("Fee recipient (default: the parent block's)."),
     transactions: z.array(TxSpec).default([]),
   })
   .strict();
@@ -133,13 +165,24 @@ export const EthSeed = z
       .strict()
       .optional()
       .describe("How this network mines unless the gateway's options say otherwise (default: automine)."),
-    gethGenesis: z.string().min(1).optional().describe('A geth genesis.json (path relative to this file) to start from instead of genesis, alloc and blocks; its config.chainId gives chainId (if both are given they must be equal).'),
-    rlpChain: z.string().min(1).optional().describe('With gethGenesis: a `geth export` file (RLP blocks back to back, optionally gzipped) whose blocks are imported and checked.'),
+    gethGenesis: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'A geth genesis.json (path relative to this file) to start from instead of genesis, alloc and blocks; its config.chainId gives chainId (if both are given they must be equal).',
+      ),
+    rlpChain: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('With gethGenesis: a `geth export` file (RLP blocks back to back, optionally gzipped) whose blocks are imported and checked.'),
   })
   .strict()
   .superRefine((seed, ctx) => {
     if (seed.gethGenesis === undefined) {
-      if (seed.chainId === undefined) ctx.addIssue({ code: 'custom', path: ['chainId'], message: 'required (only a seed with gethGenesis takes it from the genesis file)' });
+      if (seed.chainId === undefined)
+        ctx.addIssue({ code: 'custom', path: ['chainId'], message: 'required (only a seed with gethGenesis takes it from the genesis file)' });
       if (seed.rlpChain !== undefined) ctx.addIssue({ code: 'custom', path: ['rlpChain'], message: 'an rlpChain needs the gethGenesis it starts from' });
       return;
     }

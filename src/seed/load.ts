@@ -135,6 +135,11 @@ function gethGenesisSeed(value: { config: Record<string, unknown> }, path: strin
   if (typeof chainId !== 'number' || !Number.isInteger(chainId) || chainId <= 0) {
     throw new SeedError(`invalid geth genesis ${path}:\nconfig.chainId: expected a positive integer`);
   }
-  const name = basename(full).replace(/\.json$/i, '').toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^[^a-z0-9]+|-+$/g, '') || 'geth';
+  const name =
+    basename(full)
+      .replace(/\.json$/i, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, '-')
+      .replace(/^[^a-z0-9]+|-+$/g, '') || 'geth';
   return parseSeed({ name, kind: 'eth', chainId, gethGenesis: basename(full) }, path, dirname(full));
 }

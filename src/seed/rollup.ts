@@ -73,7 +73,14 @@ const V3_FEE_FIELDS = {
 
 /** DEPLOY_ACCOUNT v3 (or its query version): deploys an account at the address salt, class and calldata give. */
 export const DeployAccountV3Wire = z
-  .object({ type: z.literal('DEPLOY_ACCOUNT'), version: V3_VERSION, class_hash: Felt, contract_address_salt: Felt, constructor_calldata: Felts, ...V3_FEE_FIELDS })
+  .object({
+    type: z.literal('DEPLOY_ACCOUNT'),
+    version: V3_VERSION,
+    class_hash: Felt,
+    contract_address_salt: Felt,
+    constructor_calldata: Felts,
+    ...V3_FEE_FIELDS,
+  })
   .strict();
 export type DeployAccountV3Wire = z.infer<typeof DeployAccountV3Wire>;
 
@@ -84,9 +91,18 @@ export type InvokeWire = z.infer<typeof InvokeWire>;
 export const OutcomeWire = z
   .object({
     /** `from_address` defaults to the sender. */
-    events: z.array(z.object({ from_address: Felt.optional(), keys: Felts, data: Felts }).strict()).max(MAX_OUTCOME_ITEMS).optional(),
-    messages_sent: z.array(z.object({ from_address: Felt.optional(), to_address: Felt, payload: Felts }).strict()).max(MAX_OUTCOME_ITEMS).optional(),
-    storage_writes: z.array(z.object({ contract_address: Felt, key: Felt, value: Felt }).strict()).max(MAX_OUTCOME_ITEMS).optional(),
+    events: z
+      .array(z.object({ from_address: Felt.optional(), keys: Felts, data: Felts }).strict())
+      .max(MAX_OUTCOME_ITEMS)
+      .optional(),
+    messages_sent: z
+      .array(z.object({ from_address: Felt.optional(), to_address: Felt, payload: Felts }).strict())
+      .max(MAX_OUTCOME_ITEMS)
+      .optional(),
+    storage_writes: z
+      .array(z.object({ contract_address: Felt, key: Felt, value: Felt }).strict())
+      .max(MAX_OUTCOME_ITEMS)
+      .optional(),
   })
   .strict();
 export type OutcomeWire = z.infer<typeof OutcomeWire>;
@@ -151,8 +167,15 @@ export const RollupSeed = z
     /** The chain id as a short string, e.g. SN_MAIN. */
     chainId: z.string().regex(/^[A-Za-z0-9_]{1,31}$/, 'a short string of at most 31 letters, digits or underscores'),
     /** The network's own method prefix: methods answer under `rollup_` and `<prefix>_`. */
-    prefix: z.string().regex(/^[a-z][a-z0-9]*$/, 'lowercase letters and digits').refine((p) => p !== 'rollup' && p !== 'devnet', 'rollup and devnet are taken').default('starknet'),
-    starknetVersion: z.string().regex(/^[\x20-\x7e]{1,31}$/, 'at most 31 printable ASCII characters').default('0.13.4'),
+    prefix: z
+      .string()
+      .regex(/^[a-z][a-z0-9]*$/, 'lowercase letters and digits')
+      .refine((p) => p !== 'rollup' && p !== 'devnet', 'rollup and devnet are taken')
+      .default('starknet'),
+    starknetVersion: z
+      .string()
+      .regex(/^[\x20-\x7e]{1,31}$/, 'at most 31 printable ASCII characters')
+      .default('0.13.4'),
     sequencerAddress: Felt,
     /** The L1 gas price of every block, in wei and in fri. */
     gasPrices: z.object({ wei: gweiMultiple, fri: gweiMultiple }).strict(),
@@ -164,7 +187,10 @@ export const RollupSeed = z
     feeTokens: z
       .object({ eth: Felt, strk: Felt })
       .strict()
-      .default({ eth: '0x49d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7', strk: '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d' }),
+      .default({
+        eth: '0x49d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7',
+        strk: '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d',
+      }),
     /** How blocks post their state diff to L1 (the `l1_da_mode` of starknet_ block headers). */
     l1DaMode: z.enum(['BLOB', 'CALLDATA']).default('BLOB'),
     /** Seal the pending block every this many ms; absent: only on demand (devnet_createBlock). */
@@ -226,10 +252,15 @@ export const RollupSeed = z
     seed.blocks.forEach((b, i) => {
       if (b.status === 'ACCEPTED_ON_L2') sawL2 = true;
       if (b.status === 'ACCEPTED_ON_L1' && sawL2) {
-        ctx.addIssue({ code: 'custom', path: ['blocks', i, 'status'], message: 'ACCEPTED_ON_L1 after an ACCEPTED_ON_L2 block: accepting a block on L1 accepts its ancestors' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['blocks', i, 'status'],
+          message: 'ACCEPTED_ON_L1 after an ACCEPTED_ON_L2 block: accepting a block on L1 accepts its ancestors',
+        });
       }
       if (b.status === 'REJECTED' && i === 0) ctx.addIssue({ code: 'custom', path: ['blocks', 0, 'status'], message: 'the genesis block cannot be rejected' });
-      if (i > 0 && b.timestamp < seed.blocks[i - 1]!.timestamp) ctx.addIssue({ code: 'custom', path: ['blocks', i, 'timestamp'], message: "before the previous block's timestamp" });
+      if (i > 0 && b.timestamp < seed.blocks[i - 1]!.timestamp)
+        ctx.addIssue({ code: 'custom', path: ['blocks', i, 'timestamp'], message: "before the previous block's timestamp" });
     });
   });
 

@@ -155,11 +155,15 @@ export class EthFilters {
 
   private add(filter: Filter, origin: CallOrigin | undefined): bigint {
     this.sweep();
-    if (this.filters.size >= MAX_FILTERS) throw new DevgateError(`too many filters (at most ${MAX_FILTERS} per network); uninstall some with eth_uninstallFilter`);
+    if (this.filters.size >= MAX_FILTERS)
+      throw new DevgateError(`too many filters (at most ${MAX_FILTERS} per network); uninstall some with eth_uninstallFilter`);
     if (origin !== undefined) {
       const held = this.countOf(origin.key);
       if (held >= origin.maxFilters) {
-        throw new LimitExceeded(`too many filters for this key (at most ${origin.maxFilters}); uninstall some with eth_uninstallFilter or let them expire (5 minutes unpolled)`, { limit: origin.maxFilters });
+        throw new LimitExceeded(
+          `too many filters for this key (at most ${origin.maxFilters}); uninstall some with eth_uninstallFilter or let them expire (5 minutes unpolled)`,
+          { limit: origin.maxFilters },
+        );
       }
       filter.owner = origin.key;
       this.owned.set(origin.key, held + 1);

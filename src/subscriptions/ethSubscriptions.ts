@@ -21,11 +21,7 @@ import { logFilterParam } from '../eth/params.js';
 /** Subscriptions one connection may hold at once. */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1000;
 
-type Subscription =
-  | { kind: 'newHeads' }
-  | { kind: 'logs'; filter: LogFilter }
-  | { kind: 'newPendingTransactions'; full: boolean }
-  | { kind: 'syncing' };
+type Subscription = { kind: 'newHeads' } | { kind: 'logs'; filter: LogFilter } | { kind: 'newPendingTransactions'; full: boolean } | { kind: 'syncing' };
 
 /**
  * Texts made once per block and shared by every connection (a sealed block never changes): its header, and each of
@@ -73,7 +69,8 @@ export class EthSubscriptions {
 
   /** eth_subscribe's params: the kind, and its options; answers the subscription id. */
   subscribe(params: unknown): string {
-    if (!Array.isArray(params) || typeof params[0] !== 'string') throw new InvalidArgument('expected params [kind, options?], kind one of newHeads, logs, newPendingTransactions, syncing');
+    if (!Array.isArray(params) || typeof params[0] !== 'string')
+      throw new InvalidArgument('expected params [kind, options?], kind one of newHeads, logs, newPendingTransactions, syncing');
     const [kind, options] = params as [string, unknown];
     let sub: Subscription;
     switch (kind) {
@@ -138,7 +135,8 @@ export class EthSubscriptions {
   private pooled(txs: readonly PendingTx[]): void {
     for (const [id, sub] of this.subs) {
       if (sub.kind !== 'newPendingTransactions') continue;
-      for (const p of txs) this.notify(id, sub.full ? JSON.stringify(formatTransaction(p.tx, p.sender, { kind: 'pending' })) : `"0x${Buffer.from(p.tx.hash()).toString('hex')}"`);
+      for (const p of txs)
+        this.notify(id, sub.full ? JSON.stringify(formatTransaction(p.tx, p.sender, { kind: 'pending' })) : `"0x${Buffer.from(p.tx.hash()).toString('hex')}"`);
     }
   }
 }

@@ -46,7 +46,10 @@ describe('keys', () => {
   it('names the bad field of a key', async () => {
     await expect(adm('devgate_setKey', [{ key: 'k3', plan: 'gold' }])).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/plan/) });
     await expect(adm('devgate_setKey', [{ key: 'k3', plan: 'free', allowlist: { contracts: ['0x1'] } }])).rejects.toThrow(/allowlist\.contracts\[0\]/);
-    await expect(adm('devgate_setKey', ['k3'])).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/invalid argument 0: expected an object/) });
+    await expect(adm('devgate_setKey', ['k3'])).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/invalid argument 0: expected an object/),
+    });
     await expect(adm('devgate_setKeysMode', [{ defaultPlan: 'gold' }])).rejects.toThrow(/defaultPlan/);
   });
 });
@@ -99,7 +102,18 @@ describe('outages', () => {
 describe('limits', () => {
   it('reads and changes limits', async () => {
     const limits = await adm('devgate_getLimits');
-    expect(limits).toEqual({ maxBatch: 1000, maxBodyBytes: 5242880, maxMessageBytes: 5242880, requestTimeoutMs: 30000, headersTimeoutMs: 10000, keepAliveTimeoutMs: 65000, maxConcurrentHeavy: 16, wsPingIntervalMs: 30000, maxBufferedBytes: 16777216, maxFiltersPerKey: 1000 });
+    expect(limits).toEqual({
+      maxBatch: 1000,
+      maxBodyBytes: 5242880,
+      maxMessageBytes: 5242880,
+      requestTimeoutMs: 30000,
+      headersTimeoutMs: 10000,
+      keepAliveTimeoutMs: 65000,
+      maxConcurrentHeavy: 16,
+      wsPingIntervalMs: 30000,
+      maxBufferedBytes: 16777216,
+      maxFiltersPerKey: 1000,
+    });
     expect((await adm('devgate_setLimits', [{ maxBatch: 1 }])).maxBatch).toBe(1);
     expect((await post(gw.url('alpha', 'k1'), [rpc('eth_chainId', [], 1), rpc('eth_chainId', [], 2)])).json.error.code).toBe(-32005);
     await adm('devgate_setLimits', [{ maxBatch: 1000 }]);
@@ -109,7 +123,10 @@ describe('limits', () => {
 
 describe('the envelope', () => {
   it('answers unknown methods, bad JSON, batches and GET like any JSON-RPC endpoint', async () => {
-    expect((await post(admin, rpc('devgate_nope'))).json.error).toMatchObject({ code: -32601, message: 'the method devgate_nope does not exist/is not available' });
+    expect((await post(admin, rpc('devgate_nope'))).json.error).toMatchObject({
+      code: -32601,
+      message: 'the method devgate_nope does not exist/is not available',
+    });
     expect((await post(admin, rpc('eth_chainId'))).json.error.code).toBe(-32601);
     expect((await post(admin, '{nope')).json.error.code).toBe(-32700);
     const batch = await post(admin, [rpc('devgate_listOutages', [], 1), rpc('devgate_getLimits', [], 2)]);

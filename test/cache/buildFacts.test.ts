@@ -20,7 +20,13 @@ describe('build facts of the cache keys', () => {
     writeFileSync(join(dir, 'sub', 'deeper', 'w.ts'), 'export {};\n');
     writeFileSync(join(dir, 'types.ts'), 'export type X = 1;\n');
     writeFileSync(join(dir, 'unreached.ts'), 'export const u = 1;\n');
-    expect(importGraph(join(dir, 'entry.ts')).map((f) => f.slice(dir.length + 1))).toEqual(['entry.ts', 'sub/b.ts', 'sub/deeper/c.ts', 'sub/deeper/w.ts', 'types.ts']);
+    expect(importGraph(join(dir, 'entry.ts')).map((f) => f.slice(dir.length + 1))).toEqual([
+      'entry.ts',
+      'sub/b.ts',
+      'sub/deeper/c.ts',
+      'sub/deeper/w.ts',
+      'types.ts',
+    ]);
     const first = graphDigest(dir, 'entry.ts');
     writeFileSync(join(dir, 'unreached.ts'), 'export const u = 2;\n');
     expect(graphDigest(dir, 'entry.ts')).toBe(first);

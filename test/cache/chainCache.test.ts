@@ -108,7 +108,8 @@ describe('a chain restored from the cache', () => {
 
   it('answers eth_call and eth_getProof at every block like the fresh chain (trie nodes read out of the chain image)', async () => {
     const methods = ethMethods();
-    const ask = (chain: EthChain, method: string, params: unknown[]) => methods.execute({ chain, networkName: 'small', miner: new Miner(chain, systemClock) }, { id: 1, method, params });
+    const ask = (chain: EthChain, method: string, params: unknown[]) =>
+      methods.execute({ chain, networkName: 'small', miner: new Miner(chain, systemClock) }, { id: 1, method, params });
     const token = fresh.blockByNumber(1n)!.receipts[0]!.contractAddress!.toString();
     const holders = fresh.devAccounts().map((d) => d.address.toString());
     for (const m of fresh.blocks()) {

@@ -19,7 +19,13 @@ function section(entries: [string, Uint8Array][], pad = 3): Uint8Array {
 }
 
 const hash = (i: number, bytes = 32) => createHash('sha256').update(String(i)).digest().subarray(0, bytes).toString('hex');
-const value = (i: number) => Uint8Array.from(createHash('sha256').update(`v${i}`).digest().subarray(0, 1 + (i % 40)));
+const value = (i: number) =>
+  Uint8Array.from(
+    createHash('sha256')
+      .update(`v${i}`)
+      .digest()
+      .subarray(0, 1 + (i % 40)),
+  );
 
 describe('ImageNodes', () => {
   it('answers like a plain Map through reads, writes, deletes and iteration', () => {
@@ -40,7 +46,7 @@ describe('ImageNodes', () => {
     for (const [k] of entries.slice(0, 300)) same(k);
     for (const k of ['00', hash(99999), hash(1).slice(0, 62), 'ff'.repeat(32)]) same(k);
     let seed = 7;
-    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
     for (let step = 0; step < 3000; step++) {
       const k = rnd(4) === 0 ? hash(100000 + rnd(200)) : entries[rnd(entries.length)]![0];
       switch (rnd(4)) {
@@ -68,7 +74,11 @@ describe('ImageNodes', () => {
   });
 
   it('finds nodes by their key bytes as get finds them by hex, and stands aside once the file is overwritten or deleted from', () => {
-    const entries: [string, Uint8Array][] = [...Array.from({ length: 500 }, (_, i): [string, Uint8Array] => [hash(i), value(i)]), ['01', value(1)], ['', value(2)]];
+    const entries: [string, Uint8Array][] = [
+      ...Array.from({ length: 500 }, (_, i): [string, Uint8Array] => [hash(i), value(i)]),
+      ['01', value(1)],
+      ['', value(2)],
+    ];
     const nodes = new ImageNodes(section(entries), 3, entries.length);
     const plain = new Map(entries);
     const bytes = (k: string) => Uint8Array.from(Buffer.from(k, 'hex'));
@@ -97,7 +107,10 @@ describe('ImageNodes', () => {
   });
 
   it('refuses a node section that runs past the end', () => {
-    const buf = section([[hash(1), value(1)], [hash(2), value(2)]]);
+    const buf = section([
+      [hash(1), value(1)],
+      [hash(2), value(2)],
+    ]);
     expect(() => new ImageNodes(buf.subarray(0, buf.length - 1), 3, 2)).toThrow(/truncated/);
     expect(() => new ImageNodes(buf, 3, 3)).toThrow(/truncated/);
   });

@@ -62,8 +62,7 @@ export const DIFFERENCES: ReadonlyMap<string, Difference> = new Map<string, Diff
     'eth_simulateV1/ethSimulate-overflow-nonce',
     {
       reason: 'not-built',
-      why:
-        "a call from an account whose nonce is 2^64-1 without validation: geth runs it (its uint64 nonce wraps), @ethereumjs refuses to make a transaction with that nonce ('nonce cannot equal or exceed MAX_UINT64'); devgate answers -32603",
+      why: "a call from an account whose nonce is 2^64-1 without validation: geth runs it (its uint64 nonce wraps), @ethereumjs refuses to make a transaction with that nonce ('nonce cannot equal or exceed MAX_UINT64'); devgate answers -32603",
     },
   ],
   // Its second request (eth_getBlockByNumber latest) is served; testing_buildBlockV1 itself is not yet.

@@ -28,15 +28,47 @@ const SEED = fileURLToPath(new URL('./seed.json', import.meta.url));
 
 /** rpctestgen's AllMethods (execution-apis tools/testgen/generators.go): the order the fixtures were recorded in. */
 const ORDER = [
-  'eth_blockNumber', 'eth_getBlockByNumber', 'eth_getBlockByHash', 'eth_getProof', 'eth_chainId', 'eth_getBalance',
-  'eth_getCode', 'eth_getStorageAt', 'eth_getStorageValues', 'eth_call', 'eth_simulateV1', 'eth_estimateGas',
-  'eth_createAccessList', 'eth_getBlockTransactionCountByNumber', 'eth_getBlockTransactionCountByHash',
-  'eth_getTransactionByBlockHashAndIndex', 'eth_getTransactionByBlockNumberAndIndex', 'eth_getTransactionCount',
-  'eth_getTransactionByHash', 'eth_getTransactionReceipt', 'eth_getBlockReceipts', 'eth_sendRawTransaction',
-  'eth_syncing', 'eth_feeHistory', 'eth_getLogs', 'debug_getRawHeader', 'debug_getRawBlock', 'debug_getRawReceipts',
-  'debug_getRawTransaction', 'debug_traceTransaction', 'debug_traceBlockByNumber', 'debug_traceBlockByHash',
-  'eth_baseFee', 'eth_blobBaseFee', 'eth_config', 'eth_capabilities', 'net_version', 'testing_buildBlockV1',
-  'txpool_status', 'txpool_content', 'txpool_contentFrom',
+  'eth_blockNumber',
+  'eth_getBlockByNumber',
+  'eth_getBlockByHash',
+  'eth_getProof',
+  'eth_chainId',
+  'eth_getBalance',
+  'eth_getCode',
+  'eth_getStorageAt',
+  'eth_getStorageValues',
+  'eth_call',
+  'eth_simulateV1',
+  'eth_estimateGas',
+  'eth_createAccessList',
+  'eth_getBlockTransactionCountByNumber',
+  'eth_getBlockTransactionCountByHash',
+  'eth_getTransactionByBlockHashAndIndex',
+  'eth_getTransactionByBlockNumberAndIndex',
+  'eth_getTransactionCount',
+  'eth_getTransactionByHash',
+  'eth_getTransactionReceipt',
+  'eth_getBlockReceipts',
+  'eth_sendRawTransaction',
+  'eth_syncing',
+  'eth_feeHistory',
+  'eth_getLogs',
+  'debug_getRawHeader',
+  'debug_getRawBlock',
+  'debug_getRawReceipts',
+  'debug_getRawTransaction',
+  'debug_traceTransaction',
+  'debug_traceBlockByNumber',
+  'debug_traceBlockByHash',
+  'eth_baseFee',
+  'eth_blobBaseFee',
+  'eth_config',
+  'eth_capabilities',
+  'net_version',
+  'testing_buildBlockV1',
+  'txpool_status',
+  'txpool_content',
+  'txpool_contentFrom',
 ];
 
 const fixtures = loadFixtures();
@@ -56,7 +88,9 @@ afterAll(async () => {
   await gw?.stop();
   const listed = [...tally.listed].map(([reason, n]) => `${n} ${reason}`).join(', ') || '0';
   const notServed = [...NOT_SERVED.keys()].filter((m) => fixtures.has(m)).length;
-  console.log(`execution-apis fixtures: ${tally.passing} pass, listed differences: ${listed}; not served yet: ${tally.notServed} fixtures of ${notServed} methods`);
+  console.log(
+    `execution-apis fixtures: ${tally.passing} pass, listed differences: ${listed}; not served yet: ${tally.notServed} fixtures of ${notServed} methods`,
+  );
 });
 
 describe('the lists', () => {
@@ -105,7 +139,10 @@ describe('the hive test chain', () => {
     const genesis = parseGethGenesis(json('genesis.json'), 'genesis.json');
     const head = Number(await call('eth_blockNumber'));
     const headers = await Promise.all(Array.from({ length: head + 1 }, (_, n) => call('eth_getBlockByNumber', ['0x' + n.toString(16), false])));
-    const mergeBlock = resolveMergeBlock(genesis, headers.slice(1).map((h) => BigInt(h.difficulty)));
+    const mergeBlock = resolveMergeBlock(
+      genesis,
+      headers.slice(1).map((h) => BigInt(h.difficulty)),
+    );
     expect(mergeBlock).toBe(BigInt(env.HIVE_MERGE_BLOCK_ID!));
     const schedule = prepareCommon(gethCommon(genesis, { mergeBlock }));
     const seen = new Set<string>();
@@ -122,7 +159,27 @@ describe('the hive test chain', () => {
       if (blob !== undefined) expect(common.getBlobGasSchedule(), `blob schedule of ${fork}`).toEqual(blob);
     }
     // The chain reaches every fork of the schedule (the fork tests below rely on it).
-    expect([...seen]).toEqual(['homestead', 'tangerineWhistle', 'spuriousDragon', 'byzantium', 'constantinople', 'petersburg', 'istanbul', 'muirGlacier', 'berlin', 'london', 'arrowGlacier', 'grayGlacier', 'paris', 'shanghai', 'cancun', 'prague', 'osaka', 'bpo1', 'bpo2']);
+    expect([...seen]).toEqual([
+      'homestead',
+      'tangerineWhistle',
+      'spuriousDragon',
+      'byzantium',
+      'constantinople',
+      'petersburg',
+      'istanbul',
+      'muirGlacier',
+      'berlin',
+      'london',
+      'arrowGlacier',
+      'grayGlacier',
+      'paris',
+      'shanghai',
+      'cancun',
+      'prague',
+      'osaka',
+      'bpo1',
+      'bpo2',
+    ]);
   });
 });
 
@@ -169,7 +226,10 @@ function hold(fixture: Fixture, rounds: readonly Round[]): Difference | undefine
   const listed = DIFFERENCES.get(fixture.id);
   if (listed === undefined) {
     for (const round of rounds) {
-      expect(round.actual, `${fixture.id}${fixture.speconly ? ' (speconly)' : ''} differs from geth:\n  ${differingPaths(round.exchange.response, round.actual).join('\n  ')}`).toStrictEqual(round.exchange.response);
+      expect(
+        round.actual,
+        `${fixture.id}${fixture.speconly ? ' (speconly)' : ''} differs from geth:\n  ${differingPaths(round.exchange.response, round.actual).join('\n  ')}`,
+      ).toStrictEqual(round.exchange.response);
     }
     return undefined;
   }
@@ -181,13 +241,20 @@ function hold(fixture: Fixture, rounds: readonly Round[]): Difference | undefine
       continue;
     }
     const patched = listed.patch(structuredClone(round.actual));
-    expect(patched, `${fixture.id} (listed: ${listed.why}) differs beyond its listed difference:\n  ${differingPaths(expected, patched).join('\n  ')}`).toStrictEqual(expected);
+    expect(
+      patched,
+      `${fixture.id} (listed: ${listed.why}) differs beyond its listed difference:\n  ${differingPaths(expected, patched).join('\n  ')}`,
+    ).toStrictEqual(expected);
   }
   return listed;
 }
 
 /** One call's result. */
 async function call(method: string, params: unknown[] = []): Promise<any> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return ((await res.json()) as { result: any }).result;
 }

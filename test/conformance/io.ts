@@ -67,8 +67,13 @@ export function loadFixtures(root = FIXTURES): Map<string, Fixture[]> {
   for (const method of readdirSync(root).sort()) {
     const dir = join(root, method);
     if (!statSync(dir).isDirectory()) continue;
-    const files = readdirSync(dir).filter((f) => f.endsWith('.io')).sort();
-    out.set(method, files.map((f) => parseIo(`${method}/${f.slice(0, -3)}`, readFileSync(join(dir, f), 'utf8'))));
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.io'))
+      .sort();
+    out.set(
+      method,
+      files.map((f) => parseIo(`${method}/${f.slice(0, -3)}`, readFileSync(join(dir, f), 'utf8'))),
+    );
   }
   return out;
 }

@@ -31,9 +31,7 @@ interface StorageLayout {
 /** The `slot N [offset M]  label  type` lines of a source's storage layout comment. */
 function documentedSlots(source: string): { slot: string; offset: number; label: string; type: string }[] {
   const lines = source.split('\n').map((l) => /^\s*\/\/\/\s+slot (\d+)(?: offset (\d+))?\s+(\w+)\s+(.+?)\s*$/.exec(l));
-  return lines
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ slot: m[1]!, offset: Number(m[2] ?? 0), label: m[3]!, type: m[4]! }));
+  return lines.filter((m): m is RegExpExecArray => m !== null).map((m) => ({ slot: m[1]!, offset: Number(m[2] ?? 0), label: m[3]!, type: m[4]! }));
 }
 
 const committed = (name: string) => readFileSync(join(CONTRACTS_DIR, `${name}.json`), 'utf8');
@@ -81,7 +79,10 @@ describe('contract artifacts', () => {
         label: e.label,
         type: layout.types[e.type]!.label,
       }));
-      expect(documented.map(({ type, ...rest }) => rest), a.contractName).toEqual(actual.map(({ type, ...rest }) => rest));
+      expect(
+        documented.map(({ type, ...rest }) => rest),
+        a.contractName,
+      ).toEqual(actual.map(({ type, ...rest }) => rest));
       documented.forEach((d, i) => expect(d.type.startsWith(actual[i]!.type), `${a.contractName}.${d.label}: ${d.type}`).toBe(true));
     }
   });

@@ -6,18 +6,7 @@
 import { Hardfork } from '@ethereumjs/common';
 import type { Log } from '@ethereumjs/evm';
 import { Address, bytesToHex, hexToBytes } from '@ethereumjs/util';
-import {
-  concat,
-  decodeErrorResult,
-  decodeEventLog,
-  decodeFunctionResult,
-  encodeFunctionData,
-  getAddress,
-  keccak256,
-  pad,
-  toHex,
-  type Hex,
-} from 'viem';
+import { concat, decodeErrorResult, decodeEventLog, decodeFunctionResult, encodeFunctionData, getAddress, keccak256, pad, toHex, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Harness, alice, block, bob, fakeBlockHash, loadArtifact, opcodes } from './harness.js';
 
@@ -75,7 +64,10 @@ describe('Token', () => {
     expect((await h.invoke('Token', token, 'transferFrom', [addressHex(alice), addressHex(bob), 40n], { from: bob })).ok).toBe(true);
     expect(decode('Token', 'allowance', (await h.invoke('Token', token, 'allowance', [addressHex(alice), addressHex(bob)])).returnData)).toBe(60n);
     const over = await h.invoke('Token', token, 'transferFrom', [addressHex(alice), addressHex(bob), 61n], { from: bob });
-    expect(decodeErrorResult({ abi: loadArtifact('Token').abi, data: over.returnData })).toMatchObject({ errorName: 'InsufficientAllowance', args: [60n, 61n] });
+    expect(decodeErrorResult({ abi: loadArtifact('Token').abi, data: over.returnData })).toMatchObject({
+      errorName: 'InsufficientAllowance',
+      args: [60n, 61n],
+    });
   });
 
   it('lets only the deployer mint', async () => {
@@ -181,7 +173,11 @@ describe('Reverter', () => {
 
   it('returns its block and message context', async () => {
     const r = await h.invoke('Reverter', c, 'context', [], { from: bob, gasPrice: 9n });
-    const [number, timestamp, parentHash, baseFee, chainId, sender, origin, coinbase, gasLimit, gasPrice] = decode('Reverter', 'context', r.returnData) as unknown[];
+    const [number, timestamp, parentHash, baseFee, chainId, sender, origin, coinbase, gasLimit, gasPrice] = decode(
+      'Reverter',
+      'context',
+      r.returnData,
+    ) as unknown[];
     expect({ number, timestamp, parentHash, baseFee, chainId, sender, origin, coinbase, gasLimit, gasPrice }).toEqual({
       number: block.header.number,
       timestamp: block.header.timestamp,
@@ -194,7 +190,7 @@ describe('Reverter', () => {
       gasLimit: block.header.gasLimit,
       gasPrice: 9n,
     });
- 
+
     const atGenesis = decode('Reverter', 'context', (await h.invoke('Reverter', c, 'context', [], { number: 0n })).returnData) as unknown[];
     expect(atGenesis.slice(0, 3)).toEqual([0n, block.header.timestamp, word(0)]);
   });
@@ -239,11 +235,16 @@ describe('SimpleStore', () => {
   it('artifacts use no opcode newer than their EVM version (REVERT only on the failure paths)', () => {
     for (const name of ['Token', 'Reverter', 'StorageLayout', 'Emitter', 'SimpleStore']) {
       const a = loadArtifact(name);
-      expect(opcodes(a.deployedBytecode).filter((op) => afterParis.includes(op)), name).toEqual([]);
+      expect(
+        opcodes(a.deployedBytecode).filter((op) => afterParis.includes(op)),
+        name,
+      ).toEqual([]);
     }
     const homestead = loadArtifact('SimpleStoreHomestead');
     expect(opcodes(homestead.deployedBytecode).filter((op) => afterHomestead.includes(op))).toEqual([]);
-    expect(opcodes(homestead.bytecode.slice(0, 2 + 2 * (hexToBytes(homestead.bytecode).length - hexToBytes(homestead.deployedBytecode).length)) as Hex)).not.toContain(0x5f);
+    expect(
+      opcodes(homestead.bytecode.slice(0, 2 + 2 * (hexToBytes(homestead.bytecode).length - hexToBytes(homestead.deployedBytecode).length)) as Hex),
+    ).not.toContain(0x5f);
   });
 
   it('SimpleStoreHomestead stores, reads and emits on a homestead EVM', async () => {

@@ -64,7 +64,11 @@ export class Harness {
     return r.createdAddress;
   }
 
-  async call(to: Address, data: Hex, opts: { from?: Address; gasLimit?: bigint; value?: bigint; gasPrice?: bigint; number?: bigint } = {}): Promise<CallOutcome> {
+  async call(
+    to: Address,
+    data: Hex,
+    opts: { from?: Address; gasLimit?: bigint; value?: bigint; gasPrice?: bigint; number?: bigint } = {},
+  ): Promise<CallOutcome> {
     const from = opts.from ?? alice;
     const r = await this.evm.runCall({
       caller: from,
@@ -77,7 +81,13 @@ export class Harness {
       block: opts.number === undefined ? block : { header: { ...block.header, number: opts.number } },
     });
     const e = r.execResult;
-    return { ok: e.exceptionError === undefined, returnData: bytesToHex(e.returnValue) as Hex, gasUsed: e.executionGasUsed, logs: e.logs ?? [], error: e.exceptionError?.error };
+    return {
+      ok: e.exceptionError === undefined,
+      returnData: bytesToHex(e.returnValue) as Hex,
+      gasUsed: e.executionGasUsed,
+      logs: e.logs ?? [],
+      error: e.exceptionError?.error,
+    };
   }
 
   /** Calls a function by name with the contract's ABI. */
@@ -88,7 +98,8 @@ export class Harness {
 
   /** The 32-byte word at a storage position, as a bigint. */
   async storageAt(address: Address, position: Hex | bigint): Promise<bigint> {
-    const key = typeof position === 'bigint' ? setLengthLeft(hexToBytes(`0x${position.toString(16).padStart(2, '0')}` as PrefixedHexString), 32) : hexToBytes(position);
+    const key =
+      typeof position === 'bigint' ? setLengthLeft(hexToBytes(`0x${position.toString(16).padStart(2, '0')}` as PrefixedHexString), 32) : hexToBytes(position);
     const value = await this.evm.stateManager.getStorage(address, key);
     return value.length === 0 ? 0n : BigInt(bytesToHex(value));
   }

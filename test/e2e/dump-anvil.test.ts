@@ -63,14 +63,16 @@ describe('an anvil state file', () => {
     }
   });
 
-  it('is not taken by start({ state: FILE }) (--state), which would write devgate\'s file over it on stop', async () => {
-    await expect(start({ port: 0, chains: ['chains/sepolia.json'], state: FIXTURE })).rejects.toThrow(`${FIXTURE} is an anvil state file, which the state file written on exit would replace: load it with --load-state ${FIXTURE} and dump to another file (--dump-state)`);
+  it("is not taken by start({ state: FILE }) (--state), which would write devgate's file over it on stop", async () => {
+    await expect(start({ port: 0, chains: ['chains/sepolia.json'], state: FIXTURE })).rejects.toThrow(
+      `${FIXTURE} is an anvil state file, which the state file written on exit would replace: load it with --load-state ${FIXTURE} and dump to another file (--dump-state)`,
+    );
   });
 
   it('loads at start into the first eth network (start({ state: { load } }))', async () => {
     const gw = await start({ port: 0, chains: ['chains/sepolia.json'], state: { load: FIXTURE } });
     try {
-      expect(gw.stateLoaded).toEqual(['sepolia: 4 accounts of an anvil state file put into head\'s state (its 1 blocks and 0 transactions are not replayed)']);
+      expect(gw.stateLoaded).toEqual(["sepolia: 4 accounts of an anvil state file put into head's state (its 1 blocks and 0 transactions are not replayed)"]);
       await expectFixtureAt(gw.url('sepolia'), 4n);
     } finally {
       await gw.stop();

@@ -17,7 +17,18 @@ import { call } from '../support/http.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'devgate-dump-bench-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const TRANSFER_ABI = [{ type: 'function', name: 'transfer', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'value', type: 'uint256' }], outputs: [{ type: 'bool' }] }] as const;
+const TRANSFER_ABI = [
+  {
+    type: 'function',
+    name: 'transfer',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'value', type: 'uint256' },
+    ],
+    outputs: [{ type: 'bool' }],
+  },
+] as const;
 
 describe('dump and load of a bench-like chain after mining', () => {
   it('answers every query byte for byte after a load that brings every block', async () => {
@@ -29,7 +40,12 @@ describe('dump and load of a bench-like chain after mining', () => {
     let head: number;
     try {
       const url = a.url('bench');
-      const chain = defineChain({ id: DEFAULT_CHAIN_OPTIONS.chainId, name: 'bench', nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+      const chain = defineChain({
+        id: DEFAULT_CHAIN_OPTIONS.chainId,
+        name: 'bench',
+        nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 },
+        rpcUrls: { default: { http: [url] } },
+      });
       const wallets = [0, 1, 2].map((i) => createWalletClient({ account: mnemonicToAccount(MNEMONIC, { addressIndex: i }), chain, transport: http(url) }));
       await call(url, 'evm_setAutomine', [false]);
       for (let b = 0; b < 6; b++) {
@@ -61,7 +77,12 @@ describe('dump and load of a bench-like chain after mining', () => {
       expect(b.stateLoaded).toEqual([`bench: head ${head} (blocks 0-0 kept, ${head} loaded), 1 pending`]);
       const [ua, ub] = [a.url('bench'), b.url('bench')];
       const balanceOf = (who: Hex) => `0x70a08231${who.slice(2).padStart(64, '0')}`;
-      const q: [string, unknown[]][] = [['eth_blockNumber', []], ['txpool_content', []], ['eth_getBlockByNumber', ['pending', false]], ['eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest', address: token }]]];
+      const q: [string, unknown[]][] = [
+        ['eth_blockNumber', []],
+        ['txpool_content', []],
+        ['eth_getBlockByNumber', ['pending', false]],
+        ['eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest', address: token }]],
+      ];
       for (let n = 0; n <= head; n++) {
         const tag = `0x${n.toString(16)}`;
         q.push(['eth_getBlockByNumber', [tag, true]], ['eth_getBlockReceipts', [tag]], ['eth_getBalance', [holders[n % holders.length], tag]]);

@@ -45,7 +45,7 @@ async function grow(url: string): Promise<Hex[]> {
   hashes.push((await call(url, 'eth_sendTransaction', [{ from: WHALE, to: WHO, value: '0x7' }])).result);
   // Unmined: an edit of head's state and a pending pool, in manual mining.
   await test.setAutomine(false);
-  await test.setStorageAt({ address: TOKEN, index: '0x' + '77'.padStart(64, '0') as Hex, value: '0x' + '1'.padStart(64, '0') as Hex });
+  await test.setStorageAt({ address: TOKEN, index: ('0x' + '77'.padStart(64, '0')) as Hex, value: ('0x' + '1'.padStart(64, '0')) as Hex });
   hashes.push(await wallet.sendTransaction({ to: WHO, value: 3n }));
   hashes.push((await call(url, 'eth_sendTransaction', [{ from: WHALE, to: WHO, value: '0x9' }])).result); // pooled, impersonated
   await test.setNextBlockTimestamp({ timestamp: 2_000_000_000n });
@@ -54,7 +54,12 @@ async function grow(url: string): Promise<Hex[]> {
 
 /** The requests whose answers must not change across a dump and load. */
 function queries(head: number, hashes: readonly Hex[]): [string, unknown[]][] {
-  const q: [string, unknown[]][] = [['eth_blockNumber', []], ['eth_getBlockByNumber', ['pending', true]], ['txpool_content', []], ['eth_getProof', [TOKEN, ['0x0', '0x77'], 'latest']]];
+  const q: [string, unknown[]][] = [
+    ['eth_blockNumber', []],
+    ['eth_getBlockByNumber', ['pending', true]],
+    ['txpool_content', []],
+    ['eth_getProof', [TOKEN, ['0x0', '0x77'], 'latest']],
+  ];
   for (let n = 0; n <= head; n++) {
     const tag = `0x${n.toString(16)}`;
     q.push(['eth_getBlockByNumber', [tag, true]], ['eth_getBlockReceipts', [tag]], ['eth_getBalance', [WHO, tag]], ['eth_getStorageAt', [TOKEN, '0x2', tag]]);

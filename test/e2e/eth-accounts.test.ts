@@ -31,7 +31,11 @@ const typed = {
     ],
   },
   primaryType: 'Mail',
-  message: { from: { name: 'Cow', wallet: '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826' }, to: { name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' }, contents: 'Hello, Bob!' },
+  message: {
+    from: { name: 'Cow', wallet: '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826' },
+    to: { name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' },
+    contents: 'Hello, Bob!',
+  },
 } as const;
 
 let gw: Gateway;
@@ -68,7 +72,9 @@ describe('dev accounts', () => {
     const wallet = new Wallet(DEV4.key);
     expect(await signer.signMessage('hello')).toBe(await wallet.signMessage('hello'));
     const types = { Person: typed.types.Person, Mail: typed.types.Mail };
-    expect(await signer.signTypedData(typed.domain, types as never, typed.message)).toBe(await wallet.signTypedData(typed.domain, types as never, typed.message));
+    expect(await signer.signTypedData(typed.domain, types as never, typed.message)).toBe(
+      await wallet.signTypedData(typed.domain, types as never, typed.message),
+    );
     provider.destroy();
     const head = (await call(url, 'eth_blockNumber')).result;
     const raw = (await call(url, 'eth_signTransaction', [{ from: DEV4.address, to: WHALE, value: '0x5' }])).result as Hex;
@@ -106,7 +112,10 @@ describe('impersonation', () => {
   }
 
   it('the same request impersonated twice from the same state gives the same hash; auto-impersonation; snapshots restore it', async () => {
-    const send = () => call(url, 'eth_sendTransaction', [{ from: WHALE, to: TOKEN, value: '0x0', data: '0x', gas: '0x7530', maxFeePerGas: '0x2540be400', maxPriorityFeePerGas: '0x1' }]);
+    const send = () =>
+      call(url, 'eth_sendTransaction', [
+        { from: WHALE, to: TOKEN, value: '0x0', data: '0x', gas: '0x7530', maxFeePerGas: '0x2540be400', maxPriorityFeePerGas: '0x1' },
+      ]);
     await call(url, 'anvil_setBalance', [WHALE, '0x8ac7230489e80000']);
     const snap = (await call(url, 'evm_snapshot')).result;
     expect((await call(url, 'anvil_autoImpersonateAccount', [true])).result).toBeNull();

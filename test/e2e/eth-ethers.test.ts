@@ -63,13 +63,28 @@ describe.each(['http', 'ws'])('ethers over %s', (transport) => {
     expect(await token.getFunction('balanceOf')(ACCOUNT1)).toBe(990n);
     expect(await token.getFunction('balanceOf')(ACCOUNT1, { blockTag: 2 })).toBe(1000n);
     const reverter = new Contract(REVERTER, abi('Reverter'), p());
-    const err = await reverter.getFunction('revertWithReason')().then(() => undefined, (e: unknown) => e);
+    const err = await reverter
+      .getFunction('revertWithReason')()
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(isCallException(err)).toBe(true);
     expect((err as { reason: string }).reason).toBe('Reverter: always reverts');
-    const panic = await reverter.getFunction('panicAssert')().then(() => undefined, (e: unknown) => e);
+    const panic = await reverter
+      .getFunction('panicAssert')()
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(isCallException(panic)).toBe(true);
     expect((panic as { revert: { name: string; args: unknown[] } }).revert.name).toBe('Panic');
-    const custom = await reverter.getFunction('revertWithCustomError')(5n, { from: ACCOUNT2 }).then(() => undefined, (e: unknown) => e);
+    const custom = await reverter
+      .getFunction('revertWithCustomError')(5n, { from: ACCOUNT2 })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect((custom as { revert: { name: string; args: unknown[] } }).revert.name).toBe('Unauthorized');
     expect(await reverter.getFunction('succeed')()).toBe(42n);
   });

@@ -53,7 +53,12 @@ describe('viem watch actions over http (filters)', () => {
     await new Promise((r) => setTimeout(r, 200));
     const head = await client.getBlockNumber();
     await test.mine({ blocks: 2 });
-    const sent = await wallet.writeContract({ address: TOKEN, abi: token.abi, functionName: 'transfer', args: ['0x00000000000000000000000000000000000000e1', 5n] });
+    const sent = await wallet.writeContract({
+      address: TOKEN,
+      abi: token.abi,
+      functionName: 'transfer',
+      args: ['0x00000000000000000000000000000000000000e1', 5n],
+    });
     // watchBlockNumber polls on its own timer: wait for it too, not only for the filters (CI saw it one poll behind).
     await until(() => transfers.length > 0 && blocks.includes(head + 3n) && pending.includes(sent) && numbers.at(-1) === head + 3n);
     for (const off of unwatch) off();
@@ -89,7 +94,12 @@ describe('raw filters', () => {
     expect(id).toMatch(/^0x[0-9a-f]+$/);
     const snap = (await call(url, 'evm_snapshot')).result;
     const wallet = createWalletClient({ account: privateKeyToAccount(KEY0), chain, transport: http(url) });
-    const hash = await wallet.writeContract({ address: TOKEN, abi: token.abi, functionName: 'transfer', args: ['0x00000000000000000000000000000000000000e3', 7n] });
+    const hash = await wallet.writeContract({
+      address: TOKEN,
+      abi: token.abi,
+      functionName: 'transfer',
+      args: ['0x00000000000000000000000000000000000000e3', 7n],
+    });
     const added = (await call(url, 'eth_getFilterChanges', [id])).result;
     expect(added).toHaveLength(1);
     expect(added[0]).toMatchObject({ transactionHash: hash, removed: false });

@@ -15,7 +15,24 @@ import { result } from '../support/http.js';
 import { UNLIMITED } from '../eth/methods/seed.js';
 
 const SEED = fileURLToPath(new URL('../fixtures/forks/seed.json', import.meta.url));
-const BASE = ['blockHash', 'blockNumber', 'blockTimestamp', 'from', 'gas', 'gasPrice', 'hash', 'input', 'nonce', 'to', 'transactionIndex', 'value', 'type', 'v', 'r', 's'];
+const BASE = [
+  'blockHash',
+  'blockNumber',
+  'blockTimestamp',
+  'from',
+  'gas',
+  'gasPrice',
+  'hash',
+  'input',
+  'nonce',
+  'to',
+  'transactionIndex',
+  'value',
+  'type',
+  'v',
+  'r',
+  's',
+];
 const TYPED = [...BASE, 'accessList', 'chainId', 'yParity'];
 const FEE = [...TYPED, 'maxFeePerGas', 'maxPriorityFeePerGas'];
 const KEYS: Record<string, string[]> = {
@@ -120,10 +137,14 @@ describe('imported fork chain', () => {
     expect(await rpc('eth_blobBaseFee')).toMatch(/^0x[1-9a-f][0-9a-f]*$/);
   });
 
-  it('fee history answers blob fees and ratios for every block, as geth: zeros before Cancun, each block over its fork\'s max (bpo too)', async () => {
+  it("fee history answers blob fees and ratios for every block, as geth: zeros before Cancun, each block over its fork's max (bpo too)", async () => {
     const { config } = JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/forks/genesis.json', import.meta.url)), 'utf8'));
     const forks = ['cancun', 'prague', 'osaka', 'bpo1', 'bpo2'];
-    const maxBlobs = (time: number) => forks.filter((f) => time >= config[`${f}Time`]).map((f) => config.blobSchedule[f].max).pop() ?? 0;
+    const maxBlobs = (time: number) =>
+      forks
+        .filter((f) => time >= config[`${f}Time`])
+        .map((f) => config.blobSchedule[f].max)
+        .pop() ?? 0;
     const history = await rpc('eth_feeHistory', ['0x' + blocks.length.toString(16), 'latest', []]);
     expect(history.baseFeePerBlobGas).toHaveLength(blocks.length + 1);
     let bpo = 0;

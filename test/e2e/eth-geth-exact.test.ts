@@ -40,11 +40,13 @@ describe('as geth answers', () => {
     }
   });
 
-  it('eth_call and eth_estimateGas without a price run at a zero base fee; with one, at the block\'s', async () => {
+  it("eth_call and eth_estimateGas without a price run at a zero base fee; with one, at the block's", async () => {
     const baseFee = BigInt((await call(url, 'eth_getBlockByNumber', ['latest', false])).result.baseFeePerGas);
     expect(baseFee).toBeGreaterThan(0n);
     expect(BigInt((await call(url, 'eth_call', [{ data: RETURN_BASEFEE }, 'latest'])).result)).toBe(0n);
-    expect(BigInt((await call(url, 'eth_call', [{ from: DEV0, data: RETURN_BASEFEE, maxFeePerGas: '0x' + (baseFee * 2n).toString(16) }, 'latest'])).result)).toBe(baseFee);
+    expect(
+      BigInt((await call(url, 'eth_call', [{ from: DEV0, data: RETURN_BASEFEE, maxFeePerGas: '0x' + (baseFee * 2n).toString(16) }, 'latest'])).result),
+    ).toBe(baseFee);
     expect((await call(url, 'eth_estimateGas', [{ data: RETURN_BASEFEE }])).error).toBeUndefined();
   });
 
@@ -56,12 +58,17 @@ describe('as geth answers', () => {
     for (const log of logs) expect(log.blockTimestamp).toBe((await call(url, 'eth_getBlockByNumber', [log.blockNumber, false])).result.timestamp);
     const receipt = (await call(url, 'eth_getTransactionReceipt', [logs[0].transactionHash])).result;
     expect(receipt.logs[0].blockTimestamp).toBe(logs[0].blockTimestamp);
-    expect((await call(url, 'eth_getBlockReceipts', [logs[0].blockNumber])).result[0].logs.every((l: any) => l.blockTimestamp === logs[0].blockTimestamp)).toBe(true);
+    expect((await call(url, 'eth_getBlockReceipts', [logs[0].blockNumber])).result[0].logs.every((l: any) => l.blockTimestamp === logs[0].blockTimestamp)).toBe(
+      true,
+    );
   });
 
   it('eth_getLogs with a toBlock past head: -32602 block range extends beyond current head block', async () => {
     const head = BigInt((await call(url, 'eth_blockNumber')).result);
-    expect((await call(url, 'eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x' + (head + 1n).toString(16) }])).error).toEqual({ code: -32602, message: 'block range extends beyond current head block' });
+    expect((await call(url, 'eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x' + (head + 1n).toString(16) }])).error).toEqual({
+      code: -32602,
+      message: 'block range extends beyond current head block',
+    });
   });
 
   it('a gethGenesis seed without chainId takes config.chainId; one that differs is refused naming both', async () => {

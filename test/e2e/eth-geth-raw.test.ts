@@ -120,14 +120,20 @@ describe('debug_getRaw* over the fork chain', () => {
     const url = gw.url('forks');
     expect((await call(url, 'debug_getRawBlock', ['2'])).error).toEqual({ code: -32602, message: 'invalid argument 0: hex string without 0x prefix' });
     expect((await call(url, 'debug_getRawHeader', [])).error).toEqual({ code: -32602, message: 'missing value for required argument 0' });
-    expect((await call(url, 'debug_getRawTransaction', ['0x12'])).error).toEqual({ code: -32602, message: 'invalid argument 0: hex string has length 2, want 64 for common.Hash' });
-    expect((await call(url, 'debug_getRawTransaction', [12])).error).toEqual({ code: -32602, message: 'invalid argument 0: json: cannot unmarshal non-string into Go value of type common.Hash' });
+    expect((await call(url, 'debug_getRawTransaction', ['0x12'])).error).toEqual({
+      code: -32602,
+      message: 'invalid argument 0: hex string has length 2, want 64 for common.Hash',
+    });
+    expect((await call(url, 'debug_getRawTransaction', [12])).error).toEqual({
+      code: -32602,
+      message: 'invalid argument 0: json: cannot unmarshal non-string into Go value of type common.Hash',
+    });
     expect((await call(url, 'eth_getHeaderByNumber', ['latest', 1])).error).toEqual({ code: -32602, message: 'too many arguments, want at most 1' });
   });
 });
 
 describe('headers and uncles', () => {
-  it('eth_getHeaderByNumber/ByHash: the block object\'s header fields, without totalDifficulty, size, transactions, uncles', async () => {
+  it("eth_getHeaderByNumber/ByHash: the block object's header fields, without totalDifficulty, size, transactions, uncles", async () => {
     const head = Number(await viem.getBlockNumber());
     for (let n = 0; n <= head; n++) {
       const number = '0x' + n.toString(16);
@@ -142,7 +148,7 @@ describe('headers and uncles', () => {
     expect(await req(viem, 'eth_getHeaderByHash', ['0x' + '22'.repeat(32)])).toBeNull();
   });
 
-  it('eth_getUncleBy*AndIndex: the block\'s uncle (hash among its uncles, its own number), null past the last', async () => {
+  it("eth_getUncleBy*AndIndex: the block's uncle (hash among its uncles, its own number), null past the last", async () => {
     const head = Number(await viem.getBlockNumber());
     let seen = 0;
     for (let n = 0; n <= head; n++) {
@@ -183,7 +189,9 @@ describe('the read-surface chain: pending, storage in bulk', () => {
     expect(pool.transactions.length).toBeGreaterThan(0);
     for (const tx of pool.transactions) expect(Transaction.from(await req(dev, 'debug_getRawTransaction', [tx.hash])).hash).toBe(tx.hash);
     for (const [i, tx] of pool.transactions.entries()) {
-      expect(await req(dev, 'eth_getRawTransactionByBlockNumberAndIndex', ['pending', '0x' + i.toString(16)])).toBe(await req(dev, 'eth_getRawTransactionByHash', [tx.hash]));
+      expect(await req(dev, 'eth_getRawTransactionByBlockNumberAndIndex', ['pending', '0x' + i.toString(16)])).toBe(
+        await req(dev, 'eth_getRawTransactionByHash', [tx.hash]),
+      );
     }
   });
 
@@ -198,7 +206,11 @@ describe('the read-surface chain: pending, storage in bulk', () => {
         expect(got[address.toLowerCase()], `${address} at ${block}`).toEqual(expected);
       }
     }
-    expect(Object.values(await req(dev, 'eth_getStorageValues', [request])).flat().some((v: any) => BigInt(v) !== 0n)).toBe(true);
+    expect(
+      Object.values(await req(dev, 'eth_getStorageValues', [request]))
+        .flat()
+        .some((v: any) => BigInt(v) !== 0n),
+    ).toBe(true);
   });
 
   it('eth_getStorageValues errors: empty (-32602), over 1024 slots (-38026), bad keys (-32602), unknown block (-32000)', async () => {
@@ -207,9 +219,18 @@ describe('the read-surface chain: pending, storage in bulk', () => {
     expect((await call(url, 'eth_getStorageValues', [{}, 'latest'])).error).toEqual({ code: -32602, message: 'empty request' });
     expect((await call(url, 'eth_getStorageValues', [{ [TOKEN]: [] }])).error).toEqual({ code: -32602, message: 'empty request' });
     expect((await call(url, 'eth_getStorageValues', [null])).error).toEqual({ code: -32602, message: 'empty request' });
-    expect((await call(url, 'eth_getStorageValues', [{ [TOKEN]: Array(1025).fill(slot) }])).error).toEqual({ code: -38026, message: 'too many slots (max 1024)' });
-    expect((await call(url, 'eth_getStorageValues', [{ [TOKEN]: ['0x0'] }])).error).toEqual({ code: -32602, message: 'invalid argument 0: json: cannot unmarshal hex string of odd length into Go value of type common.Hash' });
-    expect((await call(url, 'eth_getStorageValues', [{ '0x1234': [slot] }])).error).toEqual({ code: -32602, message: 'invalid argument 0: hex string has length 4, want 40 for Address' });
+    expect((await call(url, 'eth_getStorageValues', [{ [TOKEN]: Array(1025).fill(slot) }])).error).toEqual({
+      code: -38026,
+      message: 'too many slots (max 1024)',
+    });
+    expect((await call(url, 'eth_getStorageValues', [{ [TOKEN]: ['0x0'] }])).error).toEqual({
+      code: -32602,
+      message: 'invalid argument 0: json: cannot unmarshal hex string of odd length into Go value of type common.Hash',
+    });
+    expect((await call(url, 'eth_getStorageValues', [{ '0x1234': [slot] }])).error).toEqual({
+      code: -32602,
+      message: 'invalid argument 0: hex string has length 4, want 40 for Address',
+    });
     expect((await call(url, 'eth_getStorageValues', [[TOKEN]])).error.code).toBe(-32602);
     expect((await call(url, 'eth_getStorageValues', [{ [TOKEN]: [slot] }, '0xffffff'])).error).toEqual({ code: -32000, message: 'header not found' });
   });
@@ -228,7 +249,13 @@ describe('eth_config (EIP-7910) on devgate seeds', () => {
     expect(config.current.blobSchedule).toEqual({ target: 6, max: 9, baseFeeUpdateFraction: 5007716 });
     expect(Object.keys(config.current.precompiles)).toHaveLength(18);
     expect(config.current.precompiles.P256VERIFY).toBe('0x0000000000000000000000000000000000000100');
-    expect(Object.keys(config.current.systemContracts)).toEqual(['BEACON_ROOTS_ADDRESS', 'CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS', 'DEPOSIT_CONTRACT_ADDRESS', 'HISTORY_STORAGE_ADDRESS', 'WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS']);
+    expect(Object.keys(config.current.systemContracts)).toEqual([
+      'BEACON_ROOTS_ADDRESS',
+      'CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS',
+      'DEPOSIT_CONTRACT_ADDRESS',
+      'HISTORY_STORAGE_ADDRESS',
+      'WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS',
+    ]);
   });
 
   it('a london seed (before Shanghai): no current entry, as geth; too many arguments is -32602', async () => {

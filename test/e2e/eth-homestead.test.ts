@@ -15,12 +15,42 @@ import { UNLIMITED } from '../eth/methods/seed.js';
 const SEED = fileURLToPath(new URL('../fixtures/eth/homestead.json', import.meta.url));
 const HASH = /^0x[0-9a-f]{64}$/;
 const RECEIPT_KEYS = [
-  'blockHash', 'blockNumber', 'contractAddress', 'cumulativeGasUsed', 'effectiveGasPrice', 'from', 'gasUsed', 'logs', 'logsBloom',
-  'root', 'to', 'transactionHash', 'transactionIndex', 'type',
+  'blockHash',
+  'blockNumber',
+  'contractAddress',
+  'cumulativeGasUsed',
+  'effectiveGasPrice',
+  'from',
+  'gasUsed',
+  'logs',
+  'logsBloom',
+  'root',
+  'to',
+  'transactionHash',
+  'transactionIndex',
+  'type',
 ];
 const BLOCK_KEYS = [
-  'difficulty', 'extraData', 'gasLimit', 'gasUsed', 'hash', 'logsBloom', 'miner', 'mixHash', 'nonce', 'number', 'parentHash',
-  'receiptsRoot', 'sha3Uncles', 'size', 'stateRoot', 'timestamp', 'totalDifficulty', 'transactions', 'transactionsRoot', 'uncles',
+  'difficulty',
+  'extraData',
+  'gasLimit',
+  'gasUsed',
+  'hash',
+  'logsBloom',
+  'miner',
+  'mixHash',
+  'nonce',
+  'number',
+  'parentHash',
+  'receiptsRoot',
+  'sha3Uncles',
+  'size',
+  'stateRoot',
+  'timestamp',
+  'totalDifficulty',
+  'transactions',
+  'transactionsRoot',
+  'uncles',
 ];
 
 let gw: Gateway;

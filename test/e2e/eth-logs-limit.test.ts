@@ -19,7 +19,9 @@ const seed = {
   genesis: { timestamp: '0x6553f100' },
   blocks: [
     { transactions: [{ artifact: 'Token' }, { artifact: 'Reverter' }, { artifact: 'StorageLayout' }, { artifact: 'Emitter', label: 'em' }] },
-    ...Array.from({ length: BLOCKS }, () => ({ transactions: [{ to: '@em', artifact: 'Emitter', function: 'emitMany', args: [String(PER_BLOCK)], gas: '0xf42400' }] })),
+    ...Array.from({ length: BLOCKS }, () => ({
+      transactions: [{ to: '@em', artifact: 'Emitter', function: 'emitMany', args: [String(PER_BLOCK)], gas: '0xf42400' }],
+    })),
   ],
 };
 

@@ -18,12 +18,15 @@ const abi = (name: string) => JSON.parse(readFileSync(new URL(`../../chains/cont
 const TOKEN = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
 const LAYOUT = '0xe7f1725e7734ce288f8367e1bb143e90bb3f0512';
 const REVERTER = '0x9fe46736679d2d9a65f0992f2272de9f3c7fa6e0';
-const HOLDERS = ['0x70997970c51812dc3a010c7d01b50e0d17dc79c8', '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc', '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'] as const;
+const HOLDERS = [
+  '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+  '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc',
+  '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+] as const;
 const transfer = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
 /** SPEC 4.3: keccak256(pad32(key) ++ pad32(slot)). */
-const mappingPosition = (key: Hex | bigint, slot: Hex | bigint): Hex =>
-  keccak256(concat([word(key), word(slot)]));
+const mappingPosition = (key: Hex | bigint, slot: Hex | bigint): Hex => keccak256(concat([word(key), word(slot)]));
 const word = (v: Hex | bigint): Hex => (typeof v === 'bigint' ? toHex(v, { size: 32 }) : pad(v, { size: 32 }));
 
 let gw: Gateway;
@@ -83,7 +86,9 @@ describe.each(['http', 'ws'])('shipped mainnet over %s', (transport) => {
     for (const [i, key] of keys.entries()) {
       const leaf = await verifyMerkleProof(hexToBytes(key), nodes(proof.storageProof[i]!.proof), { useKeyHashing: true, root: hexToBytes(proof.storageHash) });
       expect(leaf === null).toBe(proof.storageProof[i]!.value === 0n);
-      expect(proof.storageProof[i]!.value).toBe(await c().readContract({ address: TOKEN, abi: abi('Token'), functionName: 'balanceOf', args: [HOLDERS[i]], blockNumber }));
+      expect(proof.storageProof[i]!.value).toBe(
+        await c().readContract({ address: TOKEN, abi: abi('Token'), functionName: 'balanceOf', args: [HOLDERS[i]], blockNumber }),
+      );
     }
   });
 
@@ -100,7 +105,10 @@ describe.each(['http', 'ws'])('shipped mainnet over %s', (transport) => {
   it('reverts, the pending block and its transactions', async () => {
     const err = await c()
       .readContract({ address: REVERTER, abi: abi('Reverter'), functionName: 'revertWithReason' })
-      .then(() => undefined, (e: Error) => e.message);
+      .then(
+        () => undefined,
+        (e: Error) => e.message,
+      );
     expect(err).toContain('Reverter: always reverts');
     const pending = await c().getBlock({ blockTag: 'pending', includeTransactions: true });
     expect(pending.number).toBeNull();

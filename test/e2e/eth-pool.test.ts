@@ -34,7 +34,16 @@ afterAll(() => gw.stop());
 
 const nonceOf = async (address: string) => BigInt((await call(url, 'eth_getTransactionCount', [address, 'latest'])).result);
 const sign = (account = a5, fields: Record<string, unknown> = {}) =>
-  account.signTransaction({ chainId: 11155111, type: 'eip1559', to: TO, value: 1n, gas: 21_000n, maxFeePerGas: 100n * GWEI, maxPriorityFeePerGas: 2n * GWEI, ...fields } as never);
+  account.signTransaction({
+    chainId: 11155111,
+    type: 'eip1559',
+    to: TO,
+    value: 1n,
+    gas: 21_000n,
+    maxFeePerGas: 100n * GWEI,
+    maxPriorityFeePerGas: 2n * GWEI,
+    ...fields,
+  } as never);
 const status = async () => (await call(url, 'txpool_status')).result;
 
 describe('refusals, with geth messages, leaving nothing behind', () => {
@@ -50,9 +59,17 @@ describe('refusals, with geth messages, leaving nothing behind', () => {
       ['funds', await sign(poor, { nonce: 0 }), /^insufficient funds for gas \* price \+ value: balance 0, tx cost \d+, overshot \d+$/],
       ['intrinsic', await sign(a5, { nonce: Number(nonce), gas: 20_000n }), /^intrinsic gas too low: gas 20000, minimum needed 21000$/],
       ['gas cap', await sign(a5, { nonce: Number(nonce), gas: 100_000_000n }), /^transaction gas limit too high \(cap: 16777216, tx: 100000000\)$/],
-      ['base fee', await sign(a5, { nonce: Number(nonce), maxFeePerGas: 1n, maxPriorityFeePerGas: 1n }), /^max fee per gas less than block base fee: address 0x[0-9a-f]{40}, maxFeePerGas: 1, baseFee: \d+$/],
+      [
+        'base fee',
+        await sign(a5, { nonce: Number(nonce), maxFeePerGas: 1n, maxPriorityFeePerGas: 1n }),
+        /^max fee per gas less than block base fee: address 0x[0-9a-f]{40}, maxFeePerGas: 1, baseFee: \d+$/,
+      ],
       ['unprotected', unprotected, /^only replay-protected \(EIP-155\) transactions allowed over RPC$/],
-      ['chain id', await a5.signTransaction({ chainId: 1, type: 'eip1559', to: TO, value: 1n, gas: 21_000n, maxFeePerGas: GWEI, maxPriorityFeePerGas: 1n, nonce: 0 }), /invalid chain id/],
+      [
+        'chain id',
+        await a5.signTransaction({ chainId: 1, type: 'eip1559', to: TO, value: 1n, gas: 21_000n, maxFeePerGas: GWEI, maxPriorityFeePerGas: 1n, nonce: 0 }),
+        /invalid chain id/,
+      ],
       ['type', '0x05c0', /^transaction type not supported: 0x05$/],
       ['rlp', '0xf8', /^invalid transaction: /],
       ['signature', '0x02' + (await sign(a5, { nonce: Number(nonce) })).slice(4, -64) + '00'.repeat(32), /invalid (transaction|sender)/],
@@ -84,9 +101,9 @@ describe('pending and queued', () => {
     expect((await call(url, 'eth_sendRawTransaction', [first])).error.message).toBe('already known');
 
     // Replacing the first: +5% is refused, +10% on both caps replaces it.
-    const low = await sign(a5, { nonce: n5, maxFeePerGas: 105n * GWEI, maxPriorityFeePerGas: 21n * GWEI / 10n });
+    const low = await sign(a5, { nonce: n5, maxFeePerGas: 105n * GWEI, maxPriorityFeePerGas: (21n * GWEI) / 10n });
     expect((await call(url, 'eth_sendRawTransaction', [low])).error.message).toBe('replacement transaction underpriced');
-    const bumped = await sign(a5, { nonce: n5, maxFeePerGas: 110n * GWEI, maxPriorityFeePerGas: 22n * GWEI / 10n, value: 2n });
+    const bumped = await sign(a5, { nonce: n5, maxFeePerGas: 110n * GWEI, maxPriorityFeePerGas: (22n * GWEI) / 10n, value: 2n });
     const bumpedHash = (await call(url, 'eth_sendRawTransaction', [bumped])).result;
     expect((await call(url, 'eth_getTransactionByHash', [firstHash])).result).toBeNull();
     expect(await status()).toEqual({ pending: '0x2', queued: '0x0' });
@@ -117,7 +134,16 @@ describe('blob and set-code transactions on osaka', () => {
       const engine = await chainFromSeed(loadSeedFile('chains/sepolia.json'));
       const nonce = BigInt((await call(u, 'eth_getTransactionCount', [a5.address, 'pending'])).result);
       const blob = createBlob4844Tx(
-        { nonce, to: TO, value: 0n, gasLimit: 21000n, maxFeePerGas: 100n * GWEI, maxPriorityFeePerGas: GWEI, maxFeePerBlobGas: 10n * GWEI, blobsData: ['hello devgate'] } as never,
+        {
+          nonce,
+          to: TO,
+          value: 0n,
+          gasLimit: 21000n,
+          maxFeePerGas: 100n * GWEI,
+          maxPriorityFeePerGas: GWEI,
+          maxFeePerBlobGas: 10n * GWEI,
+          blobsData: ['hello devgate'],
+        } as never,
         { common: engine.common },
       ).sign(hexToBytes(K5));
       const sent = await call(u, 'eth_sendRawTransaction', [bytesToHex(blob.serializeNetworkWrapper())]);

@@ -94,7 +94,11 @@ describe('viem', () => {
     try {
       const again = await wallet.signTransaction(await wallet.prepareTransactionRequest({ to: SINK, value: 8n }));
       const timedOut = await call(url, 'eth_sendRawTransactionSync', [again, 50]);
-      expect(timedOut.error).toMatchObject({ code: 4, message: expect.stringMatching(/wasn't processed in 50ms/), data: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+      expect(timedOut.error).toMatchObject({
+        code: 4,
+        message: expect.stringMatching(/wasn't processed in 50ms/),
+        data: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      });
       await gw.eth('sepolia').mine();
     } finally {
       gw.eth('sepolia').setAutomine(true);
@@ -132,7 +136,11 @@ describe('mined blocks are real', () => {
   it('a proof at a mined block verifies against its stateRoot, and bad input changes nothing', async () => {
     const block = (await call(url, 'eth_getBlockByNumber', ['latest', false])).result;
     const proof = (await call(url, 'eth_getProof', [SINK, [], block.number])).result;
-    const value = await verifyMerkleProof(hexToBytes(SINK), proof.accountProof.map((n: string) => hexToBytes(n as Hex)), { useKeyHashing: true, root: hexToBytes(block.stateRoot) });
+    const value = await verifyMerkleProof(
+      hexToBytes(SINK),
+      proof.accountProof.map((n: string) => hexToBytes(n as Hex)),
+      { useKeyHashing: true, root: hexToBytes(block.stateRoot) },
+    );
     expect(value).not.toBeNull();
     const [, balance] = RLP.decode(value!) as Uint8Array[];
     expect(balance!.length === 0 ? 0n : BigInt(bytesToHex(balance!))).toBe(BigInt(proof.balance));

@@ -17,19 +17,72 @@ const HASH = /^0x[0-9a-f]{64}$/;
 const ADDRESS = /^0x[0-9a-f]{40}$/;
 
 const BLOCK_KEYS = [
-  'baseFeePerGas', 'blobGasUsed', 'difficulty', 'excessBlobGas', 'extraData', 'gasLimit', 'gasUsed', 'hash', 'logsBloom', 'miner',
-  'mixHash', 'nonce', 'number', 'parentBeaconBlockRoot', 'parentHash', 'receiptsRoot', 'requestsHash', 'sha3Uncles', 'size',
-  'stateRoot', 'timestamp', 'totalDifficulty', 'transactions', 'transactionsRoot', 'uncles', 'withdrawals', 'withdrawalsRoot',
+  'baseFeePerGas',
+  'blobGasUsed',
+  'difficulty',
+  'excessBlobGas',
+  'extraData',
+  'gasLimit',
+  'gasUsed',
+  'hash',
+  'logsBloom',
+  'miner',
+  'mixHash',
+  'nonce',
+  'number',
+  'parentBeaconBlockRoot',
+  'parentHash',
+  'receiptsRoot',
+  'requestsHash',
+  'sha3Uncles',
+  'size',
+  'stateRoot',
+  'timestamp',
+  'totalDifficulty',
+  'transactions',
+  'transactionsRoot',
+  'uncles',
+  'withdrawals',
+  'withdrawalsRoot',
 ];
-const TX_BASE = ['blockHash', 'blockNumber', 'blockTimestamp', 'from', 'gas', 'gasPrice', 'hash', 'input', 'nonce', 'to', 'transactionIndex', 'value', 'type', 'v', 'r', 's'];
+const TX_BASE = [
+  'blockHash',
+  'blockNumber',
+  'blockTimestamp',
+  'from',
+  'gas',
+  'gasPrice',
+  'hash',
+  'input',
+  'nonce',
+  'to',
+  'transactionIndex',
+  'value',
+  'type',
+  'v',
+  'r',
+  's',
+];
 const TX_KEYS: Record<string, string[]> = {
   '0x0': [...TX_BASE, 'chainId'],
   '0x1': [...TX_BASE, 'accessList', 'chainId', 'yParity'],
   '0x2': [...TX_BASE, 'accessList', 'chainId', 'yParity', 'maxFeePerGas', 'maxPriorityFeePerGas'],
 };
 const RECEIPT_KEYS = [
-  'blockHash', 'blockNumber', 'contractAddress', 'cumulativeGasUsed', 'effectiveGasPrice', 'from', 'gasUsed', 'logs', 'logsBloom',
-  'status', 'to', 'transactionHash', 'transactionIndex', 'type',
+  'blockHash',
+  'blockNumber',
+  'contractAddress',
+  'cumulativeGasUsed',
+  'effectiveGasPrice',
+  'from',
+  'gasUsed',
+  'logs',
+  'logsBloom',
+  'status',
+  'to',
+  'transactionHash',
+  'transactionIndex',
+  'type',
 ];
 const LOG_KEYS = ['address', 'topics', 'data', 'blockNumber', 'transactionHash', 'transactionIndex', 'blockHash', 'blockTimestamp', 'logIndex', 'removed'];
 
@@ -54,7 +107,18 @@ describe('block object (SPEC 2.1)', () => {
     for (const k of ['baseFeePerGas', 'blobGasUsed', 'difficulty', 'excessBlobGas', 'gasLimit', 'gasUsed', 'number', 'size', 'timestamp', 'totalDifficulty']) {
       expect(block[k], k).toMatch(QUANTITY);
     }
-    for (const k of ['hash', 'mixHash', 'parentBeaconBlockRoot', 'parentHash', 'receiptsRoot', 'requestsHash', 'sha3Uncles', 'stateRoot', 'transactionsRoot', 'withdrawalsRoot']) {
+    for (const k of [
+      'hash',
+      'mixHash',
+      'parentBeaconBlockRoot',
+      'parentHash',
+      'receiptsRoot',
+      'requestsHash',
+      'sha3Uncles',
+      'stateRoot',
+      'transactionsRoot',
+      'withdrawalsRoot',
+    ]) {
       expect(block[k], k).toMatch(HASH);
     }
     expect(block.nonce).toBe('0x0000000000000000');
@@ -219,13 +283,20 @@ describe('eth_call', () => {
       message: 'execution reverted: Reverter: always reverts',
       data: '0x08c379a0' + pad32('0x20').slice(2) + pad32('0x18').slice(2) + Buffer.from('Reverter: always reverts').toString('hex').padEnd(64, '0'),
     });
-    const custom = await rpcError('eth_call', [{ from: ACCOUNT1, to: REVERTER, data: toFunctionSelector('revertWithCustomError(uint256)') + pad32('0x7').slice(2) }, 'latest']);
+    const custom = await rpcError('eth_call', [
+      { from: ACCOUNT1, to: REVERTER, data: toFunctionSelector('revertWithCustomError(uint256)') + pad32('0x7').slice(2) },
+      'latest',
+    ]);
     expect(custom).toEqual({
       code: 3,
       message: `execution reverted: Unauthorized(${ACCOUNT1}, 7)`,
       data: toFunctionSelector('Unauthorized(address,uint256)') + pad32(ACCOUNT1).slice(2) + pad32('0x7').slice(2),
     });
-    expect(await rpcError('eth_call', [{ to: REVERTER, data: toFunctionSelector('revertWithoutData()') }, 'latest'])).toEqual({ code: 3, message: 'execution reverted', data: '0x' });
+    expect(await rpcError('eth_call', [{ to: REVERTER, data: toFunctionSelector('revertWithoutData()') }, 'latest'])).toEqual({
+      code: 3,
+      message: 'execution reverted',
+      data: '0x',
+    });
     expect(await rpcError('eth_call', [{ to: REVERTER, data: toFunctionSelector('panicAssert()') }, 'latest'])).toEqual({
       code: 3,
       message: 'execution reverted: assert(false)',
@@ -278,7 +349,10 @@ describe('the calls around them', () => {
     expect(await rpc('eth_feeHistory', ['0x0', 'latest'])).toEqual({ oldestBlock: '0x0', gasUsedRatio: null });
     expect(BigInt(await rpc('eth_call', [{ to: GAS_LEFT_ADDRESS }, 'latest', {}]))).toBe(GAS_LIMIT * 10n - 2n);
     const poor = '0x000000000000000000000000000000000000dead';
-    expect(await rpcError('eth_estimateGas', [{ from: poor, to: REVERTER, gasPrice: '0x3b9aca00' }])).toEqual({ code: -32000, message: 'gas required exceeds allowance (0)' });
+    expect(await rpcError('eth_estimateGas', [{ from: poor, to: REVERTER, gasPrice: '0x3b9aca00' }])).toEqual({
+      code: -32000,
+      message: 'gas required exceeds allowance (0)',
+    });
     expect(await rpcError('eth_estimateGas', [{ from: poor, to: ACCOUNT1, value: '0x10' }])).toEqual({
       code: -32000,
       message: `insufficient funds for gas * price + value: address ${poor} have 0 want 16`,
@@ -335,12 +409,22 @@ describe('wrong input', () => {
     ['keys type', 'eth_getProof', [STORAGE_LAYOUT, '0x0', 'latest'], /^invalid argument 1: expected an array of storage keys/],
     ['index', 'eth_getTransactionByBlockNumberAndIndex', ['latest', 0], /^invalid argument 1: expected a 0x-prefixed hex quantity/],
     ['range', 'eth_getLogs', [{ fromBlock: '0x2', toBlock: '0x1' }], /^invalid block range params$/],
-    ['hash and range', 'eth_getLogs', [{ blockHash: '0x' + '11'.repeat(32), fromBlock: '0x1' }], /^invalid argument 0: cannot specify both BlockHash and FromBlock\/ToBlock/],
+    [
+      'hash and range',
+      'eth_getLogs',
+      [{ blockHash: '0x' + '11'.repeat(32), fromBlock: '0x1' }],
+      /^invalid argument 0: cannot specify both BlockHash and FromBlock\/ToBlock/,
+    ],
     ['topic', 'eth_getLogs', [{ topics: ['0x12'] }], /^invalid argument 0: "topics\[0\]": hex string has length 2, want 64/],
     ['percentiles', 'eth_feeHistory', ['0x2', 'latest', [75, 25]], /invalid reward percentile: #0:75 > #1:25/],
     ['too many', 'eth_chainId', [1], /^too many arguments, want at most 0$/],
     ['params type', 'eth_getBalance', { address: ACCOUNT0 }, /^non-array args$/],
-    ['overrides', 'eth_call', [{ to: REVERTER }, 'latest', { [REVERTER]: { balance: '0x' } }], /^invalid argument 2: "0x[0-9a-f]{40}": "balance": hex string "0x" is not a quantity$/],
+    [
+      'overrides',
+      'eth_call',
+      [{ to: REVERTER }, 'latest', { [REVERTER]: { balance: '0x' } }],
+      /^invalid argument 2: "0x[0-9a-f]{40}": "balance": hex string "0x" is not a quantity$/,
+    ],
   ];
   it.each(cases)('%s -> -32602 naming the argument', async (_name, method, params, message) => {
     const err = await rpcError(method, params);

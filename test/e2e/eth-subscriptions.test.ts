@@ -35,7 +35,12 @@ const until = async (done: () => boolean, ms = 10_000) => {
   }
 };
 const transfer = (to: Hex, value: bigint) =>
-  createWalletClient({ account: privateKeyToAccount(KEY0), chain, transport: http(url) }).writeContract({ address: TOKEN, abi: token.abi, functionName: 'transfer', args: [to, value] });
+  createWalletClient({ account: privateKeyToAccount(KEY0), chain, transport: http(url) }).writeContract({
+    address: TOKEN,
+    abi: token.abi,
+    functionName: 'transfer',
+    args: [to, value],
+  });
 
 describe('viem over webSocket (subscriptions)', () => {
   it('watchBlocks, watchBlockNumber, watchContractEvent and watchPendingTransactions', async () => {

@@ -112,7 +112,10 @@ describe.each(['http', 'ws'])('viem over %s', (transport) => {
     expect(pending.transactionIndex).toBeNull();
     const missing = await c()
       .getTransactionReceipt({ hash: pending.hash })
-      .then(() => undefined, (e: Error) => e.name);
+      .then(
+        () => undefined,
+        (e: Error) => e.name,
+      );
     expect(missing).toBe('TransactionReceiptNotFoundError');
   });
 
@@ -211,7 +214,10 @@ describe.each(['http', 'ws'])('viem over %s', (transport) => {
     expect(gas).toBeLessThan(100_000n);
     const err = await c()
       .estimateContractGas({ address: REVERTER, abi: reverterAbi, functionName: 'revertWithReason', account: ACCOUNT0 })
-      .then(() => undefined, (e: BaseError) => e);
+      .then(
+        () => undefined,
+        (e: BaseError) => e,
+      );
     expect(err?.walk((e) => e instanceof ContractFunctionRevertedError)).toBeInstanceOf(ContractFunctionRevertedError);
     const list = await c().createAccessList({ account: ACCOUNT0, to: REVERTER, data: '0xd09de08a' /* increment() */, blockNumber: 4n });
     expect(list.accessList).toEqual([{ address: REVERTER, storageKeys: [pad('0x0')] }]);

@@ -53,7 +53,12 @@ describe('web3.js over WebSocket', () => {
 
     const head = BigInt((await call(url, 'eth_blockNumber')).result);
     const wallet = createWalletClient({ account: privateKeyToAccount(KEY0), chain, transport: http(url) });
-    const tx = await wallet.writeContract({ address: TOKEN, abi: token.abi, functionName: 'transfer', args: ['0x00000000000000000000000000000000000000f4', 7n] });
+    const tx = await wallet.writeContract({
+      address: TOKEN,
+      abi: token.abi,
+      functionName: 'transfer',
+      args: ['0x00000000000000000000000000000000000000f4', 7n],
+    });
     await call(url, 'anvil_mine', ['0x2']);
     await until(() => numbers.length === 3 && logs.length === 1);
 

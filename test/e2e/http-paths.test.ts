@@ -19,14 +19,27 @@ interface Answer {
 /** POSTs `body` with a Content-Length (short path) or chunked (express). */
 function post(url: string, body: string, chunked: boolean, headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers, ...(chunked ? {} : { 'content-length': String(Buffer.byteLength(body)) }) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode!, type: res.headers['content-type'], cors: res.headers['access-control-allow-origin'], auth: res.headers['www-authenticate'], body: text }),
-      );
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers, ...(chunked ? {} : { 'content-length': String(Buffer.byteLength(body)) }) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            type: res.headers['content-type'],
+            cors: res.headers['access-control-allow-origin'],
+            auth: res.headers['www-authenticate'],
+            body: text,
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     if (chunked) {
       req.write(body.slice(0, 5));
@@ -37,7 +50,17 @@ function post(url: string, body: string, chunked: boolean, headers: Record<strin
 
 let gw: Gateway;
 beforeAll(async () => {
-  gw = await start({ port: 0, chains: [readSurfaceSeed()], keys: { keys: [{ key: 'k1', plan: 'growth' }, { key: 'k2', plan: 'growth', secret: 's3cret', requireSecret: true }] }, maxBodyBytes: 2_000 });
+  gw = await start({
+    port: 0,
+    chains: [readSurfaceSeed()],
+    keys: {
+      keys: [
+        { key: 'k1', plan: 'growth' },
+        { key: 'k2', plan: 'growth', secret: 's3cret', requireSecret: true },
+      ],
+    },
+    maxBodyBytes: 2_000,
+  });
 });
 afterAll(() => gw?.stop());
 

@@ -18,8 +18,19 @@ const E18 = 10n ** 18n;
 
 beforeAll(async () => {
   const seed = testSeed({
-    accounts: DEV_ACCOUNTS.map((a) => ({ address: a.address, publicKey: publicKeyOf(a), privateKey: a.privateKey, classHash: '0x61dac032f228abef9c6626f995015233097ae253a7f72d68552db02f2971b8f', balance: hex(1000n * E18), strkBalance: hex(2000n * E18) })),
-    contracts: [{ address: ETH_TOKEN, classHash: '0x1' }, { address: STRK_TOKEN, classHash: '0x1' }, { address: COUNTER, classHash: '0x2' }],
+    accounts: DEV_ACCOUNTS.map((a) => ({
+      address: a.address,
+      publicKey: publicKeyOf(a),
+      privateKey: a.privateKey,
+      classHash: '0x61dac032f228abef9c6626f995015233097ae253a7f72d68552db02f2971b8f',
+      balance: hex(1000n * E18),
+      strkBalance: hex(2000n * E18),
+    })),
+    contracts: [
+      { address: ETH_TOKEN, classHash: '0x1' },
+      { address: STRK_TOKEN, classHash: '0x1' },
+      { address: COUNTER, classHash: '0x2' },
+    ],
   });
   gw = await start({ port: 0, clock, keys: UNLIMITED_KEYS, chains: [seed] });
   url = gw.url('rollup-test');
@@ -33,13 +44,26 @@ const ok = async (method: string, params?: unknown) => {
   if (r.error !== undefined) throw new Error(`${method}: ${JSON.stringify(r.error)}`);
   return r.result;
 };
-const strkOf = async (address: string, block: unknown = 'pending') => BigInt((await ok('starknet_call', { request: { contract_address: STRK_TOKEN, entry_point_selector: selector('balanceOf'), calldata: [address] }, block_id: block }))[0]);
+const strkOf = async (address: string, block: unknown = 'pending') =>
+  BigInt(
+    (
+      await ok('starknet_call', {
+        request: { contract_address: STRK_TOKEN, entry_point_selector: selector('balanceOf'), calldata: [address] },
+        block_id: block,
+      })
+    )[0],
+  );
 
 describe('devnet_ accounts, balances and config', () => {
   it('devnet_getPredeployedAccounts (and devnet_getAccounts) list the keys, with balances when asked', async () => {
     const plain = await ok('devnet_getPredeployedAccounts');
     expect(plain).toHaveLength(3);
-    expect(plain[0]).toEqual({ initial_balance: (1000n * E18).toString(), address: ALICE.address, public_key: publicKeyOf(ALICE), private_key: ALICE.privateKey });
+    expect(plain[0]).toEqual({
+      initial_balance: (1000n * E18).toString(),
+      address: ALICE.address,
+      public_key: publicKeyOf(ALICE),
+      private_key: ALICE.privateKey,
+    });
     expect(await ok('devnet_getAccounts', {})).toEqual(plain);
     const rich = await ok('devnet_getPredeployedAccounts', { with_balance: true });
     expect(rich[1].balance).toEqual({ eth: { amount: (1000n * E18).toString(), unit: 'WEI' }, strk: { amount: (2000n * E18).toString(), unit: 'FRI' } });
@@ -47,10 +71,19 @@ describe('devnet_ accounts, balances and config', () => {
 
   it('devnet_getAccountBalance reads a balance at a block, FRI by default; unknown block 24, bad unit -32602', async () => {
     expect(await ok('devnet_getAccountBalance', { address: BOB.address })).toEqual({ amount: (2000n * E18).toString(), unit: 'FRI' });
-    expect(await ok('devnet_getAccountBalance', { address: BOB.address, unit: 'WEI', block_id: { block_number: 0 } })).toEqual({ amount: (1000n * E18).toString(), unit: 'WEI' });
+    expect(await ok('devnet_getAccountBalance', { address: BOB.address, unit: 'WEI', block_id: { block_number: 0 } })).toEqual({
+      amount: (1000n * E18).toString(),
+      unit: 'WEI',
+    });
     expect(await ok('devnet_getAccountBalance', { address: '0x1234' })).toEqual({ amount: '0', unit: 'FRI' });
-    expect((await rpc('devnet_getAccountBalance', { address: BOB.address, block_id: { block_number: 99 } })).error).toEqual({ code: 24, message: 'Block not found' });
-    expect((await rpc('devnet_getAccountBalance', { address: BOB.address, unit: 'ETH' })).error).toMatchObject({ code: -32602, message: expect.stringMatching(/"unit".*WEI.*FRI/) });
+    expect((await rpc('devnet_getAccountBalance', { address: BOB.address, block_id: { block_number: 99 } })).error).toEqual({
+      code: 24,
+      message: 'Block not found',
+    });
+    expect((await rpc('devnet_getAccountBalance', { address: BOB.address, unit: 'ETH' })).error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/"unit".*WEI.*FRI/),
+    });
   });
 
   it('devnet_getConfig answers in starknet-devnet shape with the network values', async () => {
@@ -90,9 +123,18 @@ describe('devnet_mint', () => {
 
   it('refuses what it cannot do with a clear error and changes nothing', async () => {
     const pending = (await ok('starknet_getBlockWithTxHashes', { block_id: 'pending' })).transactions;
-    expect((await rpc('devnet_mint', { address: '0x1234', amount: 1 })).error).toMatchObject({ code: -32000, message: expect.stringMatching(/no contract at 0x1234/) });
-    expect((await rpc('devnet_mint', { address: ALICE.address, amount: -1 })).error).toMatchObject({ code: -32602, message: expect.stringMatching(/"amount"/) });
-    expect((await rpc('devnet_mint', { address: ALICE.address, amount: hex(1n << 128n) })).error).toMatchObject({ code: -32602, message: expect.stringMatching(/below 2\^128/) });
+    expect((await rpc('devnet_mint', { address: '0x1234', amount: 1 })).error).toMatchObject({
+      code: -32000,
+      message: expect.stringMatching(/no contract at 0x1234/),
+    });
+    expect((await rpc('devnet_mint', { address: ALICE.address, amount: -1 })).error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/"amount"/),
+    });
+    expect((await rpc('devnet_mint', { address: ALICE.address, amount: hex(1n << 128n) })).error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/below 2\^128/),
+    });
     expect((await rpc('devnet_mint', { address: ALICE.address })).error).toMatchObject({ code: -32602, message: expect.stringMatching(/"amount"/) });
     expect((await ok('starknet_getBlockWithTxHashes', { block_id: 'pending' })).transactions).toEqual(pending);
   });
@@ -102,7 +144,14 @@ describe('devnet_setGasPrice and devnet_abortBlocks', () => {
   it('sets the L1 gas price of the next blocks; generate_block seals now', async () => {
     const answer = await ok('devnet_setGasPrice', { gas_price_wei: Number(2n * WEI_PRICE), generate_block: true });
     expect(answer).toMatchObject({ gas_price_wei: Number(2n * WEI_PRICE), gas_price_fri: Number(FRI_PRICE) });
-    expect(Object.keys(answer).sort()).toEqual(['data_gas_price_fri', 'data_gas_price_wei', 'gas_price_fri', 'gas_price_wei', 'l2_gas_price_fri', 'l2_gas_price_wei']);
+    expect(Object.keys(answer).sort()).toEqual([
+      'data_gas_price_fri',
+      'data_gas_price_wei',
+      'gas_price_fri',
+      'gas_price_wei',
+      'l2_gas_price_fri',
+      'l2_gas_price_wei',
+    ]);
     const pending: any = await provider.getBlock('pending');
     expect(pending.l1_gas_price.price_in_wei).toBe(hex(2n * WEI_PRICE));
     expect((await rpc('devnet_setGasPrice', { l2_gas_price_fri: 12345 })).error).toMatchObject({ code: -32602, message: expect.stringMatching(/per network/) });
@@ -116,7 +165,10 @@ describe('devnet_setGasPrice and devnet_abortBlocks', () => {
     expect(await ok('devnet_abortBlocks', { starting_block_id: { block_number: n } })).toEqual({ aborted: [b, a] });
     expect(await provider.getBlockNumber()).toBe(n - 1);
     expect(((await provider.getBlock(a)) as any).status).toBe('REJECTED');
-    expect((await rpc('devnet_abortBlocks', { starting_block_id: { block_number: 0 } })).error).toMatchObject({ code: -32000, message: expect.stringMatching(/ACCEPTED_ON_L1|genesis/) });
+    expect((await rpc('devnet_abortBlocks', { starting_block_id: { block_number: 0 } })).error).toMatchObject({
+      code: -32000,
+      message: expect.stringMatching(/ACCEPTED_ON_L1|genesis/),
+    });
   });
 });
 
@@ -131,7 +183,10 @@ describe('devnet_snapshot / devnet_revert / devnet_restart', () => {
     await ok('devnet_acceptOnL1', { starting_block_id: 'latest' });
     await ok('devnet_mint', { address: BOB.address, amount: 77 });
     const later = await ok('devnet_snapshot');
-    const events = async () => (await ok('starknet_getEvents', { filter: { from_block: { block_number: head }, to_block: 'latest', address: COUNTER, keys: [], chunk_size: 100 } })).events.map((e: any) => [e.transaction_hash, e.block_hash]);
+    const events = async () =>
+      (
+        await ok('starknet_getEvents', { filter: { from_block: { block_number: head }, to_block: 'latest', address: COUNTER, keys: [], chunk_size: 100 } })
+      ).events.map((e: any) => [e.transaction_hash, e.block_hash]);
     expect(await events()).toEqual([[sent, gone]]);
 
     expect(await ok('devnet_revert', { id })).toBe(true);
@@ -192,7 +247,11 @@ describe('devnet_snapshot / devnet_revert / devnet_restart', () => {
     expect(net.revert(id)).toBe(true);
     expect(net.getBalance(BigInt(BOB.address), 'WEI', { tag: 'pending' })).toBe(1000n * E18);
     expect((await rpc('starknet_getTransactionByHash', { transaction_hash: hex(txHash) })).error).toMatchObject({ code: 29 });
-    expect(net.predeployedAccounts()[0]).toEqual({ address: BigInt(ALICE.address), publicKey: BigInt(publicKeyOf(ALICE)), privateKey: BigInt(ALICE.privateKey) });
+    expect(net.predeployedAccounts()[0]).toEqual({
+      address: BigInt(ALICE.address),
+      publicKey: BigInt(publicKeyOf(ALICE)),
+      privateKey: BigInt(ALICE.privateKey),
+    });
     net.restart();
     expect(net.blockNumber()).toBe(0n);
   });
@@ -201,7 +260,17 @@ describe('devnet_snapshot / devnet_revert / devnet_restart', () => {
 describe('devnet_ methods are dev methods', () => {
   it('a key with "devMethods": false and start({ devMethods: false }) meet them as unknown methods', async () => {
     const seed = testSeed();
-    const own = await start({ port: 0, clock, chains: [seed], keys: { keys: [{ key: 'nodev', plan: 'growth', devMethods: false }, { key: 'dev', plan: 'growth' }] } });
+    const own = await start({
+      port: 0,
+      clock,
+      chains: [seed],
+      keys: {
+        keys: [
+          { key: 'nodev', plan: 'growth', devMethods: false },
+          { key: 'dev', plan: 'growth' },
+        ],
+      },
+    });
     const off = await start({ port: 0, clock, chains: [seed], devMethods: false });
     try {
       for (const method of ['devnet_mint', 'devnet_snapshot', 'devnet_createBlock', 'devnet_getConfig']) {

@@ -60,7 +60,12 @@ describe('starknet.js 10 reads spec 0.9', () => {
     expect(await provider.getChainId()).toBe('0x534e5f4d41494e');
     expect(await provider.getBlockNumber()).toBe(0);
     const block: any = await provider.getBlock('latest');
-    expect(block).toMatchObject({ status: 'ACCEPTED_ON_L1', block_number: 0, l1_data_gas_price: { price_in_wei: '0x3', price_in_fri: '0x5' }, transactions: [] });
+    expect(block).toMatchObject({
+      status: 'ACCEPTED_ON_L1',
+      block_number: 0,
+      l1_data_gas_price: { price_in_wei: '0x3', price_in_fri: '0x5' },
+      transactions: [],
+    });
     expect(await provider.getBlock(0)).toEqual(block);
     expect(await provider.getBlock(block.block_hash)).toEqual(block);
     const pre: any = await provider.getBlock('pre_confirmed');
@@ -136,9 +141,17 @@ describe('starknet.js 10 Account', () => {
 
   it('is refused with 53 for too-low bounds and 52 for a stale nonce; v1 is 61 in 0.9', async () => {
     const account = new Account({ provider, address: CAROL.address, signer: CAROL.privateKey, cairoVersion: '1' });
-    const low = { l1_gas: { max_amount: 1n, max_price_per_unit: 1n }, l2_gas: { max_amount: 0n, max_price_per_unit: 0n }, l1_data_gas: { max_amount: 0n, max_price_per_unit: 0n } };
-    await expect(account.execute({ contractAddress: COUNTER, entrypoint: 'increase', calldata: [1] }, { resourceBounds: low, tip: 0 } as any)).rejects.toThrow(/53|resources/);
-    await expect(account.execute({ contractAddress: COUNTER, entrypoint: 'increase', calldata: [1] }, { nonce: 0, tip: 0 } as any)).rejects.toThrow(/52|nonce/i);
+    const low = {
+      l1_gas: { max_amount: 1n, max_price_per_unit: 1n },
+      l2_gas: { max_amount: 0n, max_price_per_unit: 0n },
+      l1_data_gas: { max_amount: 0n, max_price_per_unit: 0n },
+    };
+    await expect(account.execute({ contractAddress: COUNTER, entrypoint: 'increase', calldata: [1] }, { resourceBounds: low, tip: 0 } as any)).rejects.toThrow(
+      /53|resources/,
+    );
+    await expect(account.execute({ contractAddress: COUNTER, entrypoint: 'increase', calldata: [1] }, { nonce: 0, tip: 0 } as any)).rejects.toThrow(
+      /52|nonce/i,
+    );
     expect((await rpc('starknet_addInvokeTransaction', [invokeV1(BOB, increase(1), 0)])).error).toMatchObject({ code: 61 });
   });
 });
@@ -147,12 +160,20 @@ describe('starknet.js 10 deploys an account, declares a class, simulates, reads 
   it('deploys a funded account with deployAccount (its own estimate) and reads it back', async () => {
     // an undeployed account has no class to read its Cairo version from: starknet.js is told it
     const fresh = new Account({ provider, address: NEW_ADDRESS, signer: NEW_KEY, cairoVersion: '1' });
-    const { transaction_hash, contract_address } = await fresh.deployAccount({ classHash: ACCOUNT_CLASS.classHash, constructorCalldata: [NEW_PUBLIC], addressSalt: NEW_PUBLIC });
+    const { transaction_hash, contract_address } = await fresh.deployAccount({
+      classHash: ACCOUNT_CLASS.classHash,
+      constructorCalldata: [NEW_PUBLIC],
+      addressSalt: NEW_PUBLIC,
+    });
     expect(BigInt(contract_address)).toBe(BigInt(NEW_ADDRESS));
     const receipt: any = await provider.waitForTransaction(transaction_hash, { retryInterval: 50, successStates: ['PRE_CONFIRMED'] } as any);
     expect(receipt.isSuccess()).toBe(true);
     expect(receipt.value).toMatchObject({ type: 'DEPLOY_ACCOUNT', contract_address: NEW_ADDRESS, actual_fee: { unit: 'FRI' } });
-    expect(await provider.getTransactionByHash(transaction_hash)).toMatchObject({ type: 'DEPLOY_ACCOUNT', class_hash: ACCOUNT_CLASS.classHash, constructor_calldata: [NEW_PUBLIC] });
+    expect(await provider.getTransactionByHash(transaction_hash)).toMatchObject({
+      type: 'DEPLOY_ACCOUNT',
+      class_hash: ACCOUNT_CLASS.classHash,
+      constructor_calldata: [NEW_PUBLIC],
+    });
     expect(await provider.getClassHashAt(NEW_ADDRESS, 'pre_confirmed')).toBe(ACCOUNT_CLASS.classHash);
     expect(await provider.getNonceForAddress(NEW_ADDRESS, 'pre_confirmed')).toBe('0x1');
     const update: any = await provider.getStateUpdate('pre_confirmed');
@@ -166,7 +187,9 @@ describe('starknet.js 10 deploys an account, declares a class, simulates, reads 
     const deployed = new Account({ provider, address: NEW_ADDRESS, signer: NEW_KEY });
     expect(await deployed.getCairoVersion()).toBe('1');
     // a second deployment at the same address is refused
-    await expect(fresh.deployAccount({ classHash: ACCOUNT_CLASS.classHash, constructorCalldata: [NEW_PUBLIC], addressSalt: NEW_PUBLIC })).rejects.toThrow(/unavailable for deployment|40/);
+    await expect(fresh.deployAccount({ classHash: ACCOUNT_CLASS.classHash, constructorCalldata: [NEW_PUBLIC], addressSalt: NEW_PUBLIC })).rejects.toThrow(
+      /unavailable for deployment|40/,
+    );
   });
 
   it('declares a new class and serves it by hash', async () => {
@@ -177,8 +200,14 @@ describe('starknet.js 10 deploys an account, declares a class, simulates, reads 
     expect(class_hash).toBe(cls.classHash);
     const receipt: any = await provider.waitForTransaction(transaction_hash, { retryInterval: 50, successStates: ['PRE_CONFIRMED'] } as any);
     expect(receipt.value.type).toBe('DECLARE');
-    expect(await provider.getClass(cls.classHash, 'pre_confirmed')).toMatchObject({ contract_class_version: '0.1.0', entry_points_by_type: cls.contractClass.entry_points_by_type });
-    expect((await provider.getStateUpdate('pre_confirmed') as any).state_diff.declared_classes).toContainEqual({ class_hash: cls.classHash, compiled_class_hash: cls.compiledClassHash });
+    expect(await provider.getClass(cls.classHash, 'pre_confirmed')).toMatchObject({
+      contract_class_version: '0.1.0',
+      entry_points_by_type: cls.contractClass.entry_points_by_type,
+    });
+    expect(((await provider.getStateUpdate('pre_confirmed')) as any).state_diff.declared_classes).toContainEqual({
+      class_hash: cls.classHash,
+      compiled_class_hash: cls.compiledClassHash,
+    });
     await expect(account.declare({ contract: contract as any, compiledClassHash: cls.compiledClassHash })).rejects.toThrow(/51|already declared/i);
   });
 });
@@ -187,7 +216,9 @@ describe('starknet.js 10 simulates', () => {
   it('simulates an invoke (SKIP_VALIDATE and SKIP_FEE_CHARGE by default) without changing the chain', async () => {
     const account = new Account({ provider, address: ALICE.address, signer: ALICE.privateKey, cairoVersion: '1' });
     const nonce = await provider.getNonceForAddress(ALICE.address, 'pre_confirmed');
-    const simulated: any = await account.simulateTransaction([{ type: 'INVOKE', payload: { contractAddress: COUNTER, entrypoint: 'increase', calldata: [9] } } as any]);
+    const simulated: any = await account.simulateTransaction([
+      { type: 'INVOKE', payload: { contractAddress: COUNTER, entrypoint: 'increase', calldata: [9] } } as any,
+    ]);
     const [sim] = simulated.simulated_transactions;
     expect(sim.unit).toBe('FRI');
     expect(sim.transaction_trace.type).toBe('INVOKE');
@@ -195,8 +226,15 @@ describe('starknet.js 10 simulates', () => {
     expect(sim.transaction_trace.fee_transfer_invocation).toBeUndefined();
     expect(sim.transaction_trace.execute_invocation.calls[0]).toMatchObject({ contract_address: COUNTER, calldata: ['0x9'] });
     expect(await provider.getNonceForAddress(ALICE.address, 'pre_confirmed')).toBe(nonce);
-    const raw = await rpc('starknet_simulateTransactions', { block_id: 'pre_confirmed', transactions: [invokeV3(ALICE, increase(1), BigInt(nonce))], simulation_flags: [] });
-    expect(raw.result[0].transaction_trace).toMatchObject({ validate_invocation: { entry_point_selector: expect.any(String) }, fee_transfer_invocation: { contract_address: STRK } });
+    const raw = await rpc('starknet_simulateTransactions', {
+      block_id: 'pre_confirmed',
+      transactions: [invokeV3(ALICE, increase(1), BigInt(nonce))],
+      simulation_flags: [],
+    });
+    expect(raw.result[0].transaction_trace).toMatchObject({
+      validate_invocation: { entry_point_selector: expect.any(String) },
+      fee_transfer_invocation: { contract_address: STRK },
+    });
     expect(raw.result[0].fee_estimation.unit).toBe('FRI');
   });
 
@@ -209,13 +247,23 @@ describe('starknet.js 10 simulates', () => {
 describe('starknet.js 10 follows an L1 -> L2 message', () => {
   it('estimates its fee, and reads its status by L1 transaction hash through the lifecycle', async () => {
     const l1Tx = '0x' + 'c3'.repeat(32);
-    const msg = { from_address: '0xae0ee0a63a2ce6baeeffe56e7714fb4efe48d419', to_address: COUNTER, entry_point_selector: hash.getSelectorFromName('on_l1_message'), payload: ['0x1'] };
+    const msg = {
+      from_address: '0xae0ee0a63a2ce6baeeffe56e7714fb4efe48d419',
+      to_address: COUNTER,
+      entry_point_selector: hash.getSelectorFromName('on_l1_message'),
+      payload: ['0x1'],
+    };
     const fee: any = await provider.estimateMessageFee(msg as any);
     expect(fee.unit).toBe('WEI');
     const overall = BigInt(fee.overall_fee);
     const sent = await rpc('devnet_postmanSendMessageToL2', {
-      l2_contract_address: COUNTER, entry_point_selector: msg.entry_point_selector, l1_contract_address: msg.from_address, payload: msg.payload,
-      paid_fee_on_l1: '0x' + overall.toString(16), nonce: '0x0', l1_transaction_hash: l1Tx,
+      l2_contract_address: COUNTER,
+      entry_point_selector: msg.entry_point_selector,
+      l1_contract_address: msg.from_address,
+      payload: msg.payload,
+      paid_fee_on_l1: '0x' + overall.toString(16),
+      nonce: '0x0',
+      l1_transaction_hash: l1Tx,
     });
     const handler = sent.result.transaction_hash;
     expect(await provider.getL1MessagesStatus(l1Tx)).toEqual([{ transaction_hash: handler, finality_status: 'PRE_CONFIRMED', execution_status: 'SUCCEEDED' }]);
@@ -242,7 +290,7 @@ describe('starknet.js 10 pages events over the whole chain', () => {
     expect(paged).toEqual(all.events);
     const last = all.events.at(-1);
     expect(last.block_hash).toBeUndefined();
-    expect(last.block_number).toBe(await provider.getBlockNumber() + 1);
+    expect(last.block_number).toBe((await provider.getBlockNumber()) + 1);
   });
 });
 

@@ -64,7 +64,9 @@ describe('starknet_ read by starknet.js 7', () => {
     expect(pendingReceipt.isSuccess()).toBe(true);
     expect(pendingReceipt.block_hash).toBeUndefined();
     const pending: any = await provider.getBlockWithTxs('pending');
-    expect(pending.transactions).toMatchObject([{ transaction_hash: hash, type: 'INVOKE', version: '0x1', sender_address: ALICE.address, max_fee: tx.max_fee }]);
+    expect(pending.transactions).toMatchObject([
+      { transaction_hash: hash, type: 'INVOKE', version: '0x1', sender_address: ALICE.address, max_fee: tx.max_fee },
+    ]);
 
     await rpc('devnet_createBlock', {});
     const receipt: any = await provider.getTransactionReceipt(hash);
@@ -153,8 +155,14 @@ describe('starknet.js 7 Account', () => {
 
   it('is refused as a sequencer refuses too-low bounds and stale nonces', async () => {
     const account = new Account(provider, CAROL.address, CAROL.privateKey, '1');
-    const low = { l1_gas: { max_amount: 1n, max_price_per_unit: 1n }, l2_gas: { max_amount: 0n, max_price_per_unit: 0n }, l1_data_gas: { max_amount: 0n, max_price_per_unit: 0n } };
-    await expect(account.execute({ contractAddress: COUNTER, entrypoint: 'increase', calldata: [1] }, { resourceBounds: low } as any)).rejects.toThrow(/53|resources/);
+    const low = {
+      l1_gas: { max_amount: 1n, max_price_per_unit: 1n },
+      l2_gas: { max_amount: 0n, max_price_per_unit: 0n },
+      l1_data_gas: { max_amount: 0n, max_price_per_unit: 0n },
+    };
+    await expect(account.execute({ contractAddress: COUNTER, entrypoint: 'increase', calldata: [1] }, { resourceBounds: low } as any)).rejects.toThrow(
+      /53|resources/,
+    );
     await expect(account.execute({ contractAddress: COUNTER, entrypoint: 'increase', calldata: [1] }, { nonce: 0 })).rejects.toThrow(/52|nonce/i);
   });
 });
@@ -185,7 +193,10 @@ describe('starknet_getEvents and transactions by index', () => {
   it('answers a transaction by block and index, error 27 past the end', async () => {
     const block: any = await provider.getBlockWithTxHashes(1);
     expect(await provider.getTransactionByBlockIdAndIndex(1, 0)).toMatchObject({ transaction_hash: block.transactions[0] });
-    expect((await rpc('starknet_getTransactionByBlockIdAndIndex', [{ block_number: 1 }, 5])).error).toEqual({ code: 27, message: 'Invalid transaction index in a block' });
+    expect((await rpc('starknet_getTransactionByBlockIdAndIndex', [{ block_number: 1 }, 5])).error).toEqual({
+      code: 27,
+      message: 'Invalid transaction index in a block',
+    });
   });
 });
 
@@ -195,7 +206,21 @@ describe('starknet_call', () => {
 
   it('answers fee-token views from the simulated balances through starknet.js 7 callContract', async () => {
     await gw.stop();
-    gw = await start({ port: 0, clock, keys: UNLIMITED_KEYS, chains: [testSeed({ ...prices, contracts: [{ address: ETH_TOKEN, classHash: '0x1' }, { address: STRK, classHash: '0x1' }, { address: COUNTER, classHash: '0x2' }] })] });
+    gw = await start({
+      port: 0,
+      clock,
+      keys: UNLIMITED_KEYS,
+      chains: [
+        testSeed({
+          ...prices,
+          contracts: [
+            { address: ETH_TOKEN, classHash: '0x1' },
+            { address: STRK, classHash: '0x1' },
+            { address: COUNTER, classHash: '0x2' },
+          ],
+        }),
+      ],
+    });
     url = gw.url('rollup-test');
     provider = new RpcProvider({ nodeUrl: url });
     const [low, high] = await provider.callContract({ contractAddress: STRK, entrypoint: 'balanceOf', calldata: [ALICE.address] });
@@ -215,7 +240,9 @@ describe('starknet_call', () => {
   it('answers error 40 saying devgate does not execute the contract, and 20 for none deployed', async () => {
     const r = await rpc('starknet_call', { request: { contract_address: COUNTER, entry_point_selector: '0x1', calldata: [] }, block_id: 'latest' });
     expect(r.error).toMatchObject({ code: 40, message: 'Contract error', data: { revert_error: expect.stringContaining('devgate does not execute Cairo') } });
-    await expect(provider.callContract({ contractAddress: COUNTER, entrypoint: 'get_counter', calldata: [] })).rejects.toThrow(/devgate does not execute Cairo/);
+    await expect(provider.callContract({ contractAddress: COUNTER, entrypoint: 'get_counter', calldata: [] })).rejects.toThrow(
+      /devgate does not execute Cairo/,
+    );
     const none = await rpc('starknet_call', { request: { contract_address: '0x1234', entry_point_selector: '0x1', calldata: [] }, block_id: 'latest' });
     expect(none.error).toEqual({ code: 20, message: 'Contract not found' });
   });

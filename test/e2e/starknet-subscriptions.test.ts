@@ -92,7 +92,19 @@ describe('starknet_subscribeNewHeads', () => {
     expect(one).toEqual({ jsonrpc: '2.0', method: 'starknet_subscriptionNewHeads', params: { subscription_id: a.result, result: await header(n) } });
     expect(two).toEqual({ jsonrpc: '2.0', method: 'rollup_subscriptionNewHeads', params: { subscription_id: b.result, result: await header(n) } });
     expect(Object.keys(one.params.result).sort()).toEqual(
-      ['block_hash', 'parent_hash', 'block_number', 'new_root', 'timestamp', 'sequencer_address', 'l1_gas_price', 'l2_gas_price', 'l1_data_gas_price', 'l1_da_mode', 'starknet_version'].sort(),
+      [
+        'block_hash',
+        'parent_hash',
+        'block_number',
+        'new_root',
+        'timestamp',
+        'sequencer_address',
+        'l1_gas_price',
+        'l2_gas_price',
+        'l1_data_gas_price',
+        'l1_da_mode',
+        'starknet_version',
+      ].sort(),
     );
     ws.close();
   });
@@ -140,8 +152,14 @@ describe('starknet_subscribeNewHeads', () => {
   it('answers the spec errors: unknown block 24, a bad block id -32602', async () => {
     const ws = await WsClient.open(wsUrl);
     expect((await request(ws, 'starknet_subscribeNewHeads', { block_id: { block_number: 99_999 } })).error).toEqual({ code: 24, message: 'Block not found' });
-    expect((await request(ws, 'starknet_subscribeNewHeads', { block_id: 'earliest' })).error).toMatchObject({ code: -32602, message: expect.stringContaining('block tag') });
-    expect((await request(ws, 'starknet_subscribeNewHeads', { blockid: 'latest' })).error).toMatchObject({ code: -32602, message: expect.stringContaining('unknown parameter') });
+    expect((await request(ws, 'starknet_subscribeNewHeads', { block_id: 'earliest' })).error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('block tag'),
+    });
+    expect((await request(ws, 'starknet_subscribeNewHeads', { blockid: 'latest' })).error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('unknown parameter'),
+    });
     await silent(ws);
     ws.close();
   });
@@ -178,7 +196,10 @@ describe('starknet_subscribeEvents', () => {
 
   it('answers error 34 for more than 16 key positions and -32602 for a bad key', async () => {
     const ws = await WsClient.open(wsUrl);
-    expect((await request(ws, 'starknet_subscribeEvents', { keys: Array.from({ length: 17 }, () => []) })).error).toEqual({ code: 34, message: 'Too many keys provided in a filter' });
+    expect((await request(ws, 'starknet_subscribeEvents', { keys: Array.from({ length: 17 }, () => []) })).error).toEqual({
+      code: 34,
+      message: 'Too many keys provided in a filter',
+    });
     expect((await request(ws, 'starknet_subscribeEvents', { keys: [['nope']] })).error).toMatchObject({ code: -32602 });
     ws.close();
   });
@@ -198,7 +219,10 @@ describe('starknet_subscribeTransactionStatus', () => {
     await silent(ws); // sealing does not change its status
     await rpc('devnet_acceptOnL1', { block_id: 'latest' });
     expect((await ws.next()).params.result).toEqual({ transaction_hash: hash, status: { finality_status: 'ACCEPTED_ON_L1', execution_status: 'SUCCEEDED' } });
-    expect(await rpc('starknet_getTransactionStatus', { transaction_hash: hash })).toEqual({ finality_status: 'ACCEPTED_ON_L1', execution_status: 'SUCCEEDED' });
+    expect(await rpc('starknet_getTransactionStatus', { transaction_hash: hash })).toEqual({
+      finality_status: 'ACCEPTED_ON_L1',
+      execution_status: 'SUCCEEDED',
+    });
     ws.close();
   });
 
@@ -211,7 +235,10 @@ describe('starknet_subscribeTransactionStatus', () => {
     await silent(ws);
     expect((await rpc('starknet_addInvokeTransaction', { invoke_transaction: tx })).transaction_hash).toBe(hash);
     nonces.set(ALICE.address, nonces.get(ALICE.address)! + 1);
-    expect((await ws.next()).params).toEqual({ subscription_id: status.result, result: { transaction_hash: hash, status: { finality_status: 'ACCEPTED_ON_L2', execution_status: 'SUCCEEDED' } } });
+    expect((await ws.next()).params).toEqual({
+      subscription_id: status.result,
+      result: { transaction_hash: hash, status: { finality_status: 'ACCEPTED_ON_L2', execution_status: 'SUCCEEDED' } },
+    });
     const heads = await request(ws, 'starknet_subscribeNewHeads', {});
     const events = await request(ws, 'starknet_subscribeEvents', { from_address: '0x999' });
     const pending = await request(ws, 'starknet_subscribePendingTransactions', {});
@@ -228,7 +255,11 @@ describe('starknet_subscribeTransactionStatus', () => {
       { jsonrpc: '2.0', method: 'starknet_subscriptionReorg', params: { subscription_id: status.result, result: reorg } },
       { jsonrpc: '2.0', method: 'starknet_subscriptionReorg', params: { subscription_id: heads.result, result: reorg } },
       { jsonrpc: '2.0', method: 'starknet_subscriptionReorg', params: { subscription_id: events.result, result: reorg } },
-      { jsonrpc: '2.0', method: 'starknet_subscriptionTransactionStatus', params: { subscription_id: status.result, result: { transaction_hash: hash, status: { finality_status: 'REJECTED' } } } },
+      {
+        jsonrpc: '2.0',
+        method: 'starknet_subscriptionTransactionStatus',
+        params: { subscription_id: status.result, result: { transaction_hash: hash, status: { finality_status: 'REJECTED' } } },
+      },
     ]);
     await silent(ws);
     // The chain continues from the parent: the next block reuses the number.
@@ -274,7 +305,10 @@ describe('starknet_subscribePendingTransactions', () => {
       { jsonrpc: '2.0', method: 'rollup_subscriptionPendingTransactions', params: { subscription_id: bobOnly.result, result: tx } },
     ]);
     expect(tx).toMatchObject({ transaction_hash: second, type: 'INVOKE', sender_address: BOB.address });
-    expect((await request(ws, 'starknet_subscribePendingTransactions', { sender_address: Array.from({ length: 1025 }, (_, i) => '0x' + (i + 1).toString(16)) })).error).toEqual({
+    expect(
+      (await request(ws, 'starknet_subscribePendingTransactions', { sender_address: Array.from({ length: 1025 }, (_, i) => '0x' + (i + 1).toString(16)) }))
+        .error,
+    ).toEqual({
       code: 67,
       message: 'Too many addresses in filter sender_address filter',
     });
@@ -314,7 +348,11 @@ describe('starknet_unsubscribe', () => {
     const answers = await ws.request(batch);
     expect(answers.filter((a: any) => typeof a.result === 'string')).toHaveLength(1000);
     const over = await request(ws, 'rollup_subscribeEvents', {});
-    expect(over.error).toEqual({ code: -32005, message: 'too many subscriptions on this connection (at most 1000); unsubscribe some first', data: { limit: 1000 } });
+    expect(over.error).toEqual({
+      code: -32005,
+      message: 'too many subscriptions on this connection (at most 1000); unsubscribe some first',
+      data: { limit: 1000 },
+    });
     expect((await request(ws, 'starknet_unsubscribe', { subscription_id: answers[0].result })).result).toBe(true);
     expect((await request(ws, 'rollup_subscribeEvents', {})).result).toMatch(/^[0-9]+$/);
     ws.close();
@@ -322,7 +360,10 @@ describe('starknet_unsubscribe', () => {
 
   it('over HTTP the subscription methods answer -32601 notifications not supported', async () => {
     for (const m of ['starknet_subscribeNewHeads', 'rollup_subscribeEvents', 'starknet_unsubscribe']) {
-      expect((await call(url, m, {})).error).toEqual({ code: -32601, message: 'notifications not supported: subscribe on the WebSocket address (/ws/v3/<KEY>)' });
+      expect((await call(url, m, {})).error).toEqual({
+        code: -32601,
+        message: 'notifications not supported: subscribe on the WebSocket address (/ws/v3/<KEY>)',
+      });
     }
   });
 });

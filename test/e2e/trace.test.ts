@@ -34,7 +34,10 @@ afterAll(async () => {
 describe('viem', () => {
   it('debug_traceTransaction with callTracer and the struct logger', async () => {
     const receipt = await viem.getTransactionReceipt({ hash: txs[5] as `0x${string}` });
-    const calls: any = await viem.request({ method: 'debug_traceTransaction' as never, params: [txs[5], { tracer: 'callTracer', tracerConfig: { withLog: true } }] as never });
+    const calls: any = await viem.request({
+      method: 'debug_traceTransaction' as never,
+      params: [txs[5], { tracer: 'callTracer', tracerConfig: { withLog: true } }] as never,
+    });
     expect(calls).toMatchObject({ from: ACCOUNT0, to: PROXY, type: 'CALL', gasUsed: '0x' + receipt.gasUsed.toString(16) });
     expect(calls.calls[0]).toMatchObject({ to: REVERTER, error: 'execution reverted', revertReason: 'Reverter: always reverts' });
     const structs: any = await viem.request({ method: 'debug_traceTransaction' as never, params: [txs[5]] as never });
@@ -46,9 +49,19 @@ describe('viem', () => {
 
   it('debug_traceCall on latest, and before a transaction with txIndex', async () => {
     const counter = async (config: object) =>
-      BigInt(((await viem.request({ method: 'debug_traceCall' as never, params: [{ from: ACCOUNT1, to: REVERTER, data: encode('increment') }, '0x2', { tracer: 'callTracer', ...config }] as never })) as any).output);
+      BigInt(
+        (
+          (await viem.request({
+            method: 'debug_traceCall' as never,
+            params: [{ from: ACCOUNT1, to: REVERTER, data: encode('increment') }, '0x2', { tracer: 'callTracer', ...config }] as never,
+          })) as any
+        ).output,
+      );
     expect(await counter({})).toBe((await counter({ txIndex: '0xf' })) + 1n);
-    const pre: any = await viem.request({ method: 'debug_traceCall' as never, params: [{ from: ACCOUNT0, to: TOKEN, data: encode('transfer', [ACCOUNT1, 1n]) }, 'latest', { tracer: 'prestateTracer' }] as never });
+    const pre: any = await viem.request({
+      method: 'debug_traceCall' as never,
+      params: [{ from: ACCOUNT0, to: TOKEN, data: encode('transfer', [ACCOUNT1, 1n]) }, 'latest', { tracer: 'prestateTracer' }] as never,
+    });
     expect(Object.keys(pre[TOKEN].storage)).toHaveLength(2);
   });
 
@@ -69,7 +82,11 @@ describe('ethers', () => {
     expect(nested.calls[0].calls[0]).toMatchObject({ from: PROXY, to: TOKEN, error: 'execution reverted' });
     const diff = await ethers.send('debug_traceTransaction', [txs[10], { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]);
     expect(Object.keys(diff)).toEqual(['post', 'pre']);
-    const top = await ethers.send('debug_traceCall', [{ to: PROXY, data: viaProxy(1, TOKEN, encode('balanceOf', [ACCOUNT0])) }, 'latest', { tracer: 'callTracer', tracerConfig: { onlyTopCall: true } }]);
+    const top = await ethers.send('debug_traceCall', [
+      { to: PROXY, data: viaProxy(1, TOKEN, encode('balanceOf', [ACCOUNT0])) },
+      'latest',
+      { tracer: 'callTracer', tracerConfig: { onlyTopCall: true } },
+    ]);
     expect(top.calls).toBeUndefined();
     expect(BigInt(top.output)).toBeGreaterThan(0n);
   });
@@ -83,21 +100,41 @@ describe('bad requests', () => {
   const error = async (method: string, params: unknown[]) => (await call(url, method, params)).error;
 
   it('answer -32602 naming the parameter', async () => {
-    expect(await error('debug_traceTransaction', ['0x1234'])).toEqual({ code: -32602, message: 'invalid argument 0: hex string has length 4, want 64 for a 32-byte hash' });
-    expect(await error('debug_traceTransaction', [txs[1], { disableStack: 'yes' }])).toEqual({ code: -32602, message: 'invalid argument 1: "disableStack": expected a boolean, got the string "yes"' });
-    expect(await error('debug_traceTransaction', [txs[1], { timeout: '5 seconds' }])).toEqual({ code: -32602, message: 'invalid argument 1: "timeout": time: invalid duration "5 seconds"' });
-    expect((await error('debug_traceTransaction', [txs[1], { tracer: 'function() { return {} }' }])).message).toMatch(/^invalid argument 1: tracer .* not found: devgate serves the struct logger/);
-    expect(await error('debug_traceTransaction', [txs[1], { tracer: 'prestateTracer', tracerConfig: { diffMode: true, includeEmpty: true } }])).toEqual({ code: -32602, message: 'invalid argument 1: cannot use diffMode with includeEmpty' });
-    expect(await error('debug_traceCall', [{ to: TOKEN }, 'latest', { stateOverrides: { [TOKEN]: { balance: '0x1' } } }])).toEqual({ code: -32602, message: 'invalid argument 2: stateOverrides not supported yet' });
+    expect(await error('debug_traceTransaction', ['0x1234'])).toEqual({
+      code: -32602,
+      message: 'invalid argument 0: hex string has length 4, want 64 for a 32-byte hash',
+    });
+    expect(await error('debug_traceTransaction', [txs[1], { disableStack: 'yes' }])).toEqual({
+      code: -32602,
+      message: 'invalid argument 1: "disableStack": expected a boolean, got the string "yes"',
+    });
+    expect(await error('debug_traceTransaction', [txs[1], { timeout: '5 seconds' }])).toEqual({
+      code: -32602,
+      message: 'invalid argument 1: "timeout": time: invalid duration "5 seconds"',
+    });
+    expect((await error('debug_traceTransaction', [txs[1], { tracer: 'function() { return {} }' }])).message).toMatch(
+      /^invalid argument 1: tracer .* not found: devgate serves the struct logger/,
+    );
+    expect(await error('debug_traceTransaction', [txs[1], { tracer: 'prestateTracer', tracerConfig: { diffMode: true, includeEmpty: true } }])).toEqual({
+      code: -32602,
+      message: 'invalid argument 1: cannot use diffMode with includeEmpty',
+    });
+    expect(await error('debug_traceCall', [{ to: TOKEN }, 'latest', { stateOverrides: { [TOKEN]: { balance: '0x1' } } }])).toEqual({
+      code: -32602,
+      message: 'invalid argument 2: stateOverrides not supported yet',
+    });
     expect(await error('debug_traceCall', [{ to: TOKEN }])).toEqual({ code: -32602, message: 'missing value for required argument 1' });
     expect(await error('debug_traceBlockByNumber', ['2'])).toEqual({ code: -32602, message: 'invalid argument 0: hex string without 0x prefix' });
   });
 
-  it('answer geth\'s -32000 for what is not there or not traceable, and for a timeout', async () => {
+  it("answer geth's -32000 for what is not there or not traceable, and for a timeout", async () => {
     expect(await error('debug_traceBlockByNumber', ['0x64'])).toEqual({ code: -32000, message: 'block #100 not found' });
     expect(await error('debug_traceBlockByNumber', ['0x0'])).toEqual({ code: -32000, message: 'genesis is not traceable' });
     expect(await error('debug_traceBlockByHash', ['0x' + '00'.repeat(32)])).toEqual({ code: -32000, message: `block 0x${'00'.repeat(32)} not found` });
     expect(await error('debug_traceCall', [{ to: TOKEN }, 'pending'])).toEqual({ code: -32000, message: 'tracing on top of pending is not supported' });
-    expect(await error('debug_traceCall', [{ to: REVERTER, data: encode('burnGas', [10n ** 6n]) }, 'latest', { timeout: '20ms' }])).toEqual({ code: -32000, message: 'execution timeout' });
+    expect(await error('debug_traceCall', [{ to: REVERTER, data: encode('burnGas', [10n ** 6n]) }, 'latest', { timeout: '20ms' }])).toEqual({
+      code: -32000,
+      message: 'execution timeout',
+    });
   });
 });

@@ -27,7 +27,10 @@ const rel = (f: string) => relative(SRC, f);
 const graph = new Map<string, string[]>(
   files.map((f) => [
     rel(f),
-    [...text.get(f)!.matchAll(RELATIVE)].map((m) => resolve(dirname(f), m[1]!.replace(/\.js$/, '.ts'))).filter((t) => t.endsWith('.ts') && existsSync(t)).map(rel),
+    [...text.get(f)!.matchAll(RELATIVE)]
+      .map((m) => resolve(dirname(f), m[1]!.replace(/\.js$/, '.ts')))
+      .filter((t) => t.endsWith('.ts') && existsSync(t))
+      .map(rel),
   ]),
 );
 
@@ -66,7 +69,18 @@ function cycles(): string[][] {
 }
 
 const ENGINES = ['eth/engine/', 'rollup/engine/'];
-const NOT_FOR_ENGINES = ['rpc/', 'gateway/', 'admin/', 'eth/methods/', 'eth/format/', 'rollup/methods/', 'rollup/format.ts', 'index.ts', 'cli.ts', 'network.ts'];
+const NOT_FOR_ENGINES = [
+  'rpc/',
+  'gateway/',
+  'admin/',
+  'eth/methods/',
+  'eth/format/',
+  'rollup/methods/',
+  'rollup/format.ts',
+  'index.ts',
+  'cli.ts',
+  'network.ts',
+];
 
 describe('the shape of the sources', () => {
   it('has no import cycles', () => {
@@ -75,7 +89,9 @@ describe('the shape of the sources', () => {
 
   it('engines import no rpc, gateway, admin, method or format code', () => {
     const wrong = [...graph].flatMap(([from, tos]) =>
-      ENGINES.some((e) => from.startsWith(e)) ? tos.filter((to) => NOT_FOR_ENGINES.some((n) => to === n || to.startsWith(n))).map((to) => `${from} -> ${to}`) : [],
+      ENGINES.some((e) => from.startsWith(e))
+        ? tos.filter((to) => NOT_FOR_ENGINES.some((n) => to === n || to.startsWith(n))).map((to) => `${from} -> ${to}`)
+        : [],
     );
     expect(wrong).toEqual([]);
   });

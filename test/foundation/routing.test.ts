@@ -9,7 +9,13 @@ let gw: Gateway;
 let base: string;
 
 beforeAll(async () => {
-  gw = await start({ port: 0, chains: [{ name: 'alpha', kind: 'eth', chainId: 1 }, { name: 'beta', kind: 'eth', chainId: 5 }] });
+  gw = await start({
+    port: 0,
+    chains: [
+      { name: 'alpha', kind: 'eth', chainId: 1 },
+      { name: 'beta', kind: 'eth', chainId: 5 },
+    ],
+  });
   base = `http://127.0.0.1:${gw.port}`;
 });
 afterAll(() => gw.stop());

@@ -21,7 +21,11 @@ function viaParseSeed(value: unknown): { ok: true; seed: unknown } | { ok: false
 }
 
 const cases: Record<string, unknown> = {
-  'all raw': { ...base, blocks: [{ transactions: [{ raw: RAW }, { raw: '0x' }] }, {}, { timestamp: 5, transactions: [{ raw: RAW }] }], pending: [{ raw: RAW }] },
+  'all raw': {
+    ...base,
+    blocks: [{ transactions: [{ raw: RAW }, { raw: '0x' }] }, {}, { timestamp: 5, transactions: [{ raw: RAW }] }],
+    pending: [{ raw: RAW }],
+  },
   'raw and signed mixed': { ...base, blocks: [{ transactions: [{ raw: RAW }, { to: `0x${'b1'.repeat(20)}`, value: '1' }] }] },
   'odd-length raw': { ...base, blocks: [{ transactions: [{ raw: RAW }, { raw: '0x123' }] }] },
   'non-hex raw': { ...base, blocks: [{ transactions: [{ raw: '0xzz' }] }] },

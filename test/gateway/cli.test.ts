@@ -14,7 +14,17 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('devgate policy flags', () => {
   it('documents them in --help', () => {
     const r = spawnSync(process.execPath, [...CLI, '--help'], { encoding: 'utf8' });
-    for (const flag of ['--keys', '--plan', '--max-batch', '--max-body-bytes', '--max-message-bytes', '--request-timeout', '--headers-timeout', '--keep-alive-timeout', '/admin']) {
+    for (const flag of [
+      '--keys',
+      '--plan',
+      '--max-batch',
+      '--max-body-bytes',
+      '--max-message-bytes',
+      '--request-timeout',
+      '--headers-timeout',
+      '--keep-alive-timeout',
+      '/admin',
+    ]) {
       expect(r.stdout).toContain(flag);
     }
   });

@@ -12,7 +12,13 @@ beforeAll(async () => {
     port: 0,
     chains: [chain('alpha')],
     clock,
-    keys: { keys: [{ key: 'free', plan: 'free' }, { key: 'locked', plan: 'growth', secret: 'pw' }, { key: 'growth', plan: 'growth' }] },
+    keys: {
+      keys: [
+        { key: 'free', plan: 'free' },
+        { key: 'locked', plan: 'growth', secret: 'pw' },
+        { key: 'growth', plan: 'growth' },
+      ],
+    },
   });
 });
 afterAll(() => gw.stop());
@@ -33,7 +39,9 @@ describe('viem over HTTP', () => {
 
   it('sends the secret as Basic auth, and gets 401 without it', async () => {
     expect(await client(gw.url('alpha', 'locked'), basic('pw')).getChainId()).toBe(1);
-    const err = await client(gw.url('alpha', 'locked')).getChainId().catch((e: unknown) => e);
+    const err = await client(gw.url('alpha', 'locked'))
+      .getChainId()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HttpRequestError);
     expect((err as HttpRequestError).status).toBe(401);
     expect((err as HttpRequestError).details).toContain('invalid project id or project secret');
@@ -42,7 +50,9 @@ describe('viem over HTTP', () => {
   it('gets a 503 during an outage', async () => {
     gw.policy.setOutage('alpha');
     try {
-      const err = await client(gw.url('alpha', 'growth')).getChainId().catch((e: unknown) => e);
+      const err = await client(gw.url('alpha', 'growth'))
+        .getChainId()
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(InternalRpcError);
       expect(err).toMatchObject({ code: -32603, details: 'service temporarily unavailable' });
     } finally {

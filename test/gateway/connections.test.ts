@@ -69,7 +69,11 @@ describe('abrupt disconnects', () => {
 
   it('devgate_getConnections at /admin answers the same counts', async () => {
     const ws = await openWs(gw.wsUrl('alpha'));
-    const res = await fetch(`http://127.0.0.1:${gw.port}/admin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rpc('devgate_getConnections')) });
+    const res = await fetch(`http://127.0.0.1:${gw.port}/admin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(rpc('devgate_getConnections')),
+    });
     const { result } = (await res.json()) as { result: { sockets: number; websockets: number } };
     expect(result.websockets).toBe(1);
     expect(result.sockets).toBeGreaterThanOrEqual(2); // the WebSocket and this request's own connection

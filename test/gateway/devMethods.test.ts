@@ -5,14 +5,26 @@ import { call, WsClient } from '../support/http.js';
 
 let gw: Gateway;
 beforeAll(async () => {
-  gw = await start({ port: 0, chains: ['chains/sepolia.json'], keys: { keys: [{ key: 'nodev', plan: 'growth', devMethods: false }, { key: 'dev', plan: 'growth' }] } });
+  gw = await start({
+    port: 0,
+    chains: ['chains/sepolia.json'],
+    keys: {
+      keys: [
+        { key: 'nodev', plan: 'growth', devMethods: false },
+        { key: 'dev', plan: 'growth' },
+      ],
+    },
+  });
 });
 afterAll(() => gw.stop());
 
 describe('dev methods', () => {
   it('a key with "devMethods": false meets them as unknown methods, over HTTP and WebSocket; other keys use them', async () => {
     for (const method of ['evm_mine', 'anvil_setBalance', 'hardhat_mine', 'evm_snapshot']) {
-      expect((await call(gw.url('sepolia', 'nodev'), method, [])).error).toEqual({ code: -32601, message: `the method ${method} does not exist/is not available` });
+      expect((await call(gw.url('sepolia', 'nodev'), method, [])).error).toEqual({
+        code: -32601,
+        message: `the method ${method} does not exist/is not available`,
+      });
     }
     expect((await call(gw.url('sepolia', 'nodev'), 'eth_blockNumber')).result).toBe('0x28');
     const ws = await WsClient.open(gw.wsUrl('sepolia', 'nodev'));
@@ -24,7 +36,10 @@ describe('dev methods', () => {
   it('start({ devMethods: false }) serves none of them', async () => {
     const own = await start({ port: 0, chains: ['chains/sepolia.json'], devMethods: false });
     try {
-      expect((await call(own.url('sepolia'), 'anvil_mine', [])).error).toEqual({ code: -32601, message: 'the method anvil_mine does not exist/is not available' });
+      expect((await call(own.url('sepolia'), 'anvil_mine', [])).error).toEqual({
+        code: -32601,
+        message: 'the method anvil_mine does not exist/is not available',
+      });
       expect((await call(own.url('sepolia'), 'eth_sendRawTransaction', ['0x'])).error.code).toBe(-32000);
     } finally {
       await own.stop();

@@ -67,7 +67,10 @@ describe('WebSocket peers', () => {
     const slow = new WebSocket(gw.wsUrl('sepolia'));
     const fine = new WebSocket(gw.wsUrl('sepolia'));
     await Promise.all([slow, fine].map((ws) => new Promise((r) => ws.once('open', r))));
-    await new Promise((r) => { fine.once('message', r); fine.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] })); });
+    await new Promise((r) => {
+      fine.once('message', r);
+      fine.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }));
+    });
     let fineCount = 0;
     fine.on('message', () => fineCount++);
     // The slow peer stops reading and asks for ~30 MB of answers: the kernel's buffers fill, then devgate's.

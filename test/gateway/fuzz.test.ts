@@ -40,7 +40,24 @@ const snapshot = async () => Promise.all(NETS.map(async (n) => (await post(gw.ur
 const hostile = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
-    { weight: 5, arbitrary: fc.constantFrom('latest', 'pending', 'earliest', '0x', '0x0', '0x1', '0x' + 'f'.repeat(65), '0x' + 'ab'.repeat(20), '0x' + '11'.repeat(32), '__proto__', 'constructor', 'toString', '') },
+    {
+      weight: 5,
+      arbitrary: fc.constantFrom(
+        'latest',
+        'pending',
+        'earliest',
+        '0x',
+        '0x0',
+        '0x1',
+        '0x' + 'f'.repeat(65),
+        '0x' + 'ab'.repeat(20),
+        '0x' + '11'.repeat(32),
+        '__proto__',
+        'constructor',
+        'toString',
+        '',
+      ),
+    },
     fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), maxLength: 80 }).map((h: string) => '0x' + h),
     fc.integer(),
     fc.double(),
@@ -48,7 +65,27 @@ const hostile = fc.letrec((tie) => ({
     fc.constant(null),
     fc.string({ maxLength: 20 }),
     fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.constantFrom('to', 'from', 'data', 'input', 'gas', 'value', 'address', 'topics', 'fromBlock', 'toBlock', 'blockHash', 'block_id', '__proto__', 'constructor', 'block_number'), tie('value'), { maxKeys: 4 }),
+    fc.dictionary(
+      fc.constantFrom(
+        'to',
+        'from',
+        'data',
+        'input',
+        'gas',
+        'value',
+        'address',
+        'topics',
+        'fromBlock',
+        'toBlock',
+        'blockHash',
+        'block_id',
+        '__proto__',
+        'constructor',
+        'block_number',
+      ),
+      tie('value'),
+      { maxKeys: 4 },
+    ),
   ),
 })).value;
 
@@ -80,10 +117,18 @@ describe('fuzz', () => {
       for (const method of methods[net]) {
         // Mostly as many params as the method takes (so they reach its decoders), sometimes any number.
         const arity = tables[net].get(method)!.params.length;
-        const paramsArb = fc.oneof({ weight: 4, arbitrary: fc.array(hostile, { minLength: arity, maxLength: arity }) }, { weight: 1, arbitrary: fc.array(hostile, { maxLength: 4 }) });
+        const paramsArb = fc.oneof(
+          { weight: 4, arbitrary: fc.array(hostile, { minLength: arity, maxLength: arity }) },
+          { weight: 1, arbitrary: fc.array(hostile, { maxLength: 4 }) },
+        );
         await fc.assert(
           fc.asyncProperty(paramsArb, fc.nat(3), async (params, named) => {
-            const body = { jsonrpc: '2.0', id: 7, method, params: named === 0 && params.length > 0 ? { block_id: params[0], [String(named)]: params[1] ?? null } : params };
+            const body = {
+              jsonrpc: '2.0',
+              id: 7,
+              method,
+              params: named === 0 && params.length > 0 ? { block_id: params[0], [String(named)]: params[1] ?? null } : params,
+            };
             const r = await post(gw.url(net), body);
             expect(r.status).toBe(200);
             assertAnswer(r.json, 7);

@@ -69,13 +69,19 @@ describe('timeouts', () => {
   });
 
   it('closes a connection whose body never finishes', async () => {
-    const reply = await rawUntilClosed(slow.port, 'POST /alpha/v3/slow HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"');
+    const reply = await rawUntilClosed(
+      slow.port,
+      'POST /alpha/v3/slow HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"',
+    );
     expect(reply).toMatch(/^HTTP\/1\.1 408|^$/);
   });
 
   it('closes an idle keep-alive connection', async () => {
     const body = JSON.stringify(rpc('eth_chainId'));
-    const reply = await rawUntilClosed(slow.port, `POST /alpha/v3/idle HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    const reply = await rawUntilClosed(
+      slow.port,
+      `POST /alpha/v3/idle HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
     expect(reply).toMatch(/^HTTP\/1\.1 200/);
     expect(reply).toContain('"result":"0x1"');
   });
@@ -90,7 +96,7 @@ describe('the open default', () => {
     for (let i = 0; i < 3; i++) expect((await post(gw.url('alpha', 'open-dev'), batch)).status).toBe(200);
   });
 
-  it('applies a plan\'s limits once asked to (as --plan does)', async () => {
+  it("applies a plan's limits once asked to (as --plan does)", async () => {
     gw.policy.setKeysMode({ defaultPlan: 'developer' });
     try {
       const batch = Array.from({ length: 51 }, (_, i) => rpc('eth_blockNumber', [], i));

@@ -14,7 +14,9 @@ function post(body: string): Promise<{ status: number; length: string | undefine
     const req = request({ host: '127.0.0.1', port: gw.port, path: '/alpha/v3/k', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, length: res.headers['content-length'], type: res.headers['content-type'], bytes: Buffer.concat(parts) }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, length: res.headers['content-length'], type: res.headers['content-type'], bytes: Buffer.concat(parts) }),
+      );
     });
     req.on('error', reject);
     req.end(body);

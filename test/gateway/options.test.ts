@@ -10,7 +10,10 @@ describe('rawHttp: false', () => {
     try {
       for (const body of [
         { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] },
-        [{ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }, { jsonrpc: '2.0', id: 2, method: 'nope' }],
+        [
+          { jsonrpc: '2.0', id: 1, method: 'eth_chainId' },
+          { jsonrpc: '2.0', id: 2, method: 'nope' },
+        ],
         { jsonrpc: '2.0', id: 3, method: 'eth_getBalance', params: ['0x12'] },
       ]) {
         const a = await post(raw.url('sepolia'), body);

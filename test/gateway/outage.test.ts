@@ -54,7 +54,11 @@ describe('a manual outage', () => {
     const r = await post(gw.url('alpha', 'team'), rpc('eth_chainId', [], 4));
     expect(r.status).toBe(503);
     expect(r.json).toEqual({ jsonrpc: '2.0', id: 4, error: UNAVAILABLE });
-    expect((await post(gw.url('alpha', 'team'), [rpc('eth_chainId'), rpc('net_version', [], 2)])).json).toEqual({ jsonrpc: '2.0', id: null, error: UNAVAILABLE });
+    expect((await post(gw.url('alpha', 'team'), [rpc('eth_chainId'), rpc('net_version', [], 2)])).json).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: UNAVAILABLE,
+    });
     expect(await ask(ws, rpc('eth_chainId', [], 5))).toEqual({ jsonrpc: '2.0', id: 5, error: UNAVAILABLE });
     // Other networks are not affected; a refused request costs nothing.
     expect((await post(gw.url('beta', 'team'), rpc('eth_chainId'))).json.result).toBe('0x5');
@@ -71,7 +75,7 @@ describe('a manual outage', () => {
     expect((await post(gw.url('alpha', 'team'), [rpc('eth_chainId'), rpc('eth_blockNumber', [], 2)])).status).toBe(503);
   });
 
-  it('ends by itself after its duration on devgate\'s clock', async () => {
+  it("ends by itself after its duration on devgate's clock", async () => {
     expect(gw.policy.setOutage('alpha', { durationMs: 60_000 })).toMatchObject({ status: 'active', startsAt: T0, endsAt: T0 + 60_000 });
     clock.advance(59_999);
     expect((await post(gw.url('alpha', 'team'), rpc('eth_chainId'))).status).toBe(503);
@@ -141,7 +145,7 @@ describe('forwarding to the partner provider', () => {
     expect((await post(gw.url('alpha', 'growth'), [byHash, rpc('eth_chainId', [], 3)], FAILOVER)).status).toBe(503);
   });
 
-  it('forwards only the covered calls\' outage: a batch whose uncovered calls run normally', async () => {
+  it("forwards only the covered calls' outage: a batch whose uncovered calls run normally", async () => {
     gw.policy.setOutage('alpha', { methods: ['eth_getBlockByHash'] });
     const r = await post(gw.url('alpha', 'custom'), [byHash, rpc('eth_chainId', [], 3)], FAILOVER);
     expect(r.status).toBe(200);

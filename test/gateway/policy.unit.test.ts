@@ -35,7 +35,8 @@ describe('credits', () => {
 
   it('prices the Starknet subscription methods as eth_subscribe and eth_unsubscribe, under both prefixes', () => {
     for (const prefix of ['starknet', 'rollup']) {
-      for (const m of ['subscribeNewHeads', 'subscribeEvents', 'subscribeTransactionStatus', 'subscribePendingTransactions']) expect(creditsOf(`${prefix}_${m}`)).toBe(5);
+      for (const m of ['subscribeNewHeads', 'subscribeEvents', 'subscribeTransactionStatus', 'subscribePendingTransactions'])
+        expect(creditsOf(`${prefix}_${m}`)).toBe(5);
       expect(creditsOf(`${prefix}_unsubscribe`)).toBe(10);
     }
   });
@@ -197,7 +198,14 @@ describe('keys', () => {
     expect(bad({ keys: [{ key: 'bad key!', plan: 'free' }] })).toMatch(/keys\[0\]\.key/);
     expect(bad({ keys: [{ key: 'k', plan: 'free', allowlist: { contracts: ['0x12'] } }] })).toMatch(/keys\[0\]\.allowlist\.contracts\[0\]/);
     expect(bad({ keys: [{ key: 'k', plan: 'free', limits: { creditsPerSecond: -1 } }] })).toMatch(/keys\[0\]\.limits\.creditsPerSecond/);
-    expect(bad({ keys: [{ key: 'k', plan: 'free' }, { key: 'k', plan: 'team' }] })).toMatch(/keys\[1\]\.key: duplicate key "k"/);
+    expect(
+      bad({
+        keys: [
+          { key: 'k', plan: 'free' },
+          { key: 'k', plan: 'team' },
+        ],
+      }),
+    ).toMatch(/keys\[1\]\.key: duplicate key "k"/);
     expect(bad({ keys: [{ key: 'k', plan: 'free', colour: 'red' }] })).toMatch(/keys\[0\]/);
     expect(bad({ keyz: [] })).toMatch(/keyz|root/);
   });
@@ -223,7 +231,10 @@ describe('the policy as a whole', () => {
     const clock = new ManualClock(0);
     const exhausted: string[] = [];
     const p = new Policy(
-      parseKeys({ keys: [{ key: 'k', plan: 'free', secret: 's', requireSecret: false, allowlist: { methods: ['eth_chainId'] }, limits: { creditsPerDay: 100 } }] }, 'x'),
+      parseKeys(
+        { keys: [{ key: 'k', plan: 'free', secret: 's', requireSecret: false, allowlist: { methods: ['eth_chainId'] }, limits: { creditsPerDay: 100 } }] },
+        'x',
+      ),
       clock,
       (key) => exhausted.push(key),
     );
@@ -238,7 +249,10 @@ describe('the policy as a whole', () => {
     expect(p.authenticate('k', `Basic ${Buffer.from(':wrong').toString('base64')}`)).toEqual({ ok: false, reason: 'bad-secret' });
     if (!withSecret.ok) return;
     expect(p.admit({ ...withSecret, failover: false }, 'm', [{ method: 'eth_blockNumber', params: [] }])).toMatchObject({ ok: true, credits: 80 });
-    expect(p.admit({ ...withSecret, failover: false }, 'm', Array(4).fill({ method: 'eth_chainId', params: [] }))).toEqual({ ok: false, refusal: { kind: 'daily' } });
+    expect(p.admit({ ...withSecret, failover: false }, 'm', Array(4).fill({ method: 'eth_chainId', params: [] }))).toEqual({
+      ok: false,
+      refusal: { kind: 'daily' },
+    });
     expect(exhausted).toEqual(['k']);
     expect(p.usage.report('k', 0)).toMatchObject({ today: { requests: 2, credits: 85 }, rejected: { allowlist: 1, daily: 1, auth: 1 } });
   });

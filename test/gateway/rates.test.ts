@@ -93,7 +93,7 @@ describe('per-second limit', () => {
 });
 
 describe('daily quota', () => {
-  it('answers 429 once the day is spent, closes the key\'s sockets, and resets at 00:00 UTC', async () => {
+  it("answers 429 once the day is spent, closes the key's sockets, and resets at 00:00 UTC", async () => {
     const url = gw.url('alpha', 'tiny');
     const ws = await openWs(gw.wsUrl('alpha', 'tiny'));
     const closing = closeCode(ws);

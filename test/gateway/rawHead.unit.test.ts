@@ -6,7 +6,9 @@ const head = (...lines: string[]) => ['POST /alpha/v3/k?x=1 HTTP/1.1', ...lines]
 
 describe('readPlainHead', () => {
   it('reads a plain POST: target, lower-case names, values trimmed of spaces and tabs, Connection', () => {
-    const h = readPlainHead(head('Host: a.localhost:8545', 'content-LENGTH:  12 ', 'Content-Type:\tapplication/json\t', 'X-Other: ignored', 'User-Agent: caf\xe9'));
+    const h = readPlainHead(
+      head('Host: a.localhost:8545', 'content-LENGTH:  12 ', 'Content-Type:\tapplication/json\t', 'X-Other: ignored', 'User-Agent: caf\xe9'),
+    );
     expect(h).toEqual({
       method: 'POST',
       url: '/alpha/v3/k?x=1',

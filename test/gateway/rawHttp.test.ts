@@ -14,7 +14,14 @@ beforeAll(async () => {
   gw = await start({
     port: 0,
     chains: [chain('alpha')],
-    keys: { open: true, defaultPlan: 'growth', keys: [{ key: 'locked', plan: 'team', secret: 'sesame' }, { key: 'origins', plan: 'team', allowlist: { origins: ['app.example.com'] } }] },
+    keys: {
+      open: true,
+      defaultPlan: 'growth',
+      keys: [
+        { key: 'locked', plan: 'team', secret: 'sesame' },
+        { key: 'origins', plan: 'team', allowlist: { origins: ['app.example.com'] } },
+      ],
+    },
   });
 });
 afterAll(() => gw.stop());
@@ -23,7 +30,9 @@ const body = (id: number | string, method = 'eth_chainId') => JSON.stringify({ j
 
 /** A request's bytes; `extra` header lines go after Host. */
 function post(path: string, text: string, extra: string[] = []): string {
-  return [`POST ${path} HTTP/1.1`, 'Host: 127.0.0.1', ...extra, 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(text)}`, '', text].join('\r\n');
+  return [`POST ${path} HTTP/1.1`, 'Host: 127.0.0.1', ...extra, 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(text)}`, '', text].join(
+    '\r\n',
+  );
 }
 
 /** A header that makes the head longer than the short path reads, so node:http answers the same request. */

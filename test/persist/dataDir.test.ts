@@ -49,7 +49,11 @@ async function proofVerifies(gw: Gateway, address: string, block: string): Promi
   const b = await rpc(gw, 'eth_getBlockByNumber', [block, false]);
   const p = await rpc(gw, 'eth_getProof', [address, [], block]);
   const key = hexToBytes(address as `0x${string}`);
-  const value = await verifyMerkleProof(key, p.accountProof.map((n: string) => hexToBytes(n as `0x${string}`)), { useKeyHashing: true, root: hexToBytes(b.stateRoot) } as never);
+  const value = await verifyMerkleProof(
+    key,
+    p.accountProof.map((n: string) => hexToBytes(n as `0x${string}`)),
+    { useKeyHashing: true, root: hexToBytes(b.stateRoot) } as never,
+  );
   expect(value).not.toBeNull();
 }
 
@@ -102,7 +106,12 @@ describe('data directory', () => {
     const dir = fresh();
     let gw = await open(dir);
     const account = mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: 4 });
-    const chain = { id: 31337, name: 'small', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [gw.url('small')] } } } as const;
+    const chain = {
+      id: 31337,
+      name: 'small',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [gw.url('small')] } },
+    } as const;
     const wallet = createWalletClient({ account, chain, transport: http(gw.url('small')) });
     let client = createPublicClient({ chain, transport: http(gw.url('small')), cacheTime: 0 });
     const deploy = await wallet.deployContract({ abi: token.abi, bytecode: token.bytecode, args: [] });
@@ -115,7 +124,15 @@ describe('data directory', () => {
     client = createPublicClient({ chain, transport: http(gw.url('small')), cacheTime: 0 });
     expect(await client.getTransactionReceipt({ hash: transfer })).toEqual(receipt);
     expect(await client.readContract({ address: deployed.contractAddress!, abi: token.abi, functionName: 'balanceOf', args: [SINK] })).toBe(77n);
-    expect(await client.readContract({ address: deployed.contractAddress!, abi: token.abi, functionName: 'balanceOf', args: [SINK], blockNumber: receipt.blockNumber - 1n })).toBe(0n);
+    expect(
+      await client.readContract({
+        address: deployed.contractAddress!,
+        abi: token.abi,
+        functionName: 'balanceOf',
+        args: [SINK],
+        blockNumber: receipt.blockNumber - 1n,
+      }),
+    ).toBe(0n);
     await gw.stop();
   });
 
@@ -190,7 +207,9 @@ describe('data directory', () => {
     seed.genesis.timestamp = '0x6553f101';
     mkdirSync(seedDir, { recursive: true });
     writeFileSync(join(seedDir, 'small.json'), JSON.stringify(seed));
-    await expect(start({ port: 0, chains: [join(seedDir, 'small.json')], cache: false, dataDir: dir })).rejects.toThrow(/holds the chain of genesis 0x[0-9a-f]{64} \(chain id 31337\), the seed .* gives genesis 0x[0-9a-f]{64}/);
+    await expect(start({ port: 0, chains: [join(seedDir, 'small.json')], cache: false, dataDir: dir })).rejects.toThrow(
+      /holds the chain of genesis 0x[0-9a-f]{64} \(chain id 31337\), the seed .* gives genesis 0x[0-9a-f]{64}/,
+    );
   });
 
   it('refuses a directory another devgate holds', async () => {

@@ -28,7 +28,9 @@ afterAll(() => {
 
 /** Starts devgate on the data directory; resolves with its network URL once it listens. */
 async function launch(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...CLI, '--port', '0', '--no-cache', '--no-idle-gc', '--chain', SEED, '--data-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...CLI, '--port', '0', '--no-cache', '--no-idle-gc', '--chain', SEED, '--data-dir', dir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let out = '';
   const ready = await new Promise<string>((resolve, reject) => {
@@ -62,7 +64,11 @@ interface Acked {
 
 async function accountProofVerifies(url: string, address: string, block: { blockNumber: string; stateRoot: string }): Promise<void> {
   const proof = (await call(url, 'eth_getProof', [address, [], block.blockNumber])).result;
-  const value = await verifyMerkleProof(hexToBytes(address as `0x${string}`), proof.accountProof.map((n: string) => hexToBytes(n as `0x${string}`)), { useKeyHashing: true, root: hexToBytes(block.stateRoot as `0x${string}`) });
+  const value = await verifyMerkleProof(
+    hexToBytes(address as `0x${string}`),
+    proof.accountProof.map((n: string) => hexToBytes(n as `0x${string}`)),
+    { useKeyHashing: true, root: hexToBytes(block.stateRoot as `0x${string}`) },
+  );
   expect(value).not.toBeNull();
 }
 

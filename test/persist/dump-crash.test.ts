@@ -24,7 +24,9 @@ const file = join(dir, 'state.bin');
 
 /** Starts the command; resolves with the child and its HTTP base once it prints its ready line. */
 async function spawnDevgate(): Promise<{ child: ChildProcess; url: string; out: () => string }> {
-  const child = spawn(process.execPath, [...CLI, '--port', '0', '--no-cache', '--chain', seed, '--state', file, '--state-interval', '0.05'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...CLI, '--port', '0', '--no-cache', '--chain', seed, '--state', file, '--state-interval', '0.05'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stderr!.on('data', (c) => (out += c));
   const port = await new Promise<string>((resolve, reject) => {
@@ -99,9 +101,12 @@ describe('state files survive kill -9', () => {
     const script = join(dir, 'writer.mts');
     const writer = new URL('../../src/eth/engine/persist/dump/atomicFile.ts', import.meta.url).pathname;
     // Writes A (8 MB of "a") and B (6 MB of "b") in turn, forever, saying when each is in place.
-    writeFileSync(script, `import { writeFileAtomic } from ${JSON.stringify(writer)};
+    writeFileSync(
+      script,
+      `import { writeFileAtomic } from ${JSON.stringify(writer)};
 const a = Buffer.alloc(8 << 20, 0x61), b = Buffer.alloc(6 << 20, 0x62);
-for (let i = 0; ; i++) { await writeFileAtomic(process.argv[2], i % 2 ? b : a); process.stdout.write('w'); }`);
+for (let i = 0; ; i++) { await writeFileAtomic(process.argv[2], i % 2 ? b : a); process.stdout.write('w'); }`,
+    );
     const random = prng(9);
     let midWrite = 0;
     // At least 3 rounds, and on until one kill lands in the middle of a write (at most 8).

@@ -64,7 +64,10 @@ describe('a rollup chain restored from the cache', () => {
     expect(restored.parts().byHash.size).toBeGreaterThan(restored.length); // the rejected block is known by hash
     expect(await answers(restored)).toEqual(await answers(built));
 
-    for (const [chain, c] of [[built, builtClock], [restored, clock]] as const) {
+    for (const [chain, c] of [
+      [built, builtClock],
+      [restored, clock],
+    ] as const) {
       c.advance(5_000);
       chain.addInvokeTransaction(invokeV3Tx(chain));
       chain.createBlock();

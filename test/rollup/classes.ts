@@ -18,7 +18,12 @@ export interface AbiFunction {
 const PROGRAM = ['0x1', '0x7', '0x0', '0x2', '0xb', '0x4', shortString.encodeShortString('devgate: not compiled Cairo')];
 
 /** A class (RPC CONTRACT_CLASS form) with these external functions and constructor inputs, and its compiled class hash. */
-export function sierraClass(name: string, functions: readonly AbiFunction[], constructorInputs: readonly [string, string][], l1Handlers: readonly string[] = []) {
+export function sierraClass(
+  name: string,
+  functions: readonly AbiFunction[],
+  constructorInputs: readonly [string, string][],
+  l1Handlers: readonly string[] = [],
+) {
   const fn = (f: AbiFunction) => ({
     type: 'function',
     name: f.name,
@@ -30,7 +35,16 @@ export function sierraClass(name: string, functions: readonly AbiFunction[], con
     { type: 'impl', name: `${name}Impl`, interface_name: `devgate::${name}::I${name}` },
     { type: 'interface', name: `devgate::${name}::I${name}`, items: functions.map(fn) },
     { type: 'constructor', name: 'constructor', inputs: constructorInputs.map(([n, t]) => ({ name: n, type: t })) },
-    ...l1Handlers.map((h) => ({ type: 'l1_handler', name: h, inputs: [{ name: 'from_address', type: felt }, { name: 'value', type: felt }], outputs: [], state_mutability: 'external' })),
+    ...l1Handlers.map((h) => ({
+      type: 'l1_handler',
+      name: h,
+      inputs: [
+        { name: 'from_address', type: felt },
+        { name: 'value', type: felt },
+      ],
+      outputs: [],
+      state_mutability: 'external',
+    })),
   ];
   const external = functions
     .map((f) => BigInt(hash.getSelectorFromName(f.name)))
@@ -66,8 +80,24 @@ export const ACCOUNT_CLASS = sierraClass(
     { name: '__validate__', inputs: [['calls', calls]], outputs: [felt] },
     { name: '__execute__', inputs: [['calls', calls]], outputs: ['core::array::Array::<core::array::Span::<core::felt252>>'] },
     { name: '__validate_declare__', inputs: [['class_hash', felt]], outputs: [felt] },
-    { name: '__validate_deploy__', inputs: [['class_hash', felt], ['contract_address_salt', felt], ['public_key', felt]], outputs: [felt] },
-    { name: 'is_valid_signature', inputs: [['hash', felt], ['signature', 'core::array::Array::<core::felt252>']], outputs: [felt], view: true },
+    {
+      name: '__validate_deploy__',
+      inputs: [
+        ['class_hash', felt],
+        ['contract_address_salt', felt],
+        ['public_key', felt],
+      ],
+      outputs: [felt],
+    },
+    {
+      name: 'is_valid_signature',
+      inputs: [
+        ['hash', felt],
+        ['signature', 'core::array::Array::<core::felt252>'],
+      ],
+      outputs: [felt],
+      view: true,
+    },
     { name: 'get_public_key', inputs: [], outputs: [felt], view: true },
     { name: 'get_nonce', inputs: [], outputs: [felt], view: true },
   ],
@@ -84,7 +114,14 @@ export const ERC20_CLASS = sierraClass(
     { name: 'total_supply', inputs: [], outputs: [u256], view: true },
     { name: 'balance_of', inputs: [['account', address]], outputs: [u256], view: true },
     { name: 'balanceOf', inputs: [['account', address]], outputs: [u256], view: true },
-    { name: 'transfer', inputs: [['recipient', address], ['amount', u256]], outputs: ['core::bool'] },
+    {
+      name: 'transfer',
+      inputs: [
+        ['recipient', address],
+        ['amount', u256],
+      ],
+      outputs: ['core::bool'],
+    },
   ],
   [['recipient', address]],
 );

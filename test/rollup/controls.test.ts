@@ -11,7 +11,13 @@ import { invokeV1, invokeV3, selector } from './txs.js';
 
 const decode = (w: unknown) => invokeTransaction(w);
 const STRK_TOKEN = 0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938dn;
-const withStrk = { contracts: [{ address: ETH_TOKEN, classHash: '0x1' }, { address: '0x' + STRK_TOKEN.toString(16), classHash: '0x1' }, { address: COUNTER, classHash: '0x2' }] };
+const withStrk = {
+  contracts: [
+    { address: ETH_TOKEN, classHash: '0x1' },
+    { address: '0x' + STRK_TOKEN.toString(16), classHash: '0x1' },
+    { address: COUNTER, classHash: '0x2' },
+  ],
+};
 
 function setup(overrides: Record<string, unknown> = {}) {
   const { chain, clock } = testChain(overrides);

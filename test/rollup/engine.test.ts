@@ -210,7 +210,9 @@ describe('fees and transactions', () => {
     const txs = [decode(invokeV3(BOB, increase(1), 0, { query: true })), decode(invokeV3(BOB, increase(2), 1, { query: true }))];
     const estimates = chain.estimateFee(txs, { tag: 'latest' });
     expect(estimates.map((e) => e.gasPrice)).toEqual([FRI_PRICE / 10n ** 9n, FRI_PRICE / 10n ** 9n]);
-    expect(() => chain.estimateFee([txs[1]!], { tag: 'latest' })).toThrow(expect.objectContaining({ code: 40, data: expect.objectContaining({ revert_error: 'Invalid transaction nonce. Expected: 0x0, got: 0x1' }) }));
+    expect(() => chain.estimateFee([txs[1]!], { tag: 'latest' })).toThrow(
+      expect.objectContaining({ code: 40, data: expect.objectContaining({ revert_error: 'Invalid transaction nonce. Expected: 0x0, got: 0x1' }) }),
+    );
     expect(chain.stateAt(chain.head()).get(BigInt(BOB.address))!.nonce).toBe(0n);
   });
 

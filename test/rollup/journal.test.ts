@@ -15,7 +15,10 @@ describe('JournaledMap', () => {
     m.set('c', 30);
     m.set('d', 4);
     expect(m.undo(p)).toEqual([3, 4]); // a key's value when it goes is the one it was first set to
-    expect(entries(m)).toEqual([['a', 1], ['b', 2]]);
+    expect(entries(m)).toEqual([
+      ['a', 1],
+      ['b', 2],
+    ]);
   });
 
   it('keeps nested marks: undo to the later one, then to the earlier one', () => {
@@ -40,7 +43,10 @@ describe('JournaledMap', () => {
     m.clear();
     m.set('c', 3);
     expect(m.undo(p)).toEqual([3]);
-    expect(entries(m)).toEqual([['a', 1], ['b', 2]]);
+    expect(entries(m)).toEqual([
+      ['a', 1],
+      ['b', 2],
+    ]);
     m.stop();
     m.set('d', 4);
     expect(() => m.undo(0)).toThrow(/no journal position/);
@@ -48,10 +54,23 @@ describe('JournaledMap', () => {
   });
 
   it('replaceWith becomes a copy, answers the values the copy lacks and stops recording', () => {
-    const m = new JournaledMap<string, number>([['a', 1], ['b', 2]]);
+    const m = new JournaledMap<string, number>([
+      ['a', 1],
+      ['b', 2],
+    ]);
     m.mark();
-    expect(m.replaceWith(new Map([['a', 1], ['c', 3]]))).toEqual([2]);
-    expect(entries(m)).toEqual([['a', 1], ['c', 3]]);
+    expect(
+      m.replaceWith(
+        new Map([
+          ['a', 1],
+          ['c', 3],
+        ]),
+      ),
+    ).toEqual([2]);
+    expect(entries(m)).toEqual([
+      ['a', 1],
+      ['c', 3],
+    ]);
     expect(() => m.undo(0)).toThrow();
   });
 });

@@ -47,7 +47,11 @@ describe('interval production with a manual clock, over HTTP', () => {
     expect(await receiptStatus(url, hash)).toBe('ACCEPTED_ON_L1');
     // empty blocks were sealed at +4 s, +6 s and +8 s
     expect((await call(url, 'rollup_blockNumber', [])).result).toBe(4);
-    expect((await call(url, 'rollup_getBlockWithTxHashes', [{ block_number: 4 }])).result).toMatchObject({ status: 'ACCEPTED_ON_L2', timestamp: GENESIS_TS + 8, transactions: [] });
+    expect((await call(url, 'rollup_getBlockWithTxHashes', [{ block_number: 4 }])).result).toMatchObject({
+      status: 'ACCEPTED_ON_L2',
+      timestamp: GENESIS_TS + 8,
+      transactions: [],
+    });
   });
 
   it('pending answers as latest between intervals when nothing waits', async () => {
@@ -91,7 +95,8 @@ describe('L1 acceptance after blocks of an eth network of the same gateway', () 
     await Promise.all([l1.close(), rollup.close()]);
   });
 
-  const status = async (n: number) => ((await rollup.execute({ id: 1, method: 'rollup_getBlockWithTxHashes', params: [{ block_number: n }] })) as any).result.status;
+  const status = async (n: number) =>
+    ((await rollup.execute({ id: 1, method: 'rollup_getBlockWithTxHashes', params: [{ block_number: n }] })) as any).result.status;
 
   it('accepts a block once the L1 head is N blocks past the head it saw at sealing', async () => {
     await rollup.execute({ id: 1, method: 'devnet_createBlock', params: [] });
@@ -130,9 +135,15 @@ describe('control through the gateway handle', () => {
     const hash = chain.addInvokeTransaction(decodeRollupInvoke(invokeV1(BOB, increase(2), 0)), { events: [{ fromAddress: 1n, keys: [2n], data: [] }] });
     chain.setTime(BigInt(GENESIS_TS + 500));
     const block = chain.createBlock();
-    expect((await call(url, 'rollup_getBlockWithTxHashes', ['latest'])).result).toMatchObject({ block_hash: '0x' + block.hash.toString(16), timestamp: GENESIS_TS + 500 });
+    expect((await call(url, 'rollup_getBlockWithTxHashes', ['latest'])).result).toMatchObject({
+      block_hash: '0x' + block.hash.toString(16),
+      timestamp: GENESIS_TS + 500,
+    });
     chain.acceptOnL1({ tag: 'latest' });
-    expect((await call(url, 'rollup_getTransactionReceipt', ['0x' + hash.toString(16)])).result).toMatchObject({ status: 'ACCEPTED_ON_L1', events: [{ from_address: '0x1', keys: ['0x2'], data: [] }] });
+    expect((await call(url, 'rollup_getTransactionReceipt', ['0x' + hash.toString(16)])).result).toMatchObject({
+      status: 'ACCEPTED_ON_L1',
+      events: [{ from_address: '0x1', keys: ['0x2'], data: [] }],
+    });
     chain.increaseTime(10n);
     chain.rejectBlock({ tag: 'latest' });
     expect((await call(url, 'rollup_blockNumber', [])).result).toBe(1);

@@ -79,7 +79,15 @@ export function starknetMainnetSeed(): Record<string, unknown> {
       {
         timestamp: 1735689630,
         status: 'ACCEPTED_ON_L1',
-        transactions: [{ transaction: t1, outcome: { events: [transferEvent(alice.address, bob.address, 10n ** 18n)], storage_writes: [{ contract_address: ETH_TOKEN, key: selector('ERC20_balances'), value: hex(10n ** 18n) }] } }],
+        transactions: [
+          {
+            transaction: t1,
+            outcome: {
+              events: [transferEvent(alice.address, bob.address, 10n ** 18n)],
+              storage_writes: [{ contract_address: ETH_TOKEN, key: selector('ERC20_balances'), value: hex(10n ** 18n) }],
+            },
+          },
+        ],
       },
       {
         timestamp: 1735689660,

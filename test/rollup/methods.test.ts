@@ -122,7 +122,10 @@ describe('rollup_addInvokeTransaction, rollup_getTransactionReceipt and devnet c
     const derived = (await call(url, 'rollup_getTransactionReceipt', [v3Hash])).result;
     expect(derived.events).toEqual([{ from_address: COUNTER, keys: [expect.any(String)], data: ['0x2'] }]);
     expect((await call(url, 'rollup_getTransactionReceipt', { transaction_hash: '0xabc' })).result).toBeNull();
-    expect((await call(url, 'rollup_getTransactionReceipt', { transaction_hash: 5 })).error).toMatchObject({ code: -32602, message: expect.stringContaining('"transaction_hash"') });
+    expect((await call(url, 'rollup_getTransactionReceipt', { transaction_hash: 5 })).error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('"transaction_hash"'),
+    });
   });
 
   it('devnet_acceptOnL1 and devnet_rejectBlock move statuses forward only', async () => {
@@ -148,11 +151,17 @@ describe('rollup_addInvokeTransaction, rollup_getTransactionReceipt and devnet c
   it('devnet_setTime and devnet_increaseTime set block timestamps', async () => {
     const set = await call(url, 'devnet_setTime', { time: GENESIS_TS + 10_000, generate_block: true });
     expect(set.result).toEqual({ block_timestamp: GENESIS_TS + 10_000, block_hash: expect.any(String) });
-    expect((await call(url, 'rollup_getBlockWithTxHashes', ['latest'])).result).toMatchObject({ block_hash: set.result.block_hash, timestamp: GENESIS_TS + 10_000 });
+    expect((await call(url, 'rollup_getBlockWithTxHashes', ['latest'])).result).toMatchObject({
+      block_hash: set.result.block_hash,
+      timestamp: GENESIS_TS + 10_000,
+    });
     const inc = await call(url, 'devnet_increaseTime', [3600]);
     expect(inc.result).toEqual({ timestamp_increased_by: 3600, block_hash: expect.any(String) });
     expect((await call(url, 'rollup_getBlockWithTxHashes', ['latest'])).result.timestamp).toBe(GENESIS_TS + 13_600);
-    expect((await call(url, 'devnet_setTime', { time: GENESIS_TS })).error).toMatchObject({ code: -32602, message: expect.stringMatching(/before the latest block's timestamp/) });
+    expect((await call(url, 'devnet_setTime', { time: GENESIS_TS })).error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/before the latest block's timestamp/),
+    });
     expect((await call(url, 'devnet_increaseTime', { time: -1 })).error).toMatchObject({ code: -32602, message: expect.stringContaining('"time"') });
   });
 
@@ -200,7 +209,11 @@ describe('rollup_estimateFee', () => {
     const r = await both('estimateFee', { request: txs, block_id: 'latest' }, [txs, 'latest']);
     expect(r.result).toHaveLength(3);
     const skipped = await call(url, 'rollup_estimateFee', { request: [txs[0], txs[2]], block_id: 'latest' });
-    expect(skipped.error).toEqual({ code: 40, message: 'Contract error', data: { transaction_index: 1, revert_error: 'Invalid transaction nonce. Expected: 0x1, got: 0x2' } });
+    expect(skipped.error).toEqual({
+      code: 40,
+      message: 'Contract error',
+      data: { transaction_index: 1, revert_error: 'Invalid transaction nonce. Expected: 0x1, got: 0x2' },
+    });
     // estimates change nothing
     expect((await call(url, 'rollup_estimateFee', [[txs[0]], 'latest'])).result).toEqual([r.result[0]]);
   });
@@ -215,7 +228,10 @@ describe('rollup_estimateFee', () => {
 
   it('answers Starknet errors: 24 block not found, 20 contract not found, 40 contract error', async () => {
     const tx = invokeV1(CAROL, increase(1), 0, { query: true });
-    expect((await both('estimateFee', { request: [tx], block_id: { block_number: 999 } }, [[tx], { block_number: 999 }])).error).toEqual({ code: 24, message: 'Block not found' });
+    expect((await both('estimateFee', { request: [tx], block_id: { block_number: 999 } }, [[tx], { block_number: 999 }])).error).toEqual({
+      code: 24,
+      message: 'Block not found',
+    });
     const stranger = invokeV1({ address: '0x4242', privateKey: '0x9' }, increase(1), 0, { query: true });
     expect((await call(url, 'rollup_estimateFee', [[stranger], 'latest'])).error).toMatchObject({ code: 20, message: 'Contract not found' });
     const wrongNonce = invokeV1(CAROL, increase(1), 5, { query: true });
@@ -225,7 +241,9 @@ describe('rollup_estimateFee', () => {
       data: { transaction_index: 0, revert_error: 'Invalid transaction nonce. Expected: 0x0, got: 0x5' },
     });
     const toNowhere = invokeV1(CAROL, [{ to: '0x31337', entrypoint: 'f', calldata: [] }], 0, { query: true });
-    expect((await call(url, 'rollup_estimateFee', [[toNowhere], 'latest'])).error.data.revert_error).toBe('Requested contract address 0x31337 is not deployed.');
+    expect((await call(url, 'rollup_estimateFee', [[toNowhere], 'latest'])).error.data.revert_error).toBe(
+      'Requested contract address 0x31337 is not deployed.',
+    );
   });
 
   it('names bad parameters', async () => {

@@ -23,7 +23,15 @@ describe('rollup seed validation', () => {
       [{ gasPrices: { wei: '0x1', fri: '0x0' } }, /gasPrices.wei: must be a whole number of gwei/],
       [{ gasPrices: { wei: '0x' + 'f'.repeat(40), fri: '0x0' } }, /gasPrices.wei: more than 128 bits/],
       [{ l1Acceptance: { kind: 'time' } }, /l1Acceptance.delayMs/],
-      [{ blocks: [{ timestamp: 5, status: 'ACCEPTED_ON_L2' }, { timestamp: 6, status: 'ACCEPTED_ON_L1' }] }, /blocks\[1\].status: ACCEPTED_ON_L1 after an ACCEPTED_ON_L2 block/],
+      [
+        {
+          blocks: [
+            { timestamp: 5, status: 'ACCEPTED_ON_L2' },
+            { timestamp: 6, status: 'ACCEPTED_ON_L1' },
+          ],
+        },
+        /blocks\[1\].status: ACCEPTED_ON_L1 after an ACCEPTED_ON_L2 block/,
+      ],
       [{ blocks: [{ timestamp: 5, status: 'REJECTED' }] }, /blocks\[0\].status: the genesis block cannot be rejected/],
       [{ blocks: [{ timestamp: 5 }, { timestamp: 4 }] }, /blocks\[1\].timestamp: before the previous block's timestamp/],
       [{ contracts: [{ address: DEV_ACCOUNTS[0]!.address, classHash: '0x1' }] }, /contracts\[0\].address: address .* is listed twice/],
@@ -91,18 +99,26 @@ describe('the shipped starknet-mainnet chain', () => {
   });
 
   it('has accounts ready for fee estimates at their next nonces', async () => {
-    const request = [invokeV1(alice, increase(1), 2, { query: true }), invokeV3(bob, increase(1), 2, { query: true }), invokeV1(carol, increase(1), 1, { query: true })];
+    const request = [
+      invokeV1(alice, increase(1), 2, { query: true }),
+      invokeV3(bob, increase(1), 2, { query: true }),
+      invokeV1(carol, increase(1), 1, { query: true }),
+    ];
     const r = await call(url, 'rollup_estimateFee', { request, block_id: 'pending' });
     expect(r.result).toHaveLength(3);
     const latest = await call(url, 'rollup_estimateFee', { request: [request[2]], block_id: 'latest' });
     expect(latest.error.data.revert_error).toBe('Invalid transaction nonce. Expected: 0x0, got: 0x1');
   });
 
-  it('funds the documented undeployed key\'s account address, which starknet.js 10 deploys on the 0.9 path', async () => {
+  it("funds the documented undeployed key's account address, which starknet.js 10 deploys on the 0.9 path", async () => {
     expect(UNDEPLOYED_ADDRESS).toBe(hash10.calculateContractAddressFromHash(UNDEPLOYED_PUBLIC_KEY, ACCOUNT_CLASS.classHash, [UNDEPLOYED_PUBLIC_KEY], 0));
     const provider = new RpcProvider10({ nodeUrl: url + '/rpc/v0_9' });
     const fresh = new Account10({ provider, address: UNDEPLOYED_ADDRESS, signer: UNDEPLOYED_KEY, cairoVersion: '1' });
-    const { contract_address } = await fresh.deployAccount({ classHash: ACCOUNT_CLASS.classHash, constructorCalldata: [UNDEPLOYED_PUBLIC_KEY], addressSalt: UNDEPLOYED_PUBLIC_KEY });
+    const { contract_address } = await fresh.deployAccount({
+      classHash: ACCOUNT_CLASS.classHash,
+      constructorCalldata: [UNDEPLOYED_PUBLIC_KEY],
+      addressSalt: UNDEPLOYED_PUBLIC_KEY,
+    });
     expect(BigInt(contract_address)).toBe(BigInt(UNDEPLOYED_ADDRESS));
     expect(await provider.getClassHashAt(UNDEPLOYED_ADDRESS, 'pre_confirmed')).toBe(ACCOUNT_CLASS.classHash);
   });

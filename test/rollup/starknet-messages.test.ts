@@ -32,12 +32,27 @@ describe('L1 -> L2 messages', () => {
     const sent = (await ask(chain, 'devnet_postmanSendMessageToL2', message())).result;
     expect(sent.transaction_hash).toBe(hash.calculateL2MessageTxHash(L1_SENDER, COUNTER, selector('on_l1_message'), ['0x7', '0x8'], SN_MAIN, '0x3'));
     expect(BigInt(sent.message_hash)).toBe(BigInt(hash.getL2MessageHash(L1_SENDER, COUNTER, selector('on_l1_message'), ['0x7', '0x8'], '0x3')));
-    expect((await ask(chain, 'starknet_getMessagesStatus', [L1_TX], '0.9')).result).toEqual([{ transaction_hash: sent.transaction_hash, finality_status: 'PRE_CONFIRMED', execution_status: 'SUCCEEDED' }]);
+    expect((await ask(chain, 'starknet_getMessagesStatus', [L1_TX], '0.9')).result).toEqual([
+      { transaction_hash: sent.transaction_hash, finality_status: 'PRE_CONFIRMED', execution_status: 'SUCCEEDED' },
+    ]);
     const tx = (await ask(chain, 'starknet_getTransactionByHash', [sent.transaction_hash])).result;
-    expect(tx).toEqual({ transaction_hash: sent.transaction_hash, type: 'L1_HANDLER', version: '0x0', nonce: '0x3', contract_address: COUNTER, entry_point_selector: selector('on_l1_message'), calldata: [L1_SENDER, '0x7', '0x8'] });
+    expect(tx).toEqual({
+      transaction_hash: sent.transaction_hash,
+      type: 'L1_HANDLER',
+      version: '0x0',
+      nonce: '0x3',
+      contract_address: COUNTER,
+      entry_point_selector: selector('on_l1_message'),
+      calldata: [L1_SENDER, '0x7', '0x8'],
+    });
     chain.createBlock();
     const receipt = (await ask(chain, 'starknet_getTransactionReceipt', [sent.transaction_hash])).result;
-    expect(receipt).toMatchObject({ type: 'L1_HANDLER', message_hash: sent.message_hash, actual_fee: { amount: hex(l1HandlerGas(2) * WEI_PRICE), unit: 'WEI' }, finality_status: 'ACCEPTED_ON_L2' });
+    expect(receipt).toMatchObject({
+      type: 'L1_HANDLER',
+      message_hash: sent.message_hash,
+      actual_fee: { amount: hex(l1HandlerGas(2) * WEI_PRICE), unit: 'WEI' },
+      finality_status: 'ACCEPTED_ON_L2',
+    });
     expect(receipt.events).toEqual([{ from_address: COUNTER, keys: [selector('on_l1_message')], data: [L1_SENDER, '0x7', '0x8'] }]);
     expect((await ask(chain, 'starknet_getMessagesStatus', { transaction_hash: L1_TX })).result[0].finality_status).toBe('ACCEPTED_ON_L2');
     // the message's fee was paid on L1: no L2 balance or nonce changes
@@ -46,7 +61,7 @@ describe('L1 -> L2 messages', () => {
     expect(update.state_diff.storage_diffs).toHaveLength(1);
   });
 
-  it('answers 29 for an L1 transaction with no message, 20 for no target, 53 for a fee paid below the handler\'s', async () => {
+  it("answers 29 for an L1 transaction with no message, 20 for no target, 53 for a fee paid below the handler's", async () => {
     const { chain } = testChain();
     expect((await ask(chain, 'starknet_getMessagesStatus', [L1_TX])).error).toEqual({ code: 29, message: 'Transaction hash not found' });
     expect((await ask(chain, 'devnet_postmanSendMessageToL2', message({ l2_contract_address: '0x999' }))).error.code).toBe(20);

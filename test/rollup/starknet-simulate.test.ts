@@ -33,8 +33,18 @@ describe('starknet_simulateTransactions', () => {
     const [sim] = (await ask(chain, 'starknet_simulateTransactions', { block_id: 'latest', transactions: [tx], simulation_flags: [] })).result;
     const t = sim.transaction_trace;
     expect(t.type).toBe('INVOKE');
-    expect(t.validate_invocation).toMatchObject({ contract_address: ALICE.address, entry_point_selector: selector('__validate__'), calldata: tx.calldata, is_reverted: false });
-    expect(t.execute_invocation).toMatchObject({ contract_address: ALICE.address, entry_point_selector: selector('__execute__'), call_type: 'CALL', entry_point_type: 'EXTERNAL' });
+    expect(t.validate_invocation).toMatchObject({
+      contract_address: ALICE.address,
+      entry_point_selector: selector('__validate__'),
+      calldata: tx.calldata,
+      is_reverted: false,
+    });
+    expect(t.execute_invocation).toMatchObject({
+      contract_address: ALICE.address,
+      entry_point_selector: selector('__execute__'),
+      call_type: 'CALL',
+      entry_point_type: 'EXTERNAL',
+    });
     expect(t.execute_invocation.calls).toHaveLength(1);
     expect(t.execute_invocation.calls[0]).toMatchObject({
       contract_address: COUNTER,
@@ -45,7 +55,11 @@ describe('starknet_simulateTransactions', () => {
       events: [{ order: 0, keys: [selector('increase')], data: ['0x2'] }],
     });
     const fee = BigInt(sim.fee_estimation.overall_fee);
-    expect(t.fee_transfer_invocation).toMatchObject({ contract_address: STRK, entry_point_selector: selector('transfer'), calldata: [SEQUENCER, hex(fee), '0x0'] });
+    expect(t.fee_transfer_invocation).toMatchObject({
+      contract_address: STRK,
+      entry_point_selector: selector('transfer'),
+      calldata: [SEQUENCER, hex(fee), '0x0'],
+    });
     expect(t.state_diff.nonces).toEqual([{ contract_address: ALICE.address, nonce: '0x1' }]);
     expect(t.execution_resources).toEqual({ l1_gas: Number(fee / FRI_PRICE), l1_data_gas: 0, l2_gas: 0 });
     expect(sim.fee_estimation).toMatchObject({ unit: 'FRI', l1_gas_price: hex(FRI_PRICE) });
@@ -67,7 +81,7 @@ describe('starknet_simulateTransactions', () => {
     expect((await ask(chain, 'starknet_simulateTransactions', ['latest', [low], ['SKIP_FEE_CHARGE']])).result).toHaveLength(1);
   });
 
-  it('runs transactions in sequence: the second sees the first one\'s nonce', async () => {
+  it("runs transactions in sequence: the second sees the first one's nonce", async () => {
     const chain = seeded();
     const sims = (await ask(chain, 'starknet_simulateTransactions', ['latest', [invokeV3(ALICE, increase(1), 0), invokeV3(ALICE, increase(1), 1)], []])).result;
     expect(sims).toHaveLength(2);
@@ -78,14 +92,25 @@ describe('starknet_simulateTransactions', () => {
 });
 
 describe('starknet_estimateMessageFee', () => {
-  const message = (to: string, selector_: string, payload: string[] = ['0x1', '0x2']) => ({ from_address: '0xae0ee0a63a2ce6baeeffe56e7714fb4efe48d419', to_address: to, entry_point_selector: selector_, payload });
+  const message = (to: string, selector_: string, payload: string[] = ['0x1', '0x2']) => ({
+    from_address: '0xae0ee0a63a2ce6baeeffe56e7714fb4efe48d419',
+    to_address: to,
+    entry_point_selector: selector_,
+    payload,
+  });
 
   it('prices the L1 handler call in WEI at the L1 gas price by the documented rule', async () => {
     const chain = seeded();
     const r = (await ask(chain, 'starknet_estimateMessageFee', { message: message('0x1234', selector('handle')), block_id: 'latest' })).result;
     const gas = l1HandlerGas(2);
     expect(gas).toBe(GAS.base + 3n * 32n + 612n + 256n + 4n * 32n);
-    expect(r).toMatchObject({ l1_gas_consumed: hex(gas), l1_gas_price: hex(WEI_PRICE), overall_fee: hex(gas * WEI_PRICE), unit: 'WEI', l2_gas_consumed: '0x0' });
+    expect(r).toMatchObject({
+      l1_gas_consumed: hex(gas),
+      l1_gas_price: hex(WEI_PRICE),
+      overall_fee: hex(gas * WEI_PRICE),
+      unit: 'WEI',
+      l2_gas_consumed: '0x0',
+    });
   });
 
   it('answers 20 for no contract, 40 for a selector that is not an L1 handler of a declared class, -32602 for a bad sender', async () => {
@@ -93,7 +118,9 @@ describe('starknet_estimateMessageFee', () => {
     expect((await ask(chain, 'starknet_estimateMessageFee', [message('0x5678', '0x1'), 'latest'])).error).toEqual({ code: 20, message: 'Contract not found' });
     const notHandler = await ask(chain, 'starknet_estimateMessageFee', [message(COUNTER, selector('increase')), 'latest']);
     expect(notHandler.error).toMatchObject({ code: 40, data: { revert_error: expect.stringContaining('is not an L1_HANDLER') } });
-    expect((await ask(chain, 'starknet_estimateMessageFee', [{ ...message(COUNTER, '0x1'), from_address: '0x' + '1'.repeat(50) }, 'latest'])).error.code).toBe(-32602);
+    expect((await ask(chain, 'starknet_estimateMessageFee', [{ ...message(COUNTER, '0x1'), from_address: '0x' + '1'.repeat(50) }, 'latest'])).error.code).toBe(
+      -32602,
+    );
   });
 });
 

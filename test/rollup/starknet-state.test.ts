@@ -60,14 +60,16 @@ describe('starknet_getStateUpdate', () => {
     const u = (await ask(chain, 'starknet_getStateUpdate', [{ block_number: 0 }])).result;
     const head = chain.head();
     expect(u).toMatchObject({ block_hash: hex(head.hash), old_root: '0x0', new_root: hex(head.newRoot) });
-    expect(u.state_diff.declared_classes.map((c: any) => c.class_hash).sort()).toEqual([ACCOUNT_CLASS, ERC20_CLASS, COUNTER_CLASS].map((c) => c.classHash).sort());
+    expect(u.state_diff.declared_classes.map((c: any) => c.class_hash).sort()).toEqual(
+      [ACCOUNT_CLASS, ERC20_CLASS, COUNTER_CLASS].map((c) => c.classHash).sort(),
+    );
     expect(u.state_diff.deployed_contracts).toHaveLength(DEV_ACCOUNTS.length + 3);
     expect(u.state_diff.storage_diffs).toEqual([{ address: COUNTER, storage_entries: [{ key: '0x7', value: '0x1' }] }]);
     expect(u.state_diff.nonces).toEqual([]);
     expect(u.state_diff.deprecated_declared_classes).toEqual([]);
   });
 
-  it('reports a block\'s nonces and storage writes, and the pending block without hash or new root', async () => {
+  it("reports a block's nonces and storage writes, and the pending block without hash or new root", async () => {
     const chain = seeded();
     chain.addInvokeTransaction(await invokeOf(invokeV3(ALICE, increase(4), 0)));
     const pending = (await ask(chain, 'starknet_getStateUpdate', ['pending'])).result;

@@ -40,7 +40,12 @@ export function starknetJsHash(tx: Record<string, any>, chainId = SN_MAIN): stri
   const v3 = BigInt(tx.version) === 3n || tx.version === QUERY_V3;
   if (!v3) {
     return hash.calculateInvokeTransactionHash({
-      senderAddress: tx.sender_address, version: tx.version, compiledCalldata: tx.calldata, maxFee: tx.max_fee, chainId, nonce: tx.nonce,
+      senderAddress: tx.sender_address,
+      version: tx.version,
+      compiledCalldata: tx.calldata,
+      maxFee: tx.max_fee,
+      chainId,
+      nonce: tx.nonce,
     } as any);
   }
   const rb = tx.resource_bounds;
@@ -82,7 +87,12 @@ export function invokeV1(account: TestAccount, calls: readonly CallSpec[], nonce
 }
 
 /** An INVOKE v3 transaction (RPC 0.8 bounds with l1_data_gas), signed. */
-export function invokeV3(account: TestAccount, calls: readonly CallSpec[], nonce: number | bigint, opts: { query?: boolean; maxAmount?: bigint; maxPrice?: bigint } = {}) {
+export function invokeV3(
+  account: TestAccount,
+  calls: readonly CallSpec[],
+  nonce: number | bigint,
+  opts: { query?: boolean; maxAmount?: bigint; maxPrice?: bigint } = {},
+) {
   const bound = (a: bigint, p: bigint) => ({ max_amount: hex(a), max_price_per_unit: hex(p) });
   return signed(
     {

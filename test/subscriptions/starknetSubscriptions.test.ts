@@ -16,11 +16,14 @@ const EVENTS: RollupEventName[] = ['blockSealed', 'txAdded', 'statusChanged', 'b
 function recorder(chain: ReturnType<typeof testChain>['chain']) {
   const seen: string[] = [];
   for (const name of EVENTS) {
-    chain.events.on(name, (e: any) => seen.push(`${name}:${Array.isArray(e) ? e.map((b: any) => `${b.number}/${b.status}`).join(',') : 'number' in e ? `${e.number}` : 'tx'}`));
+    chain.events.on(name, (e: any) =>
+      seen.push(`${name}:${Array.isArray(e) ? e.map((b: any) => `${b.number}/${b.status}`).join(',') : 'number' in e ? `${e.number}` : 'tx'}`),
+    );
   }
   return seen;
 }
-const send = (chain: ReturnType<typeof testChain>['chain'], nonce: number) => chain.addInvokeTransaction(invokeTransaction(invokeV1(ALICE, increase(1), nonce)));
+const send = (chain: ReturnType<typeof testChain>['chain'], nonce: number) =>
+  chain.addInvokeTransaction(invokeTransaction(invokeV1(ALICE, increase(1), nonce)));
 
 describe('rollup engine events', () => {
   it('emit tx added, block sealed, L1 acceptance and rejection in the order they happen', () => {
@@ -32,7 +35,15 @@ describe('rollup engine events', () => {
     chain.acceptOnL1({ number: 1n });
     send(chain, 1);
     chain.rejectBlock({ number: 2n }); // seals the pending block (3) first, then rejects 2 and 3
-    expect(seen).toEqual(['txAdded:tx', 'blockSealed:1', 'blockSealed:2', 'statusChanged:1/ACCEPTED_ON_L1', 'txAdded:tx', 'blockSealed:3', 'blocksRejected:2/REJECTED,3/REJECTED']);
+    expect(seen).toEqual([
+      'txAdded:tx',
+      'blockSealed:1',
+      'blockSealed:2',
+      'statusChanged:1/ACCEPTED_ON_L1',
+      'txAdded:tx',
+      'blockSealed:3',
+      'blocksRejected:2/REJECTED,3/REJECTED',
+    ]);
   });
 
   it('interval sealing and time-based L1 acceptance emit from sync(), one event per block', () => {

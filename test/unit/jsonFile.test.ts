@@ -22,6 +22,8 @@ describe('readJsonFile', () => {
 
   it('is what start() reports for a broken seed or keys file', async () => {
     await expect(start({ port: 0, chains: [broken] })).rejects.toThrow(/seed file .*broken\.json is not valid JSON/);
-    await expect(start({ port: 0, chains: [{ name: 'a', kind: 'eth', chainId: 1 }], keys: broken })).rejects.toThrow(/keys file .*broken\.json is not valid JSON/);
+    await expect(start({ port: 0, chains: [{ name: 'a', kind: 'eth', chainId: 1 }], keys: broken })).rejects.toThrow(
+      /keys file .*broken\.json is not valid JSON/,
+    );
   });
 });

@@ -31,7 +31,14 @@ export function formatLog(log: StoredLog, at: LogPlacement): WireLog {
 }
 
 /** The wire object of a log from the hex strings of where it sits. */
-export function wireLog(log: StoredLog, blockHash: string, blockNumber: string, blockTimestamp: string, transactionHash: string, transactionIndex: number): WireLog {
+export function wireLog(
+  log: StoredLog,
+  blockHash: string,
+  blockNumber: string,
+  blockTimestamp: string,
+  transactionHash: string,
+  transactionIndex: number,
+): WireLog {
   return {
     address: log.address.toString(),
     topics: log.topics.map(bytesHex),
@@ -63,7 +70,11 @@ const texts = new WeakMap<MinedBlock, BlockLogTexts>();
  */
 export function minedLogJson(mined: MinedBlock, position: number, txIndex: number, log: StoredLog): string {
   let block = texts.get(mined);
-  if (block === undefined) texts.set(mined, (block = { blockHash: bytesHex(mined.hash), blockNumber: quantityHex(mined.number), blockTimestamp: quantityHex(headerOf(mined).timestamp), texts: [] }));
+  if (block === undefined)
+    texts.set(
+      mined,
+      (block = { blockHash: bytesHex(mined.hash), blockNumber: quantityHex(mined.number), blockTimestamp: quantityHex(headerOf(mined).timestamp), texts: [] }),
+    );
   const text = block.texts[position];
   if (text !== undefined) return text;
   return (block.texts[position] = JSON.stringify(wireLog(log, block.blockHash, block.blockNumber, block.blockTimestamp, txHashHex(mined, txIndex), txIndex)));

@@ -16,7 +16,14 @@ import { rawJsonOf, textsOf, txHashHex } from './wireText.js';
 
 /** Where a transaction is: mined at an index of a block, or pending. */
 export type TxPlacement =
-  | { readonly kind: 'mined'; readonly blockHash: Uint8Array; readonly blockNumber: bigint; readonly blockTimestamp?: bigint; readonly index: number; readonly baseFee?: bigint }
+  | {
+      readonly kind: 'mined';
+      readonly blockHash: Uint8Array;
+      readonly blockNumber: bigint;
+      readonly blockTimestamp?: bigint;
+      readonly index: number;
+      readonly baseFee?: bigint;
+    }
   | { readonly kind: 'pending' };
 
 /** Where the transaction at `index` of a mined block sits. */
@@ -27,11 +34,18 @@ export function minedPlacement(mined: MinedBlock, index: number): TxPlacement {
 
 /** The JSON text of the transaction at `index` of a mined block, made once. */
 export function minedTransactionJson(mined: MinedBlock, index: number): RawJson {
-  return (textsOf(mined).transactions[index] ??= rawJsonOf(formatTransaction(txOf(mined, index), mined.senders[index]!, minedPlacement(mined, index), txHashHex(mined, index))));
+  return (textsOf(mined).transactions[index] ??= rawJsonOf(
+    formatTransaction(txOf(mined, index), mined.senders[index]!, minedPlacement(mined, index), txHashHex(mined, index)),
+  ));
 }
 
 /** `tx`: an @ethereumjs transaction or a restored one's fields; `hash`: its hex hash (default: tx.hash(), which fields alone lack). */
-export function formatTransaction(tx: TxFields & { hash?: () => Uint8Array }, from: Address, at: TxPlacement, hash: string = bytesHex(tx.hash!())): Record<string, unknown> {
+export function formatTransaction(
+  tx: TxFields & { hash?: () => Uint8Array },
+  from: Address,
+  at: TxPlacement,
+  hash: string = bytesHex(tx.hash!()),
+): Record<string, unknown> {
   const mined = at.kind === 'mined';
   const out: Record<string, unknown> = {
     blockHash: mined ? bytesHex(at.blockHash) : null,

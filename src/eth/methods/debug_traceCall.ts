@@ -20,7 +20,10 @@ export const debug_traceCall = defineMethod({
   handler: async (ctx: EthContext, call, sel, config) => {
     if (isPending(sel)) throw new ExecutionFailed('tracing on top of pending is not supported');
     const block = await findBlock(ctx.chain, sel);
-    if (block === undefined) throw new ResourceNotFound('hash' in sel ? `block 0x${Buffer.from(sel.hash).toString('hex')} not found` : `block #${'number' in sel ? sel.number : sel.tag} not found`);
+    if (block === undefined)
+      throw new ResourceNotFound(
+        'hash' in sel ? `block 0x${Buffer.from(sel.hash).toString('hex')} not found` : `block #${'number' in sel ? sel.number : sel.tag} not found`,
+      );
     const req = config ?? DEFAULT_TRACE;
     return formatTrace(await traceCall(ctx.chain, block, call, req, config?.txIndex));
   },

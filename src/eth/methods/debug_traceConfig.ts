@@ -14,7 +14,7 @@ const TRACERS = ['callTracer', 'prestateTracer', '4byteTracer', 'noopTracer'];
 
 const flag = (o: Record<string, unknown>, name: string): boolean => (o[name] === undefined || o[name] === null ? false : field(name, bool)(o[name]));
 
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const DURATION = /^[+-]?((\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$/;
 const PART = /(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g;
 
@@ -55,7 +55,13 @@ function tracerOf(o: Record<string, unknown>): TracerSpec {
   if (name === undefined || name === null || name === '') {
     return {
       kind: 'structLogger',
-      opts: { disableStack: flag(o, 'disableStack'), disableStorage: flag(o, 'disableStorage'), enableMemory: flag(o, 'enableMemory'), enableReturnData: flag(o, 'enableReturnData'), limit: limitOf(o) },
+      opts: {
+        disableStack: flag(o, 'disableStack'),
+        disableStorage: flag(o, 'disableStorage'),
+        enableMemory: flag(o, 'enableMemory'),
+        enableReturnData: flag(o, 'enableReturnData'),
+        limit: limitOf(o),
+      },
     };
   }
   if (typeof name !== 'string') throw new InvalidArgument(`"tracer": expected a tracer name, got ${describe(name)}`);
@@ -72,7 +78,9 @@ function tracerOf(o: Record<string, unknown>): TracerSpec {
     case 'noopTracer':
       return { kind: 'noopTracer' };
     default:
-      throw new InvalidArgument(`tracer ${JSON.stringify(name.length > 60 ? name.slice(0, 57) + '...' : name)} not found: devgate serves the struct logger (no tracer) and ${TRACERS.join(', ')}; JavaScript tracers are not served`);
+      throw new InvalidArgument(
+        `tracer ${JSON.stringify(name.length > 60 ? name.slice(0, 57) + '...' : name)} not found: devgate serves the struct logger (no tracer) and ${TRACERS.join(', ')}; JavaScript tracers are not served`,
+      );
   }
 }
 
@@ -87,11 +95,15 @@ export const traceCallConfig: Decoder<TraceRequest & { txIndex?: number }> = (va
   const o = object(value, 'a trace config object');
   for (const name of ['stateOverrides', 'blockOverrides']) {
     const v = o[name];
-    if (v !== undefined && v !== null && !(typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0)) throw new InvalidArgument(`${name} not supported yet`);
+    if (v !== undefined && v !== null && !(typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0))
+      throw new InvalidArgument(`${name} not supported yet`);
   }
   const txIndex = o.txIndex === undefined || o.txIndex === null ? undefined : Number(field('txIndex', quantityOf(32))(o.txIndex));
   return { ...traceConfig(value), txIndex };
 };
 
 /** The config when none is given: the struct logger with geth's defaults. */
-export const DEFAULT_TRACE: TraceRequest = { spec: { kind: 'structLogger', opts: { disableStack: false, disableStorage: false, enableMemory: false, enableReturnData: false, limit: 0 } }, timeoutMs: TRACE_TIMEOUT_MS };
+export const DEFAULT_TRACE: TraceRequest = {
+  spec: { kind: 'structLogger', opts: { disableStack: false, disableStorage: false, enableMemory: false, enableReturnData: false, limit: 0 } },
+  timeoutMs: TRACE_TIMEOUT_MS,
+};

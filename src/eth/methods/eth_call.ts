@@ -17,7 +17,12 @@ import { blockOverrideParam, stateOverrideParam } from './overrideParams.js';
  */
 export const eth_call = defineMethod({
   name: 'eth_call',
-  params: [required('transaction', callObject), optional('block', blockNumberOrHash), optional('stateOverrides', stateOverrideParam), optional('blockOverrides', blockOverrideParam)],
+  params: [
+    required('transaction', callObject),
+    optional('block', blockNumberOrHash),
+    optional('stateOverrides', stateOverrideParam),
+    optional('blockOverrides', blockOverrideParam),
+  ],
   handler: async (ctx: EthContext, req, sel, state, block) => {
     checkCallBlockOverride(block);
     return bytesHex(await callAt(ctx.chain, await stateBlock(ctx.chain, sel), req, undefined, { state, block }));

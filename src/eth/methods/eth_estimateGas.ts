@@ -15,7 +15,12 @@ import { blockOverrideParam, stateOverrideParam } from './overrideParams.js';
  */
 export const eth_estimateGas = defineMethod({
   name: 'eth_estimateGas',
-  params: [required('transaction', callObject), optional('block', blockNumberOrHash), optional('stateOverrides', stateOverrideParam), optional('blockOverrides', blockOverrideParam)],
+  params: [
+    required('transaction', callObject),
+    optional('block', blockNumberOrHash),
+    optional('stateOverrides', stateOverrideParam),
+    optional('blockOverrides', blockOverrideParam),
+  ],
   handler: async (ctx: EthContext, req, sel, state, blockOverride) => {
     checkCallBlockOverride(blockOverride);
     const block = await stateBlock(ctx.chain, sel ?? { tag: 'latest' });

@@ -30,13 +30,19 @@ const percentile: Decoder<number> = (value) => {
  */
 export const eth_feeHistory = defineMethod({
   name: 'eth_feeHistory',
-  params: [required('blockCount', blockCount), required('newestBlock', blockNumberOrTag), optional('rewardPercentiles', arrayOf(percentile, 'an array of percentiles'))],
+  params: [
+    required('blockCount', blockCount),
+    required('newestBlock', blockNumberOrTag),
+    optional('rewardPercentiles', arrayOf(percentile, 'an array of percentiles')),
+  ],
   handler: async (ctx: EthContext, count, ref, percentiles) => {
     percentiles?.forEach((p, i) => {
-      if (i > 0 && p < percentiles[i - 1]!) throw new InvalidArgument(`invalid argument 2: invalid reward percentile: #${i - 1}:${percentiles[i - 1]} > #${i}:${p}`);
+      if (i > 0 && p < percentiles[i - 1]!)
+        throw new InvalidArgument(`invalid argument 2: invalid reward percentile: #${i - 1}:${percentiles[i - 1]} > #${i}:${p}`);
     });
     const newest = await ctx.chain.resolveBlock('tag' in ref ? ref.tag : ref.number);
-    if (newest === undefined) throw new InvalidArgument(`request beyond head block: requested ${'number' in ref ? ref.number : ref.tag}, head ${ctx.chain.head().number}`);
+    if (newest === undefined)
+      throw new InvalidArgument(`request beyond head block: requested ${'number' in ref ? ref.number : ref.tag}, head ${ctx.chain.head().number}`);
     if (count === 0n) return { oldestBlock: '0x0', gasUsedRatio: null };
     const n = count > MAX_FEE_HISTORY ? MAX_FEE_HISTORY : count;
     const blocks: MinedBlock[] = [];

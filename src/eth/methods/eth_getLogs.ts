@@ -65,4 +65,3 @@ function logsJson(found: readonly FoundLog[]): RawJson {
   }
   return new RawJson(text + ']');
 }
-

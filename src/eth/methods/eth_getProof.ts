@@ -19,7 +19,8 @@ export const eth_getProof = defineMethod({
   name: 'eth_getProof',
   params: [required('address', addressParam), required('storageKeys', arrayOf(storageSlot, 'an array of storage keys')), optional('block', blockNumberOrHash)],
   handler: async (ctx: EthContext, address, keys, sel) => {
-    if (keys.length > MAX_PROOF_KEYS) throw new LimitExceeded(`too many storage keys: at most ${MAX_PROOF_KEYS} in one eth_getProof, got ${keys.length}`, { limit: MAX_PROOF_KEYS });
+    if (keys.length > MAX_PROOF_KEYS)
+      throw new LimitExceeded(`too many storage keys: at most ${MAX_PROOF_KEYS} in one eth_getProof, got ${keys.length}`, { limit: MAX_PROOF_KEYS });
     return formatProof(await proveAt(ctx.chain, await stateBlock(ctx.chain, sel), address, keys));
   },
 });

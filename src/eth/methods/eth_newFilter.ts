@@ -14,5 +14,10 @@ export const eth_newFilter = defineMethod({
   name: 'eth_newFilter',
   params: [required('filter', logFilterParam)],
   handler: (ctx: EthContext, q) =>
-    quantityHex(filtersOf(ctx).newLogFilter({ filter: q.filter, blockHash: q.blockHash, fromBlock: rangeBound(ctx.chain, q.fromBlock), toBlock: rangeBound(ctx.chain, q.toBlock) }, q)),
+    quantityHex(
+      filtersOf(ctx).newLogFilter(
+        { filter: q.filter, blockHash: q.blockHash, fromBlock: rangeBound(ctx.chain, q.fromBlock), toBlock: rangeBound(ctx.chain, q.toBlock) },
+        q,
+      ),
+    ),
 });

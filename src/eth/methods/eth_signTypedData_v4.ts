@@ -14,7 +14,8 @@ const typedDataParam = (value: unknown): unknown => {
       throw new InvalidArgument('typed data: not valid JSON');
     }
   }
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new InvalidArgument('typed data: expected an object { types, primaryType, domain, message }');
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
+    throw new InvalidArgument('typed data: expected an object { types, primaryType, domain, message }');
   return v;
 };
 

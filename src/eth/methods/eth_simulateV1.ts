@@ -16,7 +16,12 @@ const opt = <T>(o: Record<string, unknown>, name: string, decode: Decoder<T>): T
 /** A call of a simulated block: a call object, plus chainId, maxFeePerBlobGas and blobVersionedHashes. */
 const simCall: Decoder<SimCall> = (value) => {
   const o = object(value, 'a call object');
-  return { ...callObject(value), chainId: opt(o, 'chainId', quantity), maxFeePerBlobGas: opt(o, 'maxFeePerBlobGas', quantity), blobVersionedHashes: opt(o, 'blobVersionedHashes', arrayOf(hash32)) };
+  return {
+    ...callObject(value),
+    chainId: opt(o, 'chainId', quantity),
+    maxFeePerBlobGas: opt(o, 'maxFeePerBlobGas', quantity),
+    blobVersionedHashes: opt(o, 'blobVersionedHashes', arrayOf(hash32)),
+  };
 };
 
 const blockStateCall: Decoder<SimBlockInput> = (value) => {
@@ -45,17 +50,29 @@ const simPayload: Decoder<SimPayload> = (value) => {
   };
 };
 
-function formatCall(call: SimCallResult, block: SimBlockResult, index: number, blockHash: string, blockNumber: string, blockTimestamp: string): Record<string, unknown> {
+function formatCall(
+  call: SimCallResult,
+  block: SimBlockResult,
+  index: number,
+  blockHash: string,
+  blockNumber: string,
+  blockTimestamp: string,
+): Record<string, unknown> {
   const txHash = bytesHex(block.mined.txHashes[index]!);
   const out: Record<string, unknown> = {
     returnData: bytesHex(call.returnData),
-    logs: call.logs.map((l) => wireLog({ address: new Address(l.address), topics: l.topics, data: l.data, logIndex: l.logIndex }, blockHash, blockNumber, blockTimestamp, txHash, index)),
+    logs: call.logs.map((l) =>
+      wireLog({ address: new Address(l.address), topics: l.topics, data: l.data, logIndex: l.logIndex }, blockHash, blockNumber, blockTimestamp, txHash, index),
+    ),
     gasUsed: quantityHex(call.gasUsed),
     maxUsedGas: quantityHex(call.maxUsedGas),
     status: quantityHex(call.status),
   };
   if (call.error !== undefined) {
-    out.error = call.error.data === undefined ? { message: call.error.message, code: call.error.code } : { message: call.error.message, code: call.error.code, data: bytesHex(call.error.data) };
+    out.error =
+      call.error.data === undefined
+        ? { message: call.error.message, code: call.error.code }
+        : { message: call.error.message, code: call.error.code, data: bytesHex(call.error.data) };
   }
   return out;
 }

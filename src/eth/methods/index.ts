@@ -114,20 +114,48 @@ export const ETH_METHODS = [
 ] as const;
 
 /** Sending transactions. */
-export const SEND_METHODS = [eth_sendRawTransaction, eth_sendRawTransactionSync, eth_sendTransaction, eth_signTransaction, eth_sign, personal_sign, eth_signTypedData_v4] as const;
+export const SEND_METHODS = [
+  eth_sendRawTransaction,
+  eth_sendRawTransactionSync,
+  eth_sendTransaction,
+  eth_signTransaction,
+  eth_sign,
+  personal_sign,
+  eth_signTypedData_v4,
+] as const;
 
 /** The pool, as geth shows it. */
 export const POOL_METHODS = [txpool_status, txpool_content, txpool_contentFrom, txpool_inspect] as const;
 
 /** Polling filters (src/subscriptions/ethFilters.ts). */
-export const FILTER_METHODS = [eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter, eth_getFilterChanges, eth_getFilterLogs, eth_uninstallFilter, eth_subscribe, eth_unsubscribe] as const;
+export const FILTER_METHODS = [
+  eth_newFilter,
+  eth_newBlockFilter,
+  eth_newPendingTransactionFilter,
+  eth_getFilterChanges,
+  eth_getFilterLogs,
+  eth_uninstallFilter,
+  eth_subscribe,
+  eth_unsubscribe,
+] as const;
 
 /** geth's small methods of issue 17: raw bytes, storage in bulk, headers, uncles, fork config. */
 export const GETH_METHODS = [
-  debug_getRawHeader, debug_getRawBlock, debug_getRawReceipts, debug_getRawTransaction, eth_getStorageValues,
-  eth_getHeaderByNumber, eth_getHeaderByHash, eth_getUncleByBlockNumberAndIndex, eth_getUncleByBlockHashAndIndex,
-  eth_config, eth_baseFee, eth_capabilities,
-  eth_getRawTransactionByHash, eth_getRawTransactionByBlockHashAndIndex, eth_getRawTransactionByBlockNumberAndIndex,
+  debug_getRawHeader,
+  debug_getRawBlock,
+  debug_getRawReceipts,
+  debug_getRawTransaction,
+  eth_getStorageValues,
+  eth_getHeaderByNumber,
+  eth_getHeaderByHash,
+  eth_getUncleByBlockNumberAndIndex,
+  eth_getUncleByBlockHashAndIndex,
+  eth_config,
+  eth_baseFee,
+  eth_capabilities,
+  eth_getRawTransactionByHash,
+  eth_getRawTransactionByBlockHashAndIndex,
+  eth_getRawTransactionByBlockNumberAndIndex,
 ] as const;
 
 /** Tracing, as geth's debug API (src/eth/engine/trace). */
@@ -135,5 +163,13 @@ export const TRACE_METHODS = [debug_traceTransaction, debug_traceCall, debug_tra
 
 /** The dispatch table of an eth network; without dev methods (evm_, anvil_, hardhat_) it answers them -32601, as the hosted gateway. */
 export function ethMethods(opts: { devMethods?: boolean } = {}): MethodTable<EthContext> {
-  return new MethodTable<EthContext>([...ETH_METHODS, ...SEND_METHODS, ...POOL_METHODS, ...FILTER_METHODS, ...GETH_METHODS, ...TRACE_METHODS, ...(opts.devMethods === false ? [] : DEV_METHODS)]);
+  return new MethodTable<EthContext>([
+    ...ETH_METHODS,
+    ...SEND_METHODS,
+    ...POOL_METHODS,
+    ...FILTER_METHODS,
+    ...GETH_METHODS,
+    ...TRACE_METHODS,
+    ...(opts.devMethods === false ? [] : DEV_METHODS),
+  ]);
 }

@@ -15,7 +15,8 @@ export const txpool_inspect = defineMethod({
   params: [],
   handler: async (ctx: EthContext) => {
     const view = await viewOf(ctx);
-    const line = (p: PendingTx) => `${p.tx.to === undefined ? 'contract creation' : toChecksumAddress(p.tx.to.toString())}: ${p.tx.value} wei + ${p.tx.gasLimit} gas × ${feeCaps(p.tx).feeCap} wei`;
+    const line = (p: PendingTx) =>
+      `${p.tx.to === undefined ? 'contract creation' : toChecksumAddress(p.tx.to.toString())}: ${p.tx.value} wei + ${p.tx.gasLimit} gas × ${feeCaps(p.tx).feeCap} wei`;
     return { pending: byAddressAndNonce(view.pending, line), queued: byAddressAndNonce(view.queued, line) };
   },
 });

@@ -80,7 +80,12 @@ export function queriedAddresses(call: PolicyCall): string[] | undefined {
   if (!ADDRESS_METHODS.has(call.method)) return undefined;
   const first: unknown = Array.isArray(call.params) ? call.params[0] : undefined;
   const strings = (v: unknown): string[] => (typeof v === 'string' ? [v] : Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : []);
-  const member = (name: string) => (first !== null && typeof first === 'object' && !Array.isArray(first) ? Object.hasOwn(first, name) ? (first as Record<string, unknown>)[name] : undefined : undefined);
+  const member = (name: string) =>
+    first !== null && typeof first === 'object' && !Array.isArray(first)
+      ? Object.hasOwn(first, name)
+        ? (first as Record<string, unknown>)[name]
+        : undefined
+      : undefined;
   switch (call.method) {
     case 'eth_call':
     case 'eth_estimateGas':

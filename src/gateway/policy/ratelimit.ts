@@ -2,9 +2,7 @@
 
 const WINDOW_MS = 1000;
 
-export type RateCheck =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly allowed: number; readonly current: number; readonly backoffSeconds: number };
+export type RateCheck = { readonly ok: true } | { readonly ok: false; readonly allowed: number; readonly current: number; readonly backoffSeconds: number };
 
 /** One key's spending in the last second. */
 export class RateWindow {

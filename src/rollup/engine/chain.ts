@@ -16,7 +16,18 @@ import { blockHash, stateCommitment } from './hash.js';
 import { JournaledMap } from './journal.js';
 import { type SimulatedTx, simulateTransactions } from './simulate.js';
 import type {
-  BlockId, DeclaredClass, ExecutedTx, FeeEstimate, Felt, GasPrices, L1AcceptanceRule, OutcomeInput, PendingBlock, RollupState, RollupTransaction, SealedBlock,
+  BlockId,
+  DeclaredClass,
+  ExecutedTx,
+  FeeEstimate,
+  Felt,
+  GasPrices,
+  L1AcceptanceRule,
+  OutcomeInput,
+  PendingBlock,
+  RollupState,
+  RollupTransaction,
+  SealedBlock,
 } from './types.js';
 
 export { MAX_CATCH_UP_BLOCKS } from './chainTypes.js';
@@ -70,7 +81,14 @@ export class RollupChain {
     for (const [hash, b] of other.byHash) this.byHash.set(hash, b);
     this.txs.clear();
     for (const [hash, loc] of other.txs) this.txs.set(hash, loc);
-    ({ pendingTxs: this.pendingTxs, pendingState: this.pendingState, anchorSec: this.anchorSec, anchorMs: this.anchorMs, nextSealMs: this.nextSealMs, l1Head: this.l1Head } = other);
+    ({
+      pendingTxs: this.pendingTxs,
+      pendingState: this.pendingState,
+      anchorSec: this.anchorSec,
+      anchorMs: this.anchorMs,
+      nextSealMs: this.nextSealMs,
+      l1Head: this.l1Head,
+    } = other);
   }
 
   /**
@@ -177,7 +195,14 @@ export class RollupChain {
     this.sync();
     const head = this.blocks.at(-1)!;
     const c = this.config;
-    return { parentHash: head.hash, timestamp: this.now(), sequencerAddress: c.sequencerAddress, gasPrices: c.gasPrices, starknetVersion: c.starknetVersion, transactions: this.pendingTxs };
+    return {
+      parentHash: head.hash,
+      timestamp: this.now(),
+      sequencerAddress: c.sequencerAddress,
+      gasPrices: c.gasPrices,
+      starknetVersion: c.starknetVersion,
+      transactions: this.pendingTxs,
+    };
   }
 
   /** The block a block id means; `pending` with nothing pending is the latest block. Undefined: no such block. */
@@ -235,7 +260,11 @@ export class RollupChain {
     let applied;
     try {
       applied = applyTransaction(this.pendingState, tx, outcome, {
-        chainId: c.chainId, gasPrices: c.gasPrices, sequencerAddress: c.sequencerAddress, validate: opts.validate ?? true, charge: true,
+        chainId: c.chainId,
+        gasPrices: c.gasPrices,
+        sequencerAddress: c.sequencerAddress,
+        validate: opts.validate ?? true,
+        charge: true,
         isDeclared: this.declaredIn('pending'),
       });
     } catch (err) {
@@ -328,7 +357,8 @@ export class RollupChain {
   setTime(timestamp: bigint, generateBlock = false): SealedBlock | undefined {
     this.sync();
     const head = this.blocks.at(-1)!;
-    if (timestamp < head.timestamp) throw new InvalidArgument(`time ${timestamp} is before the latest block's timestamp ${head.timestamp}; block timestamps never decrease`);
+    if (timestamp < head.timestamp)
+      throw new InvalidArgument(`time ${timestamp} is before the latest block's timestamp ${head.timestamp}; block timestamps never decrease`);
     this.anchorSec = timestamp;
     this.anchorMs = this.clock.now();
     return generateBlock ? this.seal(this.anchorMs) : undefined;

@@ -27,9 +27,13 @@ export const MAX_CATCH_UP_BLOCKS = 100;
 export type TxLocation = { readonly block: SealedBlock; readonly index: number } | { readonly pendingIndex: number };
 
 /** A chain's contents at one moment (RollupChain.mark); the indexes as positions in their journals, or copied. */
-export type RollupMark = Omit<RollupChainParts, 'nextSealMs' | 'l1Head' | 'byHash' | 'txs'> & { readonly config: RollupConfig; readonly nextGasPrices?: GasPrices } & (
-  { readonly journal: { readonly byHash: number; readonly txs: number } } | { readonly copies: { readonly byHash: ReadonlyMap<Felt, SealedBlock>; readonly txs: ReadonlyMap<Felt, TxLocation> } }
-);
+export type RollupMark = Omit<RollupChainParts, 'nextSealMs' | 'l1Head' | 'byHash' | 'txs'> & {
+  readonly config: RollupConfig;
+  readonly nextGasPrices?: GasPrices;
+} & (
+    | { readonly journal: { readonly byHash: number; readonly txs: number } }
+    | { readonly copies: { readonly byHash: ReadonlyMap<Felt, SealedBlock>; readonly txs: ReadonlyMap<Felt, TxLocation> } }
+  );
 
 /** Everything a chain is rebuilt from without hashing or checking anything again (see src/rollup/snapshot.ts). */
 export interface RollupChainParts {

@@ -36,7 +36,11 @@ export function declaredBy(t: ExecutedTx): DeclaredClass | undefined {
  * The class with this hash in a state built from `genesis` classes and the transactions of `blocks`
  * (oldest first): undefined when it was not declared there.
  */
-export function findClass(classHash: Felt, genesis: ReadonlyMap<Felt, DeclaredClass>, blocks: Iterable<{ readonly transactions: readonly ExecutedTx[] }>): DeclaredClass | undefined {
+export function findClass(
+  classHash: Felt,
+  genesis: ReadonlyMap<Felt, DeclaredClass>,
+  blocks: Iterable<{ readonly transactions: readonly ExecutedTx[] }>,
+): DeclaredClass | undefined {
   const seeded = genesis.get(classHash);
   if (seeded !== undefined) return seeded;
   for (const b of blocks) {

@@ -97,7 +97,8 @@ export class RollupControls {
     const chain = this.chain;
     const token = unit === 'WEI' ? chain.config.feeTokens.eth : chain.config.feeTokens.strk;
     const before = chain.stateAt(chain.pending());
-    if (!before.has(token)) throw new DevgateError(`the ${unit === 'WEI' ? 'ETH' : 'STRK'} fee token ${felt(token)} is not deployed on this network (seed feeTokens and contracts)`);
+    if (!before.has(token))
+      throw new DevgateError(`the ${unit === 'WEI' ? 'ETH' : 'STRK'} fee token ${felt(token)} is not deployed on this network (seed feeTokens and contracts)`);
     const recipient = before.get(address);
     if (recipient === undefined) {
       throw new DevgateError(`no contract at ${felt(address)}: devgate keeps fee-token balances on deployed contracts only (it models no DEPLOY_ACCOUNT)`);
@@ -108,7 +109,14 @@ export class RollupControls {
     const c = chain.config;
     let payer = before.get(CHARGEABLE_ACCOUNT.address);
     if (payer === undefined) {
-      payer = { classHash: CHARGEABLE_ACCOUNT.classHash, publicKey: BigInt(getStarkKey(felt(CHARGEABLE_ACCOUNT.privateKey))), nonce: 0n, balanceWei: CHARGEABLE_BALANCE, balanceFri: CHARGEABLE_BALANCE, storage: new Map() };
+      payer = {
+        classHash: CHARGEABLE_ACCOUNT.classHash,
+        publicKey: BigInt(getStarkKey(felt(CHARGEABLE_ACCOUNT.privateKey))),
+        nonce: 0n,
+        balanceWei: CHARGEABLE_BALANCE,
+        balanceFri: CHARGEABLE_BALANCE,
+        storage: new Map(),
+      };
       chain.editPendingState((s) => new Map(s).set(CHARGEABLE_ACCOUNT.address, payer!));
     }
     const bound = (maxAmount: bigint, maxPricePerUnit: bigint) => ({ maxAmount, maxPricePerUnit });
@@ -119,7 +127,11 @@ export class RollupControls {
       calldata: [1n, token, PERMISSIONED_MINT, 3n, address, amount & U128, amount >> 128n],
       signature: [],
       nonce: payer.nonce,
-      resourceBounds: { l1Gas: bound(1_000_000n, c.gasPrices.fri), l1DataGas: bound(1_000_000n, c.dataGasPrices.fri), l2Gas: bound(1_000_000_000n, c.l2GasPrices.fri) },
+      resourceBounds: {
+        l1Gas: bound(1_000_000n, c.gasPrices.fri),
+        l1DataGas: bound(1_000_000n, c.dataGasPrices.fri),
+        l2Gas: bound(1_000_000_000n, c.l2GasPrices.fri),
+      },
       tip: 0n,
       paymasterData: [],
       accountDeploymentData: [],
@@ -146,12 +158,22 @@ export class RollupControls {
    */
   setGasPrice(req: { wei?: bigint; fri?: bigint; dataWei?: bigint; dataFri?: bigint; l2Wei?: bigint; l2Fri?: bigint }, generateBlock = false): GasPriceReport {
     const c = this.chain.config;
-    const fixed = [['data_gas_price_wei', req.dataWei, c.dataGasPrices.wei], ['data_gas_price_fri', req.dataFri, c.dataGasPrices.fri], ['l2_gas_price_wei', req.l2Wei, c.l2GasPrices.wei], ['l2_gas_price_fri', req.l2Fri, c.l2GasPrices.fri]] as const;
+    const fixed = [
+      ['data_gas_price_wei', req.dataWei, c.dataGasPrices.wei],
+      ['data_gas_price_fri', req.dataFri, c.dataGasPrices.fri],
+      ['l2_gas_price_wei', req.l2Wei, c.l2GasPrices.wei],
+      ['l2_gas_price_fri', req.l2Fri, c.l2GasPrices.fri],
+    ] as const;
     for (const [name, asked, current] of fixed) {
-      if (asked !== undefined && asked !== current) throw new InvalidArgument(`"${name}": devgate keeps L1 data gas and L2 gas prices per network (set them in the seed), not per block; it is ${current}`);
+      if (asked !== undefined && asked !== current)
+        throw new InvalidArgument(`"${name}": devgate keeps L1 data gas and L2 gas prices per network (set them in the seed), not per block; it is ${current}`);
     }
-    for (const [name, v] of [['gas_price_wei', req.wei], ['gas_price_fri', req.fri]] as const) {
-      if (v !== undefined && (v === 0n || v % GWEI !== 0n || v >= MAX_BALANCE)) throw new InvalidArgument(`"${name}": want a non-zero whole number of gwei (a multiple of 10^9) below 2^128, got ${v}`);
+    for (const [name, v] of [
+      ['gas_price_wei', req.wei],
+      ['gas_price_fri', req.fri],
+    ] as const) {
+      if (v !== undefined && (v === 0n || v % GWEI !== 0n || v >= MAX_BALANCE))
+        throw new InvalidArgument(`"${name}": want a non-zero whole number of gwei (a multiple of 10^9) below 2^128, got ${v}`);
     }
     const l1 = { wei: req.wei ?? c.gasPrices.wei, fri: req.fri ?? c.gasPrices.fri };
     this.chain.setNextGasPrices(l1);

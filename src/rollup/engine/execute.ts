@@ -6,7 +6,19 @@ import { Point, poseidonHashMany, Signature, verify } from '@scure/starknet';
 import { RollupError } from '../../errors.js';
 import { feeUnit, gasConsumed, gasPriceFor, maxFeeOf } from './fees.js';
 import { deployedAddress, transactionHash } from './hash.js';
-import type { ContractState, ExecutedTx, Felt, GasPrices, InvokeTransaction, L1HandlerTx, OutcomeInput, RollupState, RollupTransaction, StorageWrite, TxOutcome } from './types.js';
+import type {
+  ContractState,
+  ExecutedTx,
+  Felt,
+  GasPrices,
+  InvokeTransaction,
+  L1HandlerTx,
+  OutcomeInput,
+  RollupState,
+  RollupTransaction,
+  StorageWrite,
+  TxOutcome,
+} from './types.js';
 
 /** Why a transaction could not be applied; the chain turns it into the right RollupError. */
 export type FailureKind = 'not-deployed' | 'nonce' | 'validation' | 'resources' | 'balance' | 'execution' | 'class' | 'declared';
@@ -120,29 +132,48 @@ function publicPoints(publicKey: Felt): string[] {
 }
 
 /** Applies an INVOKE transaction to `state` (see applyTransaction). */
-export function applyInvoke(state: RollupState, tx: InvokeTransaction, given: OutcomeInput | undefined, opts: ApplyOptions): { state: RollupState; executed: ExecutedTx } {
+export function applyInvoke(
+  state: RollupState,
+  tx: InvokeTransaction,
+  given: OutcomeInput | undefined,
+  opts: ApplyOptions,
+): { state: RollupState; executed: ExecutedTx } {
   return applyTransaction(state, tx, given, opts);
 }
 
 const NO_OUTCOME: TxOutcome = { events: [], messages: [], storageWrites: [] };
 
 /** Who pays and signs a transaction: its account (deployed, or being deployed by a DEPLOY_ACCOUNT). */
-function payerOf(state: RollupState, tx: Exclude<RollupTransaction, L1HandlerTx>, opts: ApplyOptions): { address: Felt; account: ContractState; publicKey: Felt } {
+function payerOf(
+  state: RollupState,
+  tx: Exclude<RollupTransaction, L1HandlerTx>,
+  opts: ApplyOptions,
+): { address: Felt; account: ContractState; publicKey: Felt } {
   if (tx.kind === 'DEPLOY_ACCOUNT') {
     const address = deployedAddress(tx);
-    if (deployedAt(state, address) !== undefined) throw new TransactionFailure('execution', `Requested contract address ${felt(address)} is unavailable for deployment: a contract is deployed there.`);
+    if (deployedAt(state, address) !== undefined)
+      throw new TransactionFailure('execution', `Requested contract address ${felt(address)} is unavailable for deployment: a contract is deployed there.`);
     if (!(opts.isDeclared?.(tx.classHash) ?? false)) throw new TransactionFailure('class', `Class with hash ${felt(tx.classHash)} is not declared.`);
     const publicKey = tx.constructorCalldata[0];
-    if (publicKey === undefined) throw new TransactionFailure('validation', 'Account validation failed: the constructor calldata has no public key (an account constructor takes public_key first).');
+    if (publicKey === undefined)
+      throw new TransactionFailure(
+        'validation',
+        'Account validation failed: the constructor calldata has no public key (an account constructor takes public_key first).',
+      );
     if (tx.nonce !== 0n) throw new TransactionFailure('nonce', `Invalid transaction nonce. Expected: 0x0, got: ${felt(tx.nonce)}`);
     const funded = state.get(address) ?? { classHash: 0n, nonce: 0n, balanceWei: 0n, balanceFri: 0n, storage: new Map() };
-    return { address, account: { classHash: tx.classHash, publicKey, nonce: 0n, balanceWei: funded.balanceWei, balanceFri: funded.balanceFri, storage: funded.storage }, publicKey };
+    return {
+      address,
+      account: { classHash: tx.classHash, publicKey, nonce: 0n, balanceWei: funded.balanceWei, balanceFri: funded.balanceFri, storage: funded.storage },
+      publicKey,
+    };
   }
   const sender = deployedAt(state, tx.senderAddress);
   if (sender === undefined) throw new TransactionFailure('not-deployed', `Requested contract address ${felt(tx.senderAddress)} is not deployed.`);
   if (sender.publicKey === undefined) throw new TransactionFailure('validation', `Contract ${felt(tx.senderAddress)} is not an account: it has no public key.`);
   if (tx.nonce !== sender.nonce) throw new TransactionFailure('nonce', `Invalid transaction nonce. Expected: ${felt(sender.nonce)}, got: ${felt(tx.nonce)}`);
-  if (tx.kind === 'DECLARE' && (opts.isDeclared?.(tx.classHash) ?? false)) throw new TransactionFailure('declared', `Class with hash ${felt(tx.classHash)} is already declared.`);
+  if (tx.kind === 'DECLARE' && (opts.isDeclared?.(tx.classHash) ?? false))
+    throw new TransactionFailure('declared', `Class with hash ${felt(tx.classHash)} is already declared.`);
   return { address: tx.senderAddress, account: sender, publicKey: sender.publicKey };
 }
 
@@ -150,7 +181,11 @@ function payerOf(state: RollupState, tx: Exclude<RollupTransaction, L1HandlerTx>
 function outcomeOf(state: RollupState, tx: Exclude<RollupTransaction, L1HandlerTx>, given: OutcomeInput | undefined): TxOutcome {
   if (tx.kind === 'DEPLOY_ACCOUNT' || tx.kind === 'DECLARE') return NO_OUTCOME;
   const calls = decodeCalls(tx.calldata);
-  if (calls === undefined) throw new TransactionFailure('execution', 'Execution failed: calldata is not an account multicall [n_calls, (to, selector, calldata_len, ...calldata) * n_calls].');
+  if (calls === undefined)
+    throw new TransactionFailure(
+      'execution',
+      'Execution failed: calldata is not an account multicall [n_calls, (to, selector, calldata_len, ...calldata) * n_calls].',
+    );
   const outcome = derivedOutcome(calls, given);
   for (const target of [...calls.map((c) => c.to), ...outcome.storageWrites.map((w) => w.contractAddress)]) {
     if (deployedAt(state, target) === undefined) throw new TransactionFailure('execution', `Requested contract address ${felt(target)} is not deployed.`);
@@ -163,12 +198,20 @@ function outcomeOf(state: RollupState, tx: Exclude<RollupTransaction, L1HandlerT
  * (checked against its bounds and the balance, and charged when `opts.charge`). Returns the new state
  * (a copy) and the executed transaction; throws TransactionFailure.
  */
-export function applyTransaction(state: RollupState, tx: RollupTransaction, given: OutcomeInput | undefined, opts: ApplyOptions): { state: RollupState; executed: ExecutedTx } {
+export function applyTransaction(
+  state: RollupState,
+  tx: RollupTransaction,
+  given: OutcomeInput | undefined,
+  opts: ApplyOptions,
+): { state: RollupState; executed: ExecutedTx } {
   if (tx.kind === 'L1_HANDLER') return applyL1Handler(state, tx, given, opts);
   const payer = payerOf(state, tx, opts);
   const hash = transactionHash(tx, opts.chainId);
   if (opts.validate && !signatureValid(hash, tx.signature, payer.publicKey)) {
-    throw new TransactionFailure('validation', `Account validation failed: invalid signature for transaction ${felt(hash)} and public key ${felt(payer.publicKey)}.`);
+    throw new TransactionFailure(
+      'validation',
+      `Account validation failed: invalid signature for transaction ${felt(hash)} and public key ${felt(payer.publicKey)}.`,
+    );
   }
   const outcome = outcomeOf(state, tx, given);
 
@@ -178,15 +221,23 @@ export function applyTransaction(state: RollupState, tx: RollupTransaction, give
   const unit = feeUnit(tx);
   const balance = unit === 'WEI' ? payer.account.balanceWei : payer.account.balanceFri;
   if (opts.charge) {
-    if (tx.version === 1 && tx.maxFee < fee) throw new TransactionFailure('resources', `Max fee (${tx.maxFee}) is below the minimal fee (${fee}) of the transaction.`);
+    if (tx.version === 1 && tx.maxFee < fee)
+      throw new TransactionFailure('resources', `Max fee (${tx.maxFee}) is below the minimal fee (${fee}) of the transaction.`);
     if (tx.version === 3) {
       const l1 = tx.resourceBounds.l1Gas;
       if (l1.maxAmount < gas || l1.maxPricePerUnit < price) {
-        throw new TransactionFailure('resources', `Resource bounds (l1_gas max_amount ${l1.maxAmount}, max_price_per_unit ${l1.maxPricePerUnit}) do not cover ${gas} gas at ${price} fri.`);
+        throw new TransactionFailure(
+          'resources',
+          `Resource bounds (l1_gas max_amount ${l1.maxAmount}, max_price_per_unit ${l1.maxPricePerUnit}) do not cover ${gas} gas at ${price} fri.`,
+        );
       }
     }
     const maxFee = maxFeeOf(tx);
-    if (balance < maxFee) throw new TransactionFailure('balance', `Account balance (${balance} ${unit === 'WEI' ? 'wei' : 'fri'}) is smaller than the transaction's maximal fee (${maxFee}).`);
+    if (balance < maxFee)
+      throw new TransactionFailure(
+        'balance',
+        `Account balance (${balance} ${unit === 'WEI' ? 'wei' : 'fri'}) is smaller than the transaction's maximal fee (${maxFee}).`,
+      );
   }
 
   const next = new Map(state);
@@ -196,7 +247,10 @@ export function applyTransaction(state: RollupState, tx: RollupTransaction, give
   next.set(payer.address, { ...debit(payer.account), nonce: payer.account.nonce + 1n });
   const sequencer = next.get(opts.sequencerAddress);
   if (sequencer !== undefined && charged > 0n) {
-    next.set(opts.sequencerAddress, unit === 'WEI' ? { ...sequencer, balanceWei: sequencer.balanceWei + charged } : { ...sequencer, balanceFri: sequencer.balanceFri + charged });
+    next.set(
+      opts.sequencerAddress,
+      unit === 'WEI' ? { ...sequencer, balanceWei: sequencer.balanceWei + charged } : { ...sequencer, balanceFri: sequencer.balanceFri + charged },
+    );
   }
   writeStorage(next, outcome.storageWrites);
   return { state: next, executed: { hash, tx, outcome, gasConsumed: gas, actualFee: fee } };
@@ -207,15 +261,23 @@ export function applyTransaction(state: RollupState, tx: RollupTransaction, give
  * simulation derives for a call; its fee (gas at the L1 gas price in wei) was paid on L1 and must not
  * exceed what the message paid ('resources'). No nonce or signature, nothing charged on L2.
  */
-function applyL1Handler(state: RollupState, tx: L1HandlerTx, given: OutcomeInput | undefined, opts: ApplyOptions): { state: RollupState; executed: ExecutedTx } {
-  if (deployedAt(state, tx.contractAddress) === undefined) throw new TransactionFailure('not-deployed', `Requested contract address ${felt(tx.contractAddress)} is not deployed.`);
+function applyL1Handler(
+  state: RollupState,
+  tx: L1HandlerTx,
+  given: OutcomeInput | undefined,
+  opts: ApplyOptions,
+): { state: RollupState; executed: ExecutedTx } {
+  if (deployedAt(state, tx.contractAddress) === undefined)
+    throw new TransactionFailure('not-deployed', `Requested contract address ${felt(tx.contractAddress)} is not deployed.`);
   const outcome = derivedOutcome([{ to: tx.contractAddress, selector: tx.entryPointSelector, calldata: tx.calldata }], given);
   for (const w of outcome.storageWrites) {
-    if (deployedAt(state, w.contractAddress) === undefined) throw new TransactionFailure('execution', `Requested contract address ${felt(w.contractAddress)} is not deployed.`);
+    if (deployedAt(state, w.contractAddress) === undefined)
+      throw new TransactionFailure('execution', `Requested contract address ${felt(w.contractAddress)} is not deployed.`);
   }
   const gas = gasConsumed(tx, outcome);
   const fee = gas * gasPriceFor(tx, opts.gasPrices);
-  if (opts.charge && tx.paidFeeOnL1 < fee) throw new TransactionFailure('resources', `The fee paid on L1 (${tx.paidFeeOnL1} wei) is below the L1 handler's fee (${fee} wei).`);
+  if (opts.charge && tx.paidFeeOnL1 < fee)
+    throw new TransactionFailure('resources', `The fee paid on L1 (${tx.paidFeeOnL1} wei) is below the L1 handler's fee (${fee} wei).`);
   const next = new Map(state);
   writeStorage(next, outcome.storageWrites);
   return { state: next, executed: { hash: transactionHash(tx, opts.chainId), tx, outcome, gasConsumed: gas, actualFee: fee } };

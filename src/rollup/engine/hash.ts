@@ -4,7 +4,21 @@
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { computeHashOnElements, poseidonHashMany } from '@scure/starknet';
-import { QUERY_VERSION_OFFSET, type ContractState, type DeclareV3, type DeployAccountV3, type ExecutedTx, type Felt, type GasPrices, type InvokeTransaction, type InvokeV3, type L1HandlerTx, type ResourceBound, type RollupState, type RollupTransaction } from './types.js';
+import {
+  QUERY_VERSION_OFFSET,
+  type ContractState,
+  type DeclareV3,
+  type DeployAccountV3,
+  type ExecutedTx,
+  type Felt,
+  type GasPrices,
+  type InvokeTransaction,
+  type InvokeV3,
+  type L1HandlerTx,
+  type ResourceBound,
+  type RollupState,
+  type RollupTransaction,
+} from './types.js';
 
 export { QUERY_VERSION_OFFSET };
 
@@ -149,9 +163,7 @@ function gasPricesHash(p: GasPrices): Felt {
  * the storage root Poseidon over the (key, value) pairs in key order.
  */
 export function stateCommitment(state: RollupState): Felt {
-  const leaves = [...state.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([address, c]) => contractLeaf(address, c));
+  const leaves = [...state.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([address, c]) => contractLeaf(address, c));
   return poseidonHashMany([STATE_V0, ...leaves]);
 }
 
@@ -186,7 +198,9 @@ export interface BlockHeaderFields {
  */
 export function blockHash(h: BlockHeaderFields): Felt {
   const txs = h.transactions;
-  const events = txs.flatMap((t) => t.outcome.events.map((e) => poseidonHashMany([e.fromAddress, t.hash, BigInt(e.keys.length), ...e.keys, BigInt(e.data.length), ...e.data])));
+  const events = txs.flatMap((t) =>
+    t.outcome.events.map((e) => poseidonHashMany([e.fromAddress, t.hash, BigInt(e.keys.length), ...e.keys, BigInt(e.data.length), ...e.data])),
+  );
   const writes = txs.flatMap((t) => t.outcome.storageWrites.flatMap((w) => [w.contractAddress, w.key, w.value]));
   const receipts = txs.map((t) => {
     const messages = t.outcome.messages.flatMap((m) => [m.fromAddress, m.toAddress, BigInt(m.payload.length), ...m.payload]);

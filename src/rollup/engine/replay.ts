@@ -13,7 +13,11 @@ export interface ReplayContext {
 }
 
 /** The states before and after each transaction of `txs`, applied in order from `start`. */
-export function replay(start: RollupState, txs: readonly ExecutedTx[], ctx: ReplayContext): { executed: ExecutedTx; before: RollupState; after: RollupState }[] {
+export function replay(
+  start: RollupState,
+  txs: readonly ExecutedTx[],
+  ctx: ReplayContext,
+): { executed: ExecutedTx; before: RollupState; after: RollupState }[] {
   let state = start;
   return txs.map((executed) => {
     const tx = executed.tx;

@@ -36,7 +36,12 @@ export function simulateTransactions(
     let applied;
     try {
       applied = applyTransaction(state, tx, undefined, {
-        chainId: chain.config.chainId, gasPrices: block.gasPrices, sequencerAddress: block.sequencerAddress, validate: opts.validate ?? true, charge: opts.charge ?? false, isDeclared,
+        chainId: chain.config.chainId,
+        gasPrices: block.gasPrices,
+        sequencerAddress: block.sequencerAddress,
+        validate: opts.validate ?? true,
+        charge: opts.charge ?? false,
+        isDeclared,
       });
     } catch (err) {
       if (!(err instanceof TransactionFailure)) throw err;
@@ -48,6 +53,11 @@ export function simulateTransactions(
     if (tx.kind === 'DECLARE') declared.add(tx.classHash);
     const gasPrice = (tx.version === 1 ? block.gasPrices.wei : block.gasPrices.fri) / GWEI;
     const gasConsumed = applied.executed.gasConsumed;
-    return { executed: applied.executed, before, after: state, estimate: { gasConsumed, gasPrice, overallFee: gasConsumed * gasPrice, unit: tx.version === 1 ? 'WEI' : 'FRI' } };
+    return {
+      executed: applied.executed,
+      before,
+      after: state,
+      estimate: { gasConsumed, gasPrice, overallFee: gasConsumed * gasPrice, unit: tx.version === 1 ? 'WEI' : 'FRI' },
+    };
   });
 }

@@ -15,7 +15,10 @@ export interface StateDiff {
   readonly nonces: readonly { readonly address: Felt; readonly nonce: bigint }[];
 }
 
-const byFelt = <T>(key: (t: T) => Felt) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+const byFelt =
+  <T>(key: (t: T) => Felt) =>
+  (a: T, b: T) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 
 /** The diff from `before` to `after` (contracts and keys in ascending order); `txs` are the block's transactions. */
 export function stateDiff(before: RollupState, after: RollupState, txs: readonly ExecutedTx[]): StateDiff {
@@ -31,7 +34,9 @@ export function stateDiff(before: RollupState, after: RollupState, txs: readonly
     else if (old.classHash !== c.classHash) replacedClasses.push({ address, classHash: c.classHash });
     if (c.nonce !== (wasDeployed ? old.nonce : 0n)) nonces.push({ address, nonce: c.nonce });
     if (old === undefined || c.storage !== old.storage) {
-      const entries = [...c.storage].filter(([k, v]) => old?.storage.get(k) !== v && !(v === 0n && old?.storage.get(k) === undefined)).map(([key, value]) => ({ key, value }));
+      const entries = [...c.storage]
+        .filter(([k, v]) => old?.storage.get(k) !== v && !(v === 0n && old?.storage.get(k) === undefined))
+        .map(([key, value]) => ({ key, value }));
       if (entries.length > 0) storageDiffs.push({ address, entries: entries.sort(byFelt((e) => e.key)) });
     }
   }

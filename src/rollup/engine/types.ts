@@ -66,7 +66,11 @@ export interface SierraEntryPoint {
 export interface SierraClass {
   readonly sierraProgram: readonly Felt[];
   readonly contractClassVersion: string;
-  readonly entryPoints: { readonly constructor: readonly SierraEntryPoint[]; readonly external: readonly SierraEntryPoint[]; readonly l1Handler: readonly SierraEntryPoint[] };
+  readonly entryPoints: {
+    readonly constructor: readonly SierraEntryPoint[];
+    readonly external: readonly SierraEntryPoint[];
+    readonly l1Handler: readonly SierraEntryPoint[];
+  };
   readonly abi: string;
 }
 

@@ -14,5 +14,9 @@ export const devnet_abortBlocks = defineMethod({
   name: 'devnet_abortBlocks',
   named: true,
   params: [required('starting_block_id', blockId)],
-  handler: (ctx: RollupContext, id) => ({ aborted: RollupControls.of(ctx.chain).abortBlocks(id).map((b) => feltHex(b.hash)) }),
+  handler: (ctx: RollupContext, id) => ({
+    aborted: RollupControls.of(ctx.chain)
+      .abortBlocks(id)
+      .map((b) => feltHex(b.hash)),
+  }),
 });

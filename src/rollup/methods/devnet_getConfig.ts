@@ -9,7 +9,14 @@ import { decimal } from './devnetParams.js';
 const price = (n: bigint): number | string => (n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : decimal(n));
 
 /** A felt holding a short string, as text. */
-const shortText = (n: bigint): string => Buffer.from(n.toString(16).padStart(2, '0').replace(/^(.)((..)*)$/, '0$1$2'), 'hex').toString('latin1');
+const shortText = (n: bigint): string =>
+  Buffer.from(
+    n
+      .toString(16)
+      .padStart(2, '0')
+      .replace(/^(.)((..)*)$/, '0$1$2'),
+    'hex',
+  ).toString('latin1');
 
 /**
  * devnet_getConfig: the network's configuration in starknet-devnet's shape, with devgate's values:

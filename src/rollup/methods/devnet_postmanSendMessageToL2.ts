@@ -40,7 +40,17 @@ export const devnet_postmanSendMessageToL2 = defineMethod({
     optional('l1_transaction_hash', l1TransactionHash),
   ],
   handler: (ctx: RollupContext, to, selector, from, payload, paid, nonce, l1Hash) => {
-    const draft = { kind: 'L1_HANDLER', version: 0, query: false, contractAddress: to, entryPointSelector: selector, calldata: [from, ...payload], nonce, signature: [], paidFeeOnL1: paid } as const;
+    const draft = {
+      kind: 'L1_HANDLER',
+      version: 0,
+      query: false,
+      contractAddress: to,
+      entryPointSelector: selector,
+      calldata: [from, ...payload],
+      nonce,
+      signature: [],
+      paidFeeOnL1: paid,
+    } as const;
     const messageHash = l1ToL2MessageHash({ ...draft, l1TransactionHash: 0n });
     const tx: L1HandlerTx = { ...draft, l1TransactionHash: l1Hash ?? messageHash };
     return { transaction_hash: feltHex(ctx.chain.addInvokeTransaction(tx)), message_hash: '0x' + messageHash.toString(16).padStart(64, '0') };

@@ -67,5 +67,10 @@ export function rollupMethods(prefix: string): MethodTable<RollupContext> {
 
 /** A table without its devnet_ methods (dev methods off: `start({ devMethods: false })`, `--no-dev-methods`). */
 export function withoutDevnet(table: MethodTable<RollupContext>): MethodTable<RollupContext> {
-  return new MethodTable(table.names().filter((name) => !name.startsWith('devnet_')).map((name) => ({ ...table.get(name)!, name })));
+  return new MethodTable(
+    table
+      .names()
+      .filter((name) => !name.startsWith('devnet_'))
+      .map((name) => ({ ...table.get(name)!, name })),
+  );
 }

@@ -19,7 +19,8 @@ export const MAX_ESTIMATE_TRANSACTIONS = 100;
 
 /** The `request` of an estimate: at most MAX_ESTIMATE_TRANSACTIONS INVOKE transactions (shared with starknet_estimateFee). */
 export const estimateRequest: Decoder<InvokeTransaction[]> = (value) => {
-  if (Array.isArray(value) && value.length > MAX_ESTIMATE_TRANSACTIONS) throw new InvalidArgument(`at most ${MAX_ESTIMATE_TRANSACTIONS} transactions per estimate, got ${value.length}`);
+  if (Array.isArray(value) && value.length > MAX_ESTIMATE_TRANSACTIONS)
+    throw new InvalidArgument(`at most ${MAX_ESTIMATE_TRANSACTIONS} transactions per estimate, got ${value.length}`);
   return arrayOf(invokeTransaction, 'an array of transactions')(value);
 };
 
@@ -27,6 +28,5 @@ export const rollup_estimateFee = defineMethod({
   name: 'rollup_estimateFee',
   named: true,
   params: [required('request', estimateRequest), required('block_id', blockId), optional('simulation_flags', simulationFlags)],
-  handler: (ctx: RollupContext, request, id, flags) =>
-    ctx.chain.estimateFee(request, id, { validate: !(flags?.skipValidate ?? false) }).map(formatEstimate),
+  handler: (ctx: RollupContext, request, id, flags) => ctx.chain.estimateFee(request, id, { validate: !(flags?.skipValidate ?? false) }).map(formatEstimate),
 });

@@ -45,7 +45,8 @@ export const eventFilter: Decoder<EventFilter> = (value) => {
     }
   };
   const rawKeys = field(o, 'keys') ?? [];
-  if (!Array.isArray(rawKeys) || !rawKeys.every(Array.isArray)) throw new InvalidArgument(`"keys": expected an array of arrays of felts, got ${describe(rawKeys)}`);
+  if (!Array.isArray(rawKeys) || !rawKeys.every(Array.isArray))
+    throw new InvalidArgument(`"keys": expected an array of arrays of felts, got ${describe(rawKeys)}`);
   if (rawKeys.length > MAX_KEYS) throw new RollupError(34, 'Too many keys provided in a filter');
   const keys = rawKeys.map((ks: unknown[], i) =>
     ks.map((k, j) => {
@@ -66,7 +67,14 @@ export const eventFilter: Decoder<EventFilter> = (value) => {
     if (typeof v !== 'string' || !/^(0|[1-9][0-9]{0,14})$/.test(v)) throw new RollupError(33, 'The supplied continuation token is invalid or unknown');
     return Number(v);
   });
-  return { from: named('from_block', starknetBlockId), to: named('to_block', starknetBlockId), address: named('address', felt), keys, chunkSize, token: token ?? 0 };
+  return {
+    from: named('from_block', starknetBlockId),
+    to: named('to_block', starknetBlockId),
+    address: named('address', felt),
+    keys,
+    chunkSize,
+    token: token ?? 0,
+  };
 };
 
 /** The blocks a filter covers, oldest first. */
@@ -93,13 +101,20 @@ export function findEvents(ctx: RollupContext, f: EventFilter): { events: Record
   let seen = 0;
   for (const b of blocksOf(ctx, f)) {
     // A pending event has no block in 0.8; a pre-confirmed one (0.9) has its block's number.
-    const where = 'hash' in b ? { block_hash: feltHex(b.hash), block_number: Number(b.number) } : isV09(ctx) ? { block_number: Number(numberOf(ctx.chain, b)) } : {};
+    const where =
+      'hash' in b ? { block_hash: feltHex(b.hash), block_number: Number(b.number) } : isV09(ctx) ? { block_number: Number(numberOf(ctx.chain, b)) } : {};
     for (const tx of b.transactions) {
       for (const e of tx.outcome.events) {
         if ((f.address !== undefined && e.fromAddress !== f.address) || !matches(e.keys)) continue;
         if (seen++ < f.token) continue;
         if (events.length === f.chunkSize) return { events, continuation_token: String(f.token + events.length) };
-        events.push({ from_address: feltHex(e.fromAddress), keys: e.keys.map(feltHex), data: e.data.map(feltHex), ...where, transaction_hash: feltHex(tx.hash) });
+        events.push({
+          from_address: feltHex(e.fromAddress),
+          keys: e.keys.map(feltHex),
+          data: e.data.map(feltHex),
+          ...where,
+          transaction_hash: feltHex(tx.hash),
+        });
       }
     }
   }

@@ -60,13 +60,33 @@ export function formatTransaction(e: ExecutedTx): Record<string, unknown> {
   const version = feltHex(BigInt(t.version) + (t.query ? 1n << 128n : 0n));
   const head = { transaction_hash: feltHex(e.hash), type: t.kind ?? 'INVOKE', version, signature: t.signature.map(feltHex), nonce: feltHex(t.nonce) };
   if (t.kind === 'DEPLOY_ACCOUNT') {
-    return { ...head, class_hash: feltHex(t.classHash), contract_address_salt: feltHex(t.contractAddressSalt), constructor_calldata: t.constructorCalldata.map(feltHex), ...v3Fields(t) };
+    return {
+      ...head,
+      class_hash: feltHex(t.classHash),
+      contract_address_salt: feltHex(t.contractAddressSalt),
+      constructor_calldata: t.constructorCalldata.map(feltHex),
+      ...v3Fields(t),
+    };
   }
   if (t.kind === 'DECLARE') {
-    return { ...head, sender_address: feltHex(t.senderAddress), class_hash: feltHex(t.classHash), compiled_class_hash: feltHex(t.compiledClassHash), ...v3Fields(t), account_deployment_data: t.accountDeploymentData.map(feltHex) };
+    return {
+      ...head,
+      sender_address: feltHex(t.senderAddress),
+      class_hash: feltHex(t.classHash),
+      compiled_class_hash: feltHex(t.compiledClassHash),
+      ...v3Fields(t),
+      account_deployment_data: t.accountDeploymentData.map(feltHex),
+    };
   }
   if (t.kind === 'L1_HANDLER') {
-    return { ...head, version: '0x0', contract_address: feltHex(t.contractAddress), entry_point_selector: feltHex(t.entryPointSelector), calldata: t.calldata.map(feltHex), signature: undefined };
+    return {
+      ...head,
+      version: '0x0',
+      contract_address: feltHex(t.contractAddress),
+      entry_point_selector: feltHex(t.entryPointSelector),
+      calldata: t.calldata.map(feltHex),
+      signature: undefined,
+    };
   }
   const common = { ...head, sender_address: feltHex(t.senderAddress), calldata: t.calldata.map(feltHex) };
   if (t.version === 1) return { ...common, max_fee: feltHex(t.maxFee) };
@@ -143,7 +163,10 @@ export function formatFeeEstimate(gas: bigint, unit: 'WEI' | 'FRI', l1: GasPrice
 /** A STATE_DIFF (no Cairo 0 classes: deprecated_declared_classes is always empty). */
 export function formatStateDiff(d: StateDiff): Record<string, unknown> {
   return {
-    storage_diffs: d.storageDiffs.map((s) => ({ address: feltHex(s.address), storage_entries: s.entries.map((e) => ({ key: feltHex(e.key), value: feltHex(e.value) })) })),
+    storage_diffs: d.storageDiffs.map((s) => ({
+      address: feltHex(s.address),
+      storage_entries: s.entries.map((e) => ({ key: feltHex(e.key), value: feltHex(e.value) })),
+    })),
     deprecated_declared_classes: [],
     declared_classes: d.declaredClasses.map((c) => ({ class_hash: feltHex(c.classHash), compiled_class_hash: feltHex(c.compiledClassHash) })),
     deployed_contracts: d.deployedContracts.map((c) => ({ address: feltHex(c.address), class_hash: feltHex(c.classHash) })),

@@ -30,7 +30,8 @@ export const starknetBlockId: Decoder<StarknetBlockId> = (value) => {
  */
 export function resolveBlock(ctx: RollupContext, id: StarknetBlockId): SealedBlock | PendingBlock {
   const chain = ctx.chain;
-  if ('tag' in id && id.tag === 'pending' && isV09(ctx)) throw new InvalidArgument('block tag "pending" is spec 0.8; spec 0.9 calls the block being filled "pre_confirmed"');
+  if ('tag' in id && id.tag === 'pending' && isV09(ctx))
+    throw new InvalidArgument('block tag "pending" is spec 0.8; spec 0.9 calls the block being filled "pre_confirmed"');
   if ('tag' in id && (id.tag === 'pending' || id.tag === 'pre_confirmed')) return chain.pending();
   if ('tag' in id && id.tag === 'l1_accepted') {
     for (let n = chain.head().number; n >= 0n; n--) {

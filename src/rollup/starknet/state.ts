@@ -23,7 +23,6 @@ export function parentOf(ctx: RollupContext, block: SealedBlock | PendingBlock):
   return ctx.chain.block({ hash: block.parentHash }) as SealedBlock | undefined;
 }
 
-
 /** The class with this hash in the state after `block`; error 28 when it is not declared there. */
 export function classAt(ctx: RollupContext, block: SealedBlock | PendingBlock, classHash: Felt): DeclaredClass {
   const found = findClass(classHash, ctx.chain.config.classes, lineage(ctx, block));

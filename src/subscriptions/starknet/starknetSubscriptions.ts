@@ -110,7 +110,10 @@ function blockEvents(block: SealedBlock, c: EventCriteria): string[] {
 }
 
 const statusJson = (hash: Felt, status: 'ACCEPTED_ON_L2' | 'ACCEPTED_ON_L1' | 'REJECTED') =>
-  JSON.stringify({ transaction_hash: feltHex(hash), status: status === 'REJECTED' ? { finality_status: status } : { finality_status: status, execution_status: 'SUCCEEDED' } });
+  JSON.stringify({
+    transaction_hash: feltHex(hash),
+    status: status === 'REJECTED' ? { finality_status: status } : { finality_status: status, execution_status: 'SUCCEEDED' },
+  });
 
 export class StarknetSubscriptions {
   private readonly subs = new Map<string, Subscription>();
@@ -165,7 +168,12 @@ export class StarknetSubscriptions {
   subscribePendingTransactions(prefix: string, details: boolean, senders: readonly Felt[] | undefined): string {
     if (senders !== undefined && senders.length > MAX_SENDER_ADDRESSES) throw new RollupError(67, 'Too many addresses in filter sender_address filter');
     const pending = this.chain.pending().transactions;
-    const sub = { kind: 'pendingTransactions', details, senders: senders === undefined || senders.length === 0 ? undefined : new Set(senders), prefix } as const;
+    const sub = {
+      kind: 'pendingTransactions',
+      details,
+      senders: senders === undefined || senders.length === 0 ? undefined : new Set(senders),
+      prefix,
+    } as const;
     const id = this.add(sub);
     for (const tx of pending) this.notifyPending(id, this.subs.get(id) as typeof sub, tx);
     return id;
@@ -213,7 +221,8 @@ export class StarknetSubscriptions {
   }
 
   private add(kind: Kind & { prefix: string }): string {
-    if (this.subs.size >= this.max) throw new LimitExceeded(`too many subscriptions on this connection (at most ${this.max}); unsubscribe some first`, { limit: this.max });
+    if (this.subs.size >= this.max)
+      throw new LimitExceeded(`too many subscriptions on this connection (at most ${this.max}); unsubscribe some first`, { limit: this.max });
     const id = String(this.nextId++);
     this.subs.set(id, { ...kind, held: [] });
     return id;
@@ -225,7 +234,11 @@ export class StarknetSubscriptions {
     else this.push(text);
   }
 
-  private notifyPending(id: string, sub: Subscription & { readonly kind: 'pendingTransactions'; readonly details: boolean; readonly senders?: ReadonlySet<Felt> }, tx: ExecutedTx): void {
+  private notifyPending(
+    id: string,
+    sub: Subscription & { readonly kind: 'pendingTransactions'; readonly details: boolean; readonly senders?: ReadonlySet<Felt> },
+    tx: ExecutedTx,
+  ): void {
     if (sub.senders !== undefined && !sub.senders.has(senderOf(tx.tx))) return;
     this.notify(id, sub, sub.details ? JSON.stringify(formatTransaction(tx)) : `"${feltHex(tx.hash)}"`);
   }

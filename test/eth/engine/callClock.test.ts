@@ -51,7 +51,9 @@ describe('the call clock', () => {
 
   it('two looping calls side by side time out alike (their own time, not the time they waited)', async () => {
     const t0 = performance.now();
-    const calls = [0, 1].map((i) => callAt(chain, chain.head(), { data: new Uint8Array([...LOOP, i]), gas: 10_000_000_000n }, 300).catch((e: Error) => e.message));
+    const calls = [0, 1].map((i) =>
+      callAt(chain, chain.head(), { data: new Uint8Array([...LOOP, i]), gas: 10_000_000_000n }, 300).catch((e: Error) => e.message),
+    );
     expect(await Promise.all(calls)).toEqual(['execution aborted (timeout = 0.3s)', 'execution aborted (timeout = 0.3s)']);
     expect(performance.now() - t0).toBeGreaterThan(550);
   });
@@ -65,7 +67,9 @@ describe('the call clock', () => {
 
   it('over HTTP (server in this process): while looping calls run, the event loop never stalls long and eth_blockNumber answers', async () => {
     const url = gw.url('sepolia');
-    const loops = Promise.all([0, 1].map((i) => post(url, { jsonrpc: '2.0', id: i, method: 'eth_call', params: [{ data: `0x5b6000560${i}`, gas: '0x5f5e100' }, 'latest'] })));
+    const loops = Promise.all(
+      [0, 1].map((i) => post(url, { jsonrpc: '2.0', id: i, method: 'eth_call', params: [{ data: `0x5b6000560${i}`, gas: '0x5f5e100' }, 'latest'] })),
+    );
     const cheap: number[] = [];
     const asking = (async () => {
       for (let i = 0; i < 20; i++) {

@@ -59,13 +59,21 @@ const CALLS: Call[] = [
 /** What a call did, comparable across VMs. */
 function outcome(r: EVMResult) {
   const e = r.execResult;
-  return { error: e.exceptionError?.error, out: Buffer.from(e.returnValue).toString('hex'), gas: e.executionGasUsed, logs: e.logs?.length ?? 0, created: r.createdAddress?.toString() };
+  return {
+    error: e.exceptionError?.error,
+    out: Buffer.from(e.returnValue).toString('hex'),
+    gas: e.executionGasUsed,
+    logs: e.logs?.length ?? 0,
+    created: r.createdAddress?.toString(),
+  };
 }
 
 async function run(vm: VM, block: MinedBlock, c: Call) {
   await vm.stateManager.checkpoint();
   try {
-    return outcome(await vm.evm.runCall({ block: block.block, caller: c.caller, origin: c.caller, to: c.to, data: c.data, value: c.value ?? 0n, gasLimit: 5_000_000n }));
+    return outcome(
+      await vm.evm.runCall({ block: block.block, caller: c.caller, origin: c.caller, to: c.to, data: c.data, value: c.value ?? 0n, gasLimit: 5_000_000n }),
+    );
   } finally {
     await vm.stateManager.revert();
   }
@@ -166,9 +174,20 @@ describe('trieGet', () => {
   it('reads every account and storage value as the MerklePatriciaTrie does, at every block', async () => {
     const nodes = chain.parts().nodes;
     const keccak = (b: Uint8Array) => hexToBytes(keccak256(b));
-    const addresses = [ACCOUNT0, ACCOUNT1, ACCOUNT2, TOKEN, REVERTER, STORAGE_LAYOUT, GAS_LEFT_ADDRESS, '0x00000000000000000000000000000000000000b7', '0x' + '12'.repeat(20)].map(addr);
+    const addresses = [
+      ACCOUNT0,
+      ACCOUNT1,
+      ACCOUNT2,
+      TOKEN,
+      REVERTER,
+      STORAGE_LAYOUT,
+      GAS_LEFT_ADDRESS,
+      '0x00000000000000000000000000000000000000b7',
+      '0x' + '12'.repeat(20),
+    ].map(addr);
     const slots = [0n, 1n, 2n, 3n, 4n, 5n].map((n) => setLengthLeft(hexToBytes(`0x${n.toString(16).padStart(2, '0')}`), 32));
-    for (const who of [ACCOUNT0, ACCOUNT1, ACCOUNT2] as const) for (const n of [0n, 1n, 3n]) slots.push(hexToBytes(keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [who, n]))));
+    for (const who of [ACCOUNT0, ACCOUNT1, ACCOUNT2] as const)
+      for (const n of [0n, 1n, 3n]) slots.push(hexToBytes(keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [who, n]))));
     let found = 0;
     for (const block of chain.blocks()) {
       const state = await chain.readStateAt(block);

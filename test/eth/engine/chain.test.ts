@@ -86,7 +86,14 @@ describe('blocks and receipts', () => {
     expect(b2.receipts[2]!.effectiveGasPrice).toBe(baseFee + 10n ** 9n);
     const b3 = chain.blockByNumber(3n)!;
     expect(b3.receipts[0]!.effectiveGasPrice).toBe(b3.block.header.baseFeePerGas! + 2_000_000_000n);
-    expect(b2.senders.map((s) => s.toString())).toEqual([DEV0, DEV0, chain.devAccounts()[1]!.address.toString(), chain.devAccounts()[2]!.address.toString(), chain.devAccounts()[3]!.address.toString(), DEV0]);
+    expect(b2.senders.map((s) => s.toString())).toEqual([
+      DEV0,
+      DEV0,
+      chain.devAccounts()[1]!.address.toString(),
+      chain.devAccounts()[2]!.address.toString(),
+      chain.devAccounts()[3]!.address.toString(),
+      DEV0,
+    ]);
     expect(b2.block.transactions.map((t) => t.type)).toEqual([2, 2, 0, 1, 2, 2]);
   });
 
@@ -110,7 +117,12 @@ describe('blocks and receipts', () => {
     expect(bloomHas(b2.block.header.logsBloom, transfer)).toBe(true);
     expect(bloomHas(b2.receipts[2]!.logsBloom, token.bytes)).toBe(false);
     // Block 3 starts again at 0.
-    expect(chain.blockByNumber(3n)!.receipts.flatMap((r) => r.logs).map((l) => l.logIndex)).toEqual([0, 1]);
+    expect(
+      chain
+        .blockByNumber(3n)!
+        .receipts.flatMap((r) => r.logs)
+        .map((l) => l.logIndex),
+    ).toEqual([0, 1]);
   });
 
   it('transactions are found by hash, with block and index', () => {
@@ -155,7 +167,8 @@ describe('historical state', () => {
 
   it('calls run on the state of the block asked for', async () => {
     const balanceOf = encodeFunctionData({ abi: tokenAbi, functionName: 'balanceOf', args: [B1] });
-    const at = async (n: bigint) => decodeFunctionResult({ abi: tokenAbi, functionName: 'balanceOf', data: bytesToHex(await call(chain.blockByNumber(n)!, token, balanceOf)) });
+    const at = async (n: bigint) =>
+      decodeFunctionResult({ abi: tokenAbi, functionName: 'balanceOf', data: bytesToHex(await call(chain.blockByNumber(n)!, token, balanceOf)) });
     expect(await at(1n)).toBe(0n);
     expect(await at(2n)).toBe(1000n);
     expect(await at(3n)).toBe(1001n);
@@ -214,7 +227,15 @@ describe('mining the pool', () => {
     const nonce = (await own.getAccount(dev3.address, before))!.nonce;
     const baseFee = draft.context.header.baseFeePerGas!;
     const tx = createFeeMarket1559Tx(
-      { chainId: 31337n, nonce, gasLimit: 21000n, maxFeePerGas: baseFee * 2n, maxPriorityFeePerGas: 1n, to: '0x00000000000000000000000000000000000000b6', value: 99n },
+      {
+        chainId: 31337n,
+        nonce,
+        gasLimit: 21000n,
+        maxFeePerGas: baseFee * 2n,
+        maxPriorityFeePerGas: 1n,
+        to: '0x00000000000000000000000000000000000000b6',
+        value: 99n,
+      },
       { common: own.common },
     ).sign(dev3.privateKey);
     const firstPending = await own.pendingBlock();
@@ -241,11 +262,27 @@ describe('raw transactions', () => {
     const { privateKeyToAccount } = await import('viem/accounts');
     const { keccak256: hash } = await import('viem');
     const outsider = privateKeyToAccount('0x0123456789012345678901234567890123456789012345678901234567890123');
-    const raw1559 = await outsider.signTransaction({ chainId: 31337, type: 'eip1559', nonce: 0, to: B1, value: 5n, gas: 21000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n });
+    const raw1559 = await outsider.signTransaction({
+      chainId: 31337,
+      type: 'eip1559',
+      nonce: 0,
+      to: B1,
+      value: 5n,
+      gas: 21000n,
+      maxFeePerGas: 10n ** 10n,
+      maxPriorityFeePerGas: 10n ** 9n,
+    });
     const rawLegacy = await outsider.signTransaction({ chainId: 31337, type: 'legacy', nonce: 1, to: B1, value: 6n, gas: 21000n, gasPrice: 10n ** 10n });
     const chainWithRaw = await chainFromSeed(
       parseSeed(
-        { name: 'raw', kind: 'eth', chainId: 31337, alloc: { [outsider.address]: { balance: '1000000000000000000' } }, blocks: [{ transactions: [{ raw: raw1559 }, { raw: rawLegacy }] }], pending: [] },
+        {
+          name: 'raw',
+          kind: 'eth',
+          chainId: 31337,
+          alloc: { [outsider.address]: { balance: '1000000000000000000' } },
+          blocks: [{ transactions: [{ raw: raw1559 }, { raw: rawLegacy }] }],
+          pending: [],
+        },
         'raw',
       ),
     );

@@ -45,8 +45,13 @@ describe('native secp256k1', () => {
   it('is what transactions on a seed Common sign and recover with', () => {
     const common = seedCommon(1, 'x', 'osaka');
     const key = hexToBytes('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
-    const tx = createFeeMarket1559Tx({ chainId: 1n, nonce: 3n, gasLimit: 21000n, maxFeePerGas: 10n ** 10n, to: '0x00000000000000000000000000000000000000b1' }, { common }).sign(key);
-    const legacy = createLegacyTx({ nonce: 3n, gasLimit: 21000n, gasPrice: 10n ** 10n, to: '0x00000000000000000000000000000000000000b1' }, { common }).sign(key);
+    const tx = createFeeMarket1559Tx(
+      { chainId: 1n, nonce: 3n, gasLimit: 21000n, maxFeePerGas: 10n ** 10n, to: '0x00000000000000000000000000000000000000b1' },
+      { common },
+    ).sign(key);
+    const legacy = createLegacyTx({ nonce: 3n, gasLimit: 21000n, gasPrice: 10n ** 10n, to: '0x00000000000000000000000000000000000000b1' }, { common }).sign(
+      key,
+    );
     expect(tx.getSenderAddress().toString()).toBe('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
     expect(legacy.getSenderAddress().toString()).toBe('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
     expect([37n, 38n]).toContain(legacy.v); // EIP-155 on chain 1

@@ -30,7 +30,10 @@ beforeAll(async () => {
 async function send(value: bigint): Promise<void> {
   const dev = chain.devAccounts()[4]!;
   const nonce = (await chain.getAccount(dev.address, chain.head()))!.nonce;
-  const tx = createFeeMarket1559Tx({ chainId: chain.chainId, nonce, gasLimit: 21000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n, to: SINK, value }, { common: chain.common }).sign(dev.privateKey);
+  const tx = createFeeMarket1559Tx(
+    { chainId: chain.chainId, nonce, gasLimit: 21000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n, to: SINK, value },
+    { common: chain.common },
+  ).sign(dev.privateKey);
   await chain.addPending(tx);
   await miner.mine(1n);
 }
@@ -48,7 +51,7 @@ async function nodesByEthereumjs(root: Uint8Array): Promise<Set<string>> {
 }
 
 describe('the nodes a dump keeps', () => {
-  it('are those reachable from the kept roots: what @ethereumjs walks, plus code and storage; a reverted block\'s stay out', async () => {
+  it("are those reachable from the kept roots: what @ethereumjs walks, plus code and storage; a reverted block's stay out", async () => {
     await send(1n);
     const keep = chain.head().number;
     await send(2n); // a block that leaves again

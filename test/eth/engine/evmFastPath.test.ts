@@ -9,7 +9,17 @@ import { createBlock, type Block } from '@ethereumjs/block';
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import type { EVMResult } from '@ethereumjs/evm';
 import { createLegacyTx } from '@ethereumjs/tx';
-import { Account, bigIntToBytes, bytesToBigInt, bytesToHex, concatBytes, createAddressFromString, hexToBytes, setLengthLeft, type Address } from '@ethereumjs/util';
+import {
+  Account,
+  bigIntToBytes,
+  bytesToBigInt,
+  bytesToHex,
+  concatBytes,
+  createAddressFromString,
+  hexToBytes,
+  setLengthLeft,
+  type Address,
+} from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { encodeFunctionData, type Abi, type Hex } from 'viem';
@@ -23,7 +33,9 @@ import { asm } from './evmAsm.js';
 const addr = (n: number) => createAddressFromString('0x' + n.toString(16).padStart(40, '0'));
 const RICH = createAddressFromString('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266');
 const POOR = createAddressFromString('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
-const [PROXY, PROXY2, STORE, REVERTS, BADJUMP, BADJUMP2, MEM, LOOP, KILL, INFO, TRANSIENT] = [0x1001, 0x1002, 0x1003, 0x1004, 0x1005, 0x1006, 0x1007, 0x1008, 0x1009, 0x100a, 0x100b].map(addr);
+const [PROXY, PROXY2, STORE, REVERTS, BADJUMP, BADJUMP2, MEM, LOOP, KILL, INFO, TRANSIENT] = [
+  0x1001, 0x1002, 0x1003, 0x1004, 0x1005, 0x1006, 0x1007, 0x1008, 0x1009, 0x100a, 0x100b,
+].map(addr);
 const EMPTY = addr(0xbeef);
 
 /** kind (0 CALL, 1 STATICCALL, 2 DELEGATECALL, 3 CREATE, 4 CREATE2, 5 CALLCODE), target, payload. Stores the result in slot 0, logs it, returns the return data. */
@@ -50,7 +62,12 @@ const CODES = new Map<Address, Uint8Array>([
   [MEM, asm('0x00 CALLDATALOAD MLOAD POP MSIZE 0x00 MSTORE 0x20 0x00 RETURN')],
   [LOOP, asm('loop: 0x01 0x01 ADD POP @loop JUMP')],
   [KILL, asm('CALLER SELFDESTRUCT')],
-  [INFO, asm('0x00 CALLDATALOAD EXTCODEHASH 0x00 MSTORE 0x00 CALLDATALOAD BALANCE 0x20 MSTORE 0x00 CALLDATALOAD EXTCODESIZE 0x40 MSTORE 0x01 NUMBER SUB BLOCKHASH 0x60 MSTORE 0x1234 0x02 EXP 0x80 MSTORE 0x40 0x00 KECCAK256 0xa0 MSTORE 0xc0 0x00 RETURN')],
+  [
+    INFO,
+    asm(
+      '0x00 CALLDATALOAD EXTCODEHASH 0x00 MSTORE 0x00 CALLDATALOAD BALANCE 0x20 MSTORE 0x00 CALLDATALOAD EXTCODESIZE 0x40 MSTORE 0x01 NUMBER SUB BLOCKHASH 0x60 MSTORE 0x1234 0x02 EXP 0x80 MSTORE 0x40 0x00 KECCAK256 0xa0 MSTORE 0xc0 0x00 RETURN',
+    ),
+  ],
   [TRANSIENT, asm('0x07 0x01 TSTORE 0x01 TLOAD 0x00 MSTORE 0x20 0x00 RETURN')],
 ]);
 
@@ -124,7 +141,16 @@ const STEPS: Step[] = [
   { to: () => deployedAt(3), data: sol(3, 'setGrid', [1n, 2n, 3n]) },
 ];
 
-const HARDFORKS = [Hardfork.Istanbul, Hardfork.Berlin, Hardfork.London, Hardfork.Shanghai, Hardfork.Cancun, Hardfork.Prague, Hardfork.Osaka, Hardfork.Amsterdam];
+const HARDFORKS = [
+  Hardfork.Istanbul,
+  Hardfork.Berlin,
+  Hardfork.London,
+  Hardfork.Shanghai,
+  Hardfork.Cancun,
+  Hardfork.Prague,
+  Hardfork.Osaka,
+  Hardfork.Amsterdam,
+];
 
 async function makeVm(hardfork: string, fast: boolean): Promise<VM> {
   // A custom keccak, as devgate's chains have (KECCAK256's replacement takes it).
@@ -140,7 +166,18 @@ async function makeVm(hardfork: string, fast: boolean): Promise<VM> {
 }
 
 const blockAt = (common: Common) =>
-  createBlock({ header: { number: 300n, timestamp: 1_700_000_000n, gasLimit: 30_000_000n, coinbase: addr(0xc0), baseFeePerGas: common.isActivatedEIP(1559) ? 7n : undefined } }, { common });
+  createBlock(
+    {
+      header: {
+        number: 300n,
+        timestamp: 1_700_000_000n,
+        gasLimit: 30_000_000n,
+        coinbase: addr(0xc0),
+        baseFeePerGas: common.isActivatedEIP(1559) ? 7n : undefined,
+      },
+    },
+    { common },
+  );
 
 const hex = (b: Uint8Array | undefined) => (b === undefined ? undefined : bytesToHex(b));
 const logsOf = (logs: unknown) => ((logs ?? []) as [Uint8Array, Uint8Array[], Uint8Array][]).map(([a, t, d]) => [hex(a), t.map(hex), hex(d)]);
@@ -167,7 +204,7 @@ async function runSteps(vm: VM, block: Block, mode: 'call' | 'tx'): Promise<unkn
   for (const step of STEPS) {
     const from = step.from ?? RICH;
     const to = typeof step.to === 'function' ? step.to() : step.to;
-    const data = typeof step.data === 'function' ? step.data() : step.data ?? new Uint8Array();
+    const data = typeof step.data === 'function' ? step.data() : (step.data ?? new Uint8Array());
     const gasLimit = step.gas ?? 1_000_000n;
     let result: unknown;
     try {
@@ -176,7 +213,10 @@ async function runSteps(vm: VM, block: Block, mode: 'call' | 'tx'): Promise<unkn
         if (r.createdAddress && !r.execResult.exceptionError) deployed.push(r.createdAddress);
         result = outcome(r);
       } else {
-        const tx = createLegacyTx({ nonce: from === RICH ? nonce++ : 0n, gasLimit, gasPrice: 10n, to, value: step.value ?? 0n, data }, { common: vm.common, freeze: false });
+        const tx = createLegacyTx(
+          { nonce: from === RICH ? nonce++ : 0n, gasLimit, gasPrice: 10n, to, value: step.value ?? 0n, data },
+          { common: vm.common, freeze: false },
+        );
         tx.getSenderAddress = () => from;
         const r = await runTx(vm, { tx, block, skipNonce: true, skipBalance: from === POOR, skipHardForkValidation: true, skipBlockGasLimitValidation: true });
         if (r.createdAddress && !r.execResult.exceptionError) deployed.push(r.createdAddress);
@@ -241,7 +281,14 @@ describe('EVM fast path', () => {
 
   it('turns bytes into words (MLOAD, CALLDATALOAD, SLOAD, KECCAK256) as @ethereumjs does', async () => {
     const rand = prng(12);
-    const inputs = [new Uint8Array(32), new Uint8Array(32).fill(255), new Uint8Array(0), Uint8Array.of(7), new Uint8Array(31).fill(1), new Uint8Array(33).fill(2)];
+    const inputs = [
+      new Uint8Array(32),
+      new Uint8Array(32).fill(255),
+      new Uint8Array(0),
+      Uint8Array.of(7),
+      new Uint8Array(31).fill(1),
+      new Uint8Array(33).fill(2),
+    ];
     for (let i = 0; i < 2000; i++) {
       const b = new Uint8Array(32);
       const from = Math.floor(rand() * 33);

@@ -45,7 +45,10 @@ const SEPOLIA: [string, bigint, string][] = [
 ];
 
 describe('eth_config fork configuration', () => {
-  for (const [name, config, genesis, forks] of [['mainnet', Mainnet, MAINNET_GENESIS, MAINNET], ['sepolia', Sepolia, SEPOLIA_GENESIS, SEPOLIA]] as const) {
+  for (const [name, config, genesis, forks] of [
+    ['mainnet', Mainnet, MAINNET_GENESIS, MAINNET],
+    ['sepolia', Sepolia, SEPOLIA_GENESIS, SEPOLIA],
+  ] as const) {
     it(`${name}: current, next and last at each fork carry geth's fork ids and activation times`, () => {
       forks.forEach(([fork, time, forkId], i) => {
         for (const t of [time, time + 1000n]) {
@@ -113,10 +116,14 @@ describe('eth_config fork configuration', () => {
     expect(blobs('bpo2')).toEqual([14, 21, 11684671]);
   });
 
-  it('a devgate-style schedule (forks at block 0) with a fork far in the future: times are written exactly, as geth\'s uint64', () => {
+  it("a devgate-style schedule (forks at block 0) with a fork far in the future: times are written exactly, as geth's uint64", () => {
     const upToPrague = Mainnet.hardforks.slice(0, Mainnet.hardforks.findIndex((h) => h.name === 'prague') + 1).map((h) => ({ name: h.name, block: 0 }));
     const far = 2n ** 60n + 1n;
-    const common = prepareCommon(createCustomCommon({ chainId: 5, hardforks: [...upToPrague, { name: 'osaka', block: null, timestamp: far.toString() }] }, Mainnet, { hardfork: 'prague' }));
+    const common = prepareCommon(
+      createCustomCommon({ chainId: 5, hardforks: [...upToPrague, { name: 'osaka', block: null, timestamp: far.toString() }] }, Mainnet, {
+        hardfork: 'prague',
+      }),
+    );
     const genesis = { hash: new Uint8Array(32), header: { timestamp: 0n } };
     const chain = { common, blockByNumber: () => genesis, head: () => ({ header: { timestamp: 12n } }) } as unknown as EthChain;
     const answer = eth_config.handler({ chain } as never) as RawJson;

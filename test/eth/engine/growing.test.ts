@@ -25,20 +25,25 @@ async function transfer(i: number, value: bigint, nonce?: bigint): Promise<Typed
   const pending = await chain.pendingBlock();
   const n = nonce ?? (await chain.getAccount(dev.address, chain.head()))!.nonce;
   const baseFee = pending.header.baseFeePerGas!;
-  return createFeeMarket1559Tx({ chainId: chain.chainId, nonce: n, gasLimit: 21000n, maxFeePerGas: baseFee * 3n, maxPriorityFeePerGas: 1n, to: SINK, value }, { common: chain.common }).sign(dev.privateKey);
+  return createFeeMarket1559Tx(
+    { chainId: chain.chainId, nonce: n, gasLimit: 21000n, maxFeePerGas: baseFee * 3n, maxPriorityFeePerGas: 1n, to: SINK, value },
+    { common: chain.common },
+  ).sign(dev.privateKey);
 }
 
 describe('the serial writer', () => {
   it('runs jobs one at a time in order, and a failed job does not stop the queue', async () => {
     const writer = new SerialWriter();
     const log: string[] = [];
-    const job = (name: string, fail = false) => async () => {
-      log.push(`${name} start`);
-      await new Promise((r) => setTimeout(r, 5));
-      log.push(`${name} end`);
-      if (fail) throw new Error(name);
-      return name;
-    };
+    const job =
+      (name: string, fail = false) =>
+      async () => {
+        log.push(`${name} start`);
+        await new Promise((r) => setTimeout(r, 5));
+        log.push(`${name} end`);
+        if (fail) throw new Error(name);
+        return name;
+      };
     const results = await Promise.allSettled([writer.run(job('a')), writer.run(job('b', true)), writer.run(job('c'))]);
     expect(log).toEqual(['a start', 'a end', 'b start', 'b end', 'c start', 'c end']);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);

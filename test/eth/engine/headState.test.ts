@@ -9,8 +9,13 @@ import { prng } from '../../support/prng.js';
 
 const common = seedCommon(31337, 'head', 'osaka');
 const state = (Manager: typeof MerkleStateManager) =>
-  new Manager({ common, trie: new MerklePatriciaTrie({ useKeyHashing: true, common, db: new MapDB(), valueEncoding: ValueEncoding.Bytes }), caches: new Caches() });
-const fields = (a: Account | undefined) => (a === undefined ? undefined : [a.nonce, a.balance, Buffer.from(a.storageRoot).toString('hex'), Buffer.from(a.codeHash).toString('hex')]);
+  new Manager({
+    common,
+    trie: new MerklePatriciaTrie({ useKeyHashing: true, common, db: new MapDB(), valueEncoding: ValueEncoding.Bytes }),
+    caches: new Caches(),
+  });
+const fields = (a: Account | undefined) =>
+  a === undefined ? undefined : [a.nonce, a.balance, Buffer.from(a.storageRoot).toString('hex'), Buffer.from(a.codeHash).toString('hex')];
 
 describe('HeadStateManager.getAccount', () => {
   it('gives what MerkleStateManager gives through puts, deletes, checkpoints, reverts and flushes, and a fresh copy each time', async () => {

@@ -19,15 +19,27 @@ const TOPICS = Array.from({ length: 7 }, (_, i) => bytes(32, i + 100));
 function randomBlock(number: number): MinedBlock {
   let logIndex = 0;
   const receipts = Array.from({ length: int(5) }, (): StoredReceipt => {
-    const logs = Array.from({ length: int(4) }, (): StoredLog => ({
-      address: new Address(ADDRESSES[int(ADDRESSES.length - 1)]!),
-      topics: Array.from({ length: int(5) }, () => TOPICS[int(TOPICS.length - 1)]!),
-      data: bytes(int(3) * 32, number),
-      logIndex: logIndex++,
-    }));
+    const logs = Array.from(
+      { length: int(4) },
+      (): StoredLog => ({
+        address: new Address(ADDRESSES[int(ADDRESSES.length - 1)]!),
+        topics: Array.from({ length: int(5) }, () => TOPICS[int(TOPICS.length - 1)]!),
+        data: bytes(int(3) * 32, number),
+        logIndex: logIndex++,
+      }),
+    );
     return { status: 1, cumulativeGasUsed: 0n, gasUsed: 0n, effectiveGasPrice: 0n, logsBloom: new Uint8Array(256), logs };
   });
-  return { number: BigInt(number), hash: bytes(32, number), totalDifficulty: 0n, senders: [], receipts, block: undefined as never, header: undefined as never, txHashes: [] };
+  return {
+    number: BigInt(number),
+    hash: bytes(32, number),
+    totalDifficulty: 0n,
+    senders: [],
+    receipts,
+    block: undefined as never,
+    header: undefined as never,
+    txHashes: [],
+  };
 }
 
 const pickSome = <T>(pool: readonly T[], max: number): T[] => Array.from({ length: int(max + 1) }, () => pool[int(pool.length)]!);

@@ -12,12 +12,63 @@ import { rawBlockFields } from '../../../src/eth/engine/chain/rawBlock.js';
 import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
 
 const DIR = fileURLToPath(new URL('../../fixtures/forks/', import.meta.url));
-const HEADER_KEYS = ['parentHash', 'uncleHash', 'coinbase', 'stateRoot', 'transactionsTrie', 'receiptTrie', 'logsBloom', 'difficulty', 'number', 'gasLimit', 'gasUsed', 'timestamp', 'extraData', 'mixHash', 'nonce', 'baseFeePerGas', 'withdrawalsRoot', 'blobGasUsed', 'excessBlobGas', 'parentBeaconBlockRoot', 'requestsHash'] as const;
-const TX_KEYS = ['type', 'nonce', 'gasPrice', 'gasLimit', 'to', 'value', 'data', 'chainId', 'maxPriorityFeePerGas', 'maxFeePerGas', 'accessList', 'maxFeePerBlobGas', 'blobVersionedHashes', 'authorizationList', 'v', 'r', 's'] as const;
+const HEADER_KEYS = [
+  'parentHash',
+  'uncleHash',
+  'coinbase',
+  'stateRoot',
+  'transactionsTrie',
+  'receiptTrie',
+  'logsBloom',
+  'difficulty',
+  'number',
+  'gasLimit',
+  'gasUsed',
+  'timestamp',
+  'extraData',
+  'mixHash',
+  'nonce',
+  'baseFeePerGas',
+  'withdrawalsRoot',
+  'blobGasUsed',
+  'excessBlobGas',
+  'parentBeaconBlockRoot',
+  'requestsHash',
+] as const;
+const TX_KEYS = [
+  'type',
+  'nonce',
+  'gasPrice',
+  'gasLimit',
+  'to',
+  'value',
+  'data',
+  'chainId',
+  'maxPriorityFeePerGas',
+  'maxFeePerGas',
+  'accessList',
+  'maxFeePerBlobGas',
+  'blobVersionedHashes',
+  'authorizationList',
+  'v',
+  'r',
+  's',
+] as const;
 
 /** The named fields of an object, with Addresses as strings and views as plain arrays (comparable). */
 const plain = (o: object, keys: readonly string[]) =>
-  Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, JSON.parse(JSON.stringify((o as Record<string, unknown>)[k] ?? null, (_, v) => (typeof v === 'bigint' ? `${v}n` : v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v?.constructor?.name === 'Address' ? v.toString() : v)))]));
+  Object.fromEntries(
+    keys
+      .filter((k) => k in o)
+      .map((k) => [
+        k,
+        JSON.parse(
+          JSON.stringify((o as Record<string, unknown>)[k] ?? null, (_, v) =>
+            typeof v === 'bigint' ? `${v}n` : v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v?.constructor?.name === 'Address' ? v.toString() : v,
+          ),
+        ),
+      ]),
+  );
 
 let blocks: MinedBlock[];
 beforeAll(async () => {
@@ -53,7 +104,11 @@ describe('block fields read from RLP', () => {
       expect(raw.uncleHashes).toEqual(m.block.uncleHeaders.map((u) => u.hash()));
       uncles += raw.uncleHashes.length;
       expect(raw.withdrawals === undefined).toBe(m.block.withdrawals === undefined);
-      expect(plain({ w: raw.withdrawals ?? null }, ['w'])).toEqual(plain({ w: m.block.withdrawals?.map((w) => ({ index: w.index, validatorIndex: w.validatorIndex, address: w.address, amount: w.amount })) ?? null }, ['w']));
+      expect(plain({ w: raw.withdrawals ?? null }, ['w'])).toEqual(
+        plain({ w: m.block.withdrawals?.map((w) => ({ index: w.index, validatorIndex: w.validatorIndex, address: w.address, amount: w.amount })) ?? null }, [
+          'w',
+        ]),
+      );
       withdrawals += raw.withdrawals?.length ?? 0;
     }
     expect([...types].sort()).toEqual([0, 1, 2, 3, 4]);

@@ -83,9 +83,13 @@ describe('invalid seeded transactions fail the load with block index, tx index a
     expect(await loadError(blocksWith({ from: A(7), to: A(1) }))).toContain(`from: ${A(7)} is not a dev account`);
     expect(await loadError(blocksWith({ to: '@nothing' }))).toContain('blocks[3].transactions[1]: to: no contract labelled @nothing');
     expect(await loadError(blocksWith({ artifact: 'NoSuchContract' }))).toContain('blocks[3].transactions[1]: no artifact NoSuchContract.json');
-    expect(await loadError(blocksWith({ to: A(1), artifact: 'Token', function: 'steal', args: [] }))).toContain('function: Token has no function(s) named steal');
+    expect(await loadError(blocksWith({ to: A(1), artifact: 'Token', function: 'steal', args: [] }))).toContain(
+      'function: Token has no function(s) named steal',
+    );
     expect(await loadError(blocksWith({ to: A(1), function: 'transfer(address,uint256)', args: [A(2)] }))).toContain('args: expected 2 argument(s), got 1');
-    expect(await loadError(blocksWith({ to: A(1), function: 'transfer(address,uint256)', args: [A(2), 'ten'] }))).toContain('args[1]: expected an integer for uint256');
+    expect(await loadError(blocksWith({ to: A(1), function: 'transfer(address,uint256)', args: [A(2), 'ten'] }))).toContain(
+      'args[1]: expected an integer for uint256',
+    );
   });
 
   it('fields of another transaction type', async () => {

@@ -18,7 +18,16 @@ async function signedTransfers(count: number, chainId = 31337): Promise<`0x${str
     raws.push(
       nonce % 3 === 0
         ? await outsider.signTransaction({ chainId, type: 'legacy', nonce, to: B1, value: 1n, gas: 21000n, gasPrice: 10n ** 10n })
-        : await outsider.signTransaction({ chainId, type: 'eip1559', nonce, to: B1, value: 1n, gas: 21000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n }),
+        : await outsider.signTransaction({
+            chainId,
+            type: 'eip1559',
+            nonce,
+            to: B1,
+            value: 1n,
+            gas: 21000n,
+            maxFeePerGas: 10n ** 10n,
+            maxPriorityFeePerGas: 10n ** 9n,
+          }),
     );
   }
   return raws;

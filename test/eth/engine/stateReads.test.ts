@@ -12,7 +12,9 @@ import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
 import { parseSeed } from '../../../src/seed/load.js';
 import { ACCOUNT0, ACCOUNT1, ACCOUNT2, EMITTER, GAS_LEFT_ADDRESS, REVERTER, STORAGE_LAYOUT, TOKEN, readSurfaceSeed } from '../methods/seed.js';
 
-const ADDRESSES = [ACCOUNT0, ACCOUNT1, ACCOUNT2, TOKEN, REVERTER, STORAGE_LAYOUT, EMITTER, GAS_LEFT_ADDRESS, '0x00000000000000000000000000000000000000b7'].map((a) => createAddressFromString(a));
+const ADDRESSES = [ACCOUNT0, ACCOUNT1, ACCOUNT2, TOKEN, REVERTER, STORAGE_LAYOUT, EMITTER, GAS_LEFT_ADDRESS, '0x00000000000000000000000000000000000000b7'].map(
+  (a) => createAddressFromString(a),
+);
 const mappingSlot = (key: Hex, slot: bigint) => hexToBytes(keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [key, slot])));
 const SLOTS = [
   ...[0n, 1n, 2n, 3n, 5n, 9n].map((n) => setLengthLeft(hexToBytes(`0x${n.toString(16).padStart(2, '0')}`), 32)),

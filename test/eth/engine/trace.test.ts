@@ -56,7 +56,14 @@ describe('callTracer', () => {
     const inner = await trace(5, callTracer());
     expect(inner.error).toBeUndefined();
     expect(inner.calls).toHaveLength(1);
-    expect(inner.calls[0]).toMatchObject({ from: PROXY, to: REVERTER, input: encode('revertWithReason'), error: 'execution reverted', revertReason: 'Reverter: always reverts', type: 'CALL' });
+    expect(inner.calls[0]).toMatchObject({
+      from: PROXY,
+      to: REVERTER,
+      input: encode('revertWithReason'),
+      error: 'execution reverted',
+      revertReason: 'Reverter: always reverts',
+      type: 'CALL',
+    });
   });
 
   it('names each kind of frame as geth does, with its from, to, value and input', async () => {
@@ -67,7 +74,10 @@ describe('callTracer', () => {
     expect(staticCall.output).toBe(bytesToHex(balance).replace(/^0x$/, '0x'));
     expect((await trace(8, callTracer())).calls[0]).toMatchObject({ type: 'DELEGATECALL', from: PROXY, to: REVERTER, value: '0x0' });
     expect((await trace(9, callTracer())).calls[0]).toMatchObject({ type: 'CALLCODE', from: PROXY, to: REVERTER, value: '0x0' });
-    for (const [i, type, value] of [[10, 'CREATE', '0x0'], [11, 'CREATE2', '0x5']] as const) {
+    for (const [i, type, value] of [
+      [10, 'CREATE', '0x0'],
+      [11, 'CREATE2', '0x5'],
+    ] as const) {
       const created = (await trace(i, callTracer())).calls[0];
       expect(created).toMatchObject({ type, from: PROXY, value });
       const code = await chain.getCode(createAddressFromString(created.to), block);
@@ -85,7 +95,9 @@ describe('callTracer', () => {
     const logsOf = (f: any): any[] => [...(f.logs ?? []), ...(f.calls ?? []).flatMap(logsOf)];
     const traced = traces.flatMap((t) => logsOf(t.result)).sort((a, b) => Number(a.index) - Number(b.index));
     const recorded = block.receipts.flatMap((r) => r.logs);
-    expect(traced.map((l) => [l.address, l.topics, l.data, Number(l.index)])).toEqual(recorded.map((l) => [l.address.toString(), l.topics.map((t) => bytesToHex(t)), bytesToHex(l.data), l.logIndex]));
+    expect(traced.map((l) => [l.address, l.topics, l.data, Number(l.index)])).toEqual(
+      recorded.map((l) => [l.address.toString(), l.topics.map((t) => bytesToHex(t)), bytesToHex(l.data), l.logIndex]),
+    );
     expect(recorded.length).toBeGreaterThan(8);
     // The proxy logs after its one call (position 1); the emitter's own logs come before any call (position 0).
     const viaProxy = traces[6].result;
@@ -203,15 +215,19 @@ describe('runs', () => {
     expect(after).toMatchObject({ from: ACCOUNT1, to: REVERTER, type: 'CALL' });
     // Osaka: EIP-7825's cap on a transaction's gas.
     expect(BigInt(after.gas)).toBe(1n << 24n);
-    const emitted = formatTrace(await traceCall(chain, block, { to: createAddressFromString(EMITTER), data: hex(encode('emitMany', [2n])) }, callTracer(true))) as any;
+    const emitted = formatTrace(
+      await traceCall(chain, block, { to: createAddressFromString(EMITTER), data: hex(encode('emitMany', [2n])) }, callTracer(true)),
+    ) as any;
     expect(emitted.logs.map((l: any) => l.index)).toEqual(['0x0', '0x1']);
   });
 
-  it('stops at the timeout with geth\'s error, and never changes the chain', async () => {
+  it("stops at the timeout with geth's error, and never changes the chain", async () => {
     const root = chain.stateRootOf(chain.head());
     const burn = { to: createAddressFromString(REVERTER), data: hex(encode('burnGas', [10n ** 7n])) };
     const t0 = performance.now();
-    await expect(traceCall(chain, block, burn, { ...structLogger({ disableStack: true }), timeoutMs: 50 })).rejects.toThrow(new ExecutionFailed('execution timeout'));
+    await expect(traceCall(chain, block, burn, { ...structLogger({ disableStack: true }), timeoutMs: 50 })).rejects.toThrow(
+      new ExecutionFailed('execution timeout'),
+    );
     await expect(traceCall(chain, block, burn, { ...callTracer(), timeoutMs: 50 })).rejects.toThrow('execution timeout');
     expect(performance.now() - t0).toBeLessThan(3000);
     expect(chain.stateRootOf(chain.head())).toEqual(root);
@@ -222,7 +238,10 @@ describe('runs', () => {
     const call = { to: createAddressFromString(UNDERFLOW) };
     const structs = formatTrace(await traceCall(chain, block, call, structLogger())) as any;
     expect(structs.failed).toBe(true);
-    expect(structs.structLogs.map((l: any) => [l.op, l.error])).toEqual([['PUSH1', undefined], ['ADD', 'stack underflow (1 <=> 2)']]);
+    expect(structs.structLogs.map((l: any) => [l.op, l.error])).toEqual([
+      ['PUSH1', undefined],
+      ['ADD', 'stack underflow (1 <=> 2)'],
+    ]);
     expect(formatTrace(await traceCall(chain, block, call, callTracer(true))) as any).toMatchObject({ error: 'stack underflow (1 <=> 2)' });
     expect(formatTrace(await traceCall(chain, block, call, callTracer())) as any).toMatchObject({ error: 'stack underflow' });
   });

@@ -11,8 +11,33 @@ import { formatTrace } from '../../../src/eth/format/trace.js';
 
 const address = createAddressFromString('0x' + '11'.repeat(20));
 const state = {} as StepState;
-const frame: Frame = { depth: 0, type: 'CALL', from: address, to: address, address, input: new Uint8Array(), gas: 10n ** 9n, value: 0n, isStatic: false, state, returnData: new Uint8Array() };
-const step = (i: number): Step => ({ pc: i % 3, opcode: 0x5b, op: 'JUMPDEST', gas: 10n ** 9n - BigInt(i), cost: 1n, depth: 1, stack: [1n, 2n], memory: new Uint8Array(), refund: 0n, address, frame, state });
+const frame: Frame = {
+  depth: 0,
+  type: 'CALL',
+  from: address,
+  to: address,
+  address,
+  input: new Uint8Array(),
+  gas: 10n ** 9n,
+  value: 0n,
+  isStatic: false,
+  state,
+  returnData: new Uint8Array(),
+};
+const step = (i: number): Step => ({
+  pc: i % 3,
+  opcode: 0x5b,
+  op: 'JUMPDEST',
+  gas: 10n ** 9n - BigInt(i),
+  cost: 1n,
+  depth: 1,
+  stack: [1n, 2n],
+  memory: new Uint8Array(),
+  refund: 0n,
+  address,
+  frame,
+  state,
+});
 const opts = { disableStack: false, disableStorage: false, enableMemory: false, enableReturnData: false, limit: 0 };
 
 describe('struct logger bounds', () => {
@@ -22,7 +47,7 @@ describe('struct logger bounds', () => {
     expect(() => logger.step(step(MAX_STRUCT_LOGS))).toThrow(TraceTooLarge);
   });
 
-  it('with a limit keeps what the limit can show, and formats exactly geth\'s cut', () => {
+  it("with a limit keeps what the limit can show, and formats exactly geth's cut", () => {
     const logger = new StructLogger({ ...opts, limit: 4000 });
     for (let i = 0; i < 10_000; i++) logger.step(step(i));
     const result = logger.result(21_000n);

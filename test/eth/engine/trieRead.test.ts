@@ -38,7 +38,10 @@ describe('trieGet', () => {
 
   it('finds what the MPT finds: short raw keys (embedded nodes, values at branches, prefixes of other keys)', async () => {
     const rand = mulberry32(5);
-    const entries = Array.from({ length: 400 }, (): [Uint8Array, Uint8Array] => [randomBytes(rand, 1 + Math.floor(rand() * 3)), randomBytes(rand, 1 + Math.floor(rand() * 3))]);
+    const entries = Array.from({ length: 400 }, (): [Uint8Array, Uint8Array] => [
+      randomBytes(rand, 1 + Math.floor(rand() * 3)),
+      randomBytes(rand, 1 + Math.floor(rand() * 3)),
+    ]);
     const { trie, store } = await trieOf(ValueEncoding.Bytes, false, entries);
     const probes = [...entries.map(([k]) => k), ...Array.from({ length: 400 }, () => randomBytes(rand, Math.floor(rand() * 4)))];
     let found = 0;

@@ -88,11 +88,17 @@ describe('TrieWriter', () => {
     const map = new Map<string, Uint8Array>();
     const writer = new TrieWriter({ get: (k) => map.get(k), put: (k, v) => map.set(k, v) });
     const paths = [1, 2, 3].map((i) => nibbles(keccak_256(Uint8Array.of(i))));
-    let root = writer.apply(KECCAK256_RLP, paths.map((path) => ({ path, value: Uint8Array.of(7) })));
+    let root = writer.apply(
+      KECCAK256_RLP,
+      paths.map((path) => ({ path, value: Uint8Array.of(7) })),
+    );
     const full = root;
     root = writer.apply(root, [{ path: nibbles(keccak_256(Uint8Array.of(9))), value: null }]);
     expect(root).toEqual(full);
-    root = writer.apply(root, paths.map((path) => ({ path, value: null })));
+    root = writer.apply(
+      root,
+      paths.map((path) => ({ path, value: null })),
+    );
     expect(root).toEqual(KECCAK256_RLP);
   });
 
@@ -110,7 +116,8 @@ describe('TrieWriter', () => {
       expect(bytesToHex(encoded)).toBe(bytesToHex(RLP.encode(raw)));
       expect(decodeRawNode(encoded)).toEqual(RLP.decode(encoded));
     }
-    for (const bad of [[], [0xc2, 0x80], [0x80], [0xc1, 0x80, 0x80], [0xf8, 0x00], [0xb8, 0x38]]) expect(() => decodeRawNode(Uint8Array.from(bad))).toThrow(/invalid trie node/);
+    for (const bad of [[], [0xc2, 0x80], [0x80], [0xc1, 0x80, 0x80], [0xf8, 0x00], [0xb8, 0x38]])
+      expect(() => decodeRawNode(Uint8Array.from(bad))).toThrow(/invalid trie node/);
     const big = [bytes(rand, 70000), [bytes(rand, 300)]];
     expect(bytesToHex(encodeRawNode(big))).toBe(bytesToHex(RLP.encode(big)));
   });

@@ -36,13 +36,22 @@ async function freshVm(): Promise<VM> {
 
 const parentOf = (vm: VM) => createBlock({ header: { number: 0n, gasLimit: 30_000_000n, baseFeePerGas: 7n, timestamp: 1n } }, { common: vm.common });
 const txs = (vm: VM) =>
-  [0n, 1n].map((nonce) => createFeeMarket1559Tx({ nonce, to: EMITTER, gasLimit: 200_000n, maxFeePerGas: 100n, maxPriorityFeePerGas: 1n, chainId: 1n }, { common: vm.common }).sign(KEY));
+  [0n, 1n].map((nonce) =>
+    createFeeMarket1559Tx({ nonce, to: EMITTER, gasLimit: 200_000n, maxFeePerGas: 100n, maxPriorityFeePerGas: 1n, chainId: 1n }, { common: vm.common }).sign(
+      KEY,
+    ),
+  );
 const header = { timestamp: 13n, gasLimit: 30_000_000n, parentBeaconBlockRoot: new Uint8Array(32) };
 
 describe('recordTransaction + buildWithTransactions', () => {
   it('build the same block as the builder with addTransaction', async () => {
     const stockVm = await freshVm();
-    const stock = await buildBlock(stockVm, { parentBlock: parentOf(stockVm), headerData: header, withdrawals: [], blockOpts: { putBlockIntoBlockchain: false } });
+    const stock = await buildBlock(stockVm, {
+      parentBlock: parentOf(stockVm),
+      headerData: header,
+      withdrawals: [],
+      blockOpts: { putBlockIntoBlockchain: false },
+    });
     for (const tx of txs(stockVm)) await stock.addTransaction(tx);
     const { block: expected } = await stock.build();
 
@@ -68,7 +77,9 @@ describe('recordTransaction + buildWithTransactions', () => {
     expect(built.header.gasUsed).toBe(expected.header.gasUsed);
     expect(built.transactions.map((t) => bytesToHex(t.hash()))).toEqual(expected.transactions.map((t) => bytesToHex(t.hash())));
     // The hooks saw every log runTx reports, in order (3 per transaction), and the SELFDESTRUCT with its value.
-    expect(seen.map(([a, t, d]) => [bytesToHex(a), t.map(bytesToHex), bytesToHex(d)])).toEqual(logs.map(([a, t, d]) => [bytesToHex(a), t.map(bytesToHex), bytesToHex(d)]));
+    expect(seen.map(([a, t, d]) => [bytesToHex(a), t.map(bytesToHex), bytesToHex(d)])).toEqual(
+      logs.map(([a, t, d]) => [bytesToHex(a), t.map(bytesToHex), bytesToHex(d)]),
+    );
     expect(seen).toHaveLength(6);
     expect(selfdestructs).toEqual([5n, 0n]);
   });

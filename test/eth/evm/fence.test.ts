@@ -67,7 +67,11 @@ describe('the fence around @ethereumjs', () => {
       console.log(JSON.stringify({ interpreterPatched, answer: await r.json() }));
       await gw.stop();`;
     const run = (env: Record<string, string>) => {
-      const out = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env: { ...process.env, ...env, VITEST: '' }, encoding: 'utf8', timeout: 60_000 });
+      const out = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        env: { ...process.env, ...env, VITEST: '' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       return JSON.parse(out.stdout.trim().split('\n').at(-1)!) as { interpreterPatched: boolean; answer: { result: string } };
     };
     const off = run({ DEVGATE_EVM_FAST_PATH: '0' });

@@ -109,7 +109,13 @@ for (const file of files(ROOT)) {
       if (MODE !== 'heavy' && HEAVY.test(rel)) continue;
       for (const post of posts) {
         if (seen++ % EVERY !== 0) continue;
-        cases.push({ dir: rel.split('/')[0]!, name: `${rel} ${name} ${forkName} d${post.indexes.data}g${post.indexes.gas}v${post.indexes.value}`, fork, test, post });
+        cases.push({
+          dir: rel.split('/')[0]!,
+          name: `${rel} ${name} ${forkName} d${post.indexes.data}g${post.indexes.gas}v${post.indexes.value}`,
+          fork,
+          test,
+          post,
+        });
       }
     }
   }
@@ -130,7 +136,8 @@ describe('ethereum/tests state tests, stock and fast EVM', () => {
         const fast = await run(c.test, c.fork, c.post.txbytes, true);
         const expected = { root: c.post.hash, logs: c.post.logs };
         if (stock.root !== expected.root || stock.logs !== expected.logs) failures.push(`stock ${c.name}: ${JSON.stringify(stock)}`);
-        if (fast.root !== stock.root || fast.logs !== stock.logs || fast.error !== stock.error) failures.push(`fast ${c.name}: ${JSON.stringify(fast)} vs stock ${JSON.stringify(stock)}`);
+        if (fast.root !== stock.root || fast.logs !== stock.logs || fast.error !== stock.error)
+          failures.push(`fast ${c.name}: ${JSON.stringify(fast)} vs stock ${JSON.stringify(stock)}`);
       }
       expect(failures.slice(0, 20), `${failures.length} of ${mine.length} cases differ`).toEqual([]);
     });

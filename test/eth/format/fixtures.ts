@@ -31,7 +31,9 @@ export function signedTxs(common: Common): TypedTransaction[] {
       { nonce: 3, maxFeePerGas: 8, maxPriorityFeePerGas: 3, maxFeePerBlobGas: 5, gasLimit: 21000, to: TO, blobVersionedHashes: [VERSIONED_HASH] },
       { common },
     ).sign(KEY0),
-    createEOACode7702Tx({ nonce: 4, maxFeePerGas: 50, maxPriorityFeePerGas: 2, gasLimit: 60000, to: TO, authorizationList: [authorization] }, { common }).sign(KEY0),
+    createEOACode7702Tx({ nonce: 4, maxFeePerGas: 50, maxPriorityFeePerGas: 2, gasLimit: 60000, to: TO, authorizationList: [authorization] }, { common }).sign(
+      KEY0,
+    ),
   ];
 }
 

@@ -44,7 +44,9 @@ describe('importing a chain that does not add up', () => {
   });
 
   it('fails on a london block whose base fee is not the initial one', async () => {
-    await expect(load(withHeaderField(15, 15, RLP.decode(RLP.encode(7n)) as Uint8Array))).rejects.toThrow(/block 15 cannot be decoded: Initial EIP1559 block does not have initial base fee/);
+    await expect(load(withHeaderField(15, 15, RLP.decode(RLP.encode(7n)) as Uint8Array))).rejects.toThrow(
+      /block 15 cannot be decoded: Initial EIP1559 block does not have initial base fee/,
+    );
   });
 
   it('fails on a PoW block whose difficulty is not the ethash one', async () => {

@@ -77,7 +77,8 @@ describe('the fork chain fixture, imported', () => {
   it('runs each block under its own hardfork, from homestead through the merge to bpo2', () => {
     const forks = blocks.map((m) => m.block.common.hardfork());
     expect(forks[1]).toBe('homestead');
-    for (const f of ['tangerineWhistle', 'spuriousDragon', 'byzantium', 'petersburg', 'berlin', 'shanghai', 'cancun', 'prague', 'osaka', 'bpo1', 'bpo2']) expect(forks).toContain(f);
+    for (const f of ['tangerineWhistle', 'spuriousDragon', 'byzantium', 'petersburg', 'berlin', 'shanghai', 'cancun', 'prague', 'osaka', 'bpo1', 'bpo2'])
+      expect(forks).toContain(f);
     expect(forks[33]).toBe('bpo2');
   });
 
@@ -137,7 +138,9 @@ describe('the fork chain fixture, imported', () => {
   });
 
   it('holds blobs whose versioned hashes come from real KZG commitments, with proofs that verify', () => {
-    const hashes = txs().filter(({ tx }) => tx.type === 3).flatMap(({ tx }) => (tx as Blob4844Tx).blobVersionedHashes);
+    const hashes = txs()
+      .filter(({ tx }) => tx.type === 3)
+      .flatMap(({ tx }) => (tx as Blob4844Tx).blobVersionedHashes);
     expect(hashes).toEqual(blobs.map((b) => b.versionedHash));
     const kzg = realKzg();
     for (const b of blobs.slice(0, 4)) {
@@ -145,7 +148,13 @@ describe('the fork chain fixture, imported', () => {
       expect(computeVersionedHash(b.commitment as PrefixedHexString, 1)).toBe(b.versionedHash);
     }
     const sample = blobs.slice(0, 4);
-    expect(kzg.verifyBlobProofBatch(sample.map((b) => textToBlob(b.text)), sample.map((b) => b.commitment), sample.map((b) => b.proof))).toBe(true);
+    expect(
+      kzg.verifyBlobProofBatch(
+        sample.map((b) => textToBlob(b.text)),
+        sample.map((b) => b.commitment),
+        sample.map((b) => b.proof),
+      ),
+    ).toBe(true);
     const tampered = textToBlob(`${sample[0]!.text}!`);
     expect(kzg.verifyBlobProofBatch([tampered], [sample[0]!.commitment], [sample[0]!.proof])).toBe(false);
   });

@@ -14,9 +14,22 @@ const forks = GethGenesisFile.parse(JSON.parse(readFileSync(`${DIR}genesis.json`
 /** A post-merge devnet genesis as `geth --dev` style tools write it (every fork at genesis). */
 const devnet = GethGenesisFile.parse({
   config: {
-    chainId: 1337, homesteadBlock: 0, eip150Block: 0, eip155Block: 0, eip158Block: 0, byzantiumBlock: 0, constantinopleBlock: 0,
-    petersburgBlock: 0, istanbulBlock: 0, berlinBlock: 0, londonBlock: 0, mergeNetsplitBlock: 0, terminalTotalDifficulty: 0,
-    shanghaiTime: 0, cancunTime: 0, pragueTime: 0,
+    chainId: 1337,
+    homesteadBlock: 0,
+    eip150Block: 0,
+    eip155Block: 0,
+    eip158Block: 0,
+    byzantiumBlock: 0,
+    constantinopleBlock: 0,
+    petersburgBlock: 0,
+    istanbulBlock: 0,
+    berlinBlock: 0,
+    londonBlock: 0,
+    mergeNetsplitBlock: 0,
+    terminalTotalDifficulty: 0,
+    shanghaiTime: 0,
+    cancunTime: 0,
+    pragueTime: 0,
     blobSchedule: { cancun: { target: 3, max: 6, baseFeeUpdateFraction: 3338477 }, prague: { target: 6, max: 9, baseFeeUpdateFraction: 5007716 } },
   },
   difficulty: '0x0',
@@ -68,7 +81,12 @@ describe('geth genesis', () => {
 
   it('keeps the Prague system contracts of the alloc, and pads storage keys to 32 bytes', () => {
     const state = gethState(forks);
-    for (const a of ['0x000f3df6d732807ef1319fb7b8bb8522d0beac02', '0x0000f90827f1c53a10cb7a02335b175320002935', '0x00000961ef480eb55e80d19ad83579a64c007002', '0x0000bbddc7ce488642fb579f8b00f3a590007251']) {
+    for (const a of [
+      '0x000f3df6d732807ef1319fb7b8bb8522d0beac02',
+      '0x0000f90827f1c53a10cb7a02335b175320002935',
+      '0x00000961ef480eb55e80d19ad83579a64c007002',
+      '0x0000bbddc7ce488642fb579f8b00f3a590007251',
+    ]) {
       const entry = state[a as `0x${string}`] as string[];
       expect(entry[1]!.length).toBeGreaterThan(100);
       expect(entry[3]).toBe('0x1');
@@ -80,7 +98,10 @@ describe('geth genesis', () => {
 
   it("computes geth's own genesis hash for geth's test genesis (core/genesis_test.go customg)", async () => {
     const word1 = `0x01${'00'.repeat(31)}`;
-    const genesis = { config: { chainId: 1, homesteadBlock: 3, ethash: {} }, alloc: { [`0x01${'00'.repeat(19)}`]: { balance: '0x1', storage: { [word1]: word1 } } } };
+    const genesis = {
+      config: { chainId: 1, homesteadBlock: 3, ethash: {} },
+      alloc: { [`0x01${'00'.repeat(19)}`]: { balance: '0x1', storage: { [word1]: word1 } } },
+    };
     const { chain } = await importGethChain({ genesis, genesisSource: 'customg' });
     expect(bytesToHex(chain.head().hash)).toBe('0x89c99d90b79719238d2645c7642f2c9295246e80775b38cfd162b696817fbd50');
   });

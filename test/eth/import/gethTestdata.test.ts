@@ -15,7 +15,7 @@ const dir = process.env.DEVGATE_GETH_TESTDATA;
 const present = dir !== undefined && existsSync(join(dir, 'genesis.json')) && existsSync(join(dir, 'chain.rlp')) && existsSync(join(dir, 'headblock.json'));
 
 describe.skipIf(!present)("geth's own test chain", () => {
-  it('imports every block with its state and receipts roots, and ends at geth\'s head block', async () => {
+  it("imports every block with its state and receipts roots, and ends at geth's head block", async () => {
     const { chain, stats } = await importGethFiles('genesis.json', 'chain.rlp', dir);
     const head = JSON.parse(readFileSync(join(dir!, 'headblock.json'), 'utf8')) as { hash: string; number: string };
     expect(chain.head().number).toBe(BigInt(head.number));

@@ -12,7 +12,9 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { call } from '../../support/http.js';
 
 const DIR = fileURLToPath(new URL('../../fixtures/forks/', import.meta.url));
-const fileHashes = splitBlocks(new Uint8Array(readFileSync(`${DIR}chain.rlp`))).map((raw) => bytesToHex(keccak_256(RLP.encode((RLP.decode(raw) as Uint8Array[][])[0]!))));
+const fileHashes = splitBlocks(new Uint8Array(readFileSync(`${DIR}chain.rlp`))).map((raw) =>
+  bytesToHex(keccak_256(RLP.encode((RLP.decode(raw) as Uint8Array[][])[0]!))),
+);
 
 let gw: Gateway;
 beforeAll(async () => {
@@ -55,10 +57,17 @@ describe('serving imported chains', () => {
 
 describe('seed validation of gethGenesis', () => {
   it('rejects own genesis, alloc or blocks next to gethGenesis, and rlpChain without it', () => {
-    expect(() => parseSeed({ name: 'x', kind: 'eth', chainId: 1, gethGenesis: 'g.json', alloc: { '0x00000000000000000000000000000000000000aa': { balance: '1' } }, blocks: [{}] }, 'seed.json')).toThrow(
+    expect(() =>
+      parseSeed(
+        { name: 'x', kind: 'eth', chainId: 1, gethGenesis: 'g.json', alloc: { '0x00000000000000000000000000000000000000aa': { balance: '1' } }, blocks: [{}] },
+        'seed.json',
+      ),
+    ).toThrow(
       /alloc: a seed with gethGenesis takes its chain from the geth files: remove alloc\nblocks: a seed with gethGenesis takes its chain from the geth files: remove blocks/,
     );
-    expect(() => parseSeed({ name: 'x', kind: 'eth', chainId: 1, rlpChain: 'c.rlp' }, 'seed.json')).toThrow(/rlpChain: an rlpChain needs the gethGenesis it starts from/);
+    expect(() => parseSeed({ name: 'x', kind: 'eth', chainId: 1, rlpChain: 'c.rlp' }, 'seed.json')).toThrow(
+      /rlpChain: an rlpChain needs the gethGenesis it starts from/,
+    );
   });
 
   it('fails the start when the seed chain id differs from the genesis, or a file is missing', async () => {

@@ -6,7 +6,7 @@ import { storageKey, wordHex } from '../../../src/eth/methods/eth_getStorageAt.j
 describe('eth_getStorageAt word hex', () => {
   it('is the hex of setLengthLeft(value, 32) for every length 0..32, and throws as it does beyond', () => {
     let seed = 1;
-    const byte = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 0xff);
+    const byte = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 0xff;
     for (let n = 0; n <= 40; n++) {
       for (let k = 0; k < 20; k++) {
         const backing = Uint8Array.from({ length: n + 6 }, byte);
@@ -41,7 +41,7 @@ describe('raw block integer fields', () => {
     const { bytesToBigInt } = await import('@ethereumjs/util');
     const { big } = await import('../../../src/eth/engine/chain/rawBlock.js');
     let seed = 3;
-    const byte = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 0xff);
+    const byte = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 0xff;
     for (let n = 0; n <= 40; n++) {
       for (let k = 0; k < 30; k++) {
         const backing = Uint8Array.from({ length: n + 4 }, byte);

@@ -18,7 +18,11 @@ import { parseSeed } from '../../../src/seed/load.js';
 import { ACCOUNT0, ACCOUNT1, ACCOUNT2, REVERTER, STORAGE_LAYOUT, TOKEN, readSurfaceSeed } from './seed.js';
 
 const bytes = (hex: `0x${string}`) => hexToBytes(hex);
-const reverter = parseAbi(['function burnGas(uint256 rounds) returns (bytes32)', 'function increment() returns (uint256)', 'function counter() view returns (uint256)']);
+const reverter = parseAbi([
+  'function burnGas(uint256 rounds) returns (bytes32)',
+  'function increment() returns (uint256)',
+  'function counter() view returns (uint256)',
+]);
 
 let chain: EthChain;
 beforeAll(async () => {
@@ -46,7 +50,11 @@ describe('decodeRevertReason', () => {
       args: ['0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc', 7n],
     });
     expect(decodeRevertReason(bytes(unauthorized))).toBe('Unauthorized(0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc, 7)');
-    const balance = encodeErrorResult({ abi: parseAbi(['error InsufficientBalance(uint256 have, uint256 want)']), errorName: 'InsufficientBalance', args: [1n, 2n] });
+    const balance = encodeErrorResult({
+      abi: parseAbi(['error InsufficientBalance(uint256 have, uint256 want)']),
+      errorName: 'InsufficientBalance',
+      args: [1n, 2n],
+    });
     expect(decodeRevertReason(bytes(balance))).toBe('InsufficientBalance(1, 2)');
   });
 
@@ -114,7 +122,10 @@ describe('eth_call on reused VMs', () => {
     let hi = 100_000n;
     while (lo + 1n < hi) {
       const mid = (lo + hi) / 2n;
-      const ok = await runCall(await chain.vmAt(head), head, { ...req, gas: mid }).then(() => true, () => false);
+      const ok = await runCall(await chain.vmAt(head), head, { ...req, gas: mid }).then(
+        () => true,
+        () => false,
+      );
       if (ok) hi = mid;
       else lo = mid;
     }
@@ -132,7 +143,11 @@ describe('eth_call on reused VMs', () => {
 describe('estimateGas engine', () => {
   it.each([0n, 10n, 200n])('burnGas(%s): the estimate succeeds and 1.5 percent less does not', async (rounds) => {
     const head = chain.head();
-    const req = { from: createAddressFromString(ACCOUNT0), to: createAddressFromString(REVERTER), data: bytes(encodeFunctionData({ abi: reverter, functionName: 'burnGas', args: [rounds] })) };
+    const req = {
+      from: createAddressFromString(ACCOUNT0),
+      to: createAddressFromString(REVERTER),
+      data: bytes(encodeFunctionData({ abi: reverter, functionName: 'burnGas', args: [rounds] })),
+    };
     const estimate = await estimateGasAt(chain, head, req);
     const vm = await chain.vmAt(head);
     expect((await runCallTx(vm, head, req, estimate)).failed).toBe(false);

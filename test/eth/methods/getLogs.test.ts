@@ -54,7 +54,15 @@ function plainBlock(block: MinedBlock, filter: LogFilter): unknown[] {
   return block.receipts.flatMap((r, txIndex) =>
     r.logs
       .filter((log) => plainMatches(log, filter))
-      .map((log) => formatLog(log, { blockHash: block.hash, blockNumber: block.number, blockTimestamp: block.header.timestamp, transactionHash: block.block.transactions[txIndex]!.hash(), transactionIndex: txIndex })),
+      .map((log) =>
+        formatLog(log, {
+          blockHash: block.hash,
+          blockNumber: block.number,
+          blockTimestamp: block.header.timestamp,
+          transactionHash: block.block.transactions[txIndex]!.hash(),
+          transactionIndex: txIndex,
+        }),
+      ),
   );
 }
 
@@ -78,7 +86,7 @@ function expected(raw: Record<string, unknown>): string {
 }
 
 let seed = 9;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
 const some = <T>(list: readonly T[], max: number): T[] => Array.from({ length: 1 + Math.floor(rand() * max) }, () => pick(list));
 
@@ -90,7 +98,8 @@ function randomFilter(): Record<string, unknown> {
   const a = rand();
   if (a < 0.3) f.address = pick(addresses);
   else if (a < 0.6) f.address = some(addresses, 3);
-  if (rand() < 0.8) f.topics = Array.from({ length: Math.floor(rand() * 5) }, () => (rand() < 0.3 ? null : rand() < 0.2 ? [] : rand() < 0.5 ? pick(topics) : some(topics, 4)));
+  if (rand() < 0.8)
+    f.topics = Array.from({ length: Math.floor(rand() * 5) }, () => (rand() < 0.3 ? null : rand() < 0.2 ? [] : rand() < 0.5 ? pick(topics) : some(topics, 4)));
   return f;
 }
 
@@ -122,14 +131,18 @@ describe('eth_getLogs (indexed, cached) against a plain scan', () => {
     const dev = chain.devAccounts()[3]!;
     const nonce = (await chain.getAccount(dev.address, chain.head()))!.nonce;
     const data = encodeFunctionData({ abi: parseAbi(['function emitMany(uint256 n)']), functionName: 'emitMany', args: [7n] });
-    const tx = createFeeMarket1559Tx({ chainId: 1337n, nonce, gasLimit: 1_000_000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n, to: EMITTER, data }, { common: chain.common }).sign(dev.privateKey);
+    const tx = createFeeMarket1559Tx(
+      { chainId: 1337n, nonce, gasLimit: 1_000_000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n, to: EMITTER, data },
+      { common: chain.common },
+    ).sign(dev.privateKey);
     await chain.addPending(tx);
     expect(answer({ fromBlock: 'earliest', toBlock: 'pending' })).toBe(everything);
     const mined = await chain.mineBlock();
     expect(mined.receipts.flatMap((r) => r.logs)).toHaveLength(7);
     const latest = answer({ fromBlock: 'latest', address: EMITTER });
     expect(JSON.parse(latest)).toHaveLength(7);
-    for (const f of [{ fromBlock: 'latest' }, { fromBlock: '0x0', toBlock: 'pending' }, { fromBlock: 'earliest', address: EMITTER, topics: [null, null] }]) expect(answer(f)).toBe(expected(f));
+    for (const f of [{ fromBlock: 'latest' }, { fromBlock: '0x0', toBlock: 'pending' }, { fromBlock: 'earliest', address: EMITTER, topics: [null, null] }])
+      expect(answer(f)).toBe(expected(f));
     expect(answer({ fromBlock: 'earliest', toBlock: '0x' + (mined.number - 1n).toString(16) })).toBe(everything);
   });
 });

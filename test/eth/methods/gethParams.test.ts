@@ -18,7 +18,7 @@ const errorOf = (f: () => unknown): string => {
 const H = '0x' + 'ab'.repeat(32);
 
 describe('geth-exact decoders', () => {
-  it('a common.Hash: geth\'s texts for each way of being wrong', () => {
+  it("a common.Hash: geth's texts for each way of being wrong", () => {
     expect(Buffer.from(gethHash(H)).toString('hex')).toBe('ab'.repeat(32));
     expect(Buffer.from(gethHash(H.toUpperCase().replace('0X', '0x'))).toString('hex')).toBe('ab'.repeat(32));
     const type = 'into Go value of type common.Hash';
@@ -38,7 +38,7 @@ describe('geth-exact decoders', () => {
     expect(gethBlockNumberOrHash(H)).toEqual({ hash: gethHash(H), requireCanonical: false });
   });
 
-  it('storage requests: keys as geth\'s map (one entry per address, the last given), slots as hashes', () => {
+  it("storage requests: keys as geth's map (one entry per address, the last given), slots as hashes", () => {
     const a = '0x' + 'cd'.repeat(20);
     const req = storageRequests({ [a]: [H], [a.toUpperCase().replace('0X', '0x')]: [H, H] });
     expect([...req.keys()]).toEqual(['cd'.repeat(20)]);

@@ -42,9 +42,16 @@ describe('applyStateOverride', () => {
     expect(v.evm.getPrecompile!(ID)).toBeUndefined();
     restore();
     expect(v.evm.precompiles).toBe(stock);
-    await expect(applyStateOverride(v, [[A, { movePrecompileToAddress: ID }]])).rejects.toThrow(new ExecutionFailed('account 0x00000000000000000000000000000000000000A1 is not a precompile'));
+    await expect(applyStateOverride(v, [[A, { movePrecompileToAddress: ID }]])).rejects.toThrow(
+      new ExecutionFailed('account 0x00000000000000000000000000000000000000A1 is not a precompile'),
+    );
     await expect(applyStateOverride(v, [[A, { state: [], stateDiff: [] }]])).rejects.toThrow("has both 'state' and 'stateDiff'");
-    await expect(applyStateOverride(v, [[ID, { movePrecompileToAddress: A }], [A, { balance: 1n }]])).rejects.toThrow('is already overridden');
+    await expect(
+      applyStateOverride(v, [
+        [ID, { movePrecompileToAddress: A }],
+        [A, { balance: 1n }],
+      ]),
+    ).rejects.toThrow('is already overridden');
     // A failed override leaves the precompiles as they were.
     expect(v.evm.precompiles).toBe(stock);
     await expect(applyStateOverride(v, [[ID, { movePrecompileToAddress: A }]], { precompiles: false })).rejects.toThrow('is not a precompile');

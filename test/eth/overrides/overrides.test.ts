@@ -83,7 +83,9 @@ describe('state override on eth_call', () => {
       message: 'account 0x00000000000000000000000000000000000000C1 is not a precompile',
     });
     const both = { '0x0000000000000000000000000000000000000004': { movePrecompileToAddress: MOVED }, [MOVED]: { balance: '0x1' } };
-    expect((await rpcError('eth_call', [{ to: TARGET }, 'latest', both])).message).toBe('account 0x00000000000000000000000000000000000000c2 is already overridden');
+    expect((await rpcError('eth_call', [{ to: TARGET }, 'latest', both])).message).toBe(
+      'account 0x00000000000000000000000000000000000000c2 is already overridden',
+    );
     expect(await rpcError('eth_call', [{ to: TARGET }, 'latest', {}, { beaconRoot: slot(1) }])).toEqual({
       code: -32000,
       message: 'block override "beaconRoot" is not supported for this RPC method',
@@ -94,7 +96,15 @@ describe('state override on eth_call', () => {
 
 describe('block override on eth_call', () => {
   it('number, time, feeRecipient, gasLimit, prevRandao, baseFeePerGas and blobBaseFee are what the EVM reads', async () => {
-    const overrides = { number: '0x1000', time: '0x2000', feeRecipient: MOVED, gasLimit: '0x3000000', prevRandao: slot(0x77), baseFeePerGas: '0x9', blobBaseFee: '0x5' };
+    const overrides = {
+      number: '0x1000',
+      time: '0x2000',
+      feeRecipient: MOVED,
+      gasLimit: '0x3000000',
+      prevRandao: slot(0x77),
+      baseFeePerGas: '0x9',
+      blobBaseFee: '0x5',
+    };
     // Priced (maxFeePerGas): BASEFEE reads the override; unpriced it reads 0 (geth's NoBaseFee).
     const priced = await rpc('eth_call', [{ to: TARGET, maxFeePerGas: '0x10' }, 'latest', { [TARGET]: { code: HEADER_FIELDS } }, overrides]);
     expect(priced).toBe('0x' + [word(0x1000), word(0x2000), word(BigInt(MOVED)), word(0x3000000), word(0x77), word(9), word(5)].join(''));
@@ -129,7 +139,11 @@ describe('eth_estimateGas and eth_createAccessList', () => {
   it('eth_createAccessList lists the slots of overridden code; a precompile move is refused there (as geth)', async () => {
     const res = await rpc('eth_createAccessList', [{ from: ACCOUNT0, to: TARGET }, 'latest', { [TARGET]: { code: TWO_SLOTS } }]);
     expect(res.accessList).toEqual([{ address: TARGET, storageKeys: [slot(0), slot(1)] }]);
-    const err = await rpcError('eth_createAccessList', [{ from: ACCOUNT0, to: TARGET }, 'latest', { '0x0000000000000000000000000000000000000004': { movePrecompileToAddress: MOVED } }]);
+    const err = await rpcError('eth_createAccessList', [
+      { from: ACCOUNT0, to: TARGET },
+      'latest',
+      { '0x0000000000000000000000000000000000000004': { movePrecompileToAddress: MOVED } },
+    ]);
     expect(err).toEqual({ code: -32000, message: 'account 0x0000000000000000000000000000000000000004 is not a precompile' });
   });
 });
@@ -160,7 +174,9 @@ describe('eth_call with an authorizationList (type-4 call)', () => {
     const chainId = Number(await rpc('eth_chainId', []));
     const auth = await authority.signAuthorization({ address: TARGET, chainId, nonce: 0 });
     const q = (n: bigint | number) => '0x' + BigInt(n).toString(16);
-    const authorizationList = [{ chainId: q(auth.chainId), address: auth.address, nonce: q(auth.nonce), yParity: q(auth.yParity ?? 0), r: q(BigInt(auth.r)), s: q(BigInt(auth.s)) }];
+    const authorizationList = [
+      { chainId: q(auth.chainId), address: auth.address, nonce: q(auth.nonce), yParity: q(auth.yParity ?? 0), r: q(BigInt(auth.r)), s: q(BigInt(auth.s)) },
+    ];
     // TARGET's code returns ADDRESS: run through the delegation, that is the authority's address.
     const code = { [TARGET]: { code: '0x3060005260206000f3' } };
     const out = await rpc('eth_call', [{ from: ACCOUNT0, to: authority.address, authorizationList }, 'latest', code]);
@@ -168,6 +184,9 @@ describe('eth_call with an authorizationList (type-4 call)', () => {
     // Without the list the authority is a plain account; and nothing was delegated on the chain.
     expect(await rpc('eth_call', [{ from: ACCOUNT0, to: authority.address }, 'latest', code])).toBe('0x');
     expect(await rpc('eth_getCode', [authority.address, 'latest'])).toBe('0x');
-    expect(await rpcError('eth_call', [{ from: ACCOUNT0, to: authority.address, authorizationList: [] }, 'latest'])).toEqual({ code: -32000, message: 'EIP-7702 transaction with empty auth list' });
+    expect(await rpcError('eth_call', [{ from: ACCOUNT0, to: authority.address, authorizationList: [] }, 'latest'])).toEqual({
+      code: -32000,
+      message: 'EIP-7702 transaction with empty auth list',
+    });
   });
 });

@@ -33,8 +33,14 @@ describe('sanitizeChain', () => {
   });
 
   it('refuses numbers and times out of order, and more than 256 blocks past the base', () => {
-    expect(codeOf(() => sanitizeChain(base, [{ blockOverrides: { number: 100n }, calls: [] }]))).toEqual([-38020, 'block numbers must be in order: 100 <= 100']);
-    expect(codeOf(() => sanitizeChain(base, [{ calls: [] }, { blockOverrides: { time: 1012n }, calls: [] }]))).toEqual([-38021, 'block timestamps must be in order: 1012 <= 1012']);
+    expect(codeOf(() => sanitizeChain(base, [{ blockOverrides: { number: 100n }, calls: [] }]))).toEqual([
+      -38020,
+      'block numbers must be in order: 100 <= 100',
+    ]);
+    expect(codeOf(() => sanitizeChain(base, [{ calls: [] }, { blockOverrides: { time: 1012n }, calls: [] }]))).toEqual([
+      -38021,
+      'block timestamps must be in order: 1012 <= 1012',
+    ]);
     expect(codeOf(() => sanitizeChain(base, [{ blockOverrides: { number: 357n }, calls: [] }]))).toEqual([-38026, 'too many blocks']);
     expect(sanitizeChain(base, [{ blockOverrides: { number: 356n }, calls: [] }])).toHaveLength(256);
   });

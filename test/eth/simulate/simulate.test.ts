@@ -16,7 +16,9 @@ const RECIPIENT = '0x00000000000000000000000000000000000000d2';
 const PREV_HASH = '0x600143034060005243602052604060' + '00f3';
 const CONTRACT = '0x00000000000000000000000000000000000000c1';
 /** Reverts with Error("no"). */
-const REVERTS = '0x7f08c379a000000000000000000000000000000000000000000000000000000000600052602060045260026024527f6e6f000000000000000000000000000000000000000000000000000000000000604452606460' + '00fd';
+const REVERTS =
+  '0x7f08c379a000000000000000000000000000000000000000000000000000000000600052602060045260026024527f6e6f000000000000000000000000000000000000000000000000000000000000604452606460' +
+  '00fd';
 /** Forwards its value to RECIPIENT with CALL, then emits LOG0 of nothing. */
 const FORWARD = '0x600060006000600034' + '73' + RECIPIENT.slice(2) + '5af150600060' + '00a0' + '00';
 
@@ -97,7 +99,16 @@ describe('eth_simulateV1', () => {
 
   it('returnFullTransactions gives transaction objects with their sender', async () => {
     const [block] = await simulate({ blockStateCalls: [{ calls: [{ from: ACCOUNT0, to: ACCOUNT1, value: '0x1' }] }], returnFullTransactions: true });
-    expect(block.transactions[0]).toMatchObject({ from: ACCOUNT0, to: ACCOUNT1, value: '0x1', type: '0x2', blockHash: block.hash, v: '0x0', r: '0x0', s: '0x0' });
+    expect(block.transactions[0]).toMatchObject({
+      from: ACCOUNT0,
+      to: ACCOUNT1,
+      value: '0x1',
+      type: '0x2',
+      blockHash: block.hash,
+      v: '0x0',
+      r: '0x0',
+      s: '0x0',
+    });
   });
 
   it('a looping call runs out of its gas in the result; the gateway answers meanwhile', async () => {
@@ -114,11 +125,20 @@ describe('eth_simulateV1', () => {
     expect(await rpcError('eth_simulateV1', [{ blockStateCalls: [] }, 'latest'])).toEqual({ code: -32602, message: 'empty input' });
     expect((await rpcError('eth_simulateV1', [{ blockStateCalls: [{ blockOverrides: { number: '0x1' } }] }, 'latest'])).code).toBe(-38020);
     expect((await rpcError('eth_simulateV1', [{ blockStateCalls: [{ blockOverrides: { time: '0x1' } }] }, 'latest'])).code).toBe(-38021);
-    expect(await rpcError('eth_simulateV1', [{ blockStateCalls: [{ blockOverrides: { number: '0xffff' } }] }, 'latest'])).toEqual({ code: -38026, message: 'too many blocks' });
+    expect(await rpcError('eth_simulateV1', [{ blockStateCalls: [{ blockOverrides: { number: '0xffff' } }] }, 'latest'])).toEqual({
+      code: -38026,
+      message: 'too many blocks',
+    });
     expect((await one([{ from: ACCOUNT0, to: ACCOUNT1, nonce: '0x0' }], { validation: true })).code).toBe(-38010);
     expect((await one([{ from: ACCOUNT0, to: ACCOUNT1, nonce: '0x999' }], { validation: true })).code).toBe(-38011);
-    expect(await one([{ from: SENDER, to: ACCOUNT1, value: '0x1' }])).toEqual({ code: -38014, message: 'err: insufficient funds for gas * price + value: address 0x00000000000000000000000000000000000000D1 have 0 want 1 (supplied gas 30000000)' });
-    expect(await one([{ from: ACCOUNT0, to: ACCOUNT1, gas: '0x1' }])).toEqual({ code: -38013, message: 'err: intrinsic gas too low: have 1, want 21000 (supplied gas 1)' });
+    expect(await one([{ from: SENDER, to: ACCOUNT1, value: '0x1' }])).toEqual({
+      code: -38014,
+      message: 'err: insufficient funds for gas * price + value: address 0x00000000000000000000000000000000000000D1 have 0 want 1 (supplied gas 30000000)',
+    });
+    expect(await one([{ from: ACCOUNT0, to: ACCOUNT1, gas: '0x1' }])).toEqual({
+      code: -38013,
+      message: 'err: intrinsic gas too low: have 1, want 21000 (supplied gas 1)',
+    });
     expect((await one([{ from: ACCOUNT0, to: ACCOUNT1, gas: '0xffffffffffff' }])).code).toBe(-38015);
     expect((await rpcError('eth_simulateV1', [{ blockStateCalls: [{}] }, '0xffffff'])).message).toBe('header not found');
     expect((await rpcError('eth_simulateV1', [{ blockStateCalls: 'x' }, 'latest'])).code).toBe(-32602);
@@ -148,7 +168,11 @@ describe('bad input', () => {
       { blockStateCalls: [{ calls: [{ from: ACCOUNT0, to: ACCOUNT1, gasPrice: '0x1', maxFeePerGas: '0x1' }] }] },
       { blockStateCalls: [{ calls: [{ from: ACCOUNT0, to: ACCOUNT1, chainId: '0x1' }] }] },
       { blockStateCalls: [{ calls: [{ from: ACCOUNT0, data: '0x' + '00'.repeat(50_000) }] }] },
-      { blockStateCalls: [{ blockOverrides: { withdrawals: [{ index: '0x0', validatorIndex: '0x1', address: SENDER, amount: '0x5' }], beaconRoot: '0x' + '11'.repeat(32) } }] },
+      {
+        blockStateCalls: [
+          { blockOverrides: { withdrawals: [{ index: '0x0', validatorIndex: '0x1', address: SENDER, amount: '0x5' }], beaconRoot: '0x' + '11'.repeat(32) } },
+        ],
+      },
     ];
     for (const payload of cases) {
       const res = await call(url, 'eth_simulateV1', [payload, 'latest']);
@@ -171,7 +195,13 @@ describe('unchanged real clients', () => {
     expect(blocks.map((b) => b.number)).toEqual([head + 1n, head + 2n]);
     expect(blocks[1]!.timestamp).toBe(4_000_000_000n);
     expect(blocks[1]!.calls[0]!.status).toBe('success');
-    const { results } = await client.simulateCalls({ account: ACCOUNT0, calls: [{ to: ACCOUNT1, value: 1n }, { to: RECIPIENT, value: 2n }] });
+    const { results } = await client.simulateCalls({
+      account: ACCOUNT0,
+      calls: [
+        { to: ACCOUNT1, value: 1n },
+        { to: RECIPIENT, value: 2n },
+      ],
+    });
     expect(results.map((r) => r.status)).toEqual(['success', 'success']);
     expect(results[0]!.gasUsed).toBe(21000n);
   });

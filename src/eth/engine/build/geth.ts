@@ -3,16 +3,21 @@
  * state, and its genesis header. Blocks are numbered forks up to the merge, the merge itself by
  * terminal total difficulty (resolved against the chain's own difficulties), then timestamps.
  */
-import { createCommonFromGethGenesis, parseGethGenesisState, type Common, type CustomCrypto, type AccountState, type GenesisState, type GethGenesis } from '@ethereumjs/common';
+import {
+  createCommonFromGethGenesis,
+  parseGethGenesisState,
+  type Common,
+  type CustomCrypto,
+  type AccountState,
+  type GenesisState,
+  type GethGenesis,
+} from '@ethereumjs/common';
 import type { HeaderData } from '@ethereumjs/block';
 import { bigIntToHex, bytesToHex, hexToBytes, setLengthLeft, type PrefixedHexString } from '@ethereumjs/util';
 import { z } from 'zod';
 import { lazyKzg } from '../exec/kzg.js';
 
-const hexOrDecimal = z.union([
-  z.string().regex(/^(0x[0-9a-fA-F]*|[0-9]+)$/, 'not a hex or decimal quantity'),
-  z.number().int().nonnegative(),
-]);
+const hexOrDecimal = z.union([z.string().regex(/^(0x[0-9a-fA-F]*|[0-9]+)$/, 'not a hex or decimal quantity'), z.number().int().nonnegative()]);
 const hexData = z.string().regex(/^(0x)?[0-9a-fA-F]*$/, 'not a hex string');
 const forkAt = z.number().int().nonnegative().optional();
 

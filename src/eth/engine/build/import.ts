@@ -78,7 +78,8 @@ export function readChainFile(file: Uint8Array, source: string): ChainFile {
   const genesis = headers[0]?.number === 0n ? raws.shift() : undefined;
   if (genesis !== undefined) headers.shift();
   headers.forEach((h, i) => {
-    if (h.number !== BigInt(i + 1)) fail(`item ${i + (genesis ? 1 : 0)} of the file is block ${h.number}, expected block ${i + 1} (blocks must follow genesis without gaps)`);
+    if (h.number !== BigInt(i + 1))
+      fail(`item ${i + (genesis ? 1 : 0)} of the file is block ${h.number}, expected block ${i + 1} (blocks must follow genesis without gaps)`);
   });
   return { source, genesis, blocks: raws, difficulties: headers.map((h) => h.difficulty) };
 }
@@ -155,7 +156,9 @@ export async function importGethChain(input: GethChainInput, opts: EthChainOptio
   const started = performance.now();
   const genesis = parseGethGenesis(input.genesis, input.genesisSource);
   if (input.expect !== undefined && input.expect.chainId !== genesis.config.chainId) {
-    throw new SeedError(`invalid seed ${input.expect.source}: chainId: ${input.expect.chainId} differs from config.chainId ${genesis.config.chainId} of ${input.genesisSource}`);
+    throw new SeedError(
+      `invalid seed ${input.expect.source}: chainId: ${input.expect.chainId} differs from config.chainId ${genesis.config.chainId} of ${input.genesisSource}`,
+    );
   }
   const file = input.chain === undefined ? undefined : readChainFile(input.chain, input.chainSource ?? 'chain file');
   const mergeBlock = resolveMergeBlock(genesis, file?.difficulties ?? []);
@@ -217,5 +220,8 @@ function genesisDiff(ours: Block, theirs: Block): string {
 /** An @ethereumjs message without its long block/tx dumps. */
 function shortReason(err: unknown): string {
   const msg = err instanceof Error ? err.message : String(err);
-  return msg.replace(/\s*\((?:vm hf|block number|block|tx) [^)]*\)+/g, '').replace(/\s+/g, ' ').trim();
+  return msg
+    .replace(/\s*\((?:vm hf|block number|block|tx) [^)]*\)+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

@@ -34,10 +34,14 @@ export function seedGenesis(loaded: LoadedSeed): GenesisArgs {
   }
   const g = seed.genesis;
   const london = common.gteHardfork('london');
-  if (!london && g.baseFeePerGas !== undefined) throw new SeedError(`invalid seed ${loaded.source}: genesis.baseFeePerGas: no base fee before london (hardfork ${seed.hardfork})`);
+  if (!london && g.baseFeePerGas !== undefined)
+    throw new SeedError(`invalid seed ${loaded.source}: genesis.baseFeePerGas: no base fee before london (hardfork ${seed.hardfork})`);
   return {
     common,
-    state: genesisState(seed, accounts.map((a) => a.address)),
+    state: genesisState(
+      seed,
+      accounts.map((a) => a.address),
+    ),
     accounts,
     header: {
       timestamp: big(g.timestamp, 0n),
@@ -69,13 +73,20 @@ export async function buildSeedChain(loaded: LoadedSeed, opts: EthChainOptions):
 }
 
 /** Every seeded block, then the pending pool; raw transactions take their sender keys from `senders` when it has them. */
-async function buildBlocks(chain: EthChain, seed: EthSeed, factory: SeedTxFactory, fail: (path: string, why: string) => never, senders: SenderKeys | undefined): Promise<EthChain> {
+async function buildBlocks(
+  chain: EthChain,
+  seed: EthSeed,
+  factory: SeedTxFactory,
+  fail: (path: string, why: string) => never,
+  senders: SenderKeys | undefined,
+): Promise<EthChain> {
   let rawIndex = 0;
   const senderKey = (spec: TxSpec) => (spec.raw === undefined || senders === undefined ? undefined : senders.get(rawIndex++));
   for (const [i, spec] of seed.blocks.entries()) {
     const parentTime = chain.head().block.header.timestamp;
     const timestamp = spec.timestamp === undefined ? undefined : BigInt(spec.timestamp);
-    if (timestamp !== undefined && timestamp <= parentTime) fail(`blocks[${i}].timestamp`, `${timestamp} is not after the parent block's timestamp ${parentTime}`);
+    if (timestamp !== undefined && timestamp <= parentTime)
+      fail(`blocks[${i}].timestamp`, `${timestamp} is not after the parent block's timestamp ${parentTime}`);
     const coinbase = spec.coinbase === undefined ? undefined : new Address(hexToBytes(spec.coinbase as PrefixedHexString));
     const draft = await chain.draftBlock({ timestamp, coinbase });
     for (const [j, txSpec] of spec.transactions.entries()) {
@@ -142,7 +153,12 @@ function genesisState(seed: EthSeed, devAddresses: readonly Address[]): GenesisS
     const storage = Object.entries(acc.storage ?? {}).map(
       ([k, v]) => [bytesToHex(setLengthLeft(hexToBytes(even(k)), 32)), bytesToHex(hexToBytes(even(v)))] as [PrefixedHexString, PrefixedHexString],
     );
-    state[addr.toLowerCase() as PrefixedHexString] = [bigIntToHex(big(acc.balance, 0n)), (acc.code ?? '0x') as PrefixedHexString, storage, bigIntToHex(big(acc.nonce, 0n))];
+    state[addr.toLowerCase() as PrefixedHexString] = [
+      bigIntToHex(big(acc.balance, 0n)),
+      (acc.code ?? '0x') as PrefixedHexString,
+      storage,
+      bigIntToHex(big(acc.nonce, 0n)),
+    ];
   }
   return state;
 }

@@ -32,7 +32,12 @@ export class SeedTxFactory {
    * `nonceOffset` counts the sender's transactions queued ahead of it outside the state (pending pool);
    * `senderPubKey` is a raw transaction's sender key when already recovered (senders.ts).
    */
-  async build(spec: TxSpec, draft: BlockDraft, nonceOffset: (sender: Address) => bigint = () => 0n, senderPubKey?: Uint8Array): Promise<{ tx: TypedTransaction; sender: Address }> {
+  async build(
+    spec: TxSpec,
+    draft: BlockDraft,
+    nonceOffset: (sender: Address) => bigint = () => 0n,
+    senderPubKey?: Uint8Array,
+  ): Promise<{ tx: TypedTransaction; sender: Address }> {
     const common = draft.vm.common;
     if (spec.raw !== undefined) return decodeRawTx(hexToBytes(spec.raw as PrefixedHexString), common, senderPubKey);
     const account = this.sender(spec.from);
@@ -43,7 +48,8 @@ export class SeedTxFactory {
     const type = spec.type ?? (london ? 2 : 0);
     if (type === 1 && !common.gteHardfork('berlin')) throw new Error('type: type 1 transactions need berlin or later');
     if (type === 2 && !london) throw new Error('type: type 2 transactions need london or later');
-    if (type !== 2 && (spec.maxFeePerGas !== undefined || spec.maxPriorityFeePerGas !== undefined)) throw new Error(`maxFeePerGas: not a field of type ${type} transactions`);
+    if (type !== 2 && (spec.maxFeePerGas !== undefined || spec.maxPriorityFeePerGas !== undefined))
+      throw new Error(`maxFeePerGas: not a field of type ${type} transactions`);
     if (type === 2 && spec.gasPrice !== undefined) throw new Error('gasPrice: not a field of type 2 transactions (use maxFeePerGas)');
     if (type === 0 && spec.accessList !== undefined) throw new Error('accessList: not a field of type 0 transactions');
 
@@ -55,7 +61,8 @@ export class SeedTxFactory {
       type === 2
         ? {
             maxPriorityFeePerGas: BigInt(spec.maxPriorityFeePerGas ?? DEFAULT_PRIORITY_FEE),
-            maxFeePerGas: spec.maxFeePerGas !== undefined ? BigInt(spec.maxFeePerGas) : 2n * (baseFee ?? 0n) + BigInt(spec.maxPriorityFeePerGas ?? DEFAULT_PRIORITY_FEE),
+            maxFeePerGas:
+              spec.maxFeePerGas !== undefined ? BigInt(spec.maxFeePerGas) : 2n * (baseFee ?? 0n) + BigInt(spec.maxPriorityFeePerGas ?? DEFAULT_PRIORITY_FEE),
           }
         : { gasPrice: spec.gasPrice !== undefined ? BigInt(spec.gasPrice) : (baseFee ?? 0n) + GWEI };
     const txData: TypedTxData = {
@@ -65,7 +72,12 @@ export class SeedTxFactory {
       value,
       data,
       ...fees,
-      ...(type === 0 ? {} : { chainId: common.chainId(), accessList: spec.accessList?.map((a) => ({ address: a.address as PrefixedHexString, storageKeys: a.storageKeys as PrefixedHexString[] })) ?? [] }),
+      ...(type === 0
+        ? {}
+        : {
+            chainId: common.chainId(),
+            accessList: spec.accessList?.map((a) => ({ address: a.address as PrefixedHexString, storageKeys: a.storageKeys as PrefixedHexString[] })) ?? [],
+          }),
     };
     const gasLimit = spec.gas !== undefined ? BigInt(spec.gas) : await estimateGas(draft, txData, sender);
     const tx = withSender(createTx({ ...txData, gasLimit }, { common, freeze: false }).sign(account.privateKey), this.publicKey(account), common);

@@ -16,7 +16,19 @@ import { BlockDraft, headerDataFor } from '../mining/draft.js';
 import { buildPendingBlock, openPendingDraft } from '../mining/pending.js';
 import { orderForBlock } from '../mining/pool.js';
 import { minedBlock, storedReceipts } from './receipts.js';
-import type { BlockId, ChainParts, DevAccount, EthChainOptions, GenesisArgs, MinedBlock, MineResult, NextHeader, PendingTx, SkippedTx, TxLookup } from './types.js';
+import type {
+  BlockId,
+  ChainParts,
+  DevAccount,
+  EthChainOptions,
+  GenesisArgs,
+  MinedBlock,
+  MineResult,
+  NextHeader,
+  PendingTx,
+  SkippedTx,
+  TxLookup,
+} from './types.js';
 import { ChainEvents, type DropReason } from './events.js';
 import { ChainStates } from './states.js';
 import { SerialWriter } from './writer.js';
@@ -57,12 +69,26 @@ export class EthChain {
   private sealGate: ((mined: MinedBlock) => Promise<void>) | undefined;
 
   private constructor(core: ChainCore, opts: EthChainOptions) {
-    ({ common: this.common_, mined: this.mined, view: this.view, headState: this.headState, headVm: this.headVm, accounts: this.accounts, scheduled: this.scheduled } = core);
+    ({
+      common: this.common_,
+      mined: this.mined,
+      view: this.view,
+      headState: this.headState,
+      headVm: this.headVm,
+      accounts: this.accounts,
+      scheduled: this.scheduled,
+    } = core);
     this.byHash = new HashIndex(this.mined);
     this.safeDepth = BigInt(opts.safeDepth ?? 32);
     this.finalizedDepth = BigInt(opts.finalizedDepth ?? 64);
     const { headState, view, scheduled } = this;
-    this.states = new ChainStates({ headState, view, scheduled, commonAt: (block) => this.commonAt(block.number, block.header.timestamp), rootOf: (block) => this.stateRootOf(block) });
+    this.states = new ChainStates({
+      headState,
+      view,
+      scheduled,
+      commonAt: (block) => this.commonAt(block.number, block.header.timestamp),
+      rootOf: (block) => this.stateRootOf(block),
+    });
   }
 
   /** The chain's rules (with a schedule: those of genesis; see commonAt). */
@@ -376,7 +402,10 @@ export class EthChain {
     if (dropped.length === 0) return [];
     this.pool = this.pool.filter((p) => !gone.has(key(p.tx.hash())));
     this.pending = undefined;
-    this.events.emit('txDropped', dropped.map((p) => ({ tx: p.tx, reason })));
+    this.events.emit(
+      'txDropped',
+      dropped.map((p) => ({ tx: p.tx, reason })),
+    );
     return dropped;
   }
 

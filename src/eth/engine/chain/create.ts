@@ -28,7 +28,8 @@ export interface ChainCore {
 }
 
 /** True when `common` has a hardfork schedule (imported chains): blocks pick their hardfork. */
-const hasSchedule = (common: Common) => common.hardforks().some((h) => Number(h.block ?? 0) > 0 || Number(h.timestamp ?? 0) > 0 || (h as { ttd?: unknown }).ttd != null);
+const hasSchedule = (common: Common) =>
+  common.hardforks().some((h) => Number(h.block ?? 0) > 0 || Number(h.timestamp ?? 0) > 0 || (h as { ttd?: unknown }).ttd != null);
 
 /** A chain's core at genesis (its state generated from the alloc), and its genesis block. */
 export async function genesisCore(args: GenesisArgs): Promise<{ core: ChainCore; genesis: MinedBlock }> {
@@ -44,7 +45,9 @@ export async function genesisCore(args: GenesisArgs): Promise<{ core: ChainCore;
   const stateRoot = await headState.getStateRoot();
   let genesis = args.genesisBlock;
   if (genesis !== undefined && !equalsBytes(genesis.header.stateRoot, stateRoot)) {
-    throw new Error(`genesis state root ${bytesToHex(stateRoot)} computed from the alloc differs from the genesis block's ${bytesToHex(genesis.header.stateRoot)}`);
+    throw new Error(
+      `genesis state root ${bytesToHex(stateRoot)} computed from the alloc differs from the genesis block's ${bytesToHex(genesis.header.stateRoot)}`,
+    );
   }
   genesis ??= createBlock({ header: { ...args.header, number: 0n, stateRoot }, withdrawals: common.isActivatedEIP(4895) ? [] : undefined }, { common });
   const mined: MinedBlock[] = [];
@@ -53,7 +56,10 @@ export async function genesisCore(args: GenesisArgs): Promise<{ core: ChainCore;
   // Block building runs the same few contracts over and over: keep their jump analyses (not with
   // a hardfork schedule: the head VM then changes hardfork, and with it its opcode table).
   if (!scheduled) speedUpInterpreter(vm.evm);
-  return { core: { common, mined, view, headState, headVm: Promise.resolve(vm), accounts: args.accounts ?? [], scheduled }, genesis: minedBlock(genesis, 0n, [], []) };
+  return {
+    core: { common, mined, view, headState, headVm: Promise.resolve(vm), accounts: args.accounts ?? [], scheduled },
+    genesis: minedBlock(genesis, 0n, [], []),
+  };
 }
 
 /** A chain's core from saved parts; throws when blocks are misnumbered or head's root is not in the node store. */

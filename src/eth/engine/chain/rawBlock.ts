@@ -33,7 +33,29 @@ const accessList = (b: Nested | undefined) => b as [Uint8Array, Uint8Array[]][];
 
 /** A header's fields from its RLP list (`values`), as BlockHeader names them; later hardforks' fields only where present. */
 export function headerFields(values: Nested[]): HeaderFields {
-  const [parentHash, uncleHash, coinbase, stateRoot, transactionsTrie, receiptTrie, logsBloom, difficulty, number, gasLimit, gasUsed, timestamp, extraData, mixHash, nonce, baseFee, withdrawalsRoot, blobGasUsed, excessBlobGas, beaconRoot, requestsHash] = values;
+  const [
+    parentHash,
+    uncleHash,
+    coinbase,
+    stateRoot,
+    transactionsTrie,
+    receiptTrie,
+    logsBloom,
+    difficulty,
+    number,
+    gasLimit,
+    gasUsed,
+    timestamp,
+    extraData,
+    mixHash,
+    nonce,
+    baseFee,
+    withdrawalsRoot,
+    blobGasUsed,
+    excessBlobGas,
+    beaconRoot,
+    requestsHash,
+  ] = values;
   if (values.length < 15) throw new RangeError('a block header has too few fields');
   return {
     parentHash: bytes(parentHash),
@@ -69,16 +91,53 @@ export function txFields(b: Uint8Array): TxFields {
   const f = rlpViews(b, type === 0 ? 0 : 1).value as Nested[];
   if (type === 0) {
     const [nonce, gasPrice, gasLimit, dest, value, data, v, r, s] = f;
-    return { type, nonce: big(nonce), gasPrice: big(gasPrice), gasLimit: big(gasLimit), to: to(dest), value: big(value), data: bytes(data), ...signature(v, r, s, false) };
+    return {
+      type,
+      nonce: big(nonce),
+      gasPrice: big(gasPrice),
+      gasLimit: big(gasLimit),
+      to: to(dest),
+      value: big(value),
+      data: bytes(data),
+      ...signature(v, r, s, false),
+    };
   }
   if (type === 1) {
     const [chainId, nonce, gasPrice, gasLimit, dest, value, data, list, v, r, s] = f;
-    return { type, chainId: big(chainId), nonce: big(nonce), gasPrice: big(gasPrice), gasLimit: big(gasLimit), to: to(dest), value: big(value), data: bytes(data), accessList: accessList(list), ...signature(v, r, s) };
+    return {
+      type,
+      chainId: big(chainId),
+      nonce: big(nonce),
+      gasPrice: big(gasPrice),
+      gasLimit: big(gasLimit),
+      to: to(dest),
+      value: big(value),
+      data: bytes(data),
+      accessList: accessList(list),
+      ...signature(v, r, s),
+    };
   }
   const [chainId, nonce, maxPriorityFeePerGas, maxFeePerGas, gasLimit, dest, value, data, list] = f;
-  const fees = { chainId: big(chainId), nonce: big(nonce), maxPriorityFeePerGas: big(maxPriorityFeePerGas), maxFeePerGas: big(maxFeePerGas), gasLimit: big(gasLimit), to: to(dest), value: big(value), data: bytes(data), accessList: accessList(list) };
+  const fees = {
+    chainId: big(chainId),
+    nonce: big(nonce),
+    maxPriorityFeePerGas: big(maxPriorityFeePerGas),
+    maxFeePerGas: big(maxFeePerGas),
+    gasLimit: big(gasLimit),
+    to: to(dest),
+    value: big(value),
+    data: bytes(data),
+    accessList: accessList(list),
+  };
   if (type === 2) return { type, ...fees, ...signature(f[9], f[10], f[11]) };
-  if (type === 3) return { type, ...fees, maxFeePerBlobGas: big(f[9]), blobVersionedHashes: (f[10] as Uint8Array[]).map((h) => bytesToHex(h)), ...signature(f[11], f[12], f[13]) };
+  if (type === 3)
+    return {
+      type,
+      ...fees,
+      maxFeePerBlobGas: big(f[9]),
+      blobVersionedHashes: (f[10] as Uint8Array[]).map((h) => bytesToHex(h)),
+      ...signature(f[11], f[12], f[13]),
+    };
   if (type === 4) return { type, ...fees, authorizationList: f[9] as EOACode7702AuthorizationListBytes, ...signature(f[10], f[11], f[12]) };
   throw new RangeError(`transaction type ${type} is not known`);
 }
@@ -126,7 +185,13 @@ export function rawBlockFields(raw: Uint8Array, keccak: (b: Uint8Array) => Uint8
     get withdrawals() {
       if (withdrawals === undefined) {
         const list = parts[3] === undefined ? undefined : (rlpViews(raw, parts[3][0]).value as Uint8Array[][]);
-        withdrawals = list?.map(([index, validatorIndex, address, amount]) => ({ index: big(index), validatorIndex: big(validatorIndex), address: new Address(address!), amount: big(amount) })) ?? null;
+        withdrawals =
+          list?.map(([index, validatorIndex, address, amount]) => ({
+            index: big(index),
+            validatorIndex: big(validatorIndex),
+            address: new Address(address!),
+            amount: big(amount),
+          })) ?? null;
       }
       return withdrawals ?? undefined;
     },

@@ -76,7 +76,14 @@ export class ChainStates {
   rootReads(): CallVms {
     const head = this.src.headState as unknown as { _prefixCodeHashes: boolean; keccakFunction: (b: Uint8Array) => Uint8Array };
     const db = this.src.headState['_trie'].database().db as unknown as { _database: Map<string, Uint8Array> };
-    return (this.callReads ??= new CallVms({ nodes: db._database, prefixCodeHashes: head._prefixCodeHashes, keccak: head.keccakFunction, view: this.src.view, commonAt: this.src.commonAt, rootOf: this.src.rootOf }));
+    return (this.callReads ??= new CallVms({
+      nodes: db._database,
+      prefixCodeHashes: head._prefixCodeHashes,
+      keccak: head.keccakFunction,
+      view: this.src.view,
+      commonAt: this.src.commonAt,
+      rootOf: this.src.rootOf,
+    }));
   }
 
   async getAccount(address: Address, block: MinedBlock): Promise<Account | undefined> {
@@ -110,7 +117,12 @@ export class ChainStates {
   private async readOnlyState(block: MinedBlock): Promise<MerkleStateManager> {
     const head = this.src.headState;
     const trie = head['_trie'].shallowCopy(false);
-    const state = new MerkleStateManager({ common: head.common, trie, prefixCodeHashes: head['_prefixCodeHashes'], prefixStorageTrieKeys: head['_prefixStorageTrieKeys'] });
+    const state = new MerkleStateManager({
+      common: head.common,
+      trie,
+      prefixCodeHashes: head['_prefixCodeHashes'],
+      prefixStorageTrieKeys: head['_prefixStorageTrieKeys'],
+    });
     await state.setStateRoot(this.src.rootOf(block));
     return state;
   }

@@ -154,7 +154,9 @@ export interface PendingTx {
 }
 
 /** Where a transaction is: in a mined block at an index, or in the pending pool. */
-export type TxLookup = { readonly kind: 'mined'; readonly block: MinedBlock; readonly index: number } | { readonly kind: 'pending'; readonly pending: PendingTx };
+export type TxLookup =
+  | { readonly kind: 'mined'; readonly block: MinedBlock; readonly index: number }
+  | { readonly kind: 'pending'; readonly pending: PendingTx };
 
 /** A dev account: address and private key, derived from the seed's mnemonic. */
 export interface DevAccount {
@@ -217,4 +219,5 @@ export interface MineResult {
 }
 
 /** True when `common` has a hardfork schedule (imported chains): blocks then pick their hardfork. */
-const hasSchedule = (common: Common) => common.hardforks().some((h) => Number(h.block ?? 0) > 0 || Number(h.timestamp ?? 0) > 0 || (h as { ttd?: unknown }).ttd != null);
+const hasSchedule = (common: Common) =>
+  common.hardforks().some((h) => Number(h.block ?? 0) > 0 || Number(h.timestamp ?? 0) > 0 || (h as { ttd?: unknown }).ttd != null);

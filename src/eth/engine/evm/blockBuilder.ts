@@ -19,7 +19,10 @@ interface BuilderInternals {
   blockStateGasUsed: bigint;
   _minerValue: bigint;
   checkpointed: boolean;
-  vm: { evm: { journal: { checkpoint(): Promise<void> } }; common: { isActivatedEIP(n: number): boolean; param(n: string): bigint; customCrypto: { keccak256?: (b: Uint8Array) => Uint8Array } } };
+  vm: {
+    evm: { journal: { checkpoint(): Promise<void> } };
+    common: { isActivatedEIP(n: number): boolean; param(n: string): bigint; customCrypto: { keccak256?: (b: Uint8Array) => Uint8Array } };
+  };
 }
 
 /** Opens the builder's journal checkpoint as addTransaction does before its first transaction. */
@@ -62,8 +65,14 @@ export async function buildWithTransactions(builder: BlockBuilder): Promise<Bloc
   // The roots as @ethereumjs computes them (RLP of the index -> serialized tx / encoded receipt), with the
   // batch writer: no MerklePatriciaTrie to make per block.
   const hash = b.vm.common.customCrypto.keccak256;
-  const txRoot = TrieWriter.root(txs.map((tx, i) => [RLP.encode(i), tx.serialize()]), hash);
-  const receiptRoot = TrieWriter.root(b.transactionResults.map((r, i) => [RLP.encode(i), encodeReceipt(r.receipt, txs[i]!.type)]), hash);
+  const txRoot = TrieWriter.root(
+    txs.map((tx, i) => [RLP.encode(i), tx.serialize()]),
+    hash,
+  );
+  const receiptRoot = TrieWriter.root(
+    b.transactionResults.map((r, i) => [RLP.encode(i), encodeReceipt(r.receipt, txs[i]!.type)]),
+    hash,
+  );
   b.transactions = [];
   b.transactionsTrie = async () => txRoot;
   b.receiptTrie = async () => receiptRoot;

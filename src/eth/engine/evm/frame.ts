@@ -62,7 +62,13 @@ async function leanExecuteCall(evm: EvmLike, message: MessageLike): Promise<{ ex
   const code = message.code;
   if (!code || (typeof code !== 'function' && code.length === 0) || errorMessage !== undefined) {
     return {
-      execResult: { gasRefund: message.gasRefund, executionGasUsed: message.gasLimit - gasLimit, exceptionError: errorMessage, returnValue: new Uint8Array(0), logs: undefined },
+      execResult: {
+        gasRefund: message.gasRefund,
+        executionGasUsed: message.gasLimit - gasLimit,
+        exceptionError: errorMessage,
+        returnValue: new Uint8Array(0),
+        logs: undefined,
+      },
     };
   }
   let result: ExecResultLike;
@@ -79,7 +85,13 @@ async function leanExecuteCall(evm: EvmLike, message: MessageLike): Promise<{ ex
 }
 
 /** EVM.runInterpreter for `message` with `gasLimit`, its result built field by field. */
-async function runFrame(evm: EvmLike, message: MessageLike, codeAddress: Address | undefined, gasLimit: bigint, opts: { pc?: number; initialLogs?: unknown[] }): Promise<ExecResultLike> {
+async function runFrame(
+  evm: EvmLike,
+  message: MessageLike,
+  codeAddress: Address | undefined,
+  gasLimit: bigint,
+  opts: { pc?: number; initialLogs?: unknown[] },
+): Promise<ExecResultLike> {
   let contract = await evm.stateManager.getAccount(message.to ?? createZeroAddress());
   if (!contract) contract = new Account();
   const env = {
@@ -103,7 +115,16 @@ async function runFrame(evm: EvmLike, message: MessageLike, codeAddress: Address
     createdAddresses: message.createdAddresses,
     initialLogs: opts.initialLogs,
   };
-  const interpreter = new internals!.Interpreter(evm, evm.stateManager, evm.blockchain, env, gasLimit, evm.journal, evm.performanceLogger, evm._optsCached.profiler);
+  const interpreter = new internals!.Interpreter(
+    evm,
+    evm.stateManager,
+    evm.blockchain,
+    env,
+    gasLimit,
+    evm.journal,
+    evm.performanceLogger,
+    evm._optsCached.profiler,
+  );
   if (message.selfdestruct) interpreter._result.selfdestruct = message.selfdestruct;
   if (message.createdAddresses) interpreter._result.createdAddresses = message.createdAddresses;
   const { runState, exceptionError } = await interpreter.run(message.code as Uint8Array, opts);
@@ -132,7 +153,12 @@ async function runFrame(evm: EvmLike, message: MessageLike, codeAddress: Address
 
 /** What a tracer reads of the state a frame ended in (geth logs the STOP of code that runs off its end). */
 function endState(runState: { gasLeft: bigint; gasRefund: bigint; stateGasSpilled?: bigint }) {
-  const { gasLeft, gasRefund, stateGasSpilled, stack, memory, memoryWordCount, programCounter } = runState as typeof runState & { stack: unknown; memory: unknown; memoryWordCount: bigint; programCounter: number };
+  const { gasLeft, gasRefund, stateGasSpilled, stack, memory, memoryWordCount, programCounter } = runState as typeof runState & {
+    stack: unknown;
+    memory: unknown;
+    memoryWordCount: bigint;
+    programCounter: number;
+  };
   return { gasLeft, gasRefund, stateGasSpilled, stack, memory, memoryWordCount, programCounter };
 }
 

@@ -66,7 +66,16 @@ export interface InterpreterLike {
 
 export type InterpreterClass = {
   prototype: InterpreterLike;
-  new (evm: EvmLike, stateManager: unknown, blockchain: unknown, env: object, gasLimit: bigint, journal: unknown, performanceLogger: unknown, profilerOpts: unknown): InterpreterLike;
+  new (
+    evm: EvmLike,
+    stateManager: unknown,
+    blockchain: unknown,
+    env: object,
+    gasLimit: bigint,
+    journal: unknown,
+    performanceLogger: unknown,
+    profilerOpts: unknown,
+  ): InterpreterLike;
 };
 
 export interface CommonLike {

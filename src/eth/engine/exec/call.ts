@@ -7,7 +7,14 @@
  * contract ABIs declare; other failures become ExecutionFailed.
  */
 import { Hardfork } from '@ethereumjs/common';
-import { createAccessList2930Tx, createEOACode7702Tx, createFeeMarket1559Tx, createLegacyTx, type AccessListBytes, type TypedTransaction } from '@ethereumjs/tx';
+import {
+  createAccessList2930Tx,
+  createEOACode7702Tx,
+  createFeeMarket1559Tx,
+  createLegacyTx,
+  type AccessListBytes,
+  type TypedTransaction,
+} from '@ethereumjs/tx';
 import { createZeroAddress, type Address, bytesToBigInt, type EOACode7702AuthorizationListBytes } from '@ethereumjs/util';
 import { runTx, type VM } from '@ethereumjs/vm';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -73,7 +80,13 @@ export function callGasPrice(req: CallRequest, baseFee: bigint | undefined): big
 export const CALL_TIMEOUT_MS = 5_000;
 
 /** Runs a call at the state after `block` and returns its output. Never changes state. */
-export async function callAt(chain: EthChain, block: MinedBlock, req: CallRequest, timeoutMs = CALL_TIMEOUT_MS, overrides?: CallOverrides): Promise<Uint8Array> {
+export async function callAt(
+  chain: EthChain,
+  block: MinedBlock,
+  req: CallRequest,
+  timeoutMs = CALL_TIMEOUT_MS,
+  overrides?: CallOverrides,
+): Promise<Uint8Array> {
   if (req.authorizationList !== undefined) return setCodeCallAt(chain, block, req, overrides);
   return chain.withCallVmAt(block, (vm) => runCall(vm, block, req, timeoutMs, overrides));
 }
@@ -239,7 +252,13 @@ function decodeCustomError(data: Uint8Array): string | undefined {
   const item = shippedErrors().find((e) => decoded.signature === `${e.name}(${e.inputs.map((i) => i.type).join(',')})`);
   const inputs = item?.inputs ?? [];
   const args: unknown[] =
-    inputs.length === 0 ? [] : inputs.length === 1 ? [decoded.args] : Array.isArray(decoded.args) ? decoded.args : inputs.map((i) => (decoded.args as Record<string, unknown>)[i.name ?? '']);
+    inputs.length === 0
+      ? []
+      : inputs.length === 1
+        ? [decoded.args]
+        : Array.isArray(decoded.args)
+          ? decoded.args
+          : inputs.map((i) => (decoded.args as Record<string, unknown>)[i.name ?? '']);
   return `${decoded.name}(${args.map(showArg).join(', ')})`;
 }
 
@@ -269,7 +288,13 @@ function decodeAbiString(body: Uint8Array): string | undefined {
  * eth_createAccessList. `priced` tells whether the caller gave a price; without one, the tx pays the
  * base fee and runs with skipBalance, as geth skips the fee check for unpriced calls.
  */
-export function buildCallTx(vm: VM, block: MinedBlock, req: CallRequest, gasLimit: bigint, accessList?: AccessListBytes): { tx: TypedTransaction; priced: boolean } {
+export function buildCallTx(
+  vm: VM,
+  block: MinedBlock,
+  req: CallRequest,
+  gasLimit: bigint,
+  accessList?: AccessListBytes,
+): { tx: TypedTransaction; priced: boolean } {
   const common = vm.common;
   const priced = isPriced(req);
   // An unpriced call runs at a zero base fee (callContext): its fee cap may be 0.
@@ -280,10 +305,11 @@ export function buildCallTx(vm: VM, block: MinedBlock, req: CallRequest, gasLimi
   let tx: TypedTransaction;
   if (common.isActivatedEIP(1559) && req.gasPrice === undefined) {
     const tip = req.maxPriorityFeePerGas ?? 0n;
-    const maxFee = req.maxFeePerGas ?? (priced ? (baseFee ?? 0n) * 2n + tip : baseFee ?? 0n);
+    const maxFee = req.maxFeePerGas ?? (priced ? (baseFee ?? 0n) * 2n + tip : (baseFee ?? 0n));
     const fees = { ...base, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, accessList: list ?? [] };
     // A set-code transaction: its authorizations are processed and paid for, as geth estimates them.
-    if (req.authorizationList !== undefined && req.to !== undefined && common.isActivatedEIP(7702)) tx = createEOACode7702Tx({ ...fees, authorizationList: req.authorizationList }, opts);
+    if (req.authorizationList !== undefined && req.to !== undefined && common.isActivatedEIP(7702))
+      tx = createEOACode7702Tx({ ...fees, authorizationList: req.authorizationList }, opts);
     else tx = createFeeMarket1559Tx(fees, opts);
   } else if (list !== undefined && common.isActivatedEIP(2930)) {
     tx = createAccessList2930Tx({ ...base, gasPrice: req.gasPrice ?? baseFee ?? 0n, accessList: list }, opts);

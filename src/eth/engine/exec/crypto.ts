@@ -94,7 +94,13 @@ export const nativeEcrecover: Ecrecover = (msgHash, v, r, s, chainId) => {
  */
 export const nativeEcsign: typeof secp256k1.sign = (message, secretKey, opts) => {
   const lib = native();
-  if (lib === undefined || opts?.format !== 'recovered' || opts.prehash !== false || (opts.extraEntropy !== undefined && opts.extraEntropy !== false) || message.length !== 32) {
+  if (
+    lib === undefined ||
+    opts?.format !== 'recovered' ||
+    opts.prehash !== false ||
+    (opts.extraEntropy !== undefined && opts.extraEntropy !== false) ||
+    message.length !== 32
+  ) {
     return secp256k1.sign(message, secretKey, opts);
   }
   const { signature, recid } = lib.ecdsaSign(message, secretKey);

@@ -157,7 +157,9 @@ export interface CallOverrides {
 export function overrideBlock(block: MinedBlock, o: BlockOverride | undefined): MinedBlock {
   if (o === undefined) return block;
   const header = overrideHeader(block.header, o);
-  return header === block.header ? block : (Object.create(block, { header: { value: header, enumerable: true }, block: { value: { header }, enumerable: true } }) as MinedBlock);
+  return header === block.header
+    ? block
+    : (Object.create(block, { header: { value: header, enumerable: true }, block: { value: { header }, enumerable: true } }) as MinedBlock);
 }
 
 /**

@@ -218,7 +218,14 @@ export function blockHeader(raw: Uint8Array, keccak: (b: Uint8Array) => Uint8Arr
   }
   if (fields.length < 9) throw new ChainImageError('a block header has too few fields');
   const field = (i: number) => raw.subarray(fields[i]!.start, fields[i]!.start + fields[i]!.length);
-  return { hash: keccak(raw.subarray(block.start, header.end)), parentHash: field(0), difficulty: uintOf(field(7)), number: uintOf(field(8)), start: block.start, end: header.end };
+  return {
+    hash: keccak(raw.subarray(block.start, header.end)),
+    parentHash: field(0),
+    difficulty: uintOf(field(7)),
+    number: uintOf(field(8)),
+    start: block.start,
+    end: header.end,
+  };
 }
 
 /** Where each transaction of a raw block lies: a typed one's bytes (type byte and RLP), or a legacy one's whole RLP list. */
@@ -239,7 +246,16 @@ function txSpans(raw: Uint8Array, headerEnd: number): { start: number; end: numb
  * receipts are decoded on first use, each no further than asked: a header or one transaction costs a
  * fraction of the whole Block, and the transaction hashes come from the chain image.
  */
-export function lazyMinedBlock(raw: Uint8Array, opts: BlockOptions, facts: HeaderFacts, totalDifficulty: bigint, sendersRaw: Uint8Array, txHashes: readonly Uint8Array[], receiptsRaw: Uint8Array, keccak: (b: Uint8Array) => Uint8Array): MinedBlock {
+export function lazyMinedBlock(
+  raw: Uint8Array,
+  opts: BlockOptions,
+  facts: HeaderFacts,
+  totalDifficulty: bigint,
+  sendersRaw: Uint8Array,
+  txHashes: readonly Uint8Array[],
+  receiptsRaw: Uint8Array,
+  keccak: (b: Uint8Array) => Uint8Array,
+): MinedBlock {
   let block: Block | undefined;
   let header: BlockHeader | undefined;
   let spans: { start: number; end: number }[] | undefined;
@@ -310,13 +326,30 @@ export function encodeReceipt(r: StoredReceipt): Nested {
 }
 
 function decodeReceipt(n: Nested[]): StoredReceipt {
-  const [flag, value, cumulative, gasUsed, price, bloom, logs, contract, blob] = n as [Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array[][], Uint8Array, Uint8Array[]];
+  const [flag, value, cumulative, gasUsed, price, bloom, logs, contract, blob] = n as [
+    Uint8Array,
+    Uint8Array,
+    Uint8Array,
+    Uint8Array,
+    Uint8Array,
+    Uint8Array,
+    Uint8Array[][],
+    Uint8Array,
+    Uint8Array[],
+  ];
   const out: { -readonly [K in keyof StoredReceipt]: StoredReceipt[K] } = {
     cumulativeGasUsed: bytesToBigInt(cumulative),
     gasUsed: bytesToBigInt(gasUsed),
     effectiveGasPrice: bytesToBigInt(price),
     logsBloom: bloom,
-    logs: logs.map(([address, topics, data, index]): StoredLog => ({ address: new Address(address as Uint8Array), topics: topics as unknown as Uint8Array[], data: data as Uint8Array, logIndex: Number(bytesToBigInt(index as Uint8Array)) })),
+    logs: logs.map(
+      ([address, topics, data, index]): StoredLog => ({
+        address: new Address(address as Uint8Array),
+        topics: topics as unknown as Uint8Array[],
+        data: data as Uint8Array,
+        logIndex: Number(bytesToBigInt(index as Uint8Array)),
+      }),
+    ),
   };
   if (flag[0] === 1) out.root = value;
   else out.status = Number(bytesToBigInt(value)) as 0 | 1;

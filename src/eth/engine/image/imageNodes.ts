@@ -160,7 +160,8 @@ export class ImageNodes extends Map<string, Uint8Array> {
     if (this.complete) return;
     for (let i = 0; i < this.keyAt.length; i++) {
       const hex = Buffer.from(this.buf.buffer, this.buf.byteOffset + this.keyAt[i]!, this.keyLength[i]!).toString('hex');
-      if (!this.deleted.has(hex) && !super.has(hex)) super.set(hex, new Uint8Array(this.buf.buffer, this.buf.byteOffset + this.valueAt[i]!, this.valueLength[i]!));
+      if (!this.deleted.has(hex) && !super.has(hex))
+        super.set(hex, new Uint8Array(this.buf.buffer, this.buf.byteOffset + this.valueAt[i]!, this.valueLength[i]!));
     }
     this.complete = true;
     this.deleted.clear();

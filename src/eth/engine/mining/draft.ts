@@ -46,10 +46,17 @@ interface BuilderState {
  */
 function fastRoots(builder: BlockBuilder, vm: VM, txs: () => readonly TypedTransaction[]): void {
   const hash = vm.common.customCrypto.keccak256;
-  builder.transactionsTrie = async () => TrieWriter.root(txs().map((tx, i) => [RLP.encode(i), tx.serialize()]), hash);
+  builder.transactionsTrie = async () =>
+    TrieWriter.root(
+      txs().map((tx, i) => [RLP.encode(i), tx.serialize()]),
+      hash,
+    );
   builder.receiptTrie = async () => {
     const results = builder['transactionResults'] as RunTxResult[];
-    return TrieWriter.root(results.map((r, i) => [RLP.encode(i), encodeReceipt(r.receipt, txs()[i]!.type)]), hash);
+    return TrieWriter.root(
+      results.map((r, i) => [RLP.encode(i), encodeReceipt(r.receipt, txs()[i]!.type)]),
+      hash,
+    );
   };
 }
 

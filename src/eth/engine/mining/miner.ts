@@ -149,7 +149,12 @@ export class Miner {
     const parent = this.chain.head().header.timestamp;
     const step = this.timestampInterval ?? (this.intervalMs === undefined ? DEFAULT_BLOCK_STEP : BigInt(Math.max(1, Math.ceil(this.intervalMs / 1000))));
     const timestamp = this.nextTimestamp ?? parent + step + this.increase;
-    return { timestamp, ...(this.coinbase !== undefined ? { coinbase: this.coinbase } : {}), ...(this.gasLimit !== undefined ? { gasLimit: this.gasLimit } : {}), ...(this.baseFeeOverride !== undefined ? { baseFeePerGas: this.baseFeeOverride } : {}) };
+    return {
+      timestamp,
+      ...(this.coinbase !== undefined ? { coinbase: this.coinbase } : {}),
+      ...(this.gasLimit !== undefined ? { gasLimit: this.gasLimit } : {}),
+      ...(this.baseFeeOverride !== undefined ? { baseFeePerGas: this.baseFeeOverride } : {}),
+    };
   }
 
   /**
@@ -209,7 +214,9 @@ export class Miner {
     const ms = this.intervalMs;
     this.cancelTimer = setClockTimer(this.clock, ms, () => {
       this.cancelTimer = undefined;
-      void this.chain.writer.run(() => this.mineOne()).catch((err: unknown) => console.error(`devgate: interval mining failed: ${err instanceof Error ? err.message : String(err)}`));
+      void this.chain.writer
+        .run(() => this.mineOne())
+        .catch((err: unknown) => console.error(`devgate: interval mining failed: ${err instanceof Error ? err.message : String(err)}`));
       if (this.intervalMs === ms) this.schedule();
     });
   }

@@ -79,7 +79,8 @@ export function orderForBlock(pool: readonly PendingTx[], baseFee: bigint | unde
     if (list === undefined) bySender.set(key, (list = []));
     list.push(p);
   });
-  for (const list of bySender.values()) list.sort((a, b) => (a.tx.nonce < b.tx.nonce ? -1 : a.tx.nonce > b.tx.nonce ? 1 : firstSeen.get(a)! - firstSeen.get(b)!));
+  for (const list of bySender.values())
+    list.sort((a, b) => (a.tx.nonce < b.tx.nonce ? -1 : a.tx.nonce > b.tx.nonce ? 1 : firstSeen.get(a)! - firstSeen.get(b)!));
   const heads = [...bySender.values()];
   const out: PendingTx[] = [];
   while (heads.length > 0) {
@@ -118,7 +119,8 @@ export interface PoolRules {
 export function checkTransaction(tx: TypedTransaction, sender: Address, pool: readonly PendingTx[], rules: PoolRules): PendingTx | undefined {
   const hash = plainHex(tx.hash());
   if (pool.some((p) => plainHex(p.tx.hash()) === hash)) throw new TxRejected('already known');
-  if (tx.type === 0 && !tx.supports(Capability.EIP155ReplayProtection) && !rules.allowUnprotected) throw new TxRejected('only replay-protected (EIP-155) transactions allowed over RPC');
+  if (tx.type === 0 && !tx.supports(Capability.EIP155ReplayProtection) && !rules.allowUnprotected)
+    throw new TxRejected('only replay-protected (EIP-155) transactions allowed over RPC');
   if (tx.gasLimit > rules.blockGasLimit) throw new TxRejected('exceeds block gas limit');
   const { feeCap, tipCap } = feeCaps(tx);
   if (tipCap > feeCap) throw new TxRejected('max priority fee per gas higher than max fee per gas');
@@ -132,7 +134,8 @@ export function checkTransaction(tx: TypedTransaction, sender: Address, pool: re
   const blob = tx as { maxFeePerBlobGas?: bigint; blobVersionedHashes?: readonly unknown[] };
   const blobCost = blob.maxFeePerBlobGas === undefined ? 0n : BigInt(blob.blobVersionedHashes?.length ?? 0) * GAS_PER_BLOB * blob.maxFeePerBlobGas;
   const total = tx.getUpfrontCost() + blobCost;
-  if (rules.balance < total) throw new TxRejected(`insufficient funds for gas * price + value: balance ${rules.balance}, tx cost ${total}, overshot ${total - rules.balance}`);
+  if (rules.balance < total)
+    throw new TxRejected(`insufficient funds for gas * price + value: balance ${rules.balance}, tx cost ${total}, overshot ${total - rules.balance}`);
   const same = pool.find((p) => p.sender.equals(sender) && p.tx.nonce === tx.nonce);
   if (same === undefined) return undefined;
   const old = feeCaps(same.tx);

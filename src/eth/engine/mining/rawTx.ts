@@ -21,7 +21,8 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common): TypedTran
   if (first <= 0x7f) {
     const type = Object.hasOwn(TYPES, first) ? TYPES[first] : undefined;
     if (type === undefined) throw new TxRejected(`transaction type not supported: 0x${first.toString(16).padStart(2, '0')}`);
-    if (!common.isActivatedEIP(type.eip)) throw new TxRejected(`transaction type not supported: a ${type.name} transaction needs EIP-${type.eip}, not active at hardfork ${common.hardfork()}`);
+    if (!common.isActivatedEIP(type.eip))
+      throw new TxRejected(`transaction type not supported: a ${type.name} transaction needs EIP-${type.eip}, not active at hardfork ${common.hardfork()}`);
   }
   try {
     if (first === 3) return createBlob4844TxFromSerializedNetworkWrapper(raw, { common });

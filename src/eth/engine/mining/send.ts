@@ -64,7 +64,13 @@ export function sendTransaction(chain: EthChain, miner: Miner, tx: TypedTransact
 }
 
 /** sendTransaction's work, for a job already on the chain's writer. */
-export async function sendNow(chain: EthChain, miner: Miner, tx: TypedTransaction, admit: Admission = poolAdmission(miner), knownSender?: Address): Promise<SendOutcome> {
+export async function sendNow(
+  chain: EthChain,
+  miner: Miner,
+  tx: TypedTransaction,
+  admit: Admission = poolAdmission(miner),
+  knownSender?: Address,
+): Promise<SendOutcome> {
   const sender = knownSender ?? senderOf(tx);
   if (chain.transaction(tx.hash())?.kind === 'mined') throw new TxRejected('already known');
   const replaced = await admit(chain, tx, sender);

@@ -20,7 +20,22 @@ const TIME_FORKS = ['shanghai', 'cancun', 'prague', 'osaka', 'bpo1', 'bpo2', 'bp
 type TimeFork = (typeof TIME_FORKS)[number];
 
 /** Forks geth schedules by block (its ChainConfig's `...Block` fields); Paris is by total difficulty in geth. */
-const BLOCK_FORKS = ['homestead', 'dao', 'tangerineWhistle', 'spuriousDragon', 'byzantium', 'constantinople', 'petersburg', 'istanbul', 'muirGlacier', 'berlin', 'london', 'arrowGlacier', 'grayGlacier', 'mergeNetsplitBlock'];
+const BLOCK_FORKS = [
+  'homestead',
+  'dao',
+  'tangerineWhistle',
+  'spuriousDragon',
+  'byzantium',
+  'constantinople',
+  'petersburg',
+  'istanbul',
+  'muirGlacier',
+  'berlin',
+  'london',
+  'arrowGlacier',
+  'grayGlacier',
+  'mergeNetsplitBlock',
+];
 
 /** geth's names of the precompiles, by address (each precompile's Name() in geth's core/vm/contracts.go). */
 const PRECOMPILE_NAMES: ReadonlyMap<string, string> = new Map([
@@ -107,7 +122,14 @@ const u64 = (n: bigint) => {
 function forkHash(common: Common, genesisHash: Uint8Array, genesisTime: bigint, times: Map<TimeFork, bigint>, t: bigint): Uint8Array {
   const byBlock = new Set<bigint>();
   for (const hf of common.hardforks()) {
-    if (BLOCK_FORKS.includes(hf.name) && hf.block !== null && hf.block !== undefined && (hf.timestamp === undefined || hf.timestamp === null) && BigInt(hf.block) > 0n) byBlock.add(BigInt(hf.block));
+    if (
+      BLOCK_FORKS.includes(hf.name) &&
+      hf.block !== null &&
+      hf.block !== undefined &&
+      (hf.timestamp === undefined || hf.timestamp === null) &&
+      BigInt(hf.block) > 0n
+    )
+      byBlock.add(BigInt(hf.block));
   }
   const byTime = [...new Set(times.values())].filter((at) => at > genesisTime).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   let hash = crc32(genesisHash);
@@ -146,7 +168,12 @@ function assemble(chain: EthChain, times: Map<TimeFork, bigint>, index: number):
   const system: [string, string][] = [];
   if (index >= TIME_FORKS.indexOf('cancun')) system.push(['BEACON_ROOTS_ADDRESS', BEACON_ROOTS]);
   if (index >= TIME_FORKS.indexOf('prague')) {
-    system.push(['CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS', CONSOLIDATION_QUEUE], ['DEPOSIT_CONTRACT_ADDRESS', depositContract(rules)], ['HISTORY_STORAGE_ADDRESS', HISTORY_STORAGE], ['WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS', WITHDRAWAL_QUEUE]);
+    system.push(
+      ['CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS', CONSOLIDATION_QUEUE],
+      ['DEPOSIT_CONTRACT_ADDRESS', depositContract(rules)],
+      ['HISTORY_STORAGE_ADDRESS', HISTORY_STORAGE],
+      ['WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS', WITHDRAWAL_QUEUE],
+    );
   }
   let blobSchedule: BlobSchedule | undefined;
   if (index >= TIME_FORKS.indexOf('cancun')) {

@@ -64,10 +64,7 @@ export async function prove(state: MerkleStateManager, address: Address, keys: r
     storageHash: account.storageRoot,
     accountProof,
     storageProof: keys.map((key, i) =>
-      emptyStorage
-        ? { key, value: 0n, proof: [] }
-        : { key, value: BigInt(raw.storageProof[i]!.value), proof: raw.storageProof[i]!.proof.map(toBytes) },
+      emptyStorage ? { key, value: 0n, proof: [] } : { key, value: BigInt(raw.storageProof[i]!.value), proof: raw.storageProof[i]!.proof.map(toBytes) },
     ),
   };
 }
-

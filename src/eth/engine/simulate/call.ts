@@ -72,7 +72,8 @@ export async function runSimCall(env: CallEnv, call: SimCall): Promise<CallRun> 
   if (call.gasPrice !== undefined && (call.maxFeePerGas !== undefined || call.maxPriorityFeePerGas !== undefined)) {
     throw new SimulationError(-32000, 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified');
   }
-  if (call.chainId !== undefined && call.chainId !== env.chainId) throw new SimulationError(-32000, `chainId does not match node's (have=${call.chainId}, want=${env.chainId})`);
+  if (call.chainId !== undefined && call.chainId !== env.chainId)
+    throw new SimulationError(-32000, `chainId does not match node's (have=${call.chainId}, want=${env.chainId})`);
   const baseFee = env.header.baseFeePerGas;
   const value = call.value ?? 0n;
   const data = call.data ?? new Uint8Array();
@@ -100,13 +101,20 @@ export async function runSimCall(env: CallEnv, call: SimCall): Promise<CallRun> 
     tx = makeTx(env, call, { nonce, gas, value, data, feeCap, tip, legacyPrice: call.gasPrice });
   } catch (err) {
     // @ethereumjs refuses to make some transactions geth runs into an error: answer geth's where it has one.
-    if (initCodeLimit !== undefined && BigInt(data.length) > initCodeLimit) fail(ERR.maxInitCode, `max initcode size exceeded: code size ${data.length} limit ${initCodeLimit}`, gas);
+    if (initCodeLimit !== undefined && BigInt(data.length) > initCodeLimit)
+      fail(ERR.maxInitCode, `max initcode size exceeded: code size ${data.length} limit ${initCodeLimit}`, gas);
     throw new SimulationError(ERR.internal, `err: ${err instanceof Error ? err.message : String(err)} (supplied gas ${gas})`);
   }
   const noBaseFee = !env.validate && feeCap === 0n && tip === 0n;
   if (baseFee !== undefined && !noBaseFee) {
-    if (feeCap < tip) fail(ERR.invalidParams, `max priority fee per gas higher than max fee per gas: address ${shown(from)}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`, gas);
-    if (feeCap < baseFee) fail(ERR.baseFeeTooLow, `max fee per gas less than block base fee: address ${shown(from)}, maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`, gas);
+    if (feeCap < tip)
+      fail(
+        ERR.invalidParams,
+        `max priority fee per gas higher than max fee per gas: address ${shown(from)}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`,
+        gas,
+      );
+    if (feeCap < baseFee)
+      fail(ERR.baseFeeTooLow, `max fee per gas less than block base fee: address ${shown(from)}, maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`, gas);
   }
   const balance = account?.balance ?? 0n;
   // A blob call also pays for its blobs' gas at its blob fee cap (geth's buyGas).
@@ -118,7 +126,8 @@ export async function runSimCall(env: CallEnv, call: SimCall): Promise<CallRun> 
   const floor = tx.getMinimumGasLimit();
   if (gas < floor) fail(ERR.internal, `insufficient gas for floor data gas cost: have ${gas}, want ${floor}`, gas);
   if (value > 0n && balance - gas * gasPrice < value) fail(ERR.insufficientFunds, `insufficient funds for transfer: address ${shown(from)}`, gas);
-  if (initCodeLimit !== undefined && BigInt(data.length) > initCodeLimit) fail(ERR.maxInitCode, `max initcode size exceeded: code size ${data.length} limit ${initCodeLimit}`, gas);
+  if (initCodeLimit !== undefined && BigInt(data.length) > initCodeLimit)
+    fail(ERR.maxInitCode, `max initcode size exceeded: code size ${data.length} limit ${initCodeLimit}`, gas);
 
   // geth skips the EOA check here: a sender with code runs as if it had none (its code hash put back after).
   const codeHash = account?.codeHash;
@@ -136,7 +145,10 @@ export async function runSimCall(env: CallEnv, call: SimCall): Promise<CallRun> 
     });
   } catch (err) {
     if (err instanceof CallTimeout) throw err;
-    throw new SimulationError(ERR.internal, `err: ${err instanceof Error ? err.message.replace(/ \((vm hf|block number)=.*$/s, '') : String(err)} (supplied gas ${gas})`);
+    throw new SimulationError(
+      ERR.internal,
+      `err: ${err instanceof Error ? err.message.replace(/ \((vm hf|block number)=.*$/s, '') : String(err)} (supplied gas ${gas})`,
+    );
   } finally {
     if (hidden) await state.modifyAccountFields(from, { codeHash });
   }
@@ -168,7 +180,17 @@ function makeTx(env: CallEnv, call: SimCall, f: TxFields): TypedTransaction {
   if (f.legacyPrice !== undefined) {
     tx = createLegacyTx({ ...base, gasPrice: f.legacyPrice }, opts);
   } else if (call.authorizationList !== undefined && call.to !== undefined) {
-    tx = createEOACode7702Tx({ ...base, chainId: env.chainId, maxFeePerGas: f.feeCap, maxPriorityFeePerGas: f.tip, accessList: call.accessList ?? [], authorizationList: call.authorizationList }, opts);
+    tx = createEOACode7702Tx(
+      {
+        ...base,
+        chainId: env.chainId,
+        maxFeePerGas: f.feeCap,
+        maxPriorityFeePerGas: f.tip,
+        accessList: call.accessList ?? [],
+        authorizationList: call.authorizationList,
+      },
+      opts,
+    );
   } else if (call.blobVersionedHashes !== undefined && call.to !== undefined) {
     const fees = { chainId: env.chainId, maxFeePerGas: f.feeCap, maxPriorityFeePerGas: f.tip, maxFeePerBlobGas: call.maxFeePerBlobGas ?? 0n };
     tx = createBlob4844Tx({ ...base, ...fees, accessList: call.accessList ?? [], blobVersionedHashes: [...call.blobVersionedHashes] }, opts);

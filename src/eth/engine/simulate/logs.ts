@@ -64,7 +64,11 @@ export class LogCollector {
   /** geth's captureTransfer; a creation's (`to` undefined) gets its recipient topic when the creation ends. */
   private transfer(from: Address, to: Address | undefined, value: bigint): void {
     if (!this.traceTransfers) return;
-    this.capture(TRANSFER_ADDRESS, [TRANSFER_TOPIC, setLengthLeft(from.bytes, 32), to === undefined ? new Uint8Array() : setLengthLeft(to.bytes, 32)], word(value));
+    this.capture(
+      TRANSFER_ADDRESS,
+      [TRANSFER_TOPIC, setLengthLeft(from.bytes, 32), to === undefined ? new Uint8Array() : setLengthLeft(to.bytes, 32)],
+      word(value),
+    );
   }
 
   private capture(address: Uint8Array, topics: readonly Uint8Array[], data: Uint8Array): void {

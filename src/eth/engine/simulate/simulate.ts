@@ -115,7 +115,14 @@ interface SimVm {
   readonly logs: LogCollector;
 }
 
-async function simulateBlock(sim: SimVm, base: MinedBlock, parent: Block, block: SettledBlock, opts: SimOptions, budget: { remaining: bigint }): Promise<SimBlockResult> {
+async function simulateBlock(
+  sim: SimVm,
+  base: MinedBlock,
+  parent: Block,
+  block: SettledBlock,
+  opts: SimOptions,
+  budget: { remaining: bigint },
+): Promise<SimBlockResult> {
   const o = block.blockOverrides;
   const { vm, logs: collector } = sim;
   const common = vm.common;
@@ -127,7 +134,9 @@ async function simulateBlock(sim: SimVm, base: MinedBlock, parent: Block, block:
   }
   let excessBlobGas: bigint | undefined;
   if (common.isActivatedEIP(4844)) excessBlobGas = ph.excessBlobGas === undefined ? 0n : ph.calcNextExcessBlobGas(common);
-  const withdrawals = common.isActivatedEIP(4895) ? (o?.withdrawals ?? []).map((w) => ({ index: w.index, validatorIndex: w.validatorIndex, address: w.address, amount: w.amount })) : undefined;
+  const withdrawals = common.isActivatedEIP(4895)
+    ? (o?.withdrawals ?? []).map((w) => ({ index: w.index, validatorIndex: w.validatorIndex, address: w.address, amount: w.amount }))
+    : undefined;
   const headerData = {
     parentHash: parent.hash(),
     number: block.number,
@@ -140,7 +149,12 @@ async function simulateBlock(sim: SimVm, base: MinedBlock, parent: Block, block:
     excessBlobGas,
     parentBeaconBlockRoot: common.isActivatedEIP(4788) ? (o?.beaconRoot ?? ZERO32) : undefined,
   };
-  const builder = await buildBlock(vm, { parentBlock: parent, headerData, withdrawals, blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true } as never });
+  const builder = await buildBlock(vm, {
+    parentBlock: parent,
+    headerData,
+    withdrawals,
+    blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true } as never,
+  });
   // State overrides come first (geth applies them before the system calls).
   const restore = await applyStateOverride(vm, block.stateOverrides);
   try {
@@ -176,7 +190,8 @@ async function simulateBlock(sim: SimVm, base: MinedBlock, parent: Block, block:
       recordTransaction(builder, run.tx, run.result);
       senders.push(run.from);
       const r = run.result;
-      if (r.totalGasSpent > budget.remaining) throw new SimulationError(-32000, `RPC gas cap exhausted: need ${r.totalGasSpent}, remaining ${budget.remaining}`);
+      if (r.totalGasSpent > budget.remaining)
+        throw new SimulationError(-32000, `RPC gas cap exhausted: need ${r.totalGasSpent}, remaining ${budget.remaining}`);
       budget.remaining -= r.totalGasSpent;
       const err = r.execResult.exceptionError;
       const logs = collector.take();
@@ -193,10 +208,14 @@ async function simulateBlock(sim: SimVm, base: MinedBlock, parent: Block, block:
     }
     resumeClock(vm);
     const built = await buildWithTransactions(builder);
-    const mined = minedBlock(built, 0n, senders, built.transactions.map(() => ({ cumulativeGasUsed: 0n, gasUsed: 0n, effectiveGasPrice: 0n, logsBloom: new Uint8Array(256), logs: [] })));
+    const mined = minedBlock(
+      built,
+      0n,
+      senders,
+      built.transactions.map(() => ({ cumulativeGasUsed: 0n, gasUsed: 0n, effectiveGasPrice: 0n, logsBloom: new Uint8Array(256), logs: [] })),
+    );
     return { mined, calls };
   } finally {
     restore();
   }
 }
-

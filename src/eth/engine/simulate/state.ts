@@ -38,7 +38,13 @@ export async function simulationState(chain: EthChain, base: MinedBlock, common:
   const db = copy._trie.database().db as unknown as { _database: Map<string, Uint8Array | string> };
   const trie = new MerklePatriciaTrie({ useKeyHashing: true, common, db: new MapDB(new OverlayMap(db._database)), valueEncoding: ValueEncoding.Bytes });
   // The head's state manager: its flush writes each trie in one batch (same nodes, same roots).
-  const state = new HeadStateManager({ common, trie, prefixCodeHashes: copy._prefixCodeHashes, prefixStorageTrieKeys: copy._prefixStorageTrieKeys, caches: new Caches() });
+  const state = new HeadStateManager({
+    common,
+    trie,
+    prefixCodeHashes: copy._prefixCodeHashes,
+    prefixStorageTrieKeys: copy._prefixStorageTrieKeys,
+    caches: new Caches(),
+  });
   await state.setStateRoot(chain.stateRootOf(base));
   return state;
 }

@@ -5,7 +5,18 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
-import { Account, type Address, bytesToUnprefixedHex, createAccountFromRLP, unpadBytes, createAddressFromString, MapDB, unprefixedHexToBytes, concatBytes, hexToBytes } from '@ethereumjs/util';
+import {
+  Account,
+  type Address,
+  bytesToUnprefixedHex,
+  createAccountFromRLP,
+  unpadBytes,
+  createAddressFromString,
+  MapDB,
+  unprefixedHexToBytes,
+  concatBytes,
+  hexToBytes,
+} from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { nibbles, TrieWriter, type NodeStore, type TrieUpdate } from './trieWriter.js';
 

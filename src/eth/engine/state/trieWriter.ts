@@ -12,7 +12,8 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 const lengthBytes = (n: number): number => (n < 0x100 ? 1 : n < 0x10000 ? 2 : n < 0x1000000 ? 3 : 4);
 /** Size of an RLP header for a payload of `n` bytes. */
 const headerSize = (n: number): number => (n < 56 ? 1 : 1 + lengthBytes(n));
-const itemSize = (item: Uint8Array | RawNode): number => (item instanceof Uint8Array ? (item.length === 1 && item[0]! < 0x80 ? 1 : headerSize(item.length) + item.length) : listSize(item));
+const itemSize = (item: Uint8Array | RawNode): number =>
+  item instanceof Uint8Array ? (item.length === 1 && item[0]! < 0x80 ? 1 : headerSize(item.length) + item.length) : listSize(item);
 function payloadSize(list: RawNode): number {
   let n = 0;
   for (const item of list) n += itemSize(item);

@@ -109,16 +109,69 @@ function stackInputs(op: number): number | undefined {
   return INPUTS[op];
 }
 const INPUTS: Record<number, number> = {
-  0x01: 2, 0x02: 2, 0x03: 2, 0x04: 2, 0x05: 2, 0x06: 2, 0x07: 2, 0x08: 3, 0x09: 3, 0x0a: 2, 0x0b: 2,
-  0x10: 2, 0x11: 2, 0x12: 2, 0x13: 2, 0x14: 2, 0x15: 1, 0x16: 2, 0x17: 2, 0x18: 2, 0x19: 1, 0x1a: 2, 0x1b: 2, 0x1c: 2, 0x1d: 2, 0x1e: 1,
-  0x20: 2, 0x31: 1, 0x35: 1, 0x37: 3, 0x39: 3, 0x3b: 1, 0x3c: 4, 0x3e: 3, 0x3f: 1, 0x40: 1, 0x49: 1,
-  0x50: 1, 0x51: 1, 0x52: 2, 0x53: 2, 0x54: 1, 0x55: 2, 0x56: 1, 0x57: 2, 0x5c: 1, 0x5d: 2, 0x5e: 3,
-  0xf0: 3, 0xf1: 7, 0xf2: 7, 0xf3: 2, 0xf4: 6, 0xf5: 4, 0xfa: 6, 0xfd: 2, 0xff: 1,
+  0x01: 2,
+  0x02: 2,
+  0x03: 2,
+  0x04: 2,
+  0x05: 2,
+  0x06: 2,
+  0x07: 2,
+  0x08: 3,
+  0x09: 3,
+  0x0a: 2,
+  0x0b: 2,
+  0x10: 2,
+  0x11: 2,
+  0x12: 2,
+  0x13: 2,
+  0x14: 2,
+  0x15: 1,
+  0x16: 2,
+  0x17: 2,
+  0x18: 2,
+  0x19: 1,
+  0x1a: 2,
+  0x1b: 2,
+  0x1c: 2,
+  0x1d: 2,
+  0x1e: 1,
+  0x20: 2,
+  0x31: 1,
+  0x35: 1,
+  0x37: 3,
+  0x39: 3,
+  0x3b: 1,
+  0x3c: 4,
+  0x3e: 3,
+  0x3f: 1,
+  0x40: 1,
+  0x49: 1,
+  0x50: 1,
+  0x51: 1,
+  0x52: 2,
+  0x53: 2,
+  0x54: 1,
+  0x55: 2,
+  0x56: 1,
+  0x57: 2,
+  0x5c: 1,
+  0x5d: 2,
+  0x5e: 3,
+  0xf0: 3,
+  0xf1: 7,
+  0xf2: 7,
+  0xf3: 2,
+  0xf4: 6,
+  0xf5: 4,
+  0xfa: 6,
+  0xfd: 2,
+  0xff: 1,
 };
 
 /** geth's text of an EVM error; the frame's last opcode names an invalid opcode and counts a stack underflow. */
 export function gethError(evmError: string, lastOp?: number, stackLength?: number): string {
-  if (evmError === 'invalid opcode') return `invalid opcode: ${lastOp === undefined || lastOp === 0xfe ? 'INVALID' : `opcode 0x${lastOp.toString(16)} not defined`}`;
+  if (evmError === 'invalid opcode')
+    return `invalid opcode: ${lastOp === undefined || lastOp === 0xfe ? 'INVALID' : `opcode 0x${lastOp.toString(16)} not defined`}`;
   if (evmError === 'stack underflow' && lastOp !== undefined && stackLength !== undefined) {
     const wants = stackInputs(lastOp);
     if (wants !== undefined && stackLength < wants) return `stack underflow (${stackLength} <=> ${wants})`;
@@ -231,11 +284,17 @@ export function attach(vm: VM, tracer: Tracer, check: () => void): { frames: Fra
       });
     }
     const reverted = evmError === 'revert';
-    const output = evmError === undefined || reverted ? res.returnValue ?? new Uint8Array() : new Uint8Array();
+    const output = evmError === undefined || reverted ? (res.returnValue ?? new Uint8Array()) : new Uint8Array();
     const parent = frames[frames.length - 1];
     // geth's CREATE keeps return data only when the creation reverted.
     if (parent !== undefined) parent.returnData = frame.type.startsWith('CREATE') && !reverted ? new Uint8Array() : output;
-    tracer.exit?.(frame, { output, gasUsed: res.executionGasUsed, evmError, error: evmError === undefined ? undefined : gethError(evmError, frame.lastOp, frame.lastStackLength), reverted: evmError !== undefined });
+    tracer.exit?.(frame, {
+      output,
+      gasUsed: res.executionGasUsed,
+      evmError,
+      error: evmError === undefined ? undefined : gethError(evmError, frame.lastOp, frame.lastStackLength),
+      reverted: evmError !== undefined,
+    });
   };
   const onStep = (e: StepEvent, resolve?: () => void) => {
     if ((++steps & 1023) === 0) check();

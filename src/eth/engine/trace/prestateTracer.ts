@@ -7,7 +7,17 @@
  * EIP-7702 authorities and delegation targets; then by opcode (SLOAD/SSTORE slots, EXTCODE*, BALANCE, SELFDESTRUCT,
  * the targets of calls, the addresses CREATE and CREATE2 make).
  */
-import { Address, bytesToBigInt, bytesToHex, equalsBytes, generateAddress, generateAddress2, KECCAK256_NULL, setLengthLeft, bigIntToBytes } from '@ethereumjs/util';
+import {
+  Address,
+  bytesToBigInt,
+  bytesToHex,
+  equalsBytes,
+  generateAddress,
+  generateAddress2,
+  KECCAK256_NULL,
+  setLengthLeft,
+  bigIntToBytes,
+} from '@ethereumjs/util';
 import type { Step, StepState, Tracer } from './hooks.js';
 import type { PrestateAccount, PrestateResult, PrestateTracerOptions } from './types.js';
 

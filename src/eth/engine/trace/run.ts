@@ -8,7 +8,15 @@
  *
  * Each transaction has `timeoutMs` (geth's `timeout`, default 5 s): past it the run stops with "execution timeout".
  */
-import { Address, bigIntToAddressBytes, bigIntToBytes, createAddressFromString, eoaCode7702RecoverAuthority, generateAddress, setLengthLeft } from '@ethereumjs/util';
+import {
+  Address,
+  bigIntToAddressBytes,
+  bigIntToBytes,
+  createAddressFromString,
+  eoaCode7702RecoverAuthority,
+  generateAddress,
+  setLengthLeft,
+} from '@ethereumjs/util';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { ExecutionFailed, LimitExceeded } from '../../../errors.js';
@@ -51,7 +59,8 @@ function withSender(tx: TypedTransaction, sender: Address): TypedTransaction {
  */
 async function withTraceVm<T>(chain: EthChain, stateBlock: MinedBlock, ruleBlock: MinedBlock, fn: (vm: VM) => Promise<T>): Promise<T> {
   const rules = hardforkOf(chain, ruleBlock);
-  const own = async () => createVM({ common: chain.commonAt(ruleBlock.number, ruleBlock.header.timestamp), stateManager: await chain.stateAt(stateBlock), blockchain: chain.view });
+  const own = async () =>
+    createVM({ common: chain.commonAt(ruleBlock.number, ruleBlock.header.timestamp), stateManager: await chain.stateAt(stateBlock), blockchain: chain.view });
   // Before Byzantium a run computes a state root per transaction, which leaves a pooled VM's caches behind: a VM of its own.
   if (!rules.byzantium) return fn(await own());
   if (ruleBlock === stateBlock || hardforkOf(chain, stateBlock).name === rules.name) return withTxVmAt(chain, stateBlock, fn);
@@ -104,7 +113,12 @@ async function replayUpTo(vm: VM, block: MinedBlock, count: number): Promise<num
   await systemCalls(vm, block);
   let logs = 0;
   for (let i = 0; i < count; i++) {
-    await runTx(vm, { tx: withSender(txAt(block, i), block.senders[i]!), block: { header: block.header } as never, skipBlockGasLimitValidation: true, skipHardForkValidation: true });
+    await runTx(vm, {
+      tx: withSender(txAt(block, i), block.senders[i]!),
+      block: { header: block.header } as never,
+      skipBlockGasLimitValidation: true,
+      skipHardForkValidation: true,
+    });
     logs += receiptAt(block, i).logs.length;
   }
   return logs;
@@ -122,7 +136,11 @@ interface Run {
 }
 
 /** A tracer for `spec`, and how it answers once the transaction ran. */
-function tracerFor(vm: VM, spec: TracerSpec, run: Run): { tracer: Tracer; start?: () => Promise<void>; end?: () => Promise<void>; result: (gasUsed: bigint) => TraceResult } {
+function tracerFor(
+  vm: VM,
+  spec: TracerSpec,
+  run: Run,
+): { tracer: Tracer; start?: () => Promise<void>; end?: () => Promise<void>; result: (gasUsed: bigint) => TraceResult } {
   switch (spec.kind) {
     case 'structLogger': {
       const t = new StructLogger(spec.opts);
@@ -147,7 +165,15 @@ function tracerFor(vm: VM, spec: TracerSpec, run: Run): { tracer: Tracer; start?
             // An invalid authorization is skipped, as geth skips it.
           }
         }
-        await t.txStart({ from, to, isCreate, coinbase: run.context.header.coinbase, authorities, prague: vm.common.isActivatedEIP(7702), cancun: vm.common.isActivatedEIP(6780) });
+        await t.txStart({
+          from,
+          to,
+          isCreate,
+          coinbase: run.context.header.coinbase,
+          authorities,
+          prague: vm.common.isActivatedEIP(7702),
+          cancun: vm.common.isActivatedEIP(6780),
+        });
       };
       return { tracer: t, start, end: () => t.txEnd(), result: () => t.result() };
     }
@@ -184,7 +210,8 @@ async function runTraced(vm: VM, run: Run, req: TraceRequest): Promise<TraceResu
     });
   } catch (err) {
     if (err instanceof CallTimeout || err instanceof TraceAborted) throw new ExecutionFailed('execution timeout');
-    if (err instanceof TraceTooLarge) throw new LimitExceeded(`trace too large: more than ${MAX_STRUCT_LOGS} struct logs; set a limit (bytes of logs), or trace with callTracer`);
+    if (err instanceof TraceTooLarge)
+      throw new LimitExceeded(`trace too large: more than ${MAX_STRUCT_LOGS} struct logs; set a limit (bytes of logs), or trace with callTracer`);
     throw new ExecutionFailed(`tracing failed: ${err instanceof Error ? err.message.replace(/ -> .*$/s, '') : String(err)}`);
   } finally {
     listening.detach();

@@ -57,7 +57,11 @@ export class StructLogger implements Tracer {
     if (load !== undefined && load.depth === frame.depth + 1) {
       this.load = undefined;
       // CallState and MerkleStateManager read the value when called: the state as the SLOAD saw it.
-      this.reads.push(frame.state.getStorage(load.address, setLengthLeft(bigIntToBytes(load.slot), 32)).then((v) => this.loaded(load, v.length === 0 ? 0n : BigInt('0x' + Buffer.from(v).toString('hex')))));
+      this.reads.push(
+        frame.state
+          .getStorage(load.address, setLengthLeft(bigIntToBytes(load.slot), 32))
+          .then((v) => this.loaded(load, v.length === 0 ? 0n : BigInt('0x' + Buffer.from(v).toString('hex')))),
+      );
     }
     const last = this.lastOfFrame[frame.depth];
     if (last !== undefined && end.evmError !== undefined && BEFORE_LOGGING.has(end.evmError)) last.error = end.error;

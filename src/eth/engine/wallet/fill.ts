@@ -17,7 +17,12 @@ export interface SendRequest extends CallRequest {
 /** The next nonce of `sender`: its account nonce, past its pool transactions with consecutive nonces. */
 export async function nextNonce(chain: EthChain, sender: Address): Promise<bigint> {
   let nonce = (await chain.getAccount(sender, chain.head()))?.nonce ?? 0n;
-  const mine = new Set(chain.pendingTransactions().filter((p) => p.sender.equals(sender)).map((p) => p.tx.nonce));
+  const mine = new Set(
+    chain
+      .pendingTransactions()
+      .filter((p) => p.sender.equals(sender))
+      .map((p) => p.tx.nonce),
+  );
   while (mine.has(nonce)) nonce++;
   return nonce;
 }
@@ -34,7 +39,8 @@ export async function fillTransaction(chain: EthChain, req: SendRequest, baseFee
     if (accessList !== undefined && common.isActivatedEIP(2930)) return { ...base, type: 1, gasPrice, accessList, chainId: chain.chainId };
     return { ...base, type: 0, gasPrice };
   }
-  const maxPriorityFeePerGas = req.maxPriorityFeePerGas ?? (req.maxFeePerGas !== undefined && req.maxFeePerGas < suggestTip(chain) ? req.maxFeePerGas : suggestTip(chain));
+  const maxPriorityFeePerGas =
+    req.maxPriorityFeePerGas ?? (req.maxFeePerGas !== undefined && req.maxFeePerGas < suggestTip(chain) ? req.maxFeePerGas : suggestTip(chain));
   const maxFeePerGas = req.maxFeePerGas ?? baseFee * 2n + maxPriorityFeePerGas;
   return { ...base, type: 2, maxFeePerGas, maxPriorityFeePerGas, accessList: accessList ?? [], chainId: chain.chainId };
 }

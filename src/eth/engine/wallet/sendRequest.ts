@@ -12,17 +12,31 @@ import { fillTransaction, type SendRequest } from './fill.js';
 import { impersonatedTx, type Impersonation } from './impersonation.js';
 
 /** The filled transaction of a request: signed by a dev account, or from an impersonated address. */
-async function buildTransaction(chain: EthChain, miner: Miner, req: SendRequest, impersonation: Impersonation | undefined, allowImpersonated: boolean): Promise<TypedTransaction> {
+async function buildTransaction(
+  chain: EthChain,
+  miner: Miner,
+  req: SendRequest,
+  impersonation: Impersonation | undefined,
+  allowImpersonated: boolean,
+): Promise<TypedTransaction> {
   const data = await fillTransaction(chain, req, miner.nextBaseFee());
   const common = chain.commonAt(chain.head().number + 1n, miner.nextHeader().timestamp!);
   const dev = chain.devAccounts().find((a) => a.address.equals(req.from));
   if (dev !== undefined) return createTx(data as never, { common }).sign(dev.privateKey);
   if (allowImpersonated && impersonation?.has(req.from)) return impersonatedTx(data, common, req.from);
-  throw new DevgateError(`unknown account ${req.from.toString()}: devgate ${allowImpersonated ? 'sends' : 'signs'} only for its dev accounts (eth_accounts)${allowImpersonated ? ' and impersonated ones (anvil_impersonateAccount)' : ''}`);
+  throw new DevgateError(
+    `unknown account ${req.from.toString()}: devgate ${allowImpersonated ? 'sends' : 'signs'} only for its dev accounts (eth_accounts)${allowImpersonated ? ' and impersonated ones (anvil_impersonateAccount)' : ''}`,
+  );
 }
 
 /** eth_sendTransaction: fills, signs (or impersonates) and sends, on the writer. */
-export function sendRequest(chain: EthChain, miner: Miner, req: SendRequest, impersonation: Impersonation | undefined, admit?: Admission): Promise<SendOutcome> {
+export function sendRequest(
+  chain: EthChain,
+  miner: Miner,
+  req: SendRequest,
+  impersonation: Impersonation | undefined,
+  admit?: Admission,
+): Promise<SendOutcome> {
   return chain.writer.run(async () => sendNow(chain, miner, await buildTransaction(chain, miner, req, impersonation, true), admit, req.from));
 }
 

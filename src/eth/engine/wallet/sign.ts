@@ -10,7 +10,8 @@ import type { EthChain } from '../chain/chain.js';
 /** The private key of a dev account, or a clear error. */
 export function devKey(chain: EthChain, address: Address): Uint8Array {
   const account = chain.devAccounts().find((a) => a.address.equals(address));
-  if (account === undefined) throw new DevgateError(`unknown account ${address.toString()}: devgate signs only for its dev accounts (eth_accounts); impersonate it to send from it`);
+  if (account === undefined)
+    throw new DevgateError(`unknown account ${address.toString()}: devgate signs only for its dev accounts (eth_accounts); impersonate it to send from it`);
   return account.privateKey;
 }
 

@@ -10,7 +10,10 @@ export const anvil_dropAllTransactions = defineMethod({
   params: [],
   handler: (ctx: EthContext) =>
     ctx.chain.writer.run(() => {
-      ctx.chain.dropPending(ctx.chain.pendingTransactions().map((p) => p.tx.hash()), 'dropped');
+      ctx.chain.dropPending(
+        ctx.chain.pendingTransactions().map((p) => p.tx.hash()),
+        'dropped',
+      );
       return null;
     }),
 });

@@ -16,7 +16,8 @@ import { dumpTargetOf } from './dumpTargetOf.js';
 export const anvil_dumpState = defineMethod({
   name: 'anvil_dumpState',
   params: [optional('preserveHistoricalStates', bool)],
-  handler: async (ctx: EthContext, _preserve) => bytesHex(gzipSync(await dumpNetwork({ name: ctx.networkName, kind: 'eth', engine: dumpTargetOf(ctx) }), { level: 1 })),
+  handler: async (ctx: EthContext, _preserve) =>
+    bytesHex(gzipSync(await dumpNetwork({ name: ctx.networkName, kind: 'eth', engine: dumpTargetOf(ctx) }), { level: 1 })),
 });
 
 /** hardhat_dumpState: the same as anvil_dumpState. hardhat has no such method; devgate serves it so viem's testClient in hardhat mode can dump. */

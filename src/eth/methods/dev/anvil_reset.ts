@@ -7,7 +7,8 @@ import { snapshotsOf } from './snapshotsOf.js';
 const resetOptions = (value: unknown): undefined => {
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   const empty = (v: unknown) => isObject(v) && Object.values(v).every((x) => x === null || x === undefined);
-  if (isObject(value) && Object.keys(value).every((k) => k === 'forking') && (value.forking === undefined || value.forking === null || empty(value.forking))) return undefined;
+  if (isObject(value) && Object.keys(value).every((k) => k === 'forking') && (value.forking === undefined || value.forking === null || empty(value.forking)))
+    return undefined;
   throw new InvalidArgument('devgate does not fork remote chains: anvil_reset takes no forking options and goes back to the seeded chain');
 };
 

@@ -25,7 +25,8 @@ const messageFromL1: Decoder<MessageFromL1> = (value) => {
   const o = value as Record<string, unknown>;
   const extra = Object.keys(o).find((k) => !['from_address', 'to_address', 'entry_point_selector', 'payload'].includes(k));
   if (extra !== undefined) throw new InvalidArgument(`unknown message member ${JSON.stringify(extra.slice(0, 40))}`);
-  if (typeof o.from_address !== 'string' || !ETH_ADDRESS.test(o.from_address)) throw new InvalidArgument(`"from_address": expected an L1 (20-byte) address, got ${describe(o.from_address)}`);
+  if (typeof o.from_address !== 'string' || !ETH_ADDRESS.test(o.from_address))
+    throw new InvalidArgument(`"from_address": expected an L1 (20-byte) address, got ${describe(o.from_address)}`);
   if (!Array.isArray(o.payload)) throw new InvalidArgument(`"payload": expected an array of felts, got ${describe(o.payload)}`);
   const named = (k: string, v: unknown) => {
     try {
@@ -66,7 +67,9 @@ export const starknet_estimateMessageFee = defineMethod({
       handlers = undefined; // a seed contract whose class is not declared: any selector
     }
     if (handlers !== undefined && !handlers.some((h) => h.selector === msg.selector)) {
-      throw new RollupError(40, 'Contract error', { revert_error: `Entry point ${feltHex(msg.selector)} is not an L1_HANDLER of contract ${feltHex(msg.toAddress)} (class ${feltHex(target.classHash)}).` });
+      throw new RollupError(40, 'Contract error', {
+        revert_error: `Entry point ${feltHex(msg.selector)} is not an L1_HANDLER of contract ${feltHex(msg.toAddress)} (class ${feltHex(target.classHash)}).`,
+      });
     }
     return formatFeeEstimate(l1HandlerGas(msg.payload.length), 'WEI', block.gasPrices, ctx.chain.config);
   },

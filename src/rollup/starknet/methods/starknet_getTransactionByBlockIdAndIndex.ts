@@ -6,7 +6,8 @@ import { formatTransaction } from '../format.js';
 import { resolveBlock, starknetBlockId } from '../params.js';
 
 const index: Decoder<number> = (value) => {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new InvalidArgument(`expected a non-negative JSON integer index, got ${describe(value)}`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    throw new InvalidArgument(`expected a non-negative JSON integer index, got ${describe(value)}`);
   return value;
 };
 

@@ -19,7 +19,10 @@ export function blockTraces(ctx: RollupContext, block: SealedBlock | PendingBloc
   const steps = replay(start, block.transactions, { chainId: config.chainId, gasPrices: block.gasPrices, sequencerAddress: block.sequencerAddress });
   return steps.map((s) => ({
     transaction_hash: feltHex(s.executed.hash),
-    trace_root: formatTrace(s.executed, s.before, s.after, config, { validate: s.executed.tx.kind !== 'L1_HANDLER', charge: s.executed.actualFee > 0n && s.executed.tx.kind !== 'L1_HANDLER' }),
+    trace_root: formatTrace(s.executed, s.before, s.after, config, {
+      validate: s.executed.tx.kind !== 'L1_HANDLER',
+      charge: s.executed.actualFee > 0n && s.executed.tx.kind !== 'L1_HANDLER',
+    }),
   }));
 }
 

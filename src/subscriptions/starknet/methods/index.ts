@@ -25,7 +25,11 @@ export function starknetWsMethods(prefix: string): MethodTable<StarknetWsContext
   const table = new MethodTable<StarknetWsContext>();
   for (const p of new Set([prefix, 'rollup'])) {
     for (const def of STARKNET_WS) {
-      table.add({ ...def, name: def.name.replace(/^starknet_/, `${p}_`), handler: (ctx: StarknetWsContext, ...args: unknown[]) => def.handler({ ...ctx, prefix: p }, ...args) });
+      table.add({
+        ...def,
+        name: def.name.replace(/^starknet_/, `${p}_`),
+        handler: (ctx: StarknetWsContext, ...args: unknown[]) => def.handler({ ...ctx, prefix: p }, ...args),
+      });
     }
   }
   return table;

@@ -11,7 +11,15 @@ import { bodyKey, decodeBody, decodeIndex, INDEX_RANGE, plain } from './codec.js
 import { DataDirError, type NetworkDb } from './store.js';
 
 /** A block whose body is read from `db` on first use. */
-export function storedBlock(db: NetworkDb, number: bigint, hash: Uint8Array, totalDifficulty: bigint, txHashes: readonly Uint8Array[], opts: BlockOptions, keccak: (b: Uint8Array) => Uint8Array): MinedBlock {
+export function storedBlock(
+  db: NetworkDb,
+  number: bigint,
+  hash: Uint8Array,
+  totalDifficulty: bigint,
+  txHashes: readonly Uint8Array[],
+  opts: BlockOptions,
+  keccak: (b: Uint8Array) => Uint8Array,
+): MinedBlock {
   let inner: MinedBlock | undefined;
   const load = (): MinedBlock => {
     if (inner !== undefined) return inner;
@@ -19,7 +27,8 @@ export function storedBlock(db: NetworkDb, number: bigint, hash: Uint8Array, tot
     if (bytes === undefined) throw new DataDirError(`the data directory has no body of block ${number}`);
     const body = decodeBody(plain(bytes), number);
     const facts = blockHeader(body.raw, keccak);
-    if (facts.number !== number || !equalsBytes(facts.hash, hash)) throw new DataDirError(`block ${number} in the data directory is not the indexed block ${bytesToHex(hash)}`);
+    if (facts.number !== number || !equalsBytes(facts.hash, hash))
+      throw new DataDirError(`block ${number} in the data directory is not the indexed block ${bytesToHex(hash)}`);
     return (inner = lazyMinedBlock(body.raw, opts, facts, totalDifficulty, body.senders, body.txHashes, body.receipts, keccak));
   };
   return {

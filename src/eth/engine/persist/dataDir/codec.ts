@@ -67,7 +67,8 @@ export const encodeMeta = (meta: Meta) => new TextEncoder().encode(JSON.stringif
 export function decodeMeta(bytes: Uint8Array, where: string): Meta {
   try {
     const meta = JSON.parse(Buffer.from(bytes).toString('utf8')) as Meta;
-    if (typeof meta.genesisHash !== 'string' || typeof meta.chainKey !== 'string' || typeof meta.chainId !== 'string' || !Array.isArray(meta.accounts)) throw new Error('fields missing');
+    if (typeof meta.genesisHash !== 'string' || typeof meta.chainKey !== 'string' || typeof meta.chainId !== 'string' || !Array.isArray(meta.accounts))
+      throw new Error('fields missing');
     return meta;
   } catch (err) {
     throw new DataDirError(`${where}: unreadable meta record (${(err as Error).message})`);
@@ -158,7 +159,13 @@ const txBytes = (tx: PendingTx['tx']) => {
 };
 
 export function encodeHead(h: HeadRecord): Uint8Array {
-  return RLP.encode([bigIntToUnpaddedBytes(h.head), h.headHash, h.editedRoot ?? new Uint8Array(), h.pool.map((p) => [txBytes(p.tx), p.sender.bytes]), new TextEncoder().encode(h.controls)]);
+  return RLP.encode([
+    bigIntToUnpaddedBytes(h.head),
+    h.headHash,
+    h.editedRoot ?? new Uint8Array(),
+    h.pool.map((p) => [txBytes(p.tx), p.sender.bytes]),
+    new TextEncoder().encode(h.controls),
+  ]);
 }
 
 /** The head number of a head record (read before its blocks, whose Common its pool needs). */
@@ -188,6 +195,7 @@ export function decodeHead(bytes: Uint8Array, common: () => Common): HeadRecord 
 }
 
 const bigintsOut = (_key: string, v: unknown) => (typeof v === 'bigint' ? { $: '0x' + v.toString(16) } : v);
-const bigintsIn = (_key: string, v: unknown) => (v !== null && typeof v === 'object' && '$' in v && Object.keys(v).length === 1 ? BigInt((v as { $: string }).$) : v);
+const bigintsIn = (_key: string, v: unknown) =>
+  v !== null && typeof v === 'object' && '$' in v && Object.keys(v).length === 1 ? BigInt((v as { $: string }).$) : v;
 export const controlsJson = (value: unknown) => JSON.stringify(value, bigintsOut);
 export const parseControls = <T>(json: string): T => JSON.parse(json, bigintsIn) as T;

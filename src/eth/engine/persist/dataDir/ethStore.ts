@@ -21,7 +21,25 @@ import { prepareCommon } from '../../exec/common.js';
 import type { Miner, MinerState } from '../../mining/miner.js';
 import type { Impersonation } from '../../wallet/impersonation.js';
 import { storedBlocks } from './blocks.js';
-import { bodyKey, controlsJson, decodeHead, headNumberOf, decodeMeta, encodeBody, encodeHead, encodeIndex, encodeMeta, HEAD, indexKey, META, nodeKey, parseControls, SEED_HEAD, type HeadRecord, type Meta } from './codec.js';
+import {
+  bodyKey,
+  controlsJson,
+  decodeHead,
+  headNumberOf,
+  decodeMeta,
+  encodeBody,
+  encodeHead,
+  encodeIndex,
+  encodeMeta,
+  HEAD,
+  indexKey,
+  META,
+  nodeKey,
+  parseControls,
+  SEED_HEAD,
+  type HeadRecord,
+  type Meta,
+} from './codec.js';
 import { DurableNodes } from './nodes.js';
 import { DataDirError, type NetworkDb } from './store.js';
 
@@ -65,7 +83,8 @@ export async function seedStore(db: NetworkDb, chain: EthChain, seed: SeedFacts,
     accounts: parts.accounts.map((a) => ({ address: a.address.toString(), privateKey: bytesToHex(a.privateKey) })),
   };
   await db.transaction(() => {
-    for (const [hex, value] of parts.nodes as Map<string, Uint8Array | string>) db.put(nodeKey(hex), typeof value === 'string' ? hexToBytes(`0x${value}`) : value);
+    for (const [hex, value] of parts.nodes as Map<string, Uint8Array | string>)
+      db.put(nodeKey(hex), typeof value === 'string' ? hexToBytes(`0x${value}`) : value);
     for (const m of parts.blocks) {
       db.put(indexKey(m.number), encodeIndex(m));
       db.put(bodyKey(m.number), encodeBody(m));
@@ -98,9 +117,13 @@ export async function restoreStore(db: NetworkDb, common: Common, opts: EthChain
   const seedBytes = db.get(SEED_HEAD);
   if (seedBytes === undefined) throw new DataDirError(`${where}: the seed's head record is missing`);
   const seedHead = decodeHead(seedBytes, headOf);
-  if (!equalsBytes(blocks[blocks.length - 1]!.hash, head.headHash)) throw new DataDirError(`${where}: the head record names block ${bytesToHex(head.headHash)}, the index ${bytesToHex(blocks[blocks.length - 1]!.hash)}`);
+  if (!equalsBytes(blocks[blocks.length - 1]!.hash, head.headHash))
+    throw new DataDirError(`${where}: the head record names block ${bytesToHex(head.headHash)}, the index ${bytesToHex(blocks[blocks.length - 1]!.hash)}`);
   if (bytesToHex(blocks[0]!.hash) !== meta.genesisHash) throw new DataDirError(`${where}: block 0 is not the recorded genesis`);
-  const accounts: DevAccount[] = meta.accounts.map((a) => ({ address: createAddressFromString(a.address), privateKey: hexToBytes(a.privateKey as `0x${string}`) }));
+  const accounts: DevAccount[] = meta.accounts.map((a) => ({
+    address: createAddressFromString(a.address),
+    privateKey: hexToBytes(a.privateKey as `0x${string}`),
+  }));
   const nodes = new DurableNodes(db);
   let chain: EthChain;
   try {
@@ -121,10 +144,16 @@ export interface SeedState {
   readonly controls: Controls | undefined;
 }
 
-export const seedStateOf = (record: HeadRecord): SeedState => ({ head: record.head, headHash: record.headHash, pool: record.pool, controls: record.controls === '' ? undefined : parseControls<Controls>(record.controls) });
+export const seedStateOf = (record: HeadRecord): SeedState => ({
+  head: record.head,
+  headHash: record.headHash,
+  pool: record.pool,
+  controls: record.controls === '' ? undefined : parseControls<Controls>(record.controls),
+});
 
 /** The controls' JSON, as the head record keeps them. */
-export const controlsOf = (miner: Miner, impersonation: Impersonation) => controlsJson({ miner: miner.state(), impersonation: impersonation.state() } satisfies Controls);
+export const controlsOf = (miner: Miner, impersonation: Impersonation) =>
+  controlsJson({ miner: miner.state(), impersonation: impersonation.state() } satisfies Controls);
 
 /**
  * Keeps a restored chain's store in step (see the file comment): restores miner and impersonation state from

@@ -53,7 +53,8 @@ export function lmdbFileProblem(file: string): string | undefined {
     const newest = second.txnId > first.txnId ? second : first;
     const pages = BigInt(Math.floor(size / first.pageSize));
     if (newest.lastPage >= pages) return `the file ends at page ${pages}, its meta page says it holds ${newest.lastPage + 1n} (truncated?)`;
-    for (const root of newest.roots) if (root !== NO_PAGE && root > newest.lastPage) return `a tree's root page ${root} lies past the last page ${newest.lastPage}`;
+    for (const root of newest.roots)
+      if (root !== NO_PAGE && root > newest.lastPage) return `a tree's root page ${root} lies past the last page ${newest.lastPage}`;
     return undefined;
   } finally {
     closeSync(fd);

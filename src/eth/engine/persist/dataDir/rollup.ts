@@ -43,7 +43,19 @@ function fingerprint(chain: RollupChain): string {
     if (b.status === 'ACCEPTED_ON_L1') accepted++;
     if (b.l1Anchor !== undefined) anchored++;
   }
-  return [p.blocks.length, p.blocks.at(-1)?.hash, p.byHash.size, p.txs.size, p.pendingTxs.length, accepted, anchored, p.anchorSec, p.anchorMs, p.nextSealMs, p.l1Head].join(':');
+  return [
+    p.blocks.length,
+    p.blocks.at(-1)?.hash,
+    p.byHash.size,
+    p.txs.size,
+    p.pendingTxs.length,
+    accepted,
+    anchored,
+    p.anchorSec,
+    p.anchorMs,
+    p.nextSealMs,
+    p.l1Head,
+  ].join(':');
 }
 
 /** The rollup network of `seed` kept in `dir`; throws DataDirError for a store of another seed's chain. */
@@ -67,7 +79,10 @@ export async function dataDirRollupChain(dir: DataDir, seed: RollupSeed, clock: 
     if (meta.seedKey !== seedKey) {
       const genesis = cachedRollupChain(seed, clock, cacheDir).chain.parts().blocks[0];
       const hash = genesis === undefined ? 'none' : `0x${genesis.hash.toString(16)}`;
-      if (hash !== meta.genesisHash) throw new DataDirError(`${where}: it holds the rollup chain of genesis ${meta.genesisHash}, the seed gives genesis ${hash}; give another --data-dir, or remove this one to start afresh`);
+      if (hash !== meta.genesisHash)
+        throw new DataDirError(
+          `${where}: it holds the rollup chain of genesis ${meta.genesisHash}, the seed gives genesis ${hash}; give another --data-dir, or remove this one to start afresh`,
+        );
     }
     const bytes = db.get(CHAIN);
     if (bytes === undefined) throw new DataDirError(`${where}: the chain record is missing`);

@@ -45,7 +45,9 @@ export class DataDir {
     if (existsSync(path)) {
       const other = readdirSync(path).filter((f) => f !== STORE_FILE && f !== `${STORE_FILE}-lock` && f !== LOCK_FILE);
       if (other.length > 0 && !existsSync(join(path, STORE_FILE))) {
-        throw new DataDirError(`${path} is not a devgate data directory (it holds ${other.slice(0, 3).join(', ')}${other.length > 3 ? ', ...' : ''}): give an empty or new directory`);
+        throw new DataDirError(
+          `${path} is not a devgate data directory (it holds ${other.slice(0, 3).join(', ')}${other.length > 3 ? ', ...' : ''}): give an empty or new directory`,
+        );
       }
     }
     try {
@@ -58,11 +60,14 @@ export class DataDir {
     try {
       const file = join(path, STORE_FILE);
       const problem = existsSync(file) ? lmdbFileProblem(file) : undefined;
-      if (problem !== undefined) throw new DataDirError(`${file} is not a readable devgate data store (${problem}): give another --data-dir, or remove it to start afresh`);
+      if (problem !== undefined)
+        throw new DataDirError(`${file} is not a readable devgate data store (${problem}): give another --data-dir, or remove it to start afresh`);
       try {
         root = open<Uint8Array, string>({ path: join(path, STORE_FILE), noSubdir: true, encoding: 'binary', maxDbs: 256 });
       } catch (err) {
-        throw new DataDirError(`${join(path, STORE_FILE)} is not a readable devgate data store (${(err as Error).message}): give another --data-dir, or remove it to start afresh`);
+        throw new DataDirError(
+          `${join(path, STORE_FILE)} is not a readable devgate data store (${(err as Error).message}): give another --data-dir, or remove it to start afresh`,
+        );
       }
       const magic = root.get(MAGIC);
       if (magic === undefined) {

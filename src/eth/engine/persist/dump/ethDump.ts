@@ -76,7 +76,13 @@ async function keptNodes(chain: EthChain, store: ChainParts['nodes'], roots: rea
   const keys = new Set(roots.map((r) => plainHex(r)));
   const last = lastWalk.get(chain);
   const grown = last !== undefined && [...last.roots].every((r) => keys.has(r));
-  const nodes = grown ? await reachableNodesYielding(store, roots.filter((r) => !last.roots.has(plainHex(r))), new Map(last.nodes)) : await reachableNodesYielding(store, roots);
+  const nodes = grown
+    ? await reachableNodesYielding(
+        store,
+        roots.filter((r) => !last.roots.has(plainHex(r))),
+        new Map(last.nodes),
+      )
+    : await reachableNodesYielding(store, roots);
   lastWalk.set(chain, { roots: keys, nodes });
   return nodes;
 }
@@ -103,7 +109,16 @@ export async function encodeEthDump(network: string, t: EthDumpTarget): Promise<
     head: head.number.toString(10),
     headHash: plainHex(head.hash),
     editedRoot: editedRoot === undefined ? null : plainHex(editedRoot),
-    miner: { automine: s.automine, intervalMs: s.intervalMs ?? null, increase: str(s.increase), totalIncrease: str(s.totalIncrease), nextTimestamp: str(s.nextTimestamp), timestampInterval: str(s.timestampInterval), nextBaseFee: str(s.nextBaseFee), gasLimit: str(s.gasLimit) },
+    miner: {
+      automine: s.automine,
+      intervalMs: s.intervalMs ?? null,
+      increase: str(s.increase),
+      totalIncrease: str(s.totalIncrease),
+      nextTimestamp: str(s.nextTimestamp),
+      timestampInterval: str(s.timestampInterval),
+      nextBaseFee: str(s.nextBaseFee),
+      gasLimit: str(s.gasLimit),
+    },
     coinbase: coinbase === undefined ? null : plainHex(coinbase.bytes),
     impersonation: t.impersonation === undefined ? null : { addresses: [...t.impersonation.state().addresses], auto: t.impersonation.state().auto },
     minTip: (t.pool?.minTip ?? 0n).toString(10),
@@ -122,14 +137,23 @@ export function ethDumpFingerprint(t: EthDumpTarget): string {
   const s = t.miner.state();
   const miner = [s.automine, s.intervalMs, s.increase, s.totalIncrease, s.nextTimestamp, s.timestampInterval, s.nextBaseFee, s.gasLimit].map(String);
   const pool = t.chain.pendingTransactions().map((p) => plainHex(p.tx.hash()));
-  return JSON.stringify([plainHex(head.hash), plainHex(t.chain.stateRootOf(head)), pool, miner, t.miner.nextHeader().coinbase?.toString() ?? null, t.impersonation?.state() ?? null, String(t.pool?.minTip ?? 0n)]);
+  return JSON.stringify([
+    plainHex(head.hash),
+    plainHex(t.chain.stateRootOf(head)),
+    pool,
+    miner,
+    t.miner.nextHeader().coinbase?.toString() ?? null,
+    t.impersonation?.state() ?? null,
+    String(t.pool?.minTip ?? 0n),
+  ]);
 }
 
 /** Reads an eth dump for `chain` (its Common and dev accounts); throws DumpError naming the problem, changing nothing. */
 export function decodeEthDump(bytes: Uint8Array, chain: EthChain, network: string): EthDump {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buf.length < MAGIC.length + 8 || !buf.subarray(0, MAGIC.length).equals(MAGIC)) throw new DumpError('not a devgate eth dump');
-  if (buf.readUInt32LE(MAGIC.length) !== ETH_DUMP_FORMAT) throw new DumpError(`eth dump of format ${buf.readUInt32LE(MAGIC.length)}, this devgate reads format ${ETH_DUMP_FORMAT}`);
+  if (buf.readUInt32LE(MAGIC.length) !== ETH_DUMP_FORMAT)
+    throw new DumpError(`eth dump of format ${buf.readUInt32LE(MAGIC.length)}, this devgate reads format ${ETH_DUMP_FORMAT}`);
   const jsonEnd = MAGIC.length + 8 + buf.readUInt32LE(MAGIC.length + 4);
   if (jsonEnd > buf.length) throw new DumpError('eth dump truncated');
   let meta: Meta;
@@ -138,9 +162,15 @@ export function decodeEthDump(bytes: Uint8Array, chain: EthChain, network: strin
   } catch {
     throw new DumpError('eth dump has an unreadable header');
   }
-  if (meta.chainId !== chain.chainId.toString(10)) throw new DumpError(`the dump of network ${JSON.stringify(meta.network)} is of chain id ${meta.chainId}; network ${JSON.stringify(network)} has chain id ${chain.chainId}`);
+  if (meta.chainId !== chain.chainId.toString(10))
+    throw new DumpError(
+      `the dump of network ${JSON.stringify(meta.network)} is of chain id ${meta.chainId}; network ${JSON.stringify(network)} has chain id ${chain.chainId}`,
+    );
   const genesis = chain.blockByNumber(0n)!.hash;
-  if (meta.genesis !== plainHex(genesis)) throw new DumpError(`the dump of network ${JSON.stringify(meta.network)} starts from genesis 0x${meta.genesis}; network ${JSON.stringify(network)} has genesis 0x${plainHex(genesis)} (another seed)`);
+  if (meta.genesis !== plainHex(genesis))
+    throw new DumpError(
+      `the dump of network ${JSON.stringify(meta.network)} starts from genesis 0x${meta.genesis}; network ${JSON.stringify(network)} has genesis 0x${plainHex(genesis)} (another seed)`,
+    );
   let parts: ChainParts;
   try {
     parts = decodeChainImage(buf.subarray(jsonEnd), { key: genesis, common: chain.common, accounts: chain.devAccounts() });
@@ -148,7 +178,8 @@ export function decodeEthDump(bytes: Uint8Array, chain: EthChain, network: strin
     throw new DumpError(`eth dump of network ${JSON.stringify(meta.network)}: ${(err as Error).message}`);
   }
   const head = parts.blocks[parts.blocks.length - 1];
-  if (head === undefined || head.number.toString(10) !== meta.head || plainHex(head.hash) !== meta.headHash) throw new DumpError('eth dump: its blocks do not end at the head it names');
+  if (head === undefined || head.number.toString(10) !== meta.head || plainHex(head.hash) !== meta.headHash)
+    throw new DumpError('eth dump: its blocks do not end at the head it names');
   try {
     return controlsOf(meta, parts);
   } catch (err) {
@@ -158,7 +189,11 @@ export function decodeEthDump(bytes: Uint8Array, chain: EthChain, network: strin
 
 /** The pool with each impersonated transaction answering its sender again (a decoded one would recover another). */
 function poolOf(pool: readonly PendingTx[]): PendingTx[] {
-  return pool.map((p) => (hasStandInSignature(p.tx, p.sender) ? { tx: asImpersonated(createTxFromRLP(p.tx.serialize(), { common: p.tx.common, freeze: false }), p.sender), sender: p.sender } : p));
+  return pool.map((p) =>
+    hasStandInSignature(p.tx, p.sender)
+      ? { tx: asImpersonated(createTxFromRLP(p.tx.serialize(), { common: p.tx.common, freeze: false }), p.sender), sender: p.sender }
+      : p,
+  );
 }
 
 function controlsOf(meta: Meta, parts: ChainParts): EthDump {
@@ -168,7 +203,16 @@ function controlsOf(meta: Meta, parts: ChainParts): EthDump {
     network: meta.network,
     parts: { ...parts, pool: poolOf(parts.pool) },
     editedRoot: meta.editedRoot === null ? undefined : Uint8Array.from(Buffer.from(meta.editedRoot, 'hex')),
-    miner: { automine: m.automine === true, intervalMs: typeof m.intervalMs === 'number' ? m.intervalMs : undefined, increase: big(m.increase) ?? 0n, totalIncrease: big(m.totalIncrease) ?? 0n, nextTimestamp: big(m.nextTimestamp), timestampInterval: big(m.timestampInterval), nextBaseFee: big(m.nextBaseFee), gasLimit: big(m.gasLimit) },
+    miner: {
+      automine: m.automine === true,
+      intervalMs: typeof m.intervalMs === 'number' ? m.intervalMs : undefined,
+      increase: big(m.increase) ?? 0n,
+      totalIncrease: big(m.totalIncrease) ?? 0n,
+      nextTimestamp: big(m.nextTimestamp),
+      timestampInterval: big(m.timestampInterval),
+      nextBaseFee: big(m.nextBaseFee),
+      gasLimit: big(m.gasLimit),
+    },
     coinbase: meta.coinbase === null ? undefined : new Address(Uint8Array.from(Buffer.from(meta.coinbase, 'hex'))),
     impersonation: meta.impersonation ?? undefined,
     minTip: BigInt(meta.minTip),

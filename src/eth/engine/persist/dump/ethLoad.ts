@@ -26,7 +26,8 @@ export function loadEthDump(t: EthDumpTarget, dump: EthDump): Promise<EthLoadRes
     const store = t.chain.parts().nodes as Map<string, Uint8Array>;
     const nodes = dump.parts.nodes;
     for (const root of [(head.raw?.header ?? head.header).stateRoot, dump.editedRoot]) {
-      if (root !== undefined && plainHex(root) !== EMPTY_ROOT && !nodes.has(plainHex(root))) throw new DumpError(`the dump lacks the state of its head (root 0x${plainHex(root)})`);
+      if (root !== undefined && plainHex(root) !== EMPTY_ROOT && !nodes.has(plainHex(root)))
+        throw new DumpError(`the dump lacks the state of its head (root 0x${plainHex(root)})`);
     }
     let shared = 0;
     const ours = Number(t.chain.head().number);

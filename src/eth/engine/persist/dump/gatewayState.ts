@@ -39,7 +39,9 @@ export async function dumpGateway(networks: readonly StateNetwork[]): Promise<Bu
 
 /** A text that changes whenever the gateway's state file would (a rollup network's dump is small: its checksum). */
 export function gatewayFingerprint(networks: readonly StateNetwork[]): string {
-  return JSON.stringify(networks.map((n) => (n.kind === 'eth' ? ethDumpFingerprint(n.engine as EthDumpTarget) : crc32(encodeRollupDump(n.engine as RollupChain)))));
+  return JSON.stringify(
+    networks.map((n) => (n.kind === 'eth' ? ethDumpFingerprint(n.engine as EthDumpTarget) : crc32(encodeRollupDump(n.engine as RollupChain)))),
+  );
 }
 
 /** A state file of one network. */
@@ -59,10 +61,13 @@ export async function loadGateway(networks: readonly StateNetwork[], input: Uint
   if (parsed.kind === 'anvil' && anvilRefused !== undefined) throw new DumpError(anvilRefused);
   if (parsed.kind === 'anvil') {
     const target = networks.find((n) => n.kind === 'eth' && (into === undefined || n.name === into));
-    if (target === undefined) throw new DumpError(into === undefined ? 'no eth network to load an anvil state into' : `network ${JSON.stringify(into)} is not an eth network`);
+    if (target === undefined)
+      throw new DumpError(into === undefined ? 'no eth network to load an anvil state into' : `network ${JSON.stringify(into)} is not an eth network`);
     const s = parsed.state;
     await applyAnvilState(target.engine as EthDumpTarget, s);
-    return [`${target.name}: ${s.accounts.length} accounts of an anvil state file put into head's state (its ${s.blocks} blocks and ${s.transactions} transactions are not replayed)`];
+    return [
+      `${target.name}: ${s.accounts.length} accounts of an anvil state file put into head's state (its ${s.blocks} blocks and ${s.transactions} transactions are not replayed)`,
+    ];
   }
   const plan: Planned[] = [];
   if (into !== undefined) {
@@ -70,12 +75,18 @@ export async function loadGateway(networks: readonly StateNetwork[], input: Uint
     const same = parsed.sections.filter((s) => s.name === into);
     const ofKind = parsed.sections.filter((s) => s.kind === n.kind);
     const pick = same.length === 1 ? same[0]! : ofKind.length === 1 ? ofKind[0]! : undefined;
-    if (pick === undefined) throw new DumpError(`the state file holds no single dump for network ${JSON.stringify(into)} (it holds ${parsed.sections.map((s) => s.name).join(', ') || 'none'})`);
+    if (pick === undefined)
+      throw new DumpError(
+        `the state file holds no single dump for network ${JSON.stringify(into)} (it holds ${parsed.sections.map((s) => s.name).join(', ') || 'none'})`,
+      );
     plan.push(decodeFor(n, pick));
   } else {
     for (const s of parsed.sections) {
       const n = networks.find((x) => x.name === s.name);
-      if (n === undefined) throw new DumpError(`the state file holds network ${JSON.stringify(s.name)}, which this gateway does not serve (it serves ${networks.map((x) => x.name).join(', ')})`);
+      if (n === undefined)
+        throw new DumpError(
+          `the state file holds network ${JSON.stringify(s.name)}, which this gateway does not serve (it serves ${networks.map((x) => x.name).join(', ')})`,
+        );
       plan.push(decodeFor(n, s));
     }
   }
@@ -92,7 +103,8 @@ export async function loadGateway(networks: readonly StateNetwork[], input: Uint
 }
 
 function decodeFor(n: StateNetwork, s: StateSection): Planned {
-  if (s.kind !== n.kind) throw new DumpError(`the state file's ${s.kind} dump ${JSON.stringify(s.name)} cannot load into ${n.kind} network ${JSON.stringify(n.name)}`);
+  if (s.kind !== n.kind)
+    throw new DumpError(`the state file's ${s.kind} dump ${JSON.stringify(s.name)} cannot load into ${n.kind} network ${JSON.stringify(n.name)}`);
   if (n.kind === 'eth') return { n, eth: decodeEthDump(s.bytes, (n.engine as EthDumpTarget).chain, n.name) };
   return { n, rollup: decodeRollupDump(s.bytes, n.engine as RollupChain, n.name) };
 }

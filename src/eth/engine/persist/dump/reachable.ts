@@ -89,7 +89,8 @@ function* walk(store: Store, roots: Iterable<Uint8Array>, out: Map<string, Uint8
   };
   const child = (b: Uint8Array, at: number, kind: number) => {
     c.parse(b, at);
-    if (c.isList) node(b, at, kind); // a node under 32 bytes, inline in its parent
+    if (c.isList)
+      node(b, at, kind); // a node under 32 bytes, inline in its parent
     else if (c.end - c.start === 32) push(b, c.start, kind);
   };
   for (const root of roots) {

@@ -85,7 +85,8 @@ function decodeStateFile(buf: Buffer): StateSection[] {
   let at = indexEnd;
   for (const entry of index as { name?: unknown; kind?: unknown; length?: unknown }[]) {
     const { name, kind, length } = entry ?? {};
-    if (typeof name !== 'string' || (kind !== 'eth' && kind !== 'rollup') || typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0) throw new DumpError('devgate state file has an unreadable index');
+    if (typeof name !== 'string' || (kind !== 'eth' && kind !== 'rollup') || typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0)
+      throw new DumpError('devgate state file has an unreadable index');
     if (at + length > body.length) throw new DumpError('devgate state file truncated');
     sections.push({ name, kind, bytes: body.subarray(at, at + length) });
     at += length;

@@ -36,7 +36,10 @@ export class StateKeeper {
     const file = this.files.load;
     if (file === undefined || (this.files.loadIfExists === true && !existsSync(file))) return [];
     // --state FILE writes devgate's state file over FILE on exit: an anvil file there would be lost to anvil.
-    const refused = this.files.dump === file ? `${file} is an anvil state file, which the state file written on exit would replace: load it with --load-state ${file} and dump to another file (--dump-state)` : undefined;
+    const refused =
+      this.files.dump === file
+        ? `${file} is an anvil state file, which the state file written on exit would replace: load it with --load-state ${file} and dump to another file (--dump-state)`
+        : undefined;
     return loadGateway(this.networks(), await readStateFile(file), undefined, refused);
   }
 
