@@ -9,7 +9,6 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { deriveDevAccounts } from '../src/eth/engine/build/accounts.js';
-import { EthChain } from '../src/eth/engine/chain/chain.js';
 import { chainFromSeed } from '../src/eth/engine/build/chainFromSeed.js';
 import { nativeSecp256k1 } from '../src/eth/engine/exec/crypto.js';
 import { loadSeedFile, parseSeed, type LoadedSeed } from '../src/seed/load.js';

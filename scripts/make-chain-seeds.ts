@@ -160,14 +160,18 @@ function compact(seed: unknown): string {
       lines.push('  "blocks": [');
       blocks.forEach((b, j) => {
         lines.push('    { "transactions": [');
-        b.transactions.forEach((t, n) => lines.push(`      ${JSON.stringify(t)}${n < b.transactions.length - 1 ? ',' : ''}`));
+        b.transactions.forEach((t, n) => {
+          lines.push(`      ${JSON.stringify(t)}${n < b.transactions.length - 1 ? ',' : ''}`);
+        });
         lines.push(`    ] }${j < blocks.length - 1 ? ',' : ''}`);
       });
       lines.push(`  ]${comma}`);
     } else if (k === 'pending') {
       const txs = s.pending as Tx[];
       lines.push('  "pending": [');
-      txs.forEach((t, n) => lines.push(`    ${JSON.stringify(t)}${n < txs.length - 1 ? ',' : ''}`));
+      txs.forEach((t, n) => {
+        lines.push(`    ${JSON.stringify(t)}${n < txs.length - 1 ? ',' : ''}`);
+      });
       lines.push(`  ]${comma}`);
     } else {
       lines.push(`  ${JSON.stringify(k)}: ${JSON.stringify(s[k])}${comma}`);

@@ -7,7 +7,7 @@
  * them in `DEVGATE_BUILD_FACTS`; run from src/ (tsx, vitest) they are read at first use.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';

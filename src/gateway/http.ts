@@ -171,9 +171,13 @@ const EMPTY = Buffer.alloc(0);
 function serveFast(ctx: GatewayContext, route: RpcRoute, headers: IncomingHttpHeaders, text: string, out: Answerer): void {
   try {
     const auth = ctx.policy.authenticate(route.key, headers.authorization);
-    if (!auth.ok) return out.text(auth.reason === 'unknown-key' ? INVALID_KEY : BAD_SECRET);
+    if (!auth.ok) {
+      out.text(auth.reason === 'unknown-key' ? INVALID_KEY : BAD_SECRET);
+      return;
+    }
     if (!ctx.policy.headersAllowed(auth, { origin: headers.origin, userAgent: headers['user-agent'] })) {
-      return out.json(403, JSON.stringify(refusalBody({ kind: 'allowlist' }, null, 'http').body), false);
+      out.json(403, JSON.stringify(refusalBody({ kind: 'allowlist' }, null, 'http').body), false);
+      return;
     }
     const network = ctx.networks.get(route.network)!;
     const failover = headers['enable-failover'];

@@ -92,7 +92,10 @@ class Slot implements Answerer {
 
   json(status: number, text: string, forwarded: boolean): void {
     const type = (forwarded ? FORWARDED_LINE : '') + JSON_LINE;
-    if (text.length < ENCODE_ONCE_FROM) return this.done(this.head(status, type, Buffer.byteLength(text)) + text);
+    if (text.length < ENCODE_ONCE_FROM) {
+      this.done(this.head(status, type, Buffer.byteLength(text)) + text);
+      return;
+    }
     // Encoded once, then sent behind the head: see NodeAnswerer.json.
     const body = Buffer.from(text);
     this.done([Buffer.from(this.head(status, type, body.length), 'latin1'), body]);
@@ -184,15 +187,24 @@ class RawConnection {
     while (this.unread !== undefined && this.state === 'open') {
       const buf = this.unread;
       if (this.waiting === undefined) {
-        if (!startsLikePost(buf)) return this.handToNode();
+        if (!startsLikePost(buf)) {
+          this.handToNode();
+          return;
+        }
         const headEnd = buf.indexOf(HEAD_END);
         if (headEnd < 0 || headEnd > MAX_PLAIN_HEAD) {
-          if (headEnd > MAX_PLAIN_HEAD || buf.length > MAX_PLAIN_HEAD + HEAD_END.length) return this.handToNode();
+          if (headEnd > MAX_PLAIN_HEAD || buf.length > MAX_PLAIN_HEAD + HEAD_END.length) {
+            this.handToNode();
+            return;
+          }
           break; // the rest of the head is still to come
         }
         const head = this.front.heads.read(buf.toString('latin1', 0, headEnd));
         const take = head === undefined ? undefined : this.front.short(head);
-        if (head === undefined || take === undefined) return this.handToNode();
+        if (head === undefined || take === undefined) {
+          this.handToNode();
+          return;
+        }
         const bodyStart = headEnd + HEAD_END.length;
         this.waiting = { take, bodyStart, end: bodyStart + head.contentLength, keepAlive: head.keepAlive };
       }
@@ -211,7 +223,8 @@ class RawConnection {
       try {
         take(text, slot);
       } catch {
-        return slot.fail();
+        slot.fail();
+        return;
       }
     }
     this.watchPartial();
@@ -277,7 +290,10 @@ class RawConnection {
    * headersTimeoutMs for the head, requestTimeoutMs for the whole; then 408 and the connection ends.
    */
   private watchPartial(): void {
-    if (this.unread === undefined || this.state !== 'open') return this.stopWatch();
+    if (this.unread === undefined || this.state !== 'open') {
+      this.stopWatch();
+      return;
+    }
     if (this.partialTimer !== undefined) return;
     const since = Date.now();
     const check = (): void => {

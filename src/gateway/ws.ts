@@ -25,19 +25,36 @@ export function handleUpgrade(ctx: GatewayContext, req: IncomingMessage, socket:
   socket.on('error', () => socket.destroy());
   const url = new URL(req.url ?? '/', 'http://localhost');
   const route = resolveRoute(url.pathname, req.headers.host, ctx.names);
-  if (route.kind === 'not-found' || route.transport !== 'ws') return refuse(socket, 404, 'Not Found', {}, 'Not Found', 'text/plain');
-  if (route.kind === 'missing-key') return refuseText(socket, MISSING_KEY);
-  if (route.kind === 'invalid-key') return refuseText(socket, INVALID_KEY);
+  if (route.kind === 'not-found' || route.transport !== 'ws') {
+    refuse(socket, 404, 'Not Found', {}, 'Not Found', 'text/plain');
+    return;
+  }
+  if (route.kind === 'missing-key') {
+    refuseText(socket, MISSING_KEY);
+    return;
+  }
+  if (route.kind === 'invalid-key') {
+    refuseText(socket, INVALID_KEY);
+    return;
+  }
   const auth = ctx.policy.authenticate(route.key, req.headers.authorization);
-  if (!auth.ok) return refuseText(socket, auth.reason === 'unknown-key' ? INVALID_KEY : BAD_SECRET);
+  if (!auth.ok) {
+    refuseText(socket, auth.reason === 'unknown-key' ? INVALID_KEY : BAD_SECRET);
+    return;
+  }
   if (!ctx.policy.headersAllowed(auth, { origin: req.headers.origin, userAgent: req.headers['user-agent'] })) {
-    return refuse(socket, 403, 'Forbidden', {}, JSON.stringify(refusalBody({ kind: 'allowlist' }, null, 'http').body), 'application/json');
+    refuse(socket, 403, 'Forbidden', {}, JSON.stringify(refusalBody({ kind: 'allowlist' }, null, 'http').body), 'application/json');
+    return;
   }
   if (ctx.policy.overDailyQuota(auth.key)) {
-    return refuse(socket, 429, 'Too Many Requests', {}, JSON.stringify(refusalBody({ kind: 'daily' }, null, 'http').body), 'application/json');
+    refuse(socket, 429, 'Too Many Requests', {}, JSON.stringify(refusalBody({ kind: 'daily' }, null, 'http').body), 'application/json');
+    return;
   }
   const network = networkFor(ctx.networks.get(route.network)!, route);
-  if (network === undefined) return refuse(socket, 404, 'Not Found', {}, 'Not Found', 'text/plain');
+  if (network === undefined) {
+    refuse(socket, 404, 'Not Found', {}, 'Not Found', 'text/plain');
+    return;
+  }
   const caller: Caller = { ...auth, failover: /^true$/i.test(String(req.headers['enable-failover'] ?? '')) };
   ctx.wss().handleUpgrade(req, socket, head, (ws) => serveSocket(ctx, ws, network, caller));
 }

@@ -184,13 +184,10 @@ export const RollupSeed = z
     /** The L2 gas price of every block, in wei and fri; absent: the L1 gas prices. Shown by starknet_ block headers. */
     l2GasPrices: z.object({ wei: Amount, fri: Amount }).strict().optional(),
     /** The fee-token contracts whose views starknet_call answers from the balances: ETH (wei, v1 fees) and STRK (fri, v3 fees). */
-    feeTokens: z
-      .object({ eth: Felt, strk: Felt })
-      .strict()
-      .default({
-        eth: '0x49d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7',
-        strk: '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d',
-      }),
+    feeTokens: z.object({ eth: Felt, strk: Felt }).strict().default({
+      eth: '0x49d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7',
+      strk: '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d',
+    }),
     /** How blocks post their state diff to L1 (the `l1_da_mode` of starknet_ block headers). */
     l1DaMode: z.enum(['BLOB', 'CALLDATA']).default('BLOB'),
     /** Seal the pending block every this many ms; absent: only on demand (devnet_createBlock). */

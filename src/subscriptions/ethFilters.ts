@@ -75,7 +75,7 @@ export class EthFilters {
   private cancelSweep: (() => void) | undefined;
 
   constructor(
-    private readonly chain: EthChain,
+    chain: EthChain,
     private readonly clock: Clock,
     private readonly idleMs = FILTER_IDLE_MS,
   ) {

@@ -154,7 +154,9 @@ describe('a chain restored from the cache', () => {
     // The hash indexes (built on first lookup, earlier tests looked up) know the new block and its transactions.
     expect(restored.blockByHash(ma.hash)).toBe(ma);
     expect(restored.blockByHash(restored.blockByNumber(1n)!.hash)).toBe(restored.blockByNumber(1n));
-    ma.txHashes.forEach((h, index) => expect(restored.transaction(h)).toMatchObject({ kind: 'mined', block: ma, index }));
+    ma.txHashes.forEach((h, index) => {
+      expect(restored.transaction(h)).toMatchObject({ kind: 'mined', block: ma, index });
+    });
   });
 });
 

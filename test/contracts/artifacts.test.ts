@@ -83,7 +83,9 @@ describe('contract artifacts', () => {
         documented.map(({ type, ...rest }) => rest),
         a.contractName,
       ).toEqual(actual.map(({ type, ...rest }) => rest));
-      documented.forEach((d, i) => expect(d.type.startsWith(actual[i]!.type), `${a.contractName}.${d.label}: ${d.type}`).toBe(true));
+      documented.forEach((d, i) => {
+        expect(d.type.startsWith(actual[i]!.type), `${a.contractName}.${d.label}: ${d.type}`).toBe(true);
+      });
     }
   });
 

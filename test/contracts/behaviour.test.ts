@@ -5,7 +5,7 @@
  */
 import { Hardfork } from '@ethereumjs/common';
 import type { Log } from '@ethereumjs/evm';
-import { Address, bytesToHex, hexToBytes } from '@ethereumjs/util';
+import { type Address, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { concat, decodeErrorResult, decodeEventLog, decodeFunctionResult, encodeFunctionData, getAddress, keccak256, pad, toHex, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Harness, alice, block, bob, fakeBlockHash, loadArtifact, opcodes } from './harness.js';

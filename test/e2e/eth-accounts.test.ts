@@ -1,18 +1,11 @@
-/**
- * Dev accounts and impersonation with unchanged clients: viem's JSON-RPC account (eth_sendTransaction, signMessage,
- * signTypedData) byte-identical to its local account; ethers' JsonRpcSigner identical to its Wallet;
- * eth_signTransaction; impersonated sends (stable, distinct hashes; refused once stopped); snapshots restore them.
- */
-import { readFileSync } from 'node:fs';
 import { JsonRpcProvider, Wallet } from 'ethers';
-import { createPublicClient, createTestClient, createWalletClient, http, keccak256, parseTransaction, type Abi, type Hex } from 'viem';
+import { createPublicClient, createTestClient, createWalletClient, http, keccak256, parseTransaction, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { sepolia } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Gateway } from '../../src/index.js';
 import { call } from '../support/http.js';
 
-const token = JSON.parse(readFileSync(new URL('../../chains/contracts/Token.json', import.meta.url), 'utf8')) as { abi: Abi; bytecode: Hex };
 const TOKEN = '0x5fbdb2315678afecb367f032d93f642f64180aa3' as const;
 const DEV4 = { address: '0x15d34aaf54267db7d7c367839aaf71a00a2c6a65', key: '0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a' } as const;
 const WHALE = '0x00000000000000000000000000000000000000a7' as const;

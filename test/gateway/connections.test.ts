@@ -3,12 +3,12 @@
  * by devgate_getConnections); unlisted keys' usage is bounded. Silent and non-reading WebSocket peers: fairness.test.ts.
  */
 import { connect, type Socket } from 'node:net';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Gateway } from '../../src/index.js';
 import { MAX_UNLISTED_KEYS, Policy } from '../../src/gateway/policy/index.js';
 import { OPEN_KEYS } from '../../src/gateway/policy/keys.js';
-import { ask, closeCode, openWs, rpc } from './helpers.js';
+import { ask, openWs, rpc } from './helpers.js';
 
 let gw: Gateway;
 beforeAll(async () => {

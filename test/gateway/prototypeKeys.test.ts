@@ -98,6 +98,7 @@ describe('names of Object.prototype members from clients', () => {
     expect(usage.total.methods.eth_chainId.requests).toBeGreaterThan(0);
     const byMethod = (await post(admin, rpc('devgate_getUsage', ['devgate']))).json.result.total.methods;
     expect(Object.hasOwn(byMethod, '__proto__')).toBe(true);
+    // biome-ignore lint/suspicious/noProto: the test reads what a client's method name `__proto__` was counted as
     expect(byMethod.__proto__).toEqual({ requests: expect.any(Number), credits: expect.any(Number) });
   });
 

@@ -23,7 +23,11 @@ const fresh = () => {
   dirs.push(d);
   return d;
 };
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() =>
+  dirs.forEach((d) => {
+    rmSync(d, { recursive: true, force: true });
+  }),
+);
 
 const open = (dataDir: string, extra: Record<string, unknown> = {}) => start({ port: 0, chains: [SEED], cache: false, dataDir, ...extra });
 const rpc = async (gw: Gateway, method: string, params: unknown[] = []) => {

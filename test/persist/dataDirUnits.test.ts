@@ -19,7 +19,11 @@ const fresh = () => {
   dirs.push(d);
   return d;
 };
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() =>
+  dirs.forEach((d) => {
+    rmSync(d, { recursive: true, force: true });
+  }),
+);
 
 describe('the LMDB file check', () => {
   it('passes a store devgate wrote and refuses garbage, a truncated store and an empty page', async () => {

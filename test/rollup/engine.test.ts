@@ -6,7 +6,7 @@ import { GAS } from '../../src/rollup/engine/fees.js';
 import { invokeTransactionHash, shortString, stateCommitment } from '../../src/rollup/engine/hash.js';
 import type { SealedBlock } from '../../src/rollup/engine/types.js';
 import { invokeTransaction } from '../../src/rollup/params.js';
-import { ALICE, BOB, COUNTER, FRI_PRICE, GENESIS_TS, START_MS, WEI_PRICE, increase, testChain } from './fixture.js';
+import { ALICE, BOB, COUNTER, FRI_PRICE, GENESIS_TS, WEI_PRICE, increase, testChain } from './fixture.js';
 import { invokeV1, invokeV3, QUERY_V1, starknetJsHash } from './txs.js';
 
 const SN_MAIN = shortString('SN_MAIN');

@@ -5,7 +5,6 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../src/clock.js';
-import type { EthChain } from '../../src/eth/engine/chain/chain.js';
 import { decodeRollupInvoke, ManualClock, start, type Gateway } from '../../src/index.js';
 import { createNetwork, type Network } from '../../src/network.js';
 import { createRollupNetwork } from '../../src/rollup/network.js';

@@ -3,7 +3,7 @@
  * whose signatures @scure/starknet makes, independently of devgate's engine.
  */
 import { getStarkKey, sign } from '@scure/starknet';
-import { constants, hash, shortString, transaction } from 'starknet';
+import { type constants, hash, shortString, transaction } from 'starknet';
 
 export const SN_MAIN = shortString.encodeShortString('SN_MAIN') as constants.StarknetChainId;
 export const QUERY_V1 = '0x100000000000000000000000000000001';

@@ -9,26 +9,12 @@ import type { Clock } from '../../clock.js';
 import { DevgateError, InvalidArgument, RollupError } from '../../errors.js';
 import { findClass } from './classes.js';
 import { RollupEvents } from './events.js';
-import { applyTransaction, submitError, TransactionFailure } from './execute.js';
-import { GWEI } from './fees.js';
+import { applyTransaction, submitError } from './execute.js';
 import { MAX_CATCH_UP_BLOCKS, type RollupChainParts, type RollupConfig, type RollupMark, type TxLocation } from './chainTypes.js';
 import { blockHash, stateCommitment } from './hash.js';
 import { JournaledMap } from './journal.js';
 import { type SimulatedTx, simulateTransactions } from './simulate.js';
-import type {
-  BlockId,
-  DeclaredClass,
-  ExecutedTx,
-  FeeEstimate,
-  Felt,
-  GasPrices,
-  L1AcceptanceRule,
-  OutcomeInput,
-  PendingBlock,
-  RollupState,
-  RollupTransaction,
-  SealedBlock,
-} from './types.js';
+import type { BlockId, ExecutedTx, FeeEstimate, Felt, GasPrices, OutcomeInput, PendingBlock, RollupState, RollupTransaction, SealedBlock } from './types.js';
 
 export { MAX_CATCH_UP_BLOCKS } from './chainTypes.js';
 export type { RollupChainParts, RollupConfig, RollupMark, TxLocation } from './chainTypes.js';
@@ -314,7 +300,9 @@ export class RollupChain {
     if (this.nextGasPrices !== undefined) [this.cfg, this.nextGasPrices] = [{ ...c, gasPrices: this.nextGasPrices }, undefined];
     this.blocks.push(block);
     this.byHash.set(block.hash, block);
-    txs.forEach((t, index) => this.txs.set(t.hash, { block, index }));
+    txs.forEach((t, index) => {
+      this.txs.set(t.hash, { block, index });
+    });
     this.pendingTxs = [];
     this.events.emit('blockSealed', block);
     return block;

@@ -24,6 +24,7 @@ export { QUERY_VERSION_OFFSET };
 
 /** A Cairo short string (at most 31 ASCII characters) as a felt. */
 export function shortString(s: string): Felt {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a short string is any 7-bit ASCII, control characters included
   if (s.length > 31 || !/^[\x00-\x7f]*$/.test(s)) throw new RangeError(`not a short string: ${JSON.stringify(s)}`);
   let n = 0n;
   for (const ch of s) n = (n << 8n) | BigInt(ch.charCodeAt(0));

@@ -90,7 +90,9 @@ export class RollupSnapshots {
     const blocks = snap.mark.blocks;
     for (let i = snap.l1Count; i < blocks.length && blocks[i]!.status === 'ACCEPTED_ON_L1'; i++) blocks[i]!.status = 'ACCEPTED_ON_L2';
     for (let i = blocks.length - 1; i >= snap.l1Count && blocks[i]!.status === 'REJECTED'; i--) blocks[i]!.status = 'ACCEPTED_ON_L2';
-    snap.anchors?.forEach((anchor, i) => (blocks[snap.l1Count + i]!.l1Anchor = anchor));
+    snap.anchors?.forEach((anchor, i) => {
+      blocks[snap.l1Count + i]!.l1Anchor = anchor;
+    });
     return forgotten;
   }
 }

@@ -8,9 +8,9 @@ import { Account, createAddressFromString, hexToBytes, setLengthLeft, type Addre
 import type { VM } from '@ethereumjs/vm';
 import { encodeAbiParameters, encodeFunctionData, keccak256, parseAbi, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CallState } from '../../../src/eth/engine/state/callState.js';
+import type { CallState } from '../../../src/eth/engine/state/callState.js';
 import { CallVms } from '../../../src/eth/engine/exec/callVms.js';
-import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import type { EthChain } from '../../../src/eth/engine/chain/chain.js';
 import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import { interpreterPatched } from '../../../src/eth/engine/evm/index.js';
 import { trieGet } from '../../../src/eth/engine/state/trieRead.js';

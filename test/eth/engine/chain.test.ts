@@ -1,9 +1,9 @@
 /** A seeded osaka chain: receipts and logs, historical state, tags, the pending pool, BLOCKHASH, dev accounts. */
 import { readFileSync } from 'node:fs';
-import { Address, bytesToBigInt, bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
+import { type Address, bytesToBigInt, bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import { decodeFunctionResult, encodeFunctionData, keccak256, toEventSelector, type Abi, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import type { EthChain } from '../../../src/eth/engine/chain/chain.js';
 import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
 import { loadSeedFile, parseSeed } from '../../../src/seed/load.js';

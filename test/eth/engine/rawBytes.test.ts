@@ -62,7 +62,9 @@ describe('raw bytes of blocks', () => {
       const rs = blockReceiptBytes(m);
       expect(rs).toHaveLength(txs.length);
       expect(hex(await indexRoot(rs)), `receipts of block ${m.number}`).toBe(hex(m.header.receiptTrie));
-      txs.forEach((t) => types.add(t[0]! >= 0xc0 ? 0 : t[0]!));
+      txs.forEach((t) => {
+        types.add(t[0]! >= 0xc0 ? 0 : t[0]!);
+      });
       receipts += rs.length;
       expect(txBytesAt(m, txs.length)).toBeUndefined();
     }

@@ -1,6 +1,5 @@
 /** Seed validation: schema errors name the field's path; invalid seeded transactions name block, tx and reason. */
 import { describe, expect, it } from 'vitest';
-import { EthChain } from '../../../src/eth/engine/chain/chain.js';
 import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import { parseSeed, SeedError } from '../../../src/seed/load.js';
 

@@ -3,7 +3,6 @@ import { createTxFromRLP } from '@ethereumjs/tx';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { EthChain } from '../../../src/eth/engine/chain/chain.js';
 import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import { seedCommon } from '../../../src/eth/engine/exec/common.js';
 import { MIN_RAW_TXS_FOR_WORKER, SenderKeys } from '../../../src/eth/engine/build/senders.js';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { keccak256, toEventSelector } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import type { EthChain } from '../../../src/eth/engine/chain/chain.js';
 import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import { loadSeedFile } from '../../../src/seed/load.js';
 import { seedJsonSchema } from '../../../scripts/seed-schema.js';

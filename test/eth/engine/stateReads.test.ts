@@ -6,7 +6,7 @@
 import { createAddressFromString, hexToBytes, setLengthLeft, type Address } from '@ethereumjs/util';
 import { encodeAbiParameters, keccak256, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import type { EthChain } from '../../../src/eth/engine/chain/chain.js';
 import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
 import { parseSeed } from '../../../src/seed/load.js';

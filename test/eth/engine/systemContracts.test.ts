@@ -1,7 +1,6 @@
 /** Seeded genesis holds the system contracts of its hardfork, and blocks really call them (EIP-4788, EIP-2935). */
 import { Address, bytesToBigInt, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { EthChain } from '../../../src/eth/engine/chain/chain.js';
 import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import { SYSTEM_CONTRACTS } from '../../../src/eth/engine/build/systemContracts.js';
 import { parseSeed } from '../../../src/seed/load.js';

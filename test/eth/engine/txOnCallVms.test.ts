@@ -10,7 +10,7 @@ import { encodeFunctionData, parseAbi, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAccessList } from '../../../src/eth/engine/exec/accessList.js';
 import { callAt, withTxVmAt, type CallRequest } from '../../../src/eth/engine/exec/call.js';
-import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import type { EthChain } from '../../../src/eth/engine/chain/chain.js';
 import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import { estimateGas } from '../../../src/eth/engine/exec/estimate.js';
 import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';

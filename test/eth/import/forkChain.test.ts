@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
-import { Blob4844Tx, type TypedTransaction } from '@ethereumjs/tx';
+import type { Blob4844Tx, TypedTransaction } from '@ethereumjs/tx';
 import { Address, bytesToHex, computeVersionedHash, concatBytes, hexToBytes, type PrefixedHexString } from '@ethereumjs/util';
 import { encodeReceipt, type TxReceipt } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';

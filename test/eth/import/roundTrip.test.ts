@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { bytesToHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import type { EthChain } from '../../../src/eth/engine/chain/chain.js';
 import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import { exportChain, importBlocks, readChainFile } from '../../../src/eth/engine/build/import.js';
 import { loadSeedFile, type LoadedSeed } from '../../../src/seed/load.js';

@@ -32,7 +32,7 @@ describe('eth_getStorageAt storage key', () => {
     expect(() => storageKey('0xasdf')).toThrow(/^invalid hex in storage key: "0xasdf"$/);
     expect(() => storageKey('0x' + '0'.repeat(65))).toThrow(/^storage key too long \(want at most 32 bytes\): "0x0{65}"$/);
     expect(() => storageKey('0x' + 'z'.repeat(65))).toThrow(/^storage key too long/);
-    expect(() => storageKey('0x' + 'z'.repeat(5000))).toThrow(new RegExp(`^storage key too long \\(want at most 32 bytes\\): "0xz{998}\\.\\.\\."$`));
+    expect(() => storageKey('0x' + 'z'.repeat(5000))).toThrow(/^storage key too long \(want at most 32 bytes\): "0xz{998}\.\.\."$/);
   });
 });
 

@@ -9,7 +9,7 @@ import { encodeAbiParameters, encodeErrorResult, encodeFunctionData, keccak256, 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgument } from '../../../src/errors.js';
 import { callAt, decodeRevertReason, runCall, runCallTx } from '../../../src/eth/engine/exec/call.js';
-import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import type { EthChain } from '../../../src/eth/engine/chain/chain.js';
 import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import { estimateGasAt } from '../../../src/eth/engine/exec/estimate.js';
 import { proveAt } from '../../../src/eth/engine/query/proof.js';

@@ -7,7 +7,7 @@
 import { createFeeMarket1559Tx } from '@ethereumjs/tx';
 import { encodeFunctionData, parseAbi } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EthChain } from '../../../src/eth/engine/chain/chain.js';
+import type { EthChain } from '../../../src/eth/engine/chain/chain.js';
 import { Miner } from '../../../src/eth/engine/mining/miner.js';
 import { systemClock } from '../../../src/clock.js';
 import type { EthContext } from '../../../src/eth/context.js';

@@ -8,7 +8,7 @@ import type { Common } from '@ethereumjs/common';
 import { Address, bigIntToUnpaddedBytes, generateAddress, hexToBytes, privateToPublic, type PrefixedHexString } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { TxSpec } from '../../../seed/eth.js';
-import { Artifacts, callData, deployData } from './abi.js';
+import { type Artifacts, callData, deployData } from './abi.js';
 import type { BlockDraft } from '../mining/draft.js';
 import type { DevAccount } from '../chain/types.js';
 

@@ -111,7 +111,9 @@ export class EthChain {
    */
   static async restore(parts: ChainParts, opts: EthChainOptions = {}): Promise<EthChain> {
     const chain = new EthChain(await restoredCore(parts), opts);
-    parts.blocks.forEach((m) => chain.append(m));
+    parts.blocks.forEach((m) => {
+      chain.append(m);
+    });
     chain.pool = [...parts.pool];
     return chain;
   }

@@ -42,7 +42,9 @@ export class HashIndex {
     for (; this.indexed < this.mined.length; this.indexed++) {
       const mined = this.mined[this.indexed]!;
       this.blocks.set(key(mined.hash), mined);
-      mined.txHashes.forEach((hash, index) => this.txs.set(key(hash), { block: mined, index }));
+      mined.txHashes.forEach((hash, index) => {
+        this.txs.set(key(hash), { block: mined, index });
+      });
     }
   }
 }

@@ -217,7 +217,3 @@ export interface MineResult {
   readonly block: MinedBlock;
   readonly skipped: readonly SkippedTx[];
 }
-
-/** True when `common` has a hardfork schedule (imported chains): blocks then pick their hardfork. */
-const hasSchedule = (common: Common) =>
-  common.hardforks().some((h) => Number(h.block ?? 0) > 0 || Number(h.timestamp ?? 0) > 0 || (h as { ttd?: unknown }).ttd != null);

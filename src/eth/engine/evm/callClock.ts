@@ -57,7 +57,7 @@ function asAsync(info: OpcodeInfo): OpcodeInfo {
 /** The clock of `vm`, made (and its JUMP/JUMPI wrapped) on first use; `slice` at the call's start. */
 export function clockOf(vm: VM): CallClock {
   const table = (vm.evm as unknown as { _opcodeMap: OpcodeEntry[] })._opcodeMap;
-  let clock = clocks.get(vm);
+  const clock = clocks.get(vm);
   if (clock !== undefined && clock.table === table) return clock;
   const own: CallClock = { remaining: Infinity, jumps: 0, sliceStart: performance.now(), table };
   for (const op of [0x56, 0x57]) {

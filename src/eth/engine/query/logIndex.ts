@@ -55,7 +55,9 @@ function buildIndex(block: MinedBlock): BlockLogIndex {
       addressKeys.push(address);
       topicKeys.push(topics);
       addresses.add(address);
-      topics.forEach((t, p) => (topicsAt[p] ??= new Set()).add(t));
+      topics.forEach((t, p) => {
+        (topicsAt[p] ??= new Set()).add(t);
+      });
       if (topics.length > maxTopics) maxTopics = topics.length;
     }
   });

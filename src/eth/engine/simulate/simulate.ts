@@ -117,7 +117,7 @@ interface SimVm {
 
 async function simulateBlock(
   sim: SimVm,
-  base: MinedBlock,
+  _base: MinedBlock,
   parent: Block,
   block: SettledBlock,
   opts: SimOptions,
