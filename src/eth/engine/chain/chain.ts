@@ -8,27 +8,16 @@ import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { type Account, type Address, bytesToHex, equalsBytes } from '@ethereumjs/util';
-import { createVM, runBlock, type VM } from '@ethereumjs/vm';
+import { createVM, type VM } from '@ethereumjs/vm';
 import type { ChainView } from './chainView.js';
 import { genesisCore, restoredCore, type ChainCore } from './create.js';
 import { HashIndex } from './hashIndex.js';
 import { BlockDraft, headerDataFor } from '../mining/draft.js';
 import { buildPendingBlock, openPendingDraft } from '../mining/pending.js';
-import { orderForBlock } from '../mining/pool.js';
-import { minedBlock, storedReceipts } from './receipts.js';
-import type {
-  BlockId,
-  ChainParts,
-  DevAccount,
-  EthChainOptions,
-  GenesisArgs,
-  MinedBlock,
-  MineResult,
-  NextHeader,
-  PendingTx,
-  SkippedTx,
-  TxLookup,
-} from './types.js';
+import { fillFromPool, orderForBlock } from '../mining/pool.js';
+import { executeForeign } from './importBlock.js';
+import { resolveTag } from './tags.js';
+import type { BlockId, ChainParts, DevAccount, EthChainOptions, GenesisArgs, MinedBlock, MineResult, NextHeader, PendingTx, TxLookup } from './types.js';
 import { ChainEvents, type DropReason } from './events.js';
 import { ChainStates } from './states.js';
 import { SerialWriter } from './writer.js';
@@ -149,19 +138,7 @@ export class EthChain {
 
   /** Like resolveBlock, for everything but `pending` (synchronous). */
   resolveMined(id: Exclude<BlockId, 'pending'>): MinedBlock | undefined {
-    const head = this.head().number;
-    switch (id) {
-      case 'latest':
-        return this.head();
-      case 'earliest':
-        return this.mined[0];
-      case 'safe':
-        return this.blockByNumber(head > this.safeDepth ? head - this.safeDepth : 0n);
-      case 'finalized':
-        return this.blockByNumber(head > this.finalizedDepth ? head - this.finalizedDepth : 0n);
-      default:
-        return this.blockByNumber(id);
-    }
+    return resolveTag(id, this.head().number, (n) => this.blockByNumber(n), { safe: this.safeDepth, finalized: this.finalizedDepth });
   }
 
   /** Every mined block from `from` to head, in order (e.g. for an RLP export). */
@@ -264,25 +241,8 @@ export class EthChain {
    * With a hardfork schedule the block runs under its own hardfork.
    */
   async importBlock(block: Block): Promise<MinedBlock> {
-    const vm = await this.vmAtHead();
     const parent = this.head();
-    const n = block.header.number;
-    let senders: Address[];
-    try {
-      senders = block.transactions.map((tx) => tx.getSenderAddress());
-    } catch (err) {
-      throw new Error(`block ${n}: ${(err as Error).message}`);
-    }
-    let result;
-    try {
-      result = await runBlock(vm, { block, setHardfork: this.scheduled });
-    } catch (err) {
-      // runBlock reverts its checkpoint, but state flushed for the root check can survive in the
-      // caches: go back to head's root explicitly, so a rejected block leaves no trace.
-      await this.headState.setStateRoot(this.stateRootOf(parent), true);
-      throw new Error(`block ${n} does not execute to its header: ${(err as Error).message}`);
-    }
-    const mined = minedBlock(block, parent.totalDifficulty, senders, storedReceipts(block, senders, result.receipts, result.results));
+    const mined = await executeForeign(await this.vmAtHead(), block, parent, this.scheduled, () => this.headState.setStateRoot(this.stateRootOf(parent), true));
     this.append(mined);
     return mined;
   }
@@ -333,14 +293,7 @@ export class EthChain {
    */
   async mineNow(header: NextHeader = {}): Promise<MineResult> {
     const draft = await this.draftBlock(header);
-    const skipped: SkippedTx[] = [];
-    for (const p of orderForBlock(this.pool, draft.context.header.baseFeePerGas)) {
-      try {
-        await draft.add(p.tx, p.sender);
-      } catch (err) {
-        skipped.push({ pending: p, error: err instanceof Error ? err.message : String(err) });
-      }
-    }
+    const skipped = await fillFromPool(draft, this.pool);
     try {
       return { block: await draft.seal(), skipped };
     } catch (err) {

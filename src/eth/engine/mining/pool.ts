@@ -6,7 +6,8 @@
  */
 import { Capability, type TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
-import type { PendingTx } from '../chain/types.js';
+import type { PendingTx, SkippedTx } from '../chain/types.js';
+import type { BlockDraft } from './draft.js';
 import { TxRejected } from './txRejected.js';
 import { plainHex } from '../../../hex.js';
 
@@ -142,4 +143,17 @@ export function checkTransaction(tx: TypedTransaction, sender: Address, pool: re
   const bump = (v: bigint) => v + (v * PRICE_BUMP_PERCENT) / 100n;
   if (feeCap < bump(old.feeCap) || tipCap < bump(old.tipCap)) throw new TxRejected('replacement transaction underpriced');
   return same;
+}
+
+/** Adds the pool's transactions to a draft in block order; those that do not apply (nonce gap, funds, gas) are answered with the reason. */
+export async function fillFromPool(draft: BlockDraft, pool: readonly PendingTx[]): Promise<SkippedTx[]> {
+  const skipped: SkippedTx[] = [];
+  for (const p of orderForBlock(pool, draft.context.header.baseFeePerGas)) {
+    try {
+      await draft.add(p.tx, p.sender);
+    } catch (err) {
+      skipped.push({ pending: p, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return skipped;
 }
