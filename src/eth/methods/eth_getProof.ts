@@ -21,6 +21,8 @@ export const eth_getProof = defineMethod({
   handler: async (ctx: EthContext, address, keys, sel) => {
     if (keys.length > MAX_PROOF_KEYS)
       throw new LimitExceeded(`too many storage keys: at most ${MAX_PROOF_KEYS} in one eth_getProof, got ${keys.length}`, { limit: MAX_PROOF_KEYS });
-    return formatProof(await proveAt(ctx.chain, await stateBlock(ctx.chain, sel), address, keys));
+    // A block asked by number or hash is proved against its header's stateRoot, also while head carries unmined edits.
+    const byNumberOrHash = sel !== undefined && !('tag' in sel);
+    return formatProof(await proveAt(ctx.chain, await stateBlock(ctx.chain, sel), address, keys, byNumberOrHash));
   },
 });

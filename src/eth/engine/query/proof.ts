@@ -34,9 +34,18 @@ export interface AccountProof {
 const ZERO_HASH = new Uint8Array(32);
 const toBytes = (hex: string) => hexToBytes(hex as PrefixedHexString);
 
-/** The proof of an account and storage keys at the state after `block`. */
-export async function proveAt(chain: EthChain, block: MinedBlock, address: Address, keys: readonly StorageKey[]): Promise<AccountProof> {
-  return prove(await chain.readStateAt(block), address, keys);
+/**
+ * The proof of an account and storage keys at the state after `block`. `committed`: against the root its header
+ * carries even while head holds unmined edits (a block asked by number or hash), so the proof verifies against that
+ * block's stateRoot; otherwise (a tag) against the state reads see, edits included.
+ */
+export async function proveAt(chain: EthChain, block: MinedBlock, address: Address, keys: readonly StorageKey[], committed = false): Promise<AccountProof> {
+  const state = await chain.readStateAt(block);
+  const headerRoot = (block.raw?.header ?? block.header).stateRoot;
+  if (!committed || equalsBytes(chain.stateRootOf(block), headerRoot)) return prove(state, address, keys);
+  const atHeader = state.shallowCopy(false);
+  await atHeader.setStateRoot(headerRoot);
+  return prove(atHeader, address, keys);
 }
 
 /** The proof of an account and storage keys in `state` (which it only reads). */
