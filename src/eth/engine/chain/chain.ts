@@ -338,7 +338,11 @@ export class EthChain {
   /** Replaces the blocks above `keep` with `blocks` (a loaded dump's, their trie nodes already in the store; the caller checks they follow), head's edits and the pool. Only from a job of `writer`. */
   async adopt(keep: bigint, blocks: readonly MinedBlock[], pool: readonly PendingTx[], editedRoot?: Uint8Array): Promise<void> {
     await this.truncate(keep);
-    for (const m of blocks) this.append(m);
+    // Through the seal gate as mined blocks go: a data directory keeps each before it joins the chain.
+    for (const m of blocks) {
+      await this.sealGate?.(m);
+      this.append(m);
+    }
     this.headEditedRoot = editedRoot;
     await this.headState.setStateRoot(this.stateRootOf(this.head()), true);
     this.setPool(pool);
