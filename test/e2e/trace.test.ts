@@ -99,6 +99,17 @@ describe('ethers', () => {
 describe('bad requests', () => {
   const error = async (method: string, params: unknown[]) => (await call(url, method, params)).error;
 
+  it('debug_traceCall takes stateOverrides as eth_call does: the trace runs on the overridden state, the chain keeps its own', async () => {
+    const code = '0x602a60005260206000f3'; // returns 42
+    const trace = (await call(url, 'debug_traceCall', [{ to: TOKEN }, 'latest', { tracer: 'callTracer', stateOverrides: { [TOKEN]: { code } } }])).result;
+    expect(trace.output).toBe(`0x${'2a'.padStart(64, '0')}`);
+    const pre = (await call(url, 'debug_traceCall', [{ to: TOKEN }, 'latest', { tracer: 'prestateTracer', stateOverrides: { [TOKEN]: { balance: '0x7' } } }]))
+      .result;
+    expect(pre[TOKEN].balance).toBe('0x7');
+    expect((await call(url, 'eth_getBalance', [TOKEN, 'latest'])).result).toBe('0x0');
+    expect((await call(url, 'eth_getCode', [TOKEN, 'latest'])).result).not.toBe(code);
+  });
+
   it('answer -32602 naming the parameter', async () => {
     expect(await error('debug_traceTransaction', ['0x1234'])).toEqual({
       code: -32602,
@@ -119,10 +130,11 @@ describe('bad requests', () => {
       code: -32602,
       message: 'invalid argument 1: cannot use diffMode with includeEmpty',
     });
-    expect(await error('debug_traceCall', [{ to: TOKEN }, 'latest', { stateOverrides: { [TOKEN]: { balance: '0x1' } } }])).toEqual({
+    expect(await error('debug_traceCall', [{ to: TOKEN }, 'latest', { blockOverrides: { number: '0x1' } }])).toEqual({
       code: -32602,
-      message: 'invalid argument 2: stateOverrides not supported yet',
+      message: 'invalid argument 2: blockOverrides not supported yet',
     });
+    expect((await error('debug_traceCall', [{ to: TOKEN }, 'latest', { stateOverrides: { [TOKEN]: { state: {}, stateDiff: {} } } }])).code).toBe(-32000);
     expect(await error('debug_traceCall', [{ to: TOKEN }])).toEqual({ code: -32602, message: 'missing value for required argument 1' });
     expect(await error('debug_traceBlockByNumber', ['2'])).toEqual({ code: -32602, message: 'invalid argument 0: hex string without 0x prefix' });
   });

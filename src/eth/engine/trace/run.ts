@@ -23,6 +23,7 @@ import { ExecutionFailed, LimitExceeded } from '../../../errors.js';
 import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock, StoredReceipt } from '../chain/types.js';
 import { buildCallTx, callContext, cappedGas, freshJournal, isPriced, withTxVmAt, type CallRequest } from '../exec/call.js';
+import { applyStateOverride, type StateOverride } from '../exec/overrides.js';
 import { CallTimeout, startClock } from '../evm/callClock.js';
 import { attach, TraceAborted, type StepState, type Tracer } from './hooks.js';
 import { MAX_STRUCT_LOGS, StructLogger, TraceTooLarge } from './structLogger.js';
@@ -269,7 +270,14 @@ export async function traceBlock(chain: EthChain, block: MinedBlock, req: TraceR
  * debug_traceCall: `call` traced as eth_call runs it, on `block`'s post-state; with `txIndex`, on the state before
  * that transaction of `block` (its parent's, the system calls and the transactions before it), in `block`'s context.
  */
-export async function traceCall(chain: EthChain, block: MinedBlock, call: CallRequest, req: TraceRequest, txIndex?: number): Promise<TraceResult> {
+export async function traceCall(
+  chain: EthChain,
+  block: MinedBlock,
+  call: CallRequest,
+  req: TraceRequest,
+  txIndex?: number,
+  stateOverrides?: StateOverride,
+): Promise<TraceResult> {
   if (txIndex !== undefined && (txIndex < 0 || txIndex >= block.txHashes.length)) throw new ExecutionFailed(`transaction index ${txIndex} out of range`);
   const traceIt = async (vm: VM, firstLogIndex: number) => {
     // From Osaka (EIP-7825) a transaction carries at most 2^24 gas: the call runs with at most that.
@@ -280,7 +288,13 @@ export async function traceCall(chain: EthChain, block: MinedBlock, call: CallRe
     }
     const { tx, priced } = buildCallTx(vm, block, call, gas);
     const context = isPriced(call) ? { header: block.header } : callContext(block, call);
-    return runTraced(vm, { tx, sender: tx.getSenderAddress(), context, firstLogIndex, skipNonce: true, skipBalance: !priced }, req);
+    // Overrides go into the state inside the reverted checkpoint (precompile moves are swapped back after), as eth_call's.
+    const restore = await applyStateOverride(vm, stateOverrides);
+    try {
+      return await runTraced(vm, { tx, sender: tx.getSenderAddress(), context, firstLogIndex, skipNonce: true, skipBalance: !priced }, req);
+    } finally {
+      restore();
+    }
   };
   if (txIndex === undefined) return withTraceVm(chain, block, block, (vm) => reverted(vm, () => traceIt(vm, 0)));
   const parent = parentOf(chain, block);
