@@ -13,6 +13,7 @@ import { applyTransaction, submitError } from './execute.js';
 import { MAX_CATCH_UP_BLOCKS, type RollupChainParts, type RollupConfig, type RollupMark, type TxLocation } from './chainTypes.js';
 import { blockHash, stateCommitment } from './hash.js';
 import { JournaledMap } from './journal.js';
+import { acceptNewestReady, acceptUpTo } from './l1Acceptance.js';
 import { type SimulatedTx, simulateTransactions } from './simulate.js';
 import type { BlockId, ExecutedTx, FeeEstimate, Felt, GasPrices, OutcomeInput, PendingBlock, RollupState, RollupTransaction, SealedBlock } from './types.js';
 
@@ -134,7 +135,7 @@ export class RollupChain {
       }
     }
     const rule = this.config.l1Acceptance;
-    if (rule.kind === 'time') this.acceptWhere((b) => b.sealedAtMs + rule.delayMs <= now);
+    if (rule.kind === 'time') this.emitAccepted(acceptNewestReady(this.blocks, (b) => b.sealedAtMs + rule.delayMs <= now));
   }
 
   /** Tells the chain its L1 network's head; blocks that rule `blocks` accepts become ACCEPTED_ON_L1. */
@@ -143,27 +144,11 @@ export class RollupChain {
     this.l1Head = head;
     if (rule.kind !== 'blocks') return;
     for (const b of this.blocks) if (b.status === 'ACCEPTED_ON_L2' && b.l1Anchor === undefined) b.l1Anchor = head;
-    this.acceptWhere((b) => b.l1Anchor !== undefined && head >= b.l1Anchor + BigInt(rule.blocks));
+    this.emitAccepted(acceptNewestReady(this.blocks, (b) => b.l1Anchor !== undefined && head >= b.l1Anchor + BigInt(rule.blocks)));
   }
 
-  /** Accepts on L1 the newest L2 block that `ready` holds for (and so its ancestors). */
-  private acceptWhere(ready: (b: SealedBlock) => boolean): void {
-    for (let i = this.blocks.length - 1; i >= 0; i--) {
-      const b = this.blocks[i]!;
-      if (b.status === 'ACCEPTED_ON_L1') return;
-      if (ready(b)) {
-        this.acceptUpTo(i);
-        return;
-      }
-    }
-  }
-
-  private acceptUpTo(index: number): SealedBlock[] {
-    const accepted: SealedBlock[] = [];
-    for (let i = index; i >= 0 && this.blocks[i]!.status !== 'ACCEPTED_ON_L1'; i--) {
-      this.blocks[i]!.status = 'ACCEPTED_ON_L1';
-      accepted.unshift(this.blocks[i]!);
-    }
+  /** Tells listeners of blocks just accepted on L1 (src/rollup/engine/l1Acceptance.ts picks them). */
+  private emitAccepted(accepted: SealedBlock[]): SealedBlock[] {
     if (accepted.length > 0) this.events.emit('statusChanged', accepted);
     return accepted;
   }
@@ -314,7 +299,7 @@ export class RollupChain {
     if (block === undefined) throw new RollupError(24, 'Block not found');
     if (!('hash' in block)) throw new DevgateError('the pending block cannot be accepted on L1 before it is sealed (devnet_createBlock)');
     if (block.status === 'REJECTED') throw new DevgateError(`block ${felt(block.hash)} is REJECTED; statuses only move forward`);
-    return this.acceptUpTo(Number(block.number));
+    return this.emitAccepted(acceptUpTo(this.blocks, Number(block.number)));
   }
 
   /**
