@@ -5,6 +5,7 @@
  * keeps the node (a view of the bytes) in the Map; writes go to the Map, deletes are remembered. Sizing or iterating
  * (encoding a chain image) first moves every remaining node into the Map.
  */
+import { LazyNodeMap } from './lazyNodeMap.js';
 
 /** A 32-bit hash of a key from its first 4 bytes (node keys are hashes, or start with one) and its length. */
 function hashBytes(buf: Uint8Array, at: number, length: number): number {
@@ -19,7 +20,7 @@ function hashHex(hex: string): number {
   return Math.imul((h ^ length) >>> 0, 0x9e3779b1) >>> 0;
 }
 
-export class ImageNodes extends Map<string, Uint8Array> {
+export class ImageNodes extends LazyNodeMap {
   private readonly keyAt: Uint32Array;
   private readonly keyLength: Uint8Array;
   private readonly valueAt: Uint32Array;
@@ -156,7 +157,7 @@ export class ImageNodes extends Map<string, Uint8Array> {
   }
 
   /** Moves every node of the file not read yet into the Map. */
-  private materialize(): void {
+  protected override materialize(): void {
     if (this.complete) return;
     for (let i = 0; i < this.keyAt.length; i++) {
       const hex = Buffer.from(this.buf.buffer, this.buf.byteOffset + this.keyAt[i]!, this.keyLength[i]!).toString('hex');
@@ -165,34 +166,5 @@ export class ImageNodes extends Map<string, Uint8Array> {
     }
     this.complete = true;
     this.deleted.clear();
-  }
-
-  override get size(): number {
-    this.materialize();
-    return super.size;
-  }
-
-  override forEach(fn: (value: Uint8Array, key: string, map: Map<string, Uint8Array>) => void, thisArg?: unknown): void {
-    this.materialize();
-    super.forEach(fn, thisArg);
-  }
-
-  override entries(): MapIterator<[string, Uint8Array]> {
-    this.materialize();
-    return super.entries();
-  }
-
-  override keys(): MapIterator<string> {
-    this.materialize();
-    return super.keys();
-  }
-
-  override values(): MapIterator<Uint8Array> {
-    this.materialize();
-    return super.values();
-  }
-
-  override [Symbol.iterator](): MapIterator<[string, Uint8Array]> {
-    return this.entries();
   }
 }

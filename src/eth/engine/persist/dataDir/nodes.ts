@@ -8,8 +8,9 @@
 import { hexToBytes } from '@ethereumjs/util';
 import { nodeHex, nodeKey, NODE_RANGE, plain } from './codec.js';
 import type { NetworkDb } from './store.js';
+import { LazyNodeMap } from '../../image/lazyNodeMap.js';
 
-export class DurableNodes extends Map<string, Uint8Array> {
+export class DurableNodes extends LazyNodeMap {
   private dirty = new Set<string>();
   /** True once every stored node was read into the Map (iteration and size need them all). */
   private complete = false;
@@ -56,41 +57,12 @@ export class DurableNodes extends Map<string, Uint8Array> {
   }
 
   /** Reads every stored node into the Map (for a whole-store walk: chain.parts(), a dump). */
-  private materialize(): void {
+  protected override materialize(): void {
     if (this.complete) return;
     for (const { key, value } of this.db.getRange(NODE_RANGE)) {
       const hex = nodeHex(key);
       if (!super.has(hex)) super.set(hex, plain(value));
     }
     this.complete = true;
-  }
-
-  override get size(): number {
-    this.materialize();
-    return super.size;
-  }
-
-  override forEach(fn: (value: Uint8Array, key: string, map: Map<string, Uint8Array>) => void, thisArg?: unknown): void {
-    this.materialize();
-    super.forEach(fn, thisArg);
-  }
-
-  override entries(): MapIterator<[string, Uint8Array]> {
-    this.materialize();
-    return super.entries();
-  }
-
-  override keys(): MapIterator<string> {
-    this.materialize();
-    return super.keys();
-  }
-
-  override values(): MapIterator<Uint8Array> {
-    this.materialize();
-    return super.values();
-  }
-
-  override [Symbol.iterator](): MapIterator<[string, Uint8Array]> {
-    return this.entries();
   }
 }
