@@ -7,14 +7,14 @@ import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { type Account, type Address, bytesToHex, equalsBytes } from '@ethereumjs/util';
+import { type Account, type Address, equalsBytes } from '@ethereumjs/util';
 import { createVM, type VM } from '@ethereumjs/vm';
 import type { ChainView } from './chainView.js';
 import { genesisCore, restoredCore, type ChainCore } from './create.js';
 import { HashIndex } from './hashIndex.js';
 import { BlockDraft, headerDataFor } from '../mining/draft.js';
 import { buildPendingBlock, openPendingDraft } from '../mining/pending.js';
-import { fillFromPool, orderForBlock } from '../mining/pool.js';
+import { fillFromPool, orderForBlock, partitionByHash } from '../mining/pool.js';
 import { executeForeign } from './importBlock.js';
 import { resolveTag } from './tags.js';
 import type { BlockId, ChainParts, DevAccount, EthChainOptions, GenesisArgs, MinedBlock, MineResult, NextHeader, PendingTx, TxLookup } from './types.js';
@@ -23,8 +23,6 @@ import { ChainStates } from './states.js';
 import { SerialWriter } from './writer.js';
 
 export type { ChainParts, EthChainOptions, GenesisArgs, MineResult, NextHeader, SkippedTx } from './types.js';
-
-const key = (hash: Uint8Array) => bytesToHex(hash);
 
 export class EthChain {
   private pool: PendingTx[] = [];
@@ -356,15 +354,12 @@ export class EthChain {
 
   /** Takes transactions out of the pool without mining them, and says why (emits `txDropped`). */
   dropPending(hashes: readonly Uint8Array[], reason: DropReason): PendingTx[] {
-    const gone = new Set(hashes.map(key));
-    const dropped = this.pool.filter((p) => gone.has(key(p.tx.hash())));
+    const { taken: dropped, kept } = partitionByHash(this.pool, hashes);
     if (dropped.length === 0) return [];
-    this.pool = this.pool.filter((p) => !gone.has(key(p.tx.hash())));
+    this.pool = kept;
     this.pending = undefined;
-    this.events.emit(
-      'txDropped',
-      dropped.map((p) => ({ tx: p.tx, reason })),
-    );
+    const gone = dropped.map((p) => ({ tx: p.tx, reason }));
+    this.events.emit('txDropped', gone);
     return dropped;
   }
 
@@ -376,8 +371,8 @@ export class EthChain {
   private async sealed(mined: MinedBlock): Promise<void> {
     await this.sealGate?.(mined);
     this.append(mined);
-    const included = new Set(mined.block.transactions.map((tx) => key(tx.hash())));
-    this.pool = this.pool.filter((p) => !included.has(key(p.tx.hash())));
+    const included = mined.block.transactions.map((tx) => tx.hash());
+    this.pool = partitionByHash(this.pool, included).kept;
   }
 
   private append(mined: MinedBlock): void {

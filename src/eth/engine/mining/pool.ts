@@ -157,3 +157,12 @@ export async function fillFromPool(draft: BlockDraft, pool: readonly PendingTx[]
   }
   return skipped;
 }
+
+/** The pool split into the transactions whose hashes are given (`taken`) and the rest (`kept`), each in pool order. */
+export function partitionByHash(pool: readonly PendingTx[], hashes: readonly Uint8Array[]): { taken: PendingTx[]; kept: PendingTx[] } {
+  const wanted = new Set(hashes.map(plainHex));
+  const taken: PendingTx[] = [];
+  const kept: PendingTx[] = [];
+  for (const p of pool) (wanted.has(plainHex(p.tx.hash())) ? taken : kept).push(p);
+  return { taken, kept };
+}
