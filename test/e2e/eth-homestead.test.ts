@@ -111,4 +111,17 @@ describe('pre-Byzantium chain', () => {
     expect(receipt.root).toMatch(HASH);
     expect(receipt.blockNumber).toBe(1n);
   });
+
+  it('hardhat_setPrevRandao is refused before the merge, naming the hardfork, and changes nothing', async () => {
+    const before = await rpc('eth_getBlockByNumber', ['pending', false]);
+    const reply = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'hardhat_setPrevRandao', params: [`0x${'11'.repeat(32)}`] }),
+    }).then((r) => r.json() as Promise<{ error: { code: number; message: string } }>);
+    expect(reply.error.code).toBe(-32602);
+    expect(reply.error.message).toContain('post-merge');
+    expect(reply.error.message).toContain('homestead');
+    expect((await rpc('eth_getBlockByNumber', ['pending', false])).mixHash).toBe(before.mixHash);
+  });
 });

@@ -3,7 +3,7 @@
  * send them (read from their source: `toRpcQuantity` numbers, 32-byte padded storage values, `evm_snapshot` without a
  * `params` member, `hardhat_mine` with and without its interval): takeSnapshot/restore, setBalance, setCode, setNonce,
  * setStorageAt, impersonateAccount, mine, mineUpTo, time.increase/increaseTo/latest, setNextBlockBaseFeePerGas,
- * setCoinbase, setBlockGasLimit, dropTransaction, reset. devgate does not serve `hardhat_setPrevRandao` (see README).
+ * setCoinbase, setBlockGasLimit, dropTransaction, reset, setPrevRandao.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Gateway } from '../../src/index.js';
@@ -114,9 +114,25 @@ describe("hardhat-network-helpers' requests", () => {
     expect(await request('eth_blockNumber', [])).toBe(seededHead);
   });
 
-  it('hardhat_setPrevRandao is not served: -32601 naming it', async () => {
-    const reply = (await post(url, { jsonrpc: '2.0', id: 1, method: 'hardhat_setPrevRandao', params: [padded(123456789)] })).json;
-    expect(reply.error).toMatchObject({ code: -32601 });
-    expect(reply.error.message).toContain('hardhat_setPrevRandao');
+  it('setPrevRandao: the next block carries it as mixHash, PREVRANDAO reads it, later blocks carry it on; bad input names the problem', async () => {
+    const value = padded(123456789);
+    expect(await request('hardhat_setPrevRandao', [value])).toBeNull();
+    // The pending block already shows it; a snapshot taken now keeps it until the block is mined.
+    expect((await request('eth_getBlockByNumber', ['pending', false])).mixHash).toBe(value);
+    const snap = await request('evm_snapshot');
+    await request('hardhat_mine', [quantity(1)]);
+    expect((await latest()).mixHash).toBe(value);
+    // PREVRANDAO (0x44) at latest: code PREVRANDAO PUSH0 MSTORE PUSH1 32 PUSH0 RETURN.
+    const read = await request('eth_call', [{ data: '0x445f5260205ff3' }, 'latest']);
+    expect(read).toBe(value);
+    await request('hardhat_mine', [quantity(1)]);
+    expect((await latest()).mixHash).toBe(value);
+    // Reverting to the snapshot brings the unmined value back with it.
+    expect(await request('evm_revert', [snap])).toBe(true);
+    await request('hardhat_mine', [quantity(1)]);
+    expect((await latest()).mixHash).toBe(value);
+    const short = (await post(url, { jsonrpc: '2.0', id: 1, method: 'hardhat_setPrevRandao', params: ['0x1234'] })).json;
+    expect(short.error).toMatchObject({ code: -32602 });
+    expect(short.error.message).toContain('32-byte');
   });
 });

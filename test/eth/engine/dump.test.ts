@@ -85,6 +85,8 @@ describe('the nodes a dump keeps', () => {
   });
 
   it('round-trips through the codec and loads onto a chain sharing its blocks, which then reads state as the dumped one at every block', async () => {
+    // An unmined hardhat_setPrevRandao travels with the dump, as the other one-shot controls.
+    miner.setNextBlockPrevRandao(new Uint8Array(32).fill(7));
     const bytes = await encodeEthDump('sepolia', { chain, miner });
     const other = await chainFromSeed(loadSeedFile('chains/sepolia.json'));
     const otherMiner = new Miner(other, new ManualClock());
@@ -97,6 +99,7 @@ describe('the nodes a dump keeps', () => {
       expect((await other.getAccount(SINK, other.blockByNumber(m.number)!))?.balance).toBe((await chain.getAccount(SINK, m))?.balance);
     }
     expect(otherMiner.mode()).toEqual({ automine: false, intervalMs: undefined });
+    expect(bytesToHex(otherMiner.nextHeader().prevRandao!)).toBe(`0x${'07'.repeat(32)}`);
     // A flipped byte in the chain image is refused.
     const bad = Uint8Array.from(bytes);
     bad[bad.length - 100]! ^= 1;

@@ -204,6 +204,8 @@ export interface NextHeader {
   gasLimit?: bigint;
   /** The block's base fee (default: EIP-1559's from its parent; only where EIP-1559 is active). */
   baseFeePerGas?: bigint;
+  /** The block's prevRandao, its mixHash (default: its parent's; only after the merge). */
+  prevRandao?: Uint8Array;
 }
 
 /** A pool transaction a block did not take, and why. */

@@ -22,10 +22,14 @@ export function nextHeaderData(parent: Block, timestamp: bigint, coinbase: Addre
 }
 
 /** Header fields of the child of `parent` as `header` asks (default: 12 s after it, its gas limit, EIP-1559's base fee). */
-export function headerDataFor(parent: MinedBlock, header: { timestamp?: bigint; coinbase?: Address; gasLimit?: bigint; baseFeePerGas?: bigint }): HeaderData {
+export function headerDataFor(
+  parent: MinedBlock,
+  header: { timestamp?: bigint; coinbase?: Address; gasLimit?: bigint; baseFeePerGas?: bigint; prevRandao?: Uint8Array },
+): HeaderData {
   const data = nextHeaderData(parent.block, header.timestamp ?? parent.block.header.timestamp + 12n, header.coinbase);
   if (header.gasLimit !== undefined) data.gasLimit = header.gasLimit;
   if (header.baseFeePerGas !== undefined && parent.block.common.isActivatedEIP(1559)) data.baseFeePerGas = header.baseFeePerGas;
+  if (header.prevRandao !== undefined && data.mixHash !== undefined) data.mixHash = header.prevRandao;
   return data;
 }
 

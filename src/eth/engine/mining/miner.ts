@@ -1,7 +1,7 @@
 /**
  * The miner of an eth network, as anvil's: automine (a send is mined before it is answered), interval mining
  * (a block every N ms of devgate's clock, empty ones too), or manual; and the controls test tools call
- * (mine N blocks, time travel, next timestamp, timestamp interval, next base fee, block gas limit).
+ * (mine N blocks, time travel, next timestamp, timestamp interval, next base fee, next prevRandao, block gas limit).
  *
  * Block time is deterministic: a block is `step` seconds after its parent (12, or the interval mining
  * period rounded up to whole seconds), plus what evm_increaseTime added since the last block, unless
@@ -9,7 +9,7 @@
  * requests so give the same block hashes on every run, whatever the wall clock says.
  */
 import { setClockTimer, type Clock } from '../../../clock.js';
-import type { Address } from '@ethereumjs/util';
+import { bigIntToBytes, bytesToBigInt, setLengthLeft, type Address } from '@ethereumjs/util';
 import { InvalidArgument } from '../../../errors.js';
 import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock, MineResult, NextHeader } from '../chain/types.js';
@@ -40,6 +40,8 @@ export interface MinerState {
   readonly timestampInterval: bigint | undefined;
   readonly nextBaseFee: bigint | undefined;
   readonly gasLimit: bigint | undefined;
+  /** hardhat_setPrevRandao's value as a number (state files keep numbers), until the next block is mined (older dumps lack it). */
+  readonly nextPrevRandao?: bigint;
 }
 
 export class Miner {
@@ -53,6 +55,7 @@ export class Miner {
   private nextTimestamp: bigint | undefined;
   private timestampInterval: bigint | undefined;
   private baseFeeOverride: bigint | undefined;
+  private prevRandao: Uint8Array | undefined;
   private gasLimit: bigint | undefined;
   private coinbase: Address | undefined;
   private closed = false;
@@ -118,6 +121,19 @@ export class Miner {
     this.baseFeeOverride = fee;
   }
 
+  /**
+   * The next block's prevRandao (its mixHash), once; the blocks after it carry it on, as every block carries its
+   * parent's. Only after the merge, as hardhat's.
+   */
+  setNextBlockPrevRandao(value: Uint8Array): void {
+    const common = this.chain.commonAt(this.chain.head().number + 1n, this.nextHeader().timestamp!);
+    if (!common.gteHardfork('paris')) {
+      throw new InvalidArgument(`hardhat_setPrevRandao is only available in post-merge hardforks, the next block's is ${common.hardfork()}`);
+    }
+    this.chain.nextHeaderChanged();
+    this.prevRandao = value;
+  }
+
   /** The gas limit of every following block. */
   setBlockGasLimit(limit: bigint): void {
     if (limit < 5000n) throw new InvalidArgument(`a block gas limit is at least 5000, got ${limit}`);
@@ -154,6 +170,7 @@ export class Miner {
       ...(this.coinbase !== undefined ? { coinbase: this.coinbase } : {}),
       ...(this.gasLimit !== undefined ? { gasLimit: this.gasLimit } : {}),
       ...(this.baseFeeOverride !== undefined ? { baseFeePerGas: this.baseFeeOverride } : {}),
+      ...(this.prevRandao !== undefined ? { prevRandao: this.prevRandao } : {}),
     };
   }
 
@@ -182,6 +199,7 @@ export class Miner {
     this.increase = 0n;
     this.nextTimestamp = undefined;
     this.baseFeeOverride = undefined;
+    this.prevRandao = undefined;
     this.chain.nextHeaderChanged();
     return result;
   }
@@ -189,13 +207,25 @@ export class Miner {
   /** The mode and time controls, for a snapshot. */
   state(): MinerState {
     const { automine, intervalMs, increase, totalIncrease, nextTimestamp, timestampInterval, gasLimit } = this;
-    return { automine, intervalMs, increase, totalIncrease, nextTimestamp, timestampInterval, nextBaseFee: this.baseFeeOverride, gasLimit };
+    const { prevRandao } = this;
+    return {
+      automine,
+      intervalMs,
+      increase,
+      totalIncrease,
+      nextTimestamp,
+      timestampInterval,
+      nextBaseFee: this.baseFeeOverride,
+      gasLimit,
+      ...(prevRandao !== undefined ? { nextPrevRandao: bytesToBigInt(prevRandao) } : {}),
+    };
   }
 
   /** Puts mode and time controls back as a snapshot saw them (interval mining restarts its period). */
   restore(state: MinerState): void {
     ({ automine: this.automine, intervalMs: this.intervalMs, increase: this.increase, totalIncrease: this.totalIncrease } = state);
     ({ nextTimestamp: this.nextTimestamp, timestampInterval: this.timestampInterval, nextBaseFee: this.baseFeeOverride, gasLimit: this.gasLimit } = state);
+    this.prevRandao = state.nextPrevRandao === undefined ? undefined : setLengthLeft(bigIntToBytes(state.nextPrevRandao), 32);
     this.chain.nextHeaderChanged();
     this.schedule();
   }

@@ -7,6 +7,7 @@ import { anvil_mine, hardhat_mine } from './anvil_mine.js';
 import { anvil_removeBlockTimestampInterval } from './anvil_removeBlockTimestampInterval.js';
 import { anvil_setBlockTimestampInterval } from './anvil_setBlockTimestampInterval.js';
 import { anvil_setNextBlockBaseFeePerGas, hardhat_setNextBlockBaseFeePerGas } from './anvil_setNextBlockBaseFeePerGas.js';
+import { hardhat_setPrevRandao } from './hardhat_setPrevRandao.js';
 import { evm_increaseTime } from './evm_increaseTime.js';
 import { evm_mine } from './evm_mine.js';
 import { anvil_setAutomine, evm_setAutomine } from './evm_setAutomine.js';
@@ -46,6 +47,7 @@ export const DEV_METHODS: readonly MethodDef[] = [
   anvil_removeBlockTimestampInterval,
   anvil_setNextBlockBaseFeePerGas,
   hardhat_setNextBlockBaseFeePerGas,
+  hardhat_setPrevRandao,
   evm_setBlockGasLimit,
   anvil_dropTransaction,
   hardhat_dropTransaction,

@@ -118,6 +118,7 @@ export async function encodeEthDump(network: string, t: EthDumpTarget): Promise<
       timestampInterval: str(s.timestampInterval),
       nextBaseFee: str(s.nextBaseFee),
       gasLimit: str(s.gasLimit),
+      nextPrevRandao: str(s.nextPrevRandao),
     },
     coinbase: coinbase === undefined ? null : plainHex(coinbase.bytes),
     impersonation: t.impersonation === undefined ? null : { addresses: [...t.impersonation.state().addresses], auto: t.impersonation.state().auto },
@@ -135,7 +136,9 @@ export async function encodeEthDump(network: string, t: EthDumpTarget): Promise<
 export function ethDumpFingerprint(t: EthDumpTarget): string {
   const head = t.chain.head();
   const s = t.miner.state();
-  const miner = [s.automine, s.intervalMs, s.increase, s.totalIncrease, s.nextTimestamp, s.timestampInterval, s.nextBaseFee, s.gasLimit].map(String);
+  const miner = [s.automine, s.intervalMs, s.increase, s.totalIncrease, s.nextTimestamp, s.timestampInterval, s.nextBaseFee, s.gasLimit, s.nextPrevRandao].map(
+    String,
+  );
   const pool = t.chain.pendingTransactions().map((p) => plainHex(p.tx.hash()));
   return JSON.stringify([
     plainHex(head.hash),
@@ -212,6 +215,7 @@ function controlsOf(meta: Meta, parts: ChainParts): EthDump {
       timestampInterval: big(m.timestampInterval),
       nextBaseFee: big(m.nextBaseFee),
       gasLimit: big(m.gasLimit),
+      ...(big(m.nextPrevRandao) !== undefined ? { nextPrevRandao: big(m.nextPrevRandao) } : {}),
     },
     coinbase: meta.coinbase === null ? undefined : new Address(Uint8Array.from(Buffer.from(meta.coinbase, 'hex'))),
     impersonation: meta.impersonation ?? undefined,
