@@ -44,7 +44,8 @@ export const stateOverrideParam: Decoder<StateOverride> = (value) => {
   return [...byAddress.values()];
 };
 
-const withdrawal = (value: unknown) => {
+/** A withdrawal `{ index, validatorIndex, address, amount }` (missing members are zero, as Go decodes them). */
+export const withdrawalParam = (value: unknown) => {
   const o = object(value, 'a withdrawal { index, validatorIndex, address, amount }');
   return {
     index: field('index', uint64)(o.index ?? '0x0'),
@@ -68,6 +69,6 @@ export const blockOverrideParam: Decoder<BlockOverride | undefined> = (value) =>
     baseFeePerGas: opt(o, 'baseFeePerGas', quantity),
     blobBaseFee: opt(o, 'blobBaseFee', quantity),
     beaconRoot: opt(o, 'beaconRoot', hash32),
-    withdrawals: opt(o, 'withdrawals', arrayOf(withdrawal, 'an array of withdrawals')),
+    withdrawals: opt(o, 'withdrawals', arrayOf(withdrawalParam, 'an array of withdrawals')),
   };
 };

@@ -1,7 +1,7 @@
 /** A block being built on top of head: transactions run one by one, then it is sealed and indexed. */
 import { Block, createBlock, type HeaderData } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import type { Address } from '@ethereumjs/util';
+import type { Address, CLRequest, CLRequestType, WithdrawalData } from '@ethereumjs/util';
 import { RLP } from '@ethereumjs/rlp';
 import { buildBlock, encodeReceipt, runTx, type BlockBuilder, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { minedBlock, storedReceipts } from '../chain/receipts.js';
@@ -84,10 +84,16 @@ export class BlockDraft {
     private readonly onSeal: (mined: MinedBlock) => Promise<void>,
   ) {}
 
-  static async open(vm: VM, parent: MinedBlock, headerData: HeaderData, onSeal: (mined: MinedBlock) => Promise<void>): Promise<BlockDraft> {
+  static async open(
+    vm: VM,
+    parent: MinedBlock,
+    headerData: HeaderData,
+    onSeal: (mined: MinedBlock) => Promise<void>,
+    blockWithdrawals: readonly WithdrawalData[] = [],
+  ): Promise<BlockDraft> {
     const pow = vm.common.consensusType() === 'pow';
     const blockOpts = { putBlockIntoBlockchain: false, ...(pow ? { calcDifficultyFromHeader: parent.block.header } : {}) };
-    const withdrawals = vm.common.isActivatedEIP(4895) ? [] : undefined;
+    const withdrawals = vm.common.isActivatedEIP(4895) ? [...blockWithdrawals] : undefined;
     const builder = await buildBlock(vm, { parentBlock: parent.block, headerData, withdrawals, blockOpts });
     const fullHeader = builder['headerData'] as HeaderData;
     const context = createBlock({ header: fullHeader, withdrawals }, { common: vm.common, ...(pow ? { calcDifficultyFromHeader: parent.block.header } : {}) });
@@ -149,11 +155,21 @@ export class BlockDraft {
 
   /** Seals the block (rewards, roots) and hands it to the chain. */
   async seal(): Promise<MinedBlock> {
-    const { block: sealed } = await this.builder.build();
+    return (await this.sealWithRequests()).mined;
+  }
+
+  /** What the transactions paid the block's fee recipient so far (the builder's miner value: tips). */
+  get minerValue(): bigint {
+    return (this.builder as unknown as BuilderState)._minerValue;
+  }
+
+  /** Seals the block as seal() does, and gives its EIP-7685 requests too (none before Prague). */
+  async sealWithRequests(): Promise<{ mined: MinedBlock; requests: readonly CLRequest<CLRequestType>[] }> {
+    const { block: sealed, requests } = await this.builder.build();
     const block = new Block(sealed.header, this.txs, [], sealed.withdrawals);
     const receipts = this.results.map((r) => r.receipt);
     const mined = minedBlock(block, this.parent.totalDifficulty, this.senders, storedReceipts(block, this.senders, receipts, this.results));
     await this.onSeal(mined);
-    return mined;
+    return { mined, requests: requests ?? [] };
   }
 }

@@ -8,6 +8,7 @@ import { anvil_removeBlockTimestampInterval } from './anvil_removeBlockTimestamp
 import { anvil_setBlockTimestampInterval } from './anvil_setBlockTimestampInterval.js';
 import { anvil_setNextBlockBaseFeePerGas, hardhat_setNextBlockBaseFeePerGas } from './anvil_setNextBlockBaseFeePerGas.js';
 import { hardhat_setPrevRandao } from './hardhat_setPrevRandao.js';
+import { testing_buildBlockV1 } from './testing_buildBlockV1.js';
 import { evm_increaseTime } from './evm_increaseTime.js';
 import { evm_mine } from './evm_mine.js';
 import { anvil_setAutomine, evm_setAutomine } from './evm_setAutomine.js';
@@ -48,6 +49,7 @@ export const DEV_METHODS: readonly MethodDef[] = [
   anvil_setNextBlockBaseFeePerGas,
   hardhat_setNextBlockBaseFeePerGas,
   hardhat_setPrevRandao,
+  testing_buildBlockV1,
   evm_setBlockGasLimit,
   anvil_dropTransaction,
   hardhat_dropTransaction,
