@@ -120,3 +120,22 @@ describe('impersonation', () => {
     expect((await send()).result).toBe(first);
   });
 });
+
+describe('eth_sendUnsignedTransaction', () => {
+  it("viem's sendUnsignedTransaction test action sends from an address that is not impersonated, only for that request", async () => {
+    const client = createPublicClient({ chain, transport: http(url), cacheTime: 0 });
+    const test = createTestClient({ chain, mode: 'anvil', transport: http(url) });
+    const SENDER = '0x00000000000000000000000000000000000000a8' as const;
+    await test.setBalance({ address: SENDER, value: 10n ** 18n });
+    const hash = await test.sendUnsignedTransaction({ from: SENDER, to: DEV4.address, value: 5n });
+    const receipt = await client.getTransactionReceipt({ hash });
+    expect(receipt).toMatchObject({ status: 'success', from: SENDER, to: DEV4.address });
+    // Not impersonated afterwards; an address without funds is refused with the pool's reason and nothing mined.
+    expect((await call(url, 'eth_sendTransaction', [{ from: SENDER, to: DEV4.address, value: '0x1' }])).error.message).toContain('unknown account');
+    const head = await client.getBlockNumber();
+    const poor = await call(url, 'eth_sendUnsignedTransaction', [{ from: '0x00000000000000000000000000000000000000a9', to: DEV4.address, value: '0x1' }]);
+    expect(poor.error.code).toBe(-32000);
+    expect(poor.error.message).toMatch(/insufficient funds/);
+    expect(await client.getBlockNumber()).toBe(head);
+  });
+});

@@ -44,3 +44,15 @@ export function sendRequest(
 export function signRequest(chain: EthChain, miner: Miner, req: SendRequest): Promise<TypedTransaction> {
   return chain.writer.run(() => buildTransaction(chain, miner, req, undefined, false));
 }
+
+/**
+ * anvil's eth_sendUnsignedTransaction: fills and sends from any `from` with the stand-in signature, as if that address
+ * were impersonated for this one request (impersonation.ts); on the writer.
+ */
+export function sendUnsignedRequest(chain: EthChain, miner: Miner, req: SendRequest, admit?: Admission): Promise<SendOutcome> {
+  return chain.writer.run(async () => {
+    const data = await fillTransaction(chain, req, miner.nextBaseFee());
+    const common = chain.commonAt(chain.head().number + 1n, miner.nextHeader().timestamp!);
+    return sendNow(chain, miner, impersonatedTx(data, common, req.from), admit, req.from);
+  });
+}

@@ -8,6 +8,7 @@ import { anvil_removeBlockTimestampInterval } from './anvil_removeBlockTimestamp
 import { anvil_setBlockTimestampInterval } from './anvil_setBlockTimestampInterval.js';
 import { anvil_setNextBlockBaseFeePerGas, hardhat_setNextBlockBaseFeePerGas } from './anvil_setNextBlockBaseFeePerGas.js';
 import { hardhat_setPrevRandao } from './hardhat_setPrevRandao.js';
+import { eth_sendUnsignedTransaction } from './eth_sendUnsignedTransaction.js';
 import { testing_buildBlockV1 } from './testing_buildBlockV1.js';
 import { evm_increaseTime } from './evm_increaseTime.js';
 import { evm_mine } from './evm_mine.js';
@@ -50,6 +51,7 @@ export const DEV_METHODS: readonly MethodDef[] = [
   hardhat_setNextBlockBaseFeePerGas,
   hardhat_setPrevRandao,
   testing_buildBlockV1,
+  eth_sendUnsignedTransaction,
   evm_setBlockGasLimit,
   anvil_dropTransaction,
   hardhat_dropTransaction,
