@@ -13,3 +13,6 @@ export const anvil_getAutomine = defineMethod({
 
 /** hardhat_getAutomine: the same as anvil_getAutomine. */
 export const hardhat_getAutomine = { ...anvil_getAutomine, name: 'hardhat_getAutomine' };
+
+/** eth_mining: ganache's way to ask the same (viem's getAutomine in ganache mode). */
+export const eth_mining = { ...anvil_getAutomine, name: 'eth_mining' };

@@ -10,3 +10,6 @@ export const anvil_removeBlockTimestampInterval = defineMethod({
   params: [],
   handler: (ctx: EthContext) => ctx.miner.setTimestampInterval(undefined),
 });
+
+/** hardhat_removeBlockTimestampInterval: the same, as viem's hardhat mode names it (an extension: hardhat has none). */
+export const hardhat_removeBlockTimestampInterval = { ...anvil_removeBlockTimestampInterval, name: 'hardhat_removeBlockTimestampInterval' };

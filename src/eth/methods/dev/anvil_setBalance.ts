@@ -20,3 +20,6 @@ export const anvil_setBalance = defineMethod({
 
 /** hardhat_setBalance: the same as anvil_setBalance. */
 export const hardhat_setBalance = { ...anvil_setBalance, name: 'hardhat_setBalance' };
+
+/** evm_setAccountBalance: ganache's name for the same (viem's setBalance in ganache mode). */
+export const evm_setAccountBalance = { ...anvil_setBalance, name: 'evm_setAccountBalance' };

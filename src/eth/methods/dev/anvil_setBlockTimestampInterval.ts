@@ -1,3 +1,4 @@
+import { InvalidArgument } from '../../../errors.js';
 import { defineMethod, required } from '../../../rpc/method.js';
 import type { EthContext } from '../../context.js';
 import { numberOrQuantity } from './params.js';
@@ -11,6 +12,21 @@ export const anvil_setBlockTimestampInterval = defineMethod({
   params: [required('seconds', numberOrQuantity)],
   handler: (ctx: EthContext, seconds) => {
     ctx.miner.setTimestampInterval(seconds);
+    return null;
+  },
+});
+
+/**
+ * hardhat_setBlockTimestampInterval: the same, in milliseconds, as viem's hardhat mode names and scales it (an extension:
+ * hardhat has no such method); a whole number of seconds.
+ */
+export const hardhat_setBlockTimestampInterval = defineMethod({
+  name: 'hardhat_setBlockTimestampInterval',
+  params: [required('milliseconds', numberOrQuantity)],
+  handler: (ctx: EthContext, ms) => {
+    if (ms % 1000n !== 0n)
+      throw new InvalidArgument(`the interval is in milliseconds (as viem's hardhat mode sends it) and a whole number of seconds, got ${ms} ms`);
+    ctx.miner.setTimestampInterval(ms / 1000n);
     return null;
   },
 });

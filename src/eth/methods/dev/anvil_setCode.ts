@@ -19,3 +19,6 @@ export const anvil_setCode = defineMethod({
 
 /** hardhat_setCode: the same as anvil_setCode. */
 export const hardhat_setCode = { ...anvil_setCode, name: 'hardhat_setCode' };
+
+/** evm_setAccountCode: ganache's name for the same (viem's setCode in ganache mode). */
+export const evm_setAccountCode = { ...anvil_setCode, name: 'evm_setAccountCode' };

@@ -1,6 +1,7 @@
-import { defineMethod, required } from '../../../rpc/method.js';
+import { defineMethod, optional, required } from '../../../rpc/method.js';
 import { bool } from '../../../rpc/params.js';
 import type { EthContext } from '../../context.js';
+import { numberOrQuantity } from './params.js';
 
 /**
  * evm_setAutomine (also anvil_setAutomine): turns automine on or off; with it off, sends wait in the pool
@@ -18,3 +19,23 @@ export const evm_setAutomine = defineMethod({
 
 /** anvil_setAutomine: the same as evm_setAutomine. */
 export const anvil_setAutomine = { ...evm_setAutomine, name: 'anvil_setAutomine' };
+
+/** miner_start: ganache's way to turn automine on (viem's setAutomine(true) in ganache mode); its thread count is ignored. */
+export const miner_start = defineMethod({
+  name: 'miner_start',
+  params: [optional('threads', numberOrQuantity)],
+  handler: (ctx: EthContext, _threads) => {
+    ctx.miner.setAutomine(true);
+    return true;
+  },
+});
+
+/** miner_stop: ganache's way to turn automine off (viem's setAutomine(false) in ganache mode). */
+export const miner_stop = defineMethod({
+  name: 'miner_stop',
+  params: [],
+  handler: (ctx: EthContext) => {
+    ctx.miner.setAutomine(false);
+    return true;
+  },
+});

@@ -2,26 +2,26 @@
 import type { MethodDef } from '../../../rpc/method.js';
 import { anvil_dropAllTransactions } from './anvil_dropAllTransactions.js';
 import { anvil_dropTransaction, hardhat_dropTransaction } from './anvil_dropTransaction.js';
-import { anvil_getAutomine, hardhat_getAutomine } from './anvil_getAutomine.js';
+import { anvil_getAutomine, eth_mining, hardhat_getAutomine } from './anvil_getAutomine.js';
 import { anvil_mine, hardhat_mine } from './anvil_mine.js';
-import { anvil_removeBlockTimestampInterval } from './anvil_removeBlockTimestampInterval.js';
-import { anvil_setBlockTimestampInterval } from './anvil_setBlockTimestampInterval.js';
+import { anvil_removeBlockTimestampInterval, hardhat_removeBlockTimestampInterval } from './anvil_removeBlockTimestampInterval.js';
+import { anvil_setBlockTimestampInterval, hardhat_setBlockTimestampInterval } from './anvil_setBlockTimestampInterval.js';
 import { anvil_setNextBlockBaseFeePerGas, hardhat_setNextBlockBaseFeePerGas } from './anvil_setNextBlockBaseFeePerGas.js';
 import { hardhat_setPrevRandao } from './hardhat_setPrevRandao.js';
 import { eth_sendUnsignedTransaction } from './eth_sendUnsignedTransaction.js';
 import { testing_buildBlockV1 } from './testing_buildBlockV1.js';
 import { evm_increaseTime } from './evm_increaseTime.js';
 import { evm_mine } from './evm_mine.js';
-import { anvil_setAutomine, evm_setAutomine } from './evm_setAutomine.js';
+import { anvil_setAutomine, evm_setAutomine, miner_start, miner_stop } from './evm_setAutomine.js';
 import { evm_setBlockGasLimit } from './evm_setBlockGasLimit.js';
 import { anvil_setIntervalMining, evm_setIntervalMining } from './evm_setIntervalMining.js';
 import { evm_setNextBlockTimestamp } from './evm_setNextBlockTimestamp.js';
 import { anvil_snapshot, evm_snapshot } from './evm_snapshot.js';
 import { anvil_revert, evm_revert } from './evm_revert.js';
 import { anvil_reset, hardhat_reset } from './anvil_reset.js';
-import { anvil_setBalance, hardhat_setBalance } from './anvil_setBalance.js';
+import { anvil_setBalance, evm_setAccountBalance, hardhat_setBalance } from './anvil_setBalance.js';
 import { anvil_setNonce, hardhat_setNonce } from './anvil_setNonce.js';
-import { anvil_setCode, hardhat_setCode } from './anvil_setCode.js';
+import { anvil_setCode, evm_setAccountCode, hardhat_setCode } from './anvil_setCode.js';
 import { anvil_setStorageAt, hardhat_setStorageAt } from './anvil_setStorageAt.js';
 import { anvil_setCoinbase, hardhat_setCoinbase } from './anvil_setCoinbase.js';
 import { anvil_setChainId } from './anvil_setChainId.js';
@@ -38,15 +38,20 @@ export const DEV_METHODS: readonly MethodDef[] = [
   anvil_mine,
   hardhat_mine,
   evm_setAutomine,
+  miner_start,
+  miner_stop,
   anvil_setAutomine,
   evm_setIntervalMining,
   anvil_setIntervalMining,
   anvil_getAutomine,
+  eth_mining,
   hardhat_getAutomine,
   evm_increaseTime,
   evm_setNextBlockTimestamp,
   anvil_setBlockTimestampInterval,
+  hardhat_setBlockTimestampInterval,
   anvil_removeBlockTimestampInterval,
+  hardhat_removeBlockTimestampInterval,
   anvil_setNextBlockBaseFeePerGas,
   hardhat_setNextBlockBaseFeePerGas,
   hardhat_setPrevRandao,
@@ -64,10 +69,12 @@ export const DEV_METHODS: readonly MethodDef[] = [
   anvil_reset,
   hardhat_reset,
   anvil_setBalance,
+  evm_setAccountBalance,
   hardhat_setBalance,
   anvil_setNonce,
   hardhat_setNonce,
   anvil_setCode,
+  evm_setAccountCode,
   hardhat_setCode,
   anvil_setStorageAt,
   hardhat_setStorageAt,
