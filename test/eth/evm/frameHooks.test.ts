@@ -1,0 +1,78 @@
+/**
+ * The frame hooks (src/eth/engine/evm/frameHooks.ts) only watch: a block's transactions run on a VM with them
+ * installed give exactly what they give on a stock VM (gas, errors, output, logs, created addresses, post-state root),
+ * on a stock and on a fast-path VM, while the hooks see the frames @ethereumjs makes no message for; and undoing them
+ * puts the stock handlers back.
+ */
+import { bytesToHex } from '@ethereumjs/util';
+import { runTx, type VM } from '@ethereumjs/vm';
+import { describe, expect, it } from 'vitest';
+import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
+import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
+import { hookFrames, type UnstartedFrame } from '../../../src/eth/engine/evm/frameHooks.js';
+import { parseSeed } from '../../../src/seed/load.js';
+import { framesSeed } from '../engine/traceGapsCode.js';
+
+const OPS = [0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa, 0xff];
+
+/** Runs every transaction of `block` on `vm` (committed): what each gave, and the state root after. */
+async function runAll(vm: VM, block: MinedBlock, withRoot = true) {
+  const results: unknown[] = [];
+  for (let i = 0; i < block.txHashes.length; i++) {
+    const tx = block.block.transactions[i]!;
+    const sender = block.senders[i]!;
+    const res = await runTx(vm, {
+      tx: Object.create(tx, { getSenderAddress: { value: () => sender } }),
+      block: { header: block.header } as never,
+      skipBlockGasLimitValidation: true,
+      skipHardForkValidation: true,
+    });
+    results.push({
+      gas: res.totalGasSpent,
+      error: res.execResult.exceptionError?.error,
+      output: bytesToHex(res.execResult.returnValue),
+      logs: res.execResult.logs?.length ?? 0,
+      created: res.createdAddress?.toString(),
+    });
+  }
+  return { results, root: withRoot ? bytesToHex(await vm.stateManager.getStateRoot()) : undefined };
+}
+
+describe.each(['osaka', 'homestead'])('frame hooks at %s', (fork) => {
+  it('change nothing a run gives, and see the frames without a message', async () => {
+    const chain = await chainFromSeed(parseSeed(framesSeed(fork), `frames seed ${fork}`));
+    const parent = chain.blockByNumber(0n)!;
+    const block = chain.blockByNumber(1n)!;
+    const stock = await runAll(await chain.vmAt(parent), block);
+    expect(stock.results.map((r: any) => r.gas)).toEqual(block.receipts.map((r) => r.gasUsed));
+
+    const hooked = await chain.vmAt(parent);
+    const table = (hooked.evm as unknown as { _opcodeMap: { opHandler: unknown }[] })._opcodeMap;
+    const handlers = OPS.map((op) => table[op]!.opHandler);
+    const unstarted: UnstartedFrame[] = [];
+    const selfdestructs: string[] = [];
+    const undo = hookFrames(hooked, { unstarted: (f) => unstarted.push(f), selfdestruct: (from, to, value) => selfdestructs.push(`${from} ${to} ${value}`) });
+    expect(await runAll(hooked, block)).toEqual(stock);
+    undo();
+    expect(OPS.every((op, i) => table[op]!.opHandler === handlers[i])).toBe(true);
+
+    expect(selfdestructs).toHaveLength(3);
+    const whys = unstarted.map((f) => `${f.op.toString(16)} ${f.why}`);
+    expect(whys).toEqual(fork === 'homestead' ? ['f1 balance', 'f0 balance', 'f1 depth'] : ['f1 balance', 'f0 balance']);
+
+    if (fork === 'osaka') {
+      // On a fast-path VM too (inside a checkpoint it reverts).
+      const fast = await chain.withCallVmAt(parent, async (vm) => {
+        const off = hookFrames(vm, { unstarted: () => {}, selfdestruct: () => {} });
+        await vm.stateManager.checkpoint();
+        try {
+          return (await runAll(vm, block, false)).results;
+        } finally {
+          await vm.stateManager.revert();
+          off();
+        }
+      });
+      expect(fast).toEqual(stock.results);
+    }
+  }, 60_000);
+});
