@@ -4,14 +4,15 @@
  * on a stock and on a fast-path VM, while the hooks see the frames @ethereumjs makes no message for; and undoing them
  * puts the stock handlers back.
  */
-import { bytesToHex } from '@ethereumjs/util';
-import { runTx, type VM } from '@ethereumjs/vm';
+import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
+import { Account, bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util';
+import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import { describe, expect, it } from 'vitest';
 import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
 import { hookFrames, type UnstartedFrame } from '../../../src/eth/engine/evm/frameHooks.js';
 import { parseSeed } from '../../../src/seed/load.js';
-import { framesSeed } from '../engine/traceGapsCode.js';
+import { framesSeed, POOR_CREATOR, TWICE } from '../engine/traceGapsCode.js';
 
 const OPS = [0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa, 0xff];
 
@@ -75,4 +76,35 @@ describe.each(['osaka', 'homestead'])('frame hooks at %s', (fork) => {
       expect(fast).toEqual(stock.results);
     }
   }, 60_000);
+});
+
+describe('frame hooks at Amsterdam (EIP-7928: @ethereumjs checks a create before its message, geth in the calling frame)', () => {
+  it('a create short of value makes no frame (as geth); a create onto an address in use makes the collision frame', async () => {
+    const [poor, twice] = [POOR_CREATOR, TWICE].map((a) => createAddressFromString(a));
+    const seed = framesSeed('osaka').alloc as Record<string, { code: string }>;
+    const run = async (hooked: boolean) => {
+      const vm = await createVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Amsterdam }) });
+      for (const a of [poor, twice]) {
+        await vm.stateManager.putAccount(a, new Account());
+        await vm.stateManager.putCode(a, hexToBytes(seed[a.toString()]!.code as `0x${string}`));
+      }
+      const seen: UnstartedFrame[] = [];
+      const undo = hooked ? hookFrames(vm, { unstarted: (f) => seen.push(f), selfdestruct: () => {} }) : () => {};
+      const out = [];
+      for (const to of [poor, twice]) {
+        const r = await vm.evm.runCall({ to, gasLimit: 1_000_000n });
+        out.push([r.execResult.executionGasUsed, r.execResult.exceptionError?.error]);
+      }
+      undo();
+      return { out, seen, root: bytesToHex(await vm.stateManager.getStateRoot()) };
+    };
+    const stock = await run(false);
+    const hooked = await run(true);
+    expect(hooked.out).toEqual(stock.out);
+    expect(hooked.root).toBe(stock.root);
+    expect(hooked.seen).toHaveLength(1);
+    expect(hooked.seen[0]).toMatchObject({ op: 0xf5, why: 'collision', from: twice, value: 0n });
+    expect(hooked.seen[0]!.gasUsed).toBe(hooked.seen[0]!.gas);
+    expect(hooked.seen[0]!.gas).toBeGreaterThan(0n);
+  });
 });
