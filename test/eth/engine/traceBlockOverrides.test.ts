@@ -14,7 +14,7 @@ import { traceCall, type TraceRequest } from '../../../src/eth/engine/trace/run.
 import { formatTrace } from '../../../src/eth/format/trace.js';
 import { parseSeed } from '../../../src/seed/load.js';
 import { ACCOUNT0, traceSeed } from './traceSeed.js';
-import { BLOCK_READER_CODE } from './traceGapsCode.js';
+import { BLOCK_READER_CODE, framesSeed } from './traceGapsCode.js';
 
 const READER = createAddressFromString('0x00000000000000000000000000000000000b10c4');
 const callTracer: TraceRequest = { spec: { kind: 'callTracer', opts: { onlyTopCall: false, withLog: false } }, timeoutMs: 5000 };
@@ -119,5 +119,30 @@ describe('debug_traceCall blockOverrides', () => {
     expect(chain.blockByNumber(2n)!.header.number).toBe(2n);
     // The VM reads its own blockchain again afterwards: no override, BLOCKHASH(1) from block 2 is the real one.
     expect((await read(block2, undefined, 1n))[7]).toBe(hashOf(1n));
+  });
+
+  it("answers geth's own TraceCall cases (eth/tracers/api_test.go, a London chain) to the gas", async () => {
+    const london = await chainFromSeed(parseSeed(framesSeed('london'), 'frames seed london'));
+    const head = london.head();
+    const from = createAddressFromString(ACCOUNT0);
+    const run = async (code: string, o: BlockOverride) => {
+      const t = formatTrace(await traceCall(london, head, { from, data: hexToBytes(code as `0x${string}`) }, structLogger, undefined, undefined, o)) as any;
+      return { gas: t.gas, failed: t.failed, returnValue: t.returnValue };
+    };
+    const zero = '00'.repeat(32);
+    // NUMBER PUSH1 MSTORE ... RETURN, as a creation, under number 0x1337.
+    expect(await run('0x4360005260206000f3', { number: 0x1337n })).toEqual({ gas: 59537, failed: false, returnValue: `0x${'1337'.padStart(64, '0')}` });
+    // BLOCKHASH(0), BLOCKHASH(0x1336), BLOCKHASH(0x1337) under number 0x1337: all zero.
+    expect(await run('0x600040600052611336406020526113374060405260606000f3', { number: 0x1337n })).toEqual({
+      gas: 72666,
+      failed: false,
+      returnValue: `0x${zero.repeat(3)}`,
+    });
+    // BLOCKHASH(head) under number head + 1 (#32175): the head's hash.
+    expect(await run(`0x60${head.number.toString(16).padStart(2, '0')}4060005260206000f3`, { number: head.number + 1n })).toEqual({
+      gas: 59590,
+      failed: false,
+      returnValue: `0x${Buffer.from(head.hash).toString('hex')}`,
+    });
   });
 });
