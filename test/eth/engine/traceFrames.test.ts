@@ -4,15 +4,17 @@
  * they start (insufficient balance, call depth) with geth's errors and gas used 0, the CREATE2 collision; their
  * effect on 4byteTracer; and the same answers on the EVM fast path as on stock @ethereumjs, with the chain's receipts.
  */
+import { bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import type { EthChain } from '../../../src/eth/engine/chain/chain.js';
 import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
 import { isOptedIn } from '../../../src/eth/engine/evm/optIn.js';
-import { traceBlock, traceBlockOn, traceTransaction, type TraceRequest } from '../../../src/eth/engine/trace/run.js';
+import { traceBlock, traceBlockOn, traceCall, traceTransaction, type TraceRequest } from '../../../src/eth/engine/trace/run.js';
 import type { TracerSpec } from '../../../src/eth/engine/trace/types.js';
 import { formatBlockTraces, formatTrace } from '../../../src/eth/format/trace.js';
 import { parseSeed } from '../../../src/seed/load.js';
+import { asm } from './evmAsm.js';
 import { ACCOUNT0 } from './traceSeed.js';
 import { FWD, framesSeed, HEIR, POOR_CREATOR, RECURSE, SD, SD2, SPENDER, TWICE } from './traceGapsCode.js';
 
@@ -128,7 +130,7 @@ describe.each(['osaka', 'shanghai'])('at %s', (fork) => {
     const parent = chain.blockByNumber(0n)!;
     const stockVm = await chain.vmAt(parent);
     expect(isOptedIn(stockVm.evm)).toBe(false);
-    const ops = [0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa, 0xff];
+    const ops = [0xf0, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xfa, 0xff];
     const table = (stockVm.evm as unknown as { _opcodeMap: { opHandler: unknown }[] })._opcodeMap;
     const stockHandlers = ops.map((op) => table[op]!.opHandler);
     for (const spec of SPECS) {
@@ -143,5 +145,41 @@ describe.each(['osaka', 'shanghai'])('at %s', (fork) => {
     expect(traces.map((t) => BigInt(t.result.gasUsed))).toEqual(block.receipts.map((r) => r.gasUsed));
     // The stock handlers are back after tracing.
     expect(ops.every((op, i) => table[op]!.opHandler === stockHandlers[i])).toBe(true);
+  });
+});
+
+describe("errors in geth's words where @ethereumjs words them otherwise", () => {
+  const call = (data: string, gas: bigint, to?: string) => ({
+    from: createAddressFromString(ACCOUNT0),
+    to: to === undefined ? undefined : createAddressFromString(to),
+    data: hexToBytes(data as `0x${string}`),
+    gas,
+  });
+  const struct = req(SPECS[4]!);
+
+  it('a creation that cannot pay its code deposit: "contract creation code storage out of gas", not on the RETURN entry', async () => {
+    const { chain, block } = chains.get('osaka')!;
+    // Init code returning 200 bytes: it runs in ~30 gas, its deposit costs 40,000.
+    const initCode = bytesToHex(asm('0xc8 0x00 RETURN'));
+    for (const withLog of [false, true]) {
+      const t = formatTrace(await traceCall(chain, block, call(initCode, 60_000n), callTracer(withLog))) as any;
+      expect(t).toMatchObject({ type: 'CREATE', error: 'contract creation code storage out of gas', gas: '0xea60', gasUsed: '0xea60' });
+      expect(t.to).toBeUndefined();
+    }
+    const s = formatTrace(await traceCall(chain, block, call(initCode, 60_000n), struct)) as any;
+    expect(s.failed).toBe(true);
+    expect(s.structLogs.at(-1)).toMatchObject({ op: 'RETURN' });
+    expect(s.structLogs.at(-1).error).toBeUndefined();
+    // Enough gas: no error.
+    expect((formatTrace(await traceCall(chain, block, call(initCode, 200_000n), callTracer())) as any).error).toBeUndefined();
+  });
+
+  it('a jump to no JUMPDEST: "invalid jump destination", on the fast loop and the stock one', async () => {
+    const { chain, block } = chains.get('osaka')!;
+    const code = bytesToHex(asm('0x00 JUMP'));
+    for (const withLog of [false, true]) {
+      const t = formatTrace(await traceCall(chain, block, call(code, 100_000n), callTracer(withLog))) as any;
+      expect(t.error).toBe('invalid jump destination');
+    }
   });
 });

@@ -13,8 +13,9 @@ import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
 import { hookFrames, type UnstartedFrame } from '../../../src/eth/engine/evm/frameHooks.js';
 import { parseSeed } from '../../../src/seed/load.js';
 import { framesSeed, POOR_CREATOR, TWICE } from '../engine/traceGapsCode.js';
+import { traceSeed } from '../engine/traceSeed.js';
 
-const OPS = [0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa, 0xff];
+const OPS = [0xf0, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xfa, 0xff];
 
 /** Runs every transaction of `block` on `vm` (committed): what each gave, and the state root after. */
 async function runAll(vm: VM, block: MinedBlock, withRoot = true) {
@@ -52,19 +53,26 @@ describe.each(['osaka', 'homestead'])('frame hooks at %s', (fork) => {
     const handlers = OPS.map((op) => table[op]!.opHandler);
     const unstarted: UnstartedFrame[] = [];
     const selfdestructs: string[] = [];
-    const undo = hookFrames(hooked, { unstarted: (f) => unstarted.push(f), selfdestruct: (from, to, value) => selfdestructs.push(`${from} ${to} ${value}`) });
+    let returns = 0;
+    const undo = hookFrames(hooked, {
+      unstarted: (f) => unstarted.push(f),
+      selfdestruct: (from, to, value) => selfdestructs.push(`${from} ${to} ${value}`),
+      returned: () => returns++,
+    });
     expect(await runAll(hooked, block)).toEqual(stock);
     undo();
     expect(OPS.every((op, i) => table[op]!.opHandler === handlers[i])).toBe(true);
 
     expect(selfdestructs).toHaveLength(3);
+    // No code of this block runs RETURN (the tracing chain's below does).
+    expect(returns).toBe(0);
     const whys = unstarted.map((f) => `${f.op.toString(16)} ${f.why}`);
     expect(whys).toEqual(fork === 'homestead' ? ['f1 balance', 'f0 balance', 'f1 depth'] : ['f1 balance', 'f0 balance']);
 
     if (fork === 'osaka') {
       // On a fast-path VM too (inside a checkpoint it reverts).
       const fast = await chain.withCallVmAt(parent, async (vm) => {
-        const off = hookFrames(vm, { unstarted: () => {}, selfdestruct: () => {} });
+        const off = hookFrames(vm, { unstarted: () => {}, selfdestruct: () => {}, returned: () => {} });
         await vm.stateManager.checkpoint();
         try {
           return (await runAll(vm, block, false)).results;
@@ -107,4 +115,22 @@ describe('frame hooks at Amsterdam (EIP-7928: @ethereumjs checks a create before
     expect(hooked.seen[0]!.gasUsed).toBe(hooked.seen[0]!.gas);
     expect(hooked.seen[0]!.gas).toBeGreaterThan(0n);
   });
+});
+
+describe('frame hooks on the tracing chain (calls of every kind, creations, reverts, RETURNs)', () => {
+  it('change nothing a run gives', async () => {
+    const chain = await chainFromSeed(parseSeed(traceSeed(), 'trace seed'));
+    const parent = chain.blockByNumber(1n)!;
+    const block = chain.blockByNumber(2n)!;
+    const stock = await runAll(await chain.vmAt(parent), block);
+    expect(stock.results.map((r: any) => r.gas)).toEqual(block.receipts.map((r) => r.gasUsed));
+    const hooked = await chain.vmAt(parent);
+    let returns = 0;
+    let seen = 0;
+    const undo = hookFrames(hooked, { unstarted: () => seen++, selfdestruct: () => seen++, returned: () => returns++ });
+    expect(await runAll(hooked, block)).toEqual(stock);
+    undo();
+    expect(returns).toBeGreaterThan(10);
+    expect(seen).toBe(0);
+  }, 60_000);
 });

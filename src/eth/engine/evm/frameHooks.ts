@@ -10,6 +10,9 @@
  *   gas spent and no message (geth: a frame with "contract address collision" that used all its gas);
  * - SELFDESTRUCT (geth: a frame from the contract to the beneficiary with the contract's balance, gas 0).
  *
+ * It also tells when a frame's RETURN ran: from Homestead @ethereumjs reports a creation that cannot pay its code
+ * deposit as plain "out of gas", which geth names "contract creation code storage out of gas".
+ *
  * Wraps those opcodes' handlers in one VM's own opcode table (`_opcodeMap`, an @ethereumjs internal built per EVM;
  * the fast path's loop and jump analyses read the same entry objects, so it sees the wrappers too) for one run, and
  * gives back the function that puts the stock handlers back. The conditions are @ethereumjs's own (interpreter.js
@@ -52,6 +55,8 @@ export interface FrameHooks {
   unstarted(frame: UnstartedFrame): void;
   /** A SELFDESTRUCT that ran: `value` is what the contract held. */
   selfdestruct(from: Address, to: Address, value: bigint): void;
+  /** The running frame's RETURN ran (geth tells a creation's code deposit out of gas by it). */
+  returned?(): void;
 }
 
 interface HookRunState {
@@ -141,6 +146,18 @@ export function hookFrames(vm: VM, hooks: FrameHooks): () => void {
     }
     hooks.selfdestruct(from, to, value);
   });
+
+  // RETURN is sync (the fast loop does not await it): so is its wrapper.
+  const returned = hooks.returned;
+  if (returned !== undefined)
+    wrap(0xf3, (inner) => (rs, common) => {
+      try {
+        return inner(rs, common);
+      } catch (e) {
+        if (isStop(e)) returned();
+        throw e;
+      }
+    });
 
   return () => {
     for (const [entry, handler] of saved.reverse()) entry.opHandler = handler;

@@ -105,7 +105,8 @@ function topicBytes(word: bigint): Uint8Array {
 
 /** geth's callFrame.processOutput. */
 function processOutput(frame: CallFrame, end: FrameEnd): void {
-  if (end.error === undefined) {
+  // An error that reverted nothing is none (geth: a pre-Homestead code deposit out of gas).
+  if (end.error === undefined || !end.reverted) {
     frame.output = end.output;
     return;
   }

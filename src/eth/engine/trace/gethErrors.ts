@@ -96,6 +96,8 @@ export function gethError(evmError: string, lastOp?: number, stackLength?: numbe
     const wants = stackInputs(lastOp);
     if (wants !== undefined && stackLength < wants) return `stack underflow (${stackLength} <=> ${wants})`;
   }
+  // The stock interpreter adds where: "invalid JUMP at <code hash>/<address>:<pc>".
+  if (evmError.startsWith('invalid JUMP')) return 'invalid jump destination';
   return GETH_ERRORS[evmError] ?? evmError;
 }
 

@@ -36,6 +36,8 @@ export interface Frame {
   readonly state: StepState;
   /** The return data of the last call this frame made (geth's evm.returnData). */
   returnData: Uint8Array;
+  /** Whether its code ran a RETURN to its end (a creation failing after it could not pay its code deposit). */
+  returned?: boolean;
   /** The last opcode this frame ran, and the stack height before it (with steps). */
   lastOp?: number;
   lastStackLength?: number;
@@ -143,6 +145,7 @@ export class TraceAborted extends Error {}
 export function attach(vm: VM, tracer: Tracer, check: () => void): { frames: Frame[]; detach(): void } {
   const events = vm.evm.events as unknown as { on(e: string, f: (...a: never[]) => void): void; off(e: string, f: (...a: never[]) => void): void };
   const eip150 = vm.common.gteHardfork('tangerineWhistle');
+  const homestead = vm.common.gteHardfork('homestead');
   const frames: Frame[] = [];
   let steps = 0;
 
@@ -175,9 +178,11 @@ export function attach(vm: VM, tracer: Tracer, check: () => void): { frames: Fra
     const frame = frames.pop();
     if (frame === undefined) return;
     const res = r.execResult;
-    const evmError = res.exceptionError?.error;
-    // Code that runs off its end stops there: geth logs that STOP as an opcode of its own.
     const end = res.runState;
+    let evmError = res.exceptionError?.error;
+    // From Homestead @ethereumjs words a code deposit the creation cannot pay as plain out of gas; geth names it.
+    if (evmError === 'out of gas' && frame.type.startsWith('CREATE') && frame.returned === true) evmError = 'code store out of gas';
+    // Code that runs off its end stops there: geth logs that STOP as an opcode of its own.
     if (tracer.wantsSteps && evmError === undefined && frame.lastOp !== undefined && !HALTS.has(frame.lastOp) && end?.stack !== undefined) {
       const words = Number(end.memoryWordCount ?? 0n);
       void tracer.step!({
@@ -205,7 +210,8 @@ export function attach(vm: VM, tracer: Tracer, check: () => void): { frames: Fra
       gasUsed: res.executionGasUsed,
       evmError,
       error: evmError === undefined ? undefined : gethError(evmError, frame.lastOp, frame.lastStackLength),
-      reverted: evmError !== undefined,
+      // Before Homestead a creation that cannot pay its code deposit keeps its account (geth: not reverted, no error).
+      reverted: evmError !== undefined && (homestead || evmError !== 'code store out of gas'),
     });
   };
   const onStep = (e: StepEvent, resolve?: () => void) => {
@@ -274,6 +280,10 @@ export function attach(vm: VM, tracer: Tracer, check: () => void): { frames: Fra
             if (parent !== undefined) parent.returnData = EMPTY;
           },
           selfdestruct: (from, to, value) => bare('SELFDESTRUCT', from, to, EMPTY, 0n, value, { output: EMPTY, gasUsed: 0n, reverted: false }),
+          returned: () => {
+            const frame = frames[frames.length - 1];
+            if (frame !== undefined) frame.returned = true;
+          },
         });
   const syncListener = (e: StepEvent) => onStep(e);
   const listener = tracer.asyncSteps ? stepListener : syncListener;
