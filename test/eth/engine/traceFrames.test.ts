@@ -174,6 +174,16 @@ describe("errors in geth's words where @ethereumjs words them otherwise", () => 
     expect((formatTrace(await traceCall(chain, block, call(initCode, 200_000n), callTracer())) as any).error).toBeUndefined();
   });
 
+  it('before Homestead that creation keeps its account and is no error (geth: not reverted)', async () => {
+    const chain = await chainFromSeed(parseSeed(framesSeed('chainstart'), 'frames seed chainstart'));
+    const t = formatTrace(await traceCall(chain, chain.head(), call(bytesToHex(asm('0xc8 0x00 RETURN')), 60_000n), callTracer())) as any;
+    expect(t).toMatchObject({ type: 'CREATE', gas: '0xea60' });
+    expect(t.error).toBeUndefined();
+    expect(t.to).toMatch(/^0x[0-9a-f]{40}$/);
+    // Less than the gas: the deposit was not charged.
+    expect(BigInt(t.gasUsed)).toBeLessThan(60_000n);
+  });
+
   it('a jump to no JUMPDEST: "invalid jump destination", on the fast loop and the stock one', async () => {
     const { chain, block } = chains.get('osaka')!;
     const code = bytesToHex(asm('0x00 JUMP'));
