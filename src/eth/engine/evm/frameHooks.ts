@@ -116,8 +116,7 @@ export function hookFrames(vm: VM, hooks: FrameHooks): () => void {
       let gas = rs.messageGasLimit ?? 0n;
       if (withValue && value !== 0n) gas += common.param('callStipendGas');
       const frame: UnstartedFrame = { op, from: env.address, to: addressOf(s[1]!), input: memoryAt(rs, inOffset, inLength), gas, gasUsed: 0n, value, why };
-      const out = inner(rs, common) as Promise<unknown>;
-      return out.then((v) => {
+      return Promise.resolve(inner(rs, common)).then((v) => {
         hooks.unstarted(frame);
         return v;
       });
