@@ -1,4 +1,5 @@
 import { ExecutionFailed, ResourceNotFound } from '../../errors.js';
+import { checkCallBlockOverride } from '../engine/exec/overrides.js';
 import { defineMethod, optional, required } from '../../rpc/method.js';
 import { blockNumberOrHash } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
@@ -10,8 +11,9 @@ import { DEFAULT_TRACE, traceCallConfig } from './debug_traceConfig.js';
 /**
  * debug_traceCall: a call traced as eth_call runs it (gas capped at 10x the block gas limit, no nonce check, no fee
  * check without a price), on the state after the given block, or with `txIndex` on the state before that transaction
- * of the block; the config as debug_traceTransaction's, with `stateOverrides` as eth_call's; `blockOverrides` are not
- * served yet (-32602); `pending` answers geth's "tracing on top of pending is not supported".
+ * of the block; the config as debug_traceTransaction's, with `stateOverrides` and `blockOverrides` as eth_call's (number,
+ * time, gasLimit, feeRecipient, prevRandao, baseFeePerGas, blobBaseFee, difficulty: the traced call reads them);
+ * `pending` answers geth's "tracing on top of pending is not supported".
  * @example {"jsonrpc":"2.0","id":1,"method":"debug_traceCall","params":[{"to":"0x5fbdb2315678afecb367f032d93f642f64180aa3","data":"0x18160ddd"},"latest",{"tracer":"callTracer"}]}
  */
 export const debug_traceCall = defineMethod({
@@ -24,7 +26,8 @@ export const debug_traceCall = defineMethod({
       throw new ResourceNotFound(
         'hash' in sel ? `block 0x${Buffer.from(sel.hash).toString('hex')} not found` : `block #${'number' in sel ? sel.number : sel.tag} not found`,
       );
+    checkCallBlockOverride(config?.blockOverrides);
     const req = config ?? DEFAULT_TRACE;
-    return formatTrace(await traceCall(ctx.chain, block, call, req, config?.txIndex, config?.stateOverrides));
+    return formatTrace(await traceCall(ctx.chain, block, call, req, config?.txIndex, config?.stateOverrides, config?.blockOverrides));
   },
 });

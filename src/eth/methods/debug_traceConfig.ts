@@ -9,8 +9,8 @@ import { InvalidArgument } from '../../errors.js';
 import { bool, describe, field, object, quantityOf, type Decoder } from '../../rpc/params.js';
 import { TRACE_TIMEOUT_MS, type TraceRequest } from '../engine/trace/run.js';
 import type { TracerSpec } from '../engine/trace/types.js';
-import type { StateOverride } from '../engine/exec/overrides.js';
-import { stateOverrideParam } from './overrideParams.js';
+import type { BlockOverride, StateOverride } from '../engine/exec/overrides.js';
+import { blockOverrideParam, stateOverrideParam } from './overrideParams.js';
 
 const TRACERS = ['callTracer', 'prestateTracer', '4byteTracer', 'noopTracer'];
 
@@ -92,15 +92,13 @@ export const traceConfig: Decoder<TraceRequest> = (value) => {
   return { spec: tracerOf(o), timeoutMs: timeoutOf(o) };
 };
 
-/** geth's TraceCallConfig: a TraceConfig with `txIndex` and `stateOverrides` (as eth_call's); block overrides are not served yet. */
-export const traceCallConfig: Decoder<TraceRequest & { txIndex?: number; stateOverrides?: StateOverride }> = (value) => {
+/** geth's TraceCallConfig: a TraceConfig with `txIndex`, `stateOverrides` and `blockOverrides` (as eth_call's). */
+export const traceCallConfig: Decoder<TraceRequest & { txIndex?: number; stateOverrides?: StateOverride; blockOverrides?: BlockOverride }> = (value) => {
   const o = object(value, 'a trace config object');
-  const v = o.blockOverrides;
-  if (v !== undefined && v !== null && !(typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0))
-    throw new InvalidArgument('blockOverrides not supported yet');
   const txIndex = o.txIndex === undefined || o.txIndex === null ? undefined : Number(field('txIndex', quantityOf(32))(o.txIndex));
   const stateOverrides = o.stateOverrides === undefined ? undefined : field('stateOverrides', stateOverrideParam)(o.stateOverrides);
-  return { ...traceConfig(value), txIndex, stateOverrides };
+  const blockOverrides = o.blockOverrides === undefined ? undefined : field('blockOverrides', blockOverrideParam)(o.blockOverrides);
+  return { ...traceConfig(value), txIndex, stateOverrides, blockOverrides };
 };
 
 /** The config when none is given: the struct logger with geth's defaults. */

@@ -4,7 +4,8 @@
  * `withLog` adds each frame's logs with their position among its subcalls (logs of failed frames are dropped).
  *
  * The top frame's gas is the transaction's gas limit and its gasUsed the receipt's, as geth reports them. Logs are
- * read from LOG opcodes, so `withLog` traces with steps.
+ * read from LOG opcodes, so `withLog` traces with steps. SELFDESTRUCT frames and those of calls that fail before they
+ * start come from hooks.ts like any other frame (geth's OnEnter/OnExit).
  */
 import { decodeGethRevert } from './revert.js';
 import type { Frame, FrameEnd, Step, Tracer } from './hooks.js';
@@ -104,7 +105,8 @@ function topicBytes(word: bigint): Uint8Array {
 
 /** geth's callFrame.processOutput. */
 function processOutput(frame: CallFrame, end: FrameEnd): void {
-  if (end.error === undefined) {
+  // An error that reverted nothing is none (geth: a pre-Homestead code deposit out of gas).
+  if (end.error === undefined || !end.reverted) {
     frame.output = end.output;
     return;
   }

@@ -9,10 +9,15 @@
  * - Steps: only when a tracer asks for them (a `step` listener makes the EVM run its stock interpreter loop, see
  *   src/eth/engine/evm/loop.ts). The gas cost of CALL, CALLCODE, DELEGATECALL and STATICCALL is geth's: the
  *   opcode's fee plus the gas it hands to the callee (EIP-150's all but one 64th).
+ * - Frames @ethereumjs makes no message for (src/eth/engine/evm/frameHooks.ts): calls and creations that fail before
+ *   they start (call depth, balance, nonce; geth's OnEnter/OnExit with gas used 0) and SELFDESTRUCT (gas 0, the
+ *   contract's balance as value), with tracers that follow frames. Opcode-handler wrappers, not steps: no cost per opcode.
  * - Errors are worded as geth words them (core/vm/errors.go).
  */
 import type { Address } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
+import { hookFrames } from '../evm/frameHooks.js';
+import { gethError, UNSTARTED } from './gethErrors.js';
 
 /** What a tracer sees of a frame. */
 export interface Frame {
@@ -31,6 +36,8 @@ export interface Frame {
   readonly state: StepState;
   /** The return data of the last call this frame made (geth's evm.returnData). */
   returnData: Uint8Array;
+  /** Whether its code ran a RETURN to its end (a creation failing after it could not pay its code deposit). */
+  returned?: boolean;
   /** The last opcode this frame ran, and the stack height before it (with steps). */
   lastOp?: number;
   lastStackLength?: number;
@@ -84,100 +91,7 @@ export interface Tracer {
   step?(step: Step): void | Promise<void>;
 }
 
-/** @ethereumjs's error texts, as geth words them. */
-const GETH_ERRORS: Record<string, string> = {
-  'out of gas': 'out of gas',
-  'code store out of gas': 'contract creation code storage out of gas',
-  'code size to deposit exceeds maximum code size': 'max code size exceeded',
-  'stack underflow': 'stack underflow',
-  'stack overflow': 'stack overflow',
-  'invalid JUMP': 'invalid jump destination',
-  'value out of range': 'return data out of bounds',
-  revert: 'execution reverted',
-  'static state change': 'write protection',
-  'create collision': 'contract address collision',
-  'insufficient balance': 'insufficient balance for transfer',
-  'initcode exceeds max initcode size': 'max initcode size exceeded',
-  'invalid bytecode deployed': 'invalid code: must not begin with 0xef',
-};
-
-/** Stack items each opcode takes (geth's minStack), for its stack underflow text. */
-function stackInputs(op: number): number | undefined {
-  if (op >= 0x80 && op <= 0x8f) return op - 0x7f;
-  if (op >= 0x90 && op <= 0x9f) return op - 0x8e;
-  if (op >= 0xa0 && op <= 0xa4) return op - 0x9e;
-  return INPUTS[op];
-}
-const INPUTS: Record<number, number> = {
-  1: 2,
-  2: 2,
-  3: 2,
-  4: 2,
-  5: 2,
-  6: 2,
-  7: 2,
-  8: 3,
-  9: 3,
-  10: 2,
-  11: 2,
-  16: 2,
-  17: 2,
-  18: 2,
-  19: 2,
-  20: 2,
-  21: 1,
-  22: 2,
-  23: 2,
-  24: 2,
-  25: 1,
-  26: 2,
-  27: 2,
-  28: 2,
-  29: 2,
-  30: 1,
-  32: 2,
-  49: 1,
-  53: 1,
-  55: 3,
-  57: 3,
-  59: 1,
-  60: 4,
-  62: 3,
-  63: 1,
-  64: 1,
-  73: 1,
-  80: 1,
-  81: 1,
-  82: 2,
-  83: 2,
-  84: 1,
-  85: 2,
-  86: 1,
-  87: 2,
-  92: 1,
-  93: 2,
-  94: 3,
-  240: 3,
-  241: 7,
-  242: 7,
-  243: 2,
-  244: 6,
-  245: 4,
-  250: 6,
-  253: 2,
-  255: 1,
-};
-
-/** geth's text of an EVM error; the frame's last opcode names an invalid opcode and counts a stack underflow. */
-export function gethError(evmError: string, lastOp?: number, stackLength?: number): string {
-  if (evmError === 'invalid opcode')
-    return `invalid opcode: ${lastOp === undefined || lastOp === 0xfe ? 'INVALID' : `opcode 0x${lastOp.toString(16)} not defined`}`;
-  if (evmError === 'stack underflow' && lastOp !== undefined && stackLength !== undefined) {
-    const wants = stackInputs(lastOp);
-    if (wants !== undefined && stackLength < wants) return `stack underflow (${stackLength} <=> ${wants})`;
-  }
-  return GETH_ERRORS[evmError] ?? evmError;
-}
+const EMPTY = new Uint8Array();
 
 const CALLS = new Set([0xf1, 0xf2, 0xf4, 0xfa]);
 /** Opcodes that end a frame (STOP, RETURN, REVERT, INVALID, SELFDESTRUCT). */
@@ -231,6 +145,7 @@ export class TraceAborted extends Error {}
 export function attach(vm: VM, tracer: Tracer, check: () => void): { frames: Frame[]; detach(): void } {
   const events = vm.evm.events as unknown as { on(e: string, f: (...a: never[]) => void): void; off(e: string, f: (...a: never[]) => void): void };
   const eip150 = vm.common.gteHardfork('tangerineWhistle');
+  const homestead = vm.common.gteHardfork('homestead');
   const frames: Frame[] = [];
   let steps = 0;
 
@@ -263,9 +178,11 @@ export function attach(vm: VM, tracer: Tracer, check: () => void): { frames: Fra
     const frame = frames.pop();
     if (frame === undefined) return;
     const res = r.execResult;
-    const evmError = res.exceptionError?.error;
-    // Code that runs off its end stops there: geth logs that STOP as an opcode of its own.
     const end = res.runState;
+    let evmError = res.exceptionError?.error;
+    // From Homestead @ethereumjs words a code deposit the creation cannot pay as plain out of gas; geth names it.
+    if (evmError === 'out of gas' && frame.type.startsWith('CREATE') && frame.returned === true) evmError = 'code store out of gas';
+    // Code that runs off its end stops there: geth logs that STOP as an opcode of its own.
     if (tracer.wantsSteps && evmError === undefined && frame.lastOp !== undefined && !HALTS.has(frame.lastOp) && end?.stack !== undefined) {
       const words = Number(end.memoryWordCount ?? 0n);
       void tracer.step!({
@@ -293,7 +210,8 @@ export function attach(vm: VM, tracer: Tracer, check: () => void): { frames: Fra
       gasUsed: res.executionGasUsed,
       evmError,
       error: evmError === undefined ? undefined : gethError(evmError, frame.lastOp, frame.lastStackLength),
-      reverted: evmError !== undefined,
+      // Before Homestead a creation that cannot pay its code deposit keeps its account (geth: not reverted, no error).
+      reverted: evmError !== undefined && (homestead || evmError !== 'code store out of gas'),
     });
   };
   const onStep = (e: StepEvent, resolve?: () => void) => {
@@ -332,6 +250,41 @@ export function attach(vm: VM, tracer: Tracer, check: () => void): { frames: Fra
   events.on('beforeMessage', before as never);
   events.on('newContract', created as never);
   events.on('afterMessage', after as never);
+  // Frames without a message (see the module comment), as children of the running frame.
+  const bare = (type: string, from: Address, to: Address | undefined, input: Uint8Array, gas: bigint, value: bigint, end: FrameEnd) => {
+    const parent = frames[frames.length - 1];
+    if (parent === undefined) return;
+    const frame: Frame = {
+      depth: parent.depth + 1,
+      type,
+      from,
+      to,
+      address: to,
+      input,
+      gas,
+      value,
+      isStatic: parent.isStatic,
+      state: parent.state,
+      returnData: EMPTY,
+    };
+    tracer.enter?.(frame);
+    tracer.exit?.(frame, end);
+  };
+  const unhook =
+    tracer.enter === undefined && tracer.exit === undefined
+      ? () => {}
+      : hookFrames(vm, {
+          unstarted: (f) => {
+            bare(FRAME_OPS[f.op]!, f.from, f.to, f.input, f.gas, f.value, { output: EMPTY, gasUsed: f.gasUsed, error: UNSTARTED[f.why], reverted: true });
+            const parent = frames[frames.length - 1];
+            if (parent !== undefined) parent.returnData = EMPTY;
+          },
+          selfdestruct: (from, to, value) => bare('SELFDESTRUCT', from, to, EMPTY, 0n, value, { output: EMPTY, gasUsed: 0n, reverted: false }),
+          returned: () => {
+            const frame = frames[frames.length - 1];
+            if (frame !== undefined) frame.returned = true;
+          },
+        });
   const syncListener = (e: StepEvent) => onStep(e);
   const listener = tracer.asyncSteps ? stepListener : syncListener;
   if (tracer.wantsSteps) events.on('step', listener as never);
@@ -342,6 +295,7 @@ export function attach(vm: VM, tracer: Tracer, check: () => void): { frames: Fra
       events.off('newContract', created as never);
       events.off('afterMessage', after as never);
       if (tracer.wantsSteps) events.off('step', listener as never);
+      unhook();
     },
   };
 }

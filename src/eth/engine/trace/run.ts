@@ -23,7 +23,8 @@ import { ExecutionFailed, LimitExceeded } from '../../../errors.js';
 import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock, StoredReceipt } from '../chain/types.js';
 import { buildCallTx, callContext, cappedGas, freshJournal, isPriced, withTxVmAt, type CallRequest } from '../exec/call.js';
-import { applyStateOverride, type StateOverride } from '../exec/overrides.js';
+import { applyStateOverride, overrideBlock, type BlockOverride, type StateOverride } from '../exec/overrides.js';
+import { useOverrideHashes } from '../exec/overrideHashes.js';
 import { CallTimeout, startClock } from '../evm/callClock.js';
 import { attach, TraceAborted, type StepState, type Tracer } from './hooks.js';
 import { MAX_STRUCT_LOGS, StructLogger, TraceTooLarge } from './structLogger.js';
@@ -269,6 +270,8 @@ export async function traceBlock(chain: EthChain, block: MinedBlock, req: TraceR
 /**
  * debug_traceCall: `call` traced as eth_call runs it, on `block`'s post-state; with `txIndex`, on the state before
  * that transaction of `block` (its parent's, the system calls and the transactions before it), in `block`'s context.
+ * A block override changes the header the traced call sees (and what BLOCKHASH reads, as geth's GetHashFn), not the
+ * gas cap, the rules or the transactions replayed before it.
  */
 export async function traceCall(
   chain: EthChain,
@@ -277,8 +280,10 @@ export async function traceCall(
   req: TraceRequest,
   txIndex?: number,
   stateOverrides?: StateOverride,
+  blockOverrides?: BlockOverride,
 ): Promise<TraceResult> {
   if (txIndex !== undefined && (txIndex < 0 || txIndex >= block.txHashes.length)) throw new ExecutionFailed(`transaction index ${txIndex} out of range`);
+  const seen = overrideBlock(block, blockOverrides);
   const traceIt = async (vm: VM, firstLogIndex: number) => {
     // From Osaka (EIP-7825) a transaction carries at most 2^24 gas: the call runs with at most that.
     let gas = cappedGas(block, call.gas);
@@ -286,13 +291,15 @@ export async function traceCall(
       const most = BigInt(vm.common.param('maxTransactionGasLimit'));
       if (gas > most) gas = most;
     }
-    const { tx, priced } = buildCallTx(vm, block, call, gas);
-    const context = isPriced(call) ? { header: block.header } : callContext(block, call);
+    const { tx, priced } = buildCallTx(vm, seen, call, gas);
+    const context = isPriced(call) ? { header: seen.header } : callContext(seen, call);
     // Overrides go into the state inside the reverted checkpoint (precompile moves are swapped back after), as eth_call's.
     const restore = await applyStateOverride(vm, stateOverrides);
+    const restoreHashes = useOverrideHashes(vm, block, blockOverrides);
     try {
       return await runTraced(vm, { tx, sender: tx.getSenderAddress(), context, firstLogIndex, skipNonce: true, skipBalance: !priced }, req);
     } finally {
+      restoreHashes();
       restore();
     }
   };

@@ -72,7 +72,7 @@ export interface CallLog {
 }
 
 export interface CallFrame {
-  /** The opcode that made the frame: CALL, STATICCALL, DELEGATECALL, CALLCODE, CREATE, CREATE2. */
+  /** The opcode that made the frame: CALL, STATICCALL, DELEGATECALL, CALLCODE, CREATE, CREATE2, SELFDESTRUCT. */
   readonly type: string;
   readonly from: Address;
   to?: Address;
