@@ -22,7 +22,8 @@ import { applyStateOverride, overrideHeader } from '../exec/overrides.js';
 import { callError, runSimCall, type CallEnv } from './call.js';
 import { LogCollector } from './logs.js';
 import { sanitizeChain, type SettledBlock } from './sanitize.js';
-import { simulationState } from './state.js';
+import { resetAt, simulationState } from './state.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { SimBlockResult, SimCallResult, SimOptions } from './types.js';
 
 export const MAX_CALLS_PER_BLOCK = 5000;
@@ -58,7 +59,9 @@ export async function simulate(chain: EthChain, base: MinedBlock, opts: SimOptio
 async function simulateChain(chain: EthChain, base: MinedBlock, opts: SimOptions): Promise<SimBlockResult[]> {
   checkSimulateLimits(opts);
   const blocks = sanitizeChain({ number: base.number, timestamp: base.header.timestamp }, opts.blocks);
-  const state = await simulationState(chain, base, chain.commonAt(base.number, base.header.timestamp));
+  const baseCommon = chain.commonAt(base.number, base.header.timestamp);
+  const state = simulationState(chain, baseCommon.customCrypto.keccak256 ?? keccak_256);
+  resetAt(state, chain, base);
   const done: Block[] = [];
   const results: SimBlockResult[] = [];
   const budget = { remaining: SIMULATE_GAS_BUDGET };
