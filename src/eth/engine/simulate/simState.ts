@@ -37,6 +37,10 @@ export class SimState implements StateManagerInterface {
   /** Storage roots computed at the last state root, and the accounts whose storage changed since. */
   private readonly storageRoots = new Map<string, Uint8Array>();
   private readonly dirty = new Set<string>();
+  /** The last state root computed (the base's at first), the accounts changed since, and the nodes made. */
+  private root: Uint8Array | undefined;
+  private readonly changed = new Set<string>();
+  private readonly nodes = new Map<string, Uint8Array>();
   private undo: Undo[] = [];
   private readonly marks: number[] = [];
   private readonly writer: TrieWriter;
@@ -46,14 +50,14 @@ export class SimState implements StateManagerInterface {
     private readonly keccak: (b: Uint8Array) => Uint8Array,
   ) {
     const nodes = source.nodes;
-    // Every root is computed from the base's trie: only the base's nodes are ever read, new ones are not kept.
+    // The base's nodes, and the nodes of this request's roots (kept here: the chain's store never sees them).
     this.writer = new TrieWriter(
       {
         get: (key) => {
-          const v = nodes.get(key);
+          const v = this.nodes.get(key) ?? nodes.get(key);
           return typeof v === 'string' ? Uint8Array.from(Buffer.from(v, 'hex')) : v;
         },
-        put: () => {},
+        put: (key, encoded) => void this.nodes.set(key, encoded),
       },
       keccak,
     );
@@ -74,6 +78,9 @@ export class SimState implements StateManagerInterface {
     this.codes.clear();
     this.storageRoots.clear();
     this.dirty.clear();
+    this.root = undefined;
+    this.changed.clear();
+    this.nodes.clear();
     this.originals.clear();
     this.undo = [];
   }
@@ -170,8 +177,10 @@ export class SimState implements StateManagerInterface {
     const prev = own.get(slotKey);
     own.set(slotKey, stored);
     this.dirty.add(key);
+    this.changed.add(key);
     this.log(() => {
       this.dirty.add(key);
+      this.changed.add(key);
       if (had) own.set(slotKey, prev!);
       else own.delete(slotKey);
     });
@@ -206,15 +215,15 @@ export class SimState implements StateManagerInterface {
   }
 
   /**
-   * The state root of the base with every write so far, as MerkleStateManager's flush would make it; like that
-   * flush, the accounts whose storage changed get their new storage root.
+   * The state root of the base with every write so far, as MerkleStateManager's flush would make it (the last
+   * root with the accounts changed since); like that flush, the accounts whose storage changed get their new
+   * storage root.
    */
   async getStateRoot(): Promise<Uint8Array> {
     const base = this.reads();
     const source = this.source;
-    const keys = new Set<string>([...this.accounts.keys(), ...this.storage.keys(), ...this.cleared]);
     const updates: TrieUpdate[] = [];
-    for (const key of keys) {
+    for (const key of this.changed) {
       const addressBytes = Uint8Array.from(Buffer.from(key, 'hex'));
       const address = { bytes: addressBytes } as Address;
       const account = this.current(address, key);
@@ -229,7 +238,9 @@ export class SimState implements StateManagerInterface {
       own.storageRoot = storageRoot;
       updates.push({ path, value: own.serialize() });
     }
-    return this.writer.apply(base.root, updates);
+    this.changed.clear();
+    this.root = this.writer.apply(this.root ?? base.root, updates);
+    return this.root;
   }
 
   /** The storage root of an account: the base's (or the empty trie's once cleared) with the slots written since. */
@@ -271,7 +282,12 @@ export class SimState implements StateManagerInterface {
     const had = this.accounts.has(key);
     const prev = this.accounts.get(key);
     this.accounts.set(key, account);
-    this.log(() => (had ? this.accounts.set(key, prev!) : this.accounts.delete(key)));
+    this.changed.add(key);
+    this.log(() => {
+      this.changed.add(key);
+      if (had) this.accounts.set(key, prev!);
+      else this.accounts.delete(key);
+    });
   }
 
   private setCode(key: string, code: Uint8Array | undefined): void {
@@ -288,8 +304,10 @@ export class SimState implements StateManagerInterface {
     this.cleared.add(key);
     this.storage.delete(key);
     this.dirty.add(key);
+    this.changed.add(key);
     this.log(() => {
       this.dirty.add(key);
+      this.changed.add(key);
       if (!wasCleared) this.cleared.delete(key);
       if (slots !== undefined) this.storage.set(key, slots);
     });
