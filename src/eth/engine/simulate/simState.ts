@@ -85,6 +85,12 @@ export class SimState implements StateManagerInterface {
     this.undo = [];
   }
 
+  /** Lets go of the base and the writes of the request that used this state (it may idle a long time). */
+  release(): void {
+    this.reset(this.base!);
+    this.base = undefined;
+  }
+
   private reads(): RootReads {
     if (this.base === undefined) throw new Error('SimState used before reset()');
     return this.base;

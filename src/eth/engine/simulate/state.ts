@@ -6,15 +6,10 @@ import type { EthChain } from '../chain/chain.js';
 import type { ChainStates } from '../chain/states.js';
 import type { MinedBlock } from '../chain/types.js';
 import type { CallVms } from '../exec/callVms.js';
-import { SimState } from './simState.js';
+import type { SimState } from './simState.js';
 
 /** The chain's reads shared per root (its states are private to the chain: simulation is one of their users). */
 export const sharedReads = (chain: EthChain): CallVms => (chain as unknown as { states: ChainStates }).states.rootReads();
-
-/** A new simulation state of `chain` (point it at a base with reset()). */
-export function simulationState(chain: EthChain, keccak: (b: Uint8Array) => Uint8Array): SimState {
-  return new SimState(sharedReads(chain), keccak);
-}
 
 /** Points `state` at the post-state of `base`. */
 export function resetAt(state: SimState, chain: EthChain, base: MinedBlock): void {
