@@ -57,14 +57,6 @@ export const DIFFERENCES: ReadonlyMap<string, Difference> = new Map<string, Diff
   ['eth_getBlockByNumber/get-genesis', spec()],
   ['eth_getBlockByNumber/get-latest', spec()],
   ['eth_getBlockByNumber/get-safe', spec()],
-  // eth_simulateV1 (issue 17).
-  [
-    'eth_simulateV1/ethSimulate-overflow-nonce',
-    {
-      reason: 'not-built',
-      why: "a call from an account whose nonce is 2^64-1 without validation: geth runs it (its uint64 nonce wraps), @ethereumjs refuses to make a transaction with that nonce ('nonce cannot equal or exceed MAX_UINT64'); devgate answers -32603",
-    },
-  ],
   // Its second request (eth_getBlockByNumber latest) is served; testing_buildBlockV1 itself is not yet.
   ['testing_buildBlockV1/build-block-invalid-transaction', spec()],
   [
