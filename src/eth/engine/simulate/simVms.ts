@@ -51,8 +51,8 @@ export interface SimVm {
   readonly txCommon: Common;
 }
 
-/** Idle VMs kept per hardfork and chain. */
-const MAX_IDLE = 4;
+/** Idle VMs kept per hardfork and chain (concurrent requests each lease their own; as many as eth_call keeps). */
+const MAX_IDLE = 32;
 const idle = new WeakMap<EthChain, Map<string, SimVm[]>>();
 const schedules = new WeakMap<EthChain, boolean>();
 
@@ -110,4 +110,11 @@ export function releaseVm(chain: EthChain, sim: SimVm, state: SimState): void {
   let list = byFork.get(key);
   if (list === undefined) byFork.set(key, (list = []));
   if (list.length < MAX_IDLE) list.push(sim);
+}
+
+/** Idle VMs of `chain` (for tests). */
+export function idleVms(chain: EthChain): number {
+  let n = 0;
+  for (const list of idle.get(chain)?.values() ?? []) n += list.length;
+  return n;
 }
