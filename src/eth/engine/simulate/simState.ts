@@ -19,6 +19,12 @@ const EMPTY = new Uint8Array(0);
 
 type Undo = () => void;
 
+/** Bytes of unprefixed hex (a view of the Buffer: Uint8Array.from would copy it byte by byte through an iterator). */
+function fromHex(hex: string): Uint8Array {
+  const b = Buffer.from(hex, 'hex');
+  return new Uint8Array(b.buffer, b.byteOffset, b.length);
+}
+
 /** A copy of an account (the EVM changes the accounts it is given in place). */
 function copyAccount(a: Account): Account {
   const f = a as unknown as { _nonce: bigint; _balance: bigint; _storageRoot: Uint8Array; _codeHash: Uint8Array; _codeSize: number | null; _version: number | null };
@@ -55,7 +61,7 @@ export class SimState implements StateManagerInterface {
       {
         get: (key) => {
           const v = this.nodes.get(key) ?? nodes.get(key);
-          return typeof v === 'string' ? Uint8Array.from(Buffer.from(v, 'hex')) : v;
+          return typeof v === 'string' ? fromHex(v) : v;
         },
         put: (key, encoded) => void this.nodes.set(key, encoded),
       },
@@ -230,7 +236,7 @@ export class SimState implements StateManagerInterface {
     const source = this.source;
     const updates: TrieUpdate[] = [];
     for (const key of this.changed) {
-      const addressBytes = Uint8Array.from(Buffer.from(key, 'hex'));
+      const addressBytes = fromHex(key);
       const address = { bytes: addressBytes } as Address;
       const account = this.current(address, key);
       const path = nibbles(source.hashedKey(addressBytes, key));
@@ -260,7 +266,7 @@ export class SimState implements StateManagerInterface {
     if (slots !== undefined && slots.size > 0) {
       const updates: TrieUpdate[] = [];
       for (const [slotKey, value] of slots) {
-        const slot = Uint8Array.from(Buffer.from(slotKey, 'hex'));
+        const slot = fromHex(slotKey);
         updates.push({ path: nibbles(this.source.hashedKey(slot, slotKey)), value: value.length === 0 ? null : RLP.encode(value) });
       }
       root = this.writer.apply(start, updates);
