@@ -1,7 +1,11 @@
 /** Self and inclusive time of a .cpuprofile: `npx tsx bench/simProf.ts <file> [top]`. */
 import { readFileSync } from 'node:fs';
 
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
 const [file, topArg] = process.argv.slice(2);
 const top = Number(topArg ?? 40);
 const p = JSON.parse(readFileSync(file!, 'utf8')) as { nodes: Node[]; samples: number[] };
@@ -10,7 +14,8 @@ for (const s of p.samples) hits.set(s, (hits.get(s) ?? 0) + 1);
 const byId = new Map(p.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
 for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-const name = (n: Node) => `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.replace(/^.*node_modules\//, '').replace(/^.*simfast\//, '')}:${n.callFrame.lineNumber + 1}`;
+const name = (n: Node) =>
+  `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.replace(/^.*node_modules\//, '').replace(/^.*simfast\//, '')}:${n.callFrame.lineNumber + 1}`;
 const self = new Map<string, number>();
 const incl = new Map<string, number>();
 let busy = 0;
@@ -28,7 +33,11 @@ for (const [id, h] of hits) {
   }
 }
 const show = (m: Map<string, number>) =>
-  [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => `${((100 * v) / busy).toFixed(1).padStart(5)}% ${k}`).join('\n');
+  [...m]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([k, v]) => `${((100 * v) / busy).toFixed(1).padStart(5)}% ${k}`)
+    .join('\n');
 console.log(`busy samples ${busy}\n-- self --\n${show(self)}\n-- inclusive --\n${show(incl)}`);
 const who = process.argv[4];
 if (who) {

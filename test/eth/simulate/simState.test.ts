@@ -86,7 +86,10 @@ describe('SimState', () => {
           // A block's end: the state root, and every account as it is then.
           blocks++;
           const copy = new MapDB<string, Uint8Array | string>(new Map(store) as never);
-          const truth = new MerkleStateManager({ common, trie: new MerklePatriciaTrie({ useKeyHashing: true, common, db: copy as never, valueEncoding: ValueEncoding.Bytes }) });
+          const truth = new MerkleStateManager({
+            common,
+            trie: new MerklePatriciaTrie({ useKeyHashing: true, common, db: copy as never, valueEncoding: ValueEncoding.Bytes }),
+          });
           await truth.setStateRoot(root);
           for (const o of levels[0]!) await o(truth);
           expect(hex(await sim.getStateRoot())).toBe(hex(await truth.getStateRoot()));

@@ -27,7 +27,14 @@ function fromHex(hex: string): Uint8Array {
 
 /** A copy of an account (the EVM changes the accounts it is given in place). */
 function copyAccount(a: Account): Account {
-  const f = a as unknown as { _nonce: bigint; _balance: bigint; _storageRoot: Uint8Array; _codeHash: Uint8Array; _codeSize: number | null; _version: number | null };
+  const f = a as unknown as {
+    _nonce: bigint;
+    _balance: bigint;
+    _storageRoot: Uint8Array;
+    _codeHash: Uint8Array;
+    _codeSize: number | null;
+    _version: number | null;
+  };
   return new Account(f._nonce, f._balance, f._storageRoot, f._codeHash, f._codeSize, f._version);
 }
 

@@ -98,13 +98,7 @@ function resumeClock(vm: VM): void {
   clockOf(vm).sliceStart = performance.now();
 }
 
-async function simulateBlock(
-  sim: SimVm,
-  parent: Block,
-  block: SettledBlock,
-  opts: SimOptions,
-  budget: { remaining: bigint },
-): Promise<SimBlockResult> {
+async function simulateBlock(sim: SimVm, parent: Block, block: SettledBlock, opts: SimOptions, budget: { remaining: bigint }): Promise<SimBlockResult> {
   const o = block.blockOverrides;
   const { vm, logs: collector } = sim;
   const common = vm.common;
