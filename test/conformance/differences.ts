@@ -57,14 +57,6 @@ export const DIFFERENCES: ReadonlyMap<string, Difference> = new Map<string, Diff
   ['eth_getBlockByNumber/get-safe', spec()],
   // Its second request reads the head block (which the refused build left as it was): totalDifficulty again.
   ['testing_buildBlockV1/build-block-invalid-transaction', spec()],
-  // eth_simulateV1 (issue 17).
-  [
-    'eth_simulateV1/ethSimulate-overflow-nonce',
-    {
-      reason: 'not-built',
-      why: "a call from an account whose nonce is 2^64-1 without validation: geth runs it (its uint64 nonce wraps), @ethereumjs refuses to make a transaction with that nonce ('nonce cannot equal or exceed MAX_UINT64'); devgate answers -32603",
-    },
-  ],
   [
     'eth_capabilities/get-capabilities',
     {

@@ -52,6 +52,9 @@ export interface CallRun {
   readonly gasCapped: boolean;
 }
 
+/** The largest nonce (a uint64 in geth). */
+const MAX_NONCE = 0xffffffffffffffffn;
+
 const fail = (code: number, message: string, gas: bigint): never => {
   throw new SimulationError(code, `err: ${message} (supplied gas ${gas})`);
 };
@@ -152,6 +155,8 @@ export async function runSimCall(env: CallEnv, call: SimCall): Promise<CallRun> 
   } finally {
     if (hidden) await state.modifyAccountFields(from, { codeHash });
   }
+  // geth's nonce is a uint64: without validation a sender at 2^64-1 wraps to 0 (runTx counted on to 2^64).
+  if (stateNonce === MAX_NONCE) await state.modifyAccountFields(from, { nonce: 0n });
   return { tx, from, result, gasCapped };
 }
 
@@ -175,7 +180,9 @@ interface TxFields {
 function makeTx(env: CallEnv, call: SimCall, f: TxFields): TypedTransaction {
   const opts = { common: env.txCommon, freeze: false };
   const unsigned = { v: 0n, r: 0n, s: 0n };
-  const base = { nonce: f.nonce, gasLimit: f.gas, to: call.to, value: f.value, data: f.data, ...unsigned };
+  // @ethereumjs makes no transaction with nonce 2^64-1 (EIP-2681); geth's simulator does without validation.
+  const maxNonce = f.nonce === MAX_NONCE;
+  const base = { nonce: maxNonce ? 0n : f.nonce, gasLimit: f.gas, to: call.to, value: f.value, data: f.data, ...unsigned };
   let tx: TypedTransaction;
   if (f.legacyPrice !== undefined) {
     tx = createLegacyTx({ ...base, gasPrice: f.legacyPrice }, opts);
@@ -197,6 +204,7 @@ function makeTx(env: CallEnv, call: SimCall, f: TxFields): TypedTransaction {
   } else {
     tx = createFeeMarket1559Tx({ ...base, chainId: env.chainId, maxFeePerGas: f.feeCap, maxPriorityFeePerGas: f.tip, accessList: call.accessList ?? [] }, opts);
   }
+  if (maxNonce) (tx as { nonce: bigint }).nonce = MAX_NONCE;
   const sender = call.from ?? createZeroAddress();
   tx.getSenderAddress = () => sender;
   return tx;

@@ -30,10 +30,10 @@ export class LogCollector {
   private done: SimLog[] = [];
   private count = 0;
 
-  constructor(
-    vm: VM,
-    private readonly traceTransfers: boolean,
-  ) {
+  /** Whether ETH transfers are logs too (the request's `traceTransfers`; a VM serves one request at a time). */
+  traceTransfers = false;
+
+  constructor(vm: VM) {
     const events = vm.evm.events!;
     events.on('beforeMessage', ((m: MessageLike) => {
       this.frames.push([]);

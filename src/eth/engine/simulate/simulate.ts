@@ -8,21 +8,21 @@
 import { Hardfork } from '@ethereumjs/common';
 import type { Block } from '@ethereumjs/block';
 import { createBlockHeader } from '@ethereumjs/block';
-import { buildBlock, createVM, type VM } from '@ethereumjs/vm';
+import { BlockBuilder, type VM } from '@ethereumjs/vm';
 import type { Address } from '@ethereumjs/util';
 import { ExecutionFailed, SimulationError } from '../../../errors.js';
 import { CallTimeout, clockOf, startClock } from '../evm/callClock.js';
 import { CALL_TIMEOUT_MS } from '../exec/call.js';
 import type { EthChain } from '../chain/chain.js';
-import { speedUpInterpreter } from '../evm/index.js';
 import { minedBlock } from '../chain/receipts.js';
 import type { MinedBlock } from '../chain/types.js';
 import { builderGasUsed, buildWithTransactions, openBuilder, recordTransaction } from '../evm/blockBuilder.js';
 import { applyStateOverride, overrideHeader } from '../exec/overrides.js';
 import { callError, runSimCall, type CallEnv } from './call.js';
-import { LogCollector } from './logs.js';
 import { sanitizeChain, type SettledBlock } from './sanitize.js';
-import { simulationState } from './state.js';
+import type { SimState } from './simState.js';
+import { hardforkAt, leaseVm, releaseVm, type SimVm, useState } from './simVms.js';
+import { resetAt } from './state.js';
 import type { SimBlockResult, SimCallResult, SimOptions } from './types.js';
 
 export const MAX_CALLS_PER_BLOCK = 5000;
@@ -58,47 +58,36 @@ export async function simulate(chain: EthChain, base: MinedBlock, opts: SimOptio
 async function simulateChain(chain: EthChain, base: MinedBlock, opts: SimOptions): Promise<SimBlockResult[]> {
   checkSimulateLimits(opts);
   const blocks = sanitizeChain({ number: base.number, timestamp: base.header.timestamp }, opts.blocks);
-  const state = await simulationState(chain, base, chain.commonAt(base.number, base.header.timestamp));
   const done: Block[] = [];
   const results: SimBlockResult[] = [];
   const budget = { remaining: SIMULATE_GAS_BUDGET };
-  const view = simulatedView(chain, base, done);
-  // One VM per hardfork met (a VM costs milliseconds to make; most requests stay in one hardfork).
-  const vms = new Map<string, SimVm>();
+  // A pooled VM per hardfork met (most requests stay in one), all on the request's one private state.
+  const leased = new Map<string, SimVm>();
+  let state: SimState | undefined;
   let parent: Block = base.block;
-  for (const block of blocks) {
-    const common = chain.commonAt(block.number, block.time);
-    let sim = vms.get(common.hardfork());
-    if (sim === undefined) {
-      const vm = await createVM({ common, stateManager: state as never, blockchain: view as never });
-      speedUpInterpreter(vm.evm);
-      startClock(vm, CALL_TIMEOUT_MS);
-      vms.set(common.hardfork(), (sim = { vm, logs: new LogCollector(vm, opts.traceTransfers) }));
+  try {
+    for (const block of blocks) {
+      const fork = hardforkAt(chain, block.number, block.time);
+      let sim = leased.get(fork);
+      if (sim === undefined) {
+        sim = await leaseVm(chain, block.number, block.time);
+        leased.set(fork, sim);
+        if (state === undefined) resetAt((state = sim.own), chain, base);
+        else useState(sim, state);
+        Object.assign(sim.view, { chain, base, done });
+        sim.logs.traceTransfers = opts.traceTransfers;
+        startClock(sim.vm, CALL_TIMEOUT_MS);
+      }
+      // As geth's makeHeaders: gas limit, fee recipient and difficulty follow the previous block's (overrides included).
+      const result = await simulateBlock(sim, parent, block, opts, budget);
+      results.push(result);
+      done.push(result.mined.block);
+      parent = result.mined.block;
     }
-    // As geth's makeHeaders: gas limit, fee recipient and difficulty follow the previous block's (overrides included).
-    const result = await simulateBlock(sim, base, parent, block, opts, budget);
-    results.push(result);
-    done.push(result.mined.block);
-    parent = result.mined.block;
+    return results;
+  } finally {
+    for (const sim of leased.values()) releaseVm(chain, sim, state!);
   }
-  return results;
-}
-
-/** BLOCKHASH of simulated blocks: the chain's blocks up to the base, then the blocks simulated so far. */
-function simulatedView(chain: EthChain, base: MinedBlock, done: readonly Block[]) {
-  return {
-    async getBlock(n: number): Promise<Block> {
-      if (BigInt(n) <= base.number) return (chain.blockByNumber(BigInt(n)) ?? base).block;
-      const sim = done.find((b) => b.header.number === BigInt(n));
-      if (sim !== undefined) return sim;
-      return { hash: () => ZERO32 } as unknown as Block;
-    },
-    async putBlock(): Promise<void> {},
-    shallowCopy() {
-      return this;
-    },
-    async validateHeader(): Promise<void> {},
-  };
 }
 
 /**
@@ -109,20 +98,7 @@ function resumeClock(vm: VM): void {
   clockOf(vm).sliceStart = performance.now();
 }
 
-/** A VM of the request (on its private state) and the log collector hooked into it. */
-interface SimVm {
-  readonly vm: VM;
-  readonly logs: LogCollector;
-}
-
-async function simulateBlock(
-  sim: SimVm,
-  _base: MinedBlock,
-  parent: Block,
-  block: SettledBlock,
-  opts: SimOptions,
-  budget: { remaining: bigint },
-): Promise<SimBlockResult> {
+async function simulateBlock(sim: SimVm, parent: Block, block: SettledBlock, opts: SimOptions, budget: { remaining: bigint }): Promise<SimBlockResult> {
   const o = block.blockOverrides;
   const { vm, logs: collector } = sim;
   const common = vm.common;
@@ -149,13 +125,13 @@ async function simulateBlock(
     excessBlobGas,
     parentBeaconBlockRoot: common.isActivatedEIP(4788) ? (o?.beaconRoot ?? ZERO32) : undefined,
   };
-  const builder = await buildBlock(vm, {
+  // Not buildBlock(): it runs the system calls at once, and state overrides come first (geth applies them before).
+  const builder = new BlockBuilder(vm, {
     parentBlock: parent,
     headerData,
     withdrawals,
     blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true } as never,
   });
-  // State overrides come first (geth applies them before the system calls).
   const restore = await applyStateOverride(vm, block.stateOverrides);
   try {
     await openBuilder(builder);
@@ -164,8 +140,7 @@ async function simulateBlock(
     const header = createBlockHeader({ ...headerData, gasUsed: 0n }, { common, skipConsensusFormatValidation: true });
     const runHeader = overrideHeader(header, o?.blobBaseFee === undefined ? undefined : { blobBaseFee: o.blobBaseFee });
     const noBaseFeeHeader = overrideHeader(runHeader, { baseFeePerGas: 0n });
-    const txCommon = common.isActivatedEIP(7825) ? common.copy() : common;
-    if (txCommon !== common) txCommon.setHardfork(Hardfork.Prague);
+    const txCommon = sim.txCommon;
     // The system calls of initState ran on this VM too: their frames are no call's.
     collector.take();
     collector.newBlock();
