@@ -1,8 +1,9 @@
 /**
  * The struct logger's answer as JSON text, written directly (no wire objects, no JSON.stringify): the very text
  * JSON.stringify gives of trace.ts's formatTrace (test/eth/format/traceText.test.ts holds them equal). A trace of
- * a token transfer has hundreds of entries whose stacks barely change from one to the next: a stack word equal to the
- * one at the same place in the entry before reuses its text, and so does memory equal to the memory before.
+ * a token transfer has hundreds of entries whose stacks barely change from one to the next: the stack's words that
+ * equal the entry before's, from the bottom, reuse their text (kept per prefix), and so does memory equal to the memory
+ * before.
  */
 import { bytesHex } from '../../hex.js';
 import type { StructLogEntry, StructResult, TraceResult, TxTrace } from '../engine/trace/types.js';
@@ -22,22 +23,24 @@ const word32 = (n: bigint) => `"0x${n.toString(16).padStart(64, '0')}"`;
 /** Texts of the entry before, to reuse. */
 interface Previous {
   stack: readonly bigint[];
-  stackTexts: string[];
+  /** `prefixes[i]`: the text of stack words 0..i, comma-separated. */
+  prefixes: string[];
   memory: Uint8Array | undefined;
   memoryText: string;
 }
 
 function stackText(stack: readonly bigint[], prev: Previous): string {
-  const texts: string[] = new Array(stack.length);
   const before = prev.stack;
-  const beforeTexts = prev.stackTexts;
-  for (let i = 0; i < stack.length; i++) {
-    const w = stack[i]!;
-    texts[i] = i < before.length && before[i] === w ? beforeTexts[i]! : `"0x${w.toString(16)}"`;
+  const prefixes = prev.prefixes;
+  let same = 0;
+  const common = Math.min(stack.length, before.length);
+  while (same < common && stack[same] === before[same]) same++;
+  for (let i = same; i < stack.length; i++) {
+    const word = `"0x${stack[i]!.toString(16)}"`;
+    prefixes[i] = i === 0 ? word : `${prefixes[i - 1]},${word}`;
   }
   prev.stack = stack;
-  prev.stackTexts = texts;
-  return `[${texts.join(',')}]`;
+  return stack.length === 0 ? '[]' : `[${prefixes[stack.length - 1]}]`;
 }
 
 function memoryText(memory: Uint8Array, prev: Previous): string {
@@ -81,7 +84,7 @@ export function blockTracesText(traces: readonly TxTrace[]): RawJson {
 
 /** The struct logger's result as geth answers it, as JSON text; the logs cut as geth's `limit` cuts them. */
 export function structResultText(r: StructResult): RawJson {
-  const prev: Previous = { stack: [], stackTexts: [], memory: undefined, memoryText: '' };
+  const prev: Previous = { stack: [], prefixes: [], memory: undefined, memoryText: '' };
   const entries: string[] = [];
   let size = 0;
   for (const e of r.logs) {
