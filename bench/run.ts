@@ -16,7 +16,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FIGURES as READ_FIGURES, type Figure } from './figures.js';
-import { TRACE_FIGURES } from './traceFigures.js';
+import { STEPS_TRACING_FIGURES, TRACE_FIGURES } from './traceFigures.js';
 import { checkFigure, httpLoad, wsLoad, type Measure } from './load.js';
 import { monotonicUs, summarizeProfile, type ProfileSummary } from './profile.js';
 import { machine, markdown, terminalTable, type BenchResults, type FigureResult, type ServerFigure, type StartupResult } from './report.js';
@@ -111,6 +111,16 @@ async function main(): Promise<void> {
     log(`anvil: started in ${anvil.startupMs.toFixed(0)} ms, replayed ${chain.meta.txHashes.length} transactions in ${(anvilReplayMs / 1000).toFixed(1)} s`);
   } else log(`anvil: ${anvilStatus}`);
   if (anvil) anvilStatus = 'ok';
+  // The struct logger's figure runs against a second anvil that records steps (--steps-tracing; without it anvil
+  // answers `structLogs: []`), on the same replayed chain; the other figures keep the plain one.
+  let anvilSteps: Server | undefined;
+  if (binary && figures.some((f) => STEPS_TRACING_FIGURES.has(f.id))) {
+    anvilSteps = await startAnvil(binary, DEFAULT_CHAIN_OPTIONS, ['--prune-history', String(chain.meta.head + 100), '--steps-tracing']);
+    running.push(anvilSteps);
+    const t0 = performance.now();
+    await replayOnAnvil(anvilSteps, chain);
+    log(`anvil --steps-tracing (struct logger figures): replayed in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
 
   const results: FigureResult[] = [];
   /** When devgate was under each figure's load (for the CPU profile). */
@@ -125,12 +135,13 @@ async function main(): Promise<void> {
       anvil: { status: anvilStatus },
     };
     const dv = devgate ? await checkFigure(figure, devgate.url, chain.meta, seed) : undefined;
-    const av = anvil ? await checkFigure(figure, anvil.url, chain.meta, seed) : undefined;
+    const anvilOf = STEPS_TRACING_FIGURES.has(figure.id) ? anvilSteps : anvil;
+    const av = anvilOf ? await checkFigure(figure, anvilOf.url, chain.meta, seed) : undefined;
     if (dv && av?.ok && dv.ok) result.note = compareDigests(dv.digests, av.digests);
     const fromUs = monotonicUs();
     if (devgate && dv) result.devgate = dv.ok ? await measure(figure, devgate, chain, seed) : { status: `n/a (${dv.reason})` };
     if (result.devgate.status === 'ok') loadWindows.push({ id: figure.id, fromUs, toUs: monotonicUs() });
-    if (anvil && av) result.anvil = av.ok ? await measure(figure, anvil, chain, seed) : { status: `n/a (${av.reason})` };
+    if (anvilOf && av) result.anvil = av.ok ? await measure(figure, anvilOf, chain, seed) : { status: `n/a (${av.reason})` };
     if (result.devgate.reqPerSec && result.anvil.reqPerSec) result.ratio = result.devgate.reqPerSec / result.anvil.reqPerSec;
     log(progressLine(result));
     results.push(result);

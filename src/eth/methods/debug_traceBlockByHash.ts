@@ -4,7 +4,7 @@ import { defineMethod, optional, required } from '../../rpc/method.js';
 import { hash32 } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
 import { traceBlock } from '../engine/trace/run.js';
-import { formatBlockTraces } from '../format/trace.js';
+import { blockTracesText } from '../format/traceText.js';
 import { DEFAULT_TRACE, traceConfig } from './debug_traceConfig.js';
 
 /**
@@ -18,6 +18,6 @@ export const debug_traceBlockByHash = defineMethod({
   handler: async (ctx: EthContext, hash, config) => {
     const block = ctx.chain.blockByHash(hash);
     if (block === undefined) throw new ResourceNotFound(`block ${bytesHex(hash)} not found`);
-    return formatBlockTraces(await traceBlock(ctx.chain, block, config ?? DEFAULT_TRACE));
+    return blockTracesText(await traceBlock(ctx.chain, block, config ?? DEFAULT_TRACE));
   },
 });

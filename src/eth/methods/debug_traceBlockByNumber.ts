@@ -3,7 +3,7 @@ import { defineMethod, optional, required } from '../../rpc/method.js';
 import { BLOCK_TAGS, describe, uint64, type BlockRef, type BlockTag, type Decoder } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
 import { traceBlock } from '../engine/trace/run.js';
-import { formatBlockTraces } from '../format/trace.js';
+import { blockTracesText } from '../format/traceText.js';
 import { DEFAULT_TRACE, traceConfig } from './debug_traceConfig.js';
 
 /** A block number or tag, as geth's rpc.BlockNumber reads it ("3" is a hex string without 0x prefix). */
@@ -24,6 +24,6 @@ export const debug_traceBlockByNumber = defineMethod({
   handler: async (ctx: EthContext, ref, config) => {
     const block = await ctx.chain.resolveBlock('tag' in ref ? ref.tag : ref.number);
     if (block === undefined) throw new ResourceNotFound(`block #${'number' in ref ? ref.number : ref.tag} not found`);
-    return formatBlockTraces(await traceBlock(ctx.chain, block, config ?? DEFAULT_TRACE));
+    return blockTracesText(await traceBlock(ctx.chain, block, config ?? DEFAULT_TRACE));
   },
 });

@@ -3,7 +3,7 @@ import { defineMethod, optional, required } from '../../rpc/method.js';
 import { hash32 } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
 import { traceTransaction } from '../engine/trace/run.js';
-import { formatTrace } from '../format/trace.js';
+import { traceText } from '../format/traceText.js';
 import { DEFAULT_TRACE, traceConfig } from './debug_traceConfig.js';
 
 /**
@@ -19,6 +19,6 @@ export const debug_traceTransaction = defineMethod({
   handler: async (ctx: EthContext, hash, config) => {
     const found = ctx.chain.transaction(hash);
     if (found === undefined || found.kind !== 'mined') throw new ResourceNotFound('transaction not found');
-    return formatTrace(await traceTransaction(ctx.chain, found.block, found.index, config ?? DEFAULT_TRACE));
+    return traceText(await traceTransaction(ctx.chain, found.block, found.index, config ?? DEFAULT_TRACE));
   },
 });

@@ -1,9 +1,10 @@
 /**
  * Tracing gives the same answer with and without devgate's EVM fast path (src/eth/engine/evm): every transaction of
  * the tracing chain (traceSeed.ts), under every tracer and option set, traced on an opted-in call VM (the fast frame
- * and opcode handlers; the fast loop steps aside while a `step` listener is on, and runs for callTracer,
- * 4byteTracer and noopTracer) and on a stock VM over a MerkleStateManager copy: the same wire answer, at two forks; and a transaction traced
- * alone after the ones before it replayed.
+ * and opcode handlers; the fast loop emits the steps of synchronous `step` listeners itself, steps aside for awaited
+ * ones (prestateTracer), and runs for callTracer, 4byteTracer and noopTracer) and on a stock VM over a
+ * MerkleStateManager copy: the same wire answer, at two forks; and a transaction traced alone after the ones before it
+ * replayed.
  */
 import { describe, expect, it } from 'vitest';
 import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';

@@ -6,7 +6,8 @@
  * only where a handler answers with a promise (async gas and opcode handlers; gas.ts's do not). Its
  * errors, STOP and REVERT handling and its result are those of Interpreter.run.
  *
- * It stands in only where runStep does nothing more: legacy (non-EOF) code, no `step` listener, no
+ * It stands in only where runStep does nothing more: legacy (non-EOF) code, no `step` listener but
+ * synchronous ones (steps.ts emits their events as _runStepHook does, without its promises), no
  * DEBUG, no profiler, no code-chunk charging (EIPs 6800/7864), run from its start. Anything else
  * runs stock.
  *
@@ -17,30 +18,39 @@
 import { EVMError } from '@ethereumjs/evm';
 import { internals } from './modules.js';
 import { isOptedIn, jumpAnalyses } from './optIn.js';
+import { emitStep, syncStepListeners } from './steps.js';
 import type { EvmErrorLike, InterpreterLike, InterpreterResult, OpEntry, RunState } from './types.js';
 
 const { STOP, INVALID_OPCODE, OUT_OF_GAS } = EVMError.errorMessages;
 const EVM_ERROR_TYPE = new EVMError(STOP).errorType;
 
-/** True when runStep would do nothing but what `fastRun` does. */
-function plainFrame(interpreter: InterpreterLike, code: Uint8Array, opts: { pc?: number }): boolean {
+/** Frames the fast loop ran, and those of them with step listeners (for tests). */
+export const fastLoopRuns = { frames: 0, stepped: 0 };
+
+const isEvmError = (e: unknown): e is EvmErrorLike =>
+  typeof e === 'object' && e !== null && 'errorType' in e && (e as EvmErrorLike).errorType === EVM_ERROR_TYPE;
+
+/** True when runStep would do nothing but what `fastRun` does (with `steps`: the frame's synchronous step listeners). */
+function plainFrame(interpreter: InterpreterLike, code: Uint8Array, opts: { pc?: number }, steps: unknown[] | undefined): boolean {
   const evm = interpreter._evm;
   const common = interpreter.common;
   return (
     opts.pc === undefined &&
     !evm.DEBUG &&
     interpreter.profilerOpts?.enabled !== true &&
-    evm.events.listenerCount('step') === 0 &&
+    (steps !== undefined || evm.events.listenerCount('step') === 0) &&
     !common.isActivatedEIP(6800) &&
     !common.isActivatedEIP(7864) &&
     !(code[0] === 0xef && common.isActivatedEIP(3540))
   );
 }
 
-/** Interpreter.run and runStep for legacy code, inline (see the module comment). */
-async function fastRun(interpreter: InterpreterLike, code: Uint8Array): Promise<InterpreterResult> {
+/** Interpreter.run and runStep for legacy code, inline (see the module comment); `steps`: listeners of each step. */
+async function fastRun(interpreter: InterpreterLike, code: Uint8Array, steps?: Parameters<typeof emitStep>[1]): Promise<InterpreterResult> {
   const runState: RunState = interpreter._runState;
   const common = interpreter.common;
+  fastLoopRuns.frames++;
+  if (steps !== undefined) fastLoopRuns.stepped++;
   const opcodeMap = interpreter._evm._opcodeMap;
   const consumePostCallOog = internals!.consumeEip7928PostTargetCallOog;
   runState.code = code;
@@ -68,11 +78,20 @@ async function fastRun(interpreter: InterpreterLike, code: Uint8Array): Promise<
     try {
       const info = entry.opcodeInfo;
       let gas = info.feeBigInt;
+      // As runStep: a step sees memory's size before the opcode's gas handler expands it.
+      const memoryWords = steps === undefined ? 0n : (runState as unknown as { memoryWordCount: bigint }).memoryWordCount;
       if (info.dynamicGas) {
         // gas.ts's handlers answer with the gas itself, @ethereumjs's with a promise of it.
-        const charged = entry.gasHandler(runState, gas, common) as Promise<bigint> | bigint;
-        gas = typeof charged === 'bigint' ? charged : await charged;
+        try {
+          const charged = entry.gasHandler(runState, gas, common) as Promise<bigint> | bigint;
+          gas = typeof charged === 'bigint' ? charged : await charged;
+        } catch (e) {
+          // As runStep: a gas handler's EVM error is stepped first (with the static fee), then thrown.
+          if (steps !== undefined && isEvmError(e)) emitStep(interpreter, steps, gas, memoryWords);
+          throw e;
+        }
       }
+      if (steps !== undefined) emitStep(interpreter, steps, gas, memoryWords);
       if (info.isInvalid) throw new EVMError(INVALID_OPCODE);
       // Interpreter.useGas without its DEBUG line.
       runState.gasLeft -= gas;
@@ -90,7 +109,7 @@ async function fastRun(interpreter: InterpreterLike, code: Uint8Array): Promise<
     } catch (e) {
       runState.env.accessWitness?.revert();
       // As run(): rethrow what is not an EVM error; STOP ends the frame without one.
-      if (!('errorType' in (e as object) && (e as EvmErrorLike).errorType === EVM_ERROR_TYPE)) throw e;
+      if (!isEvmError(e)) throw e;
       if ((e as EvmErrorLike).error !== STOP) err = e as EvmErrorLike;
       break;
     }
@@ -116,7 +135,10 @@ export function patchInterpreter(): boolean {
   };
   const run = proto.run;
   proto.run = function (this: InterpreterLike, code: Uint8Array, opts: { pc?: number } = {}) {
-    if (isOptedIn(this._evm) && plainFrame(this, code, opts)) return fastRun(this, code);
+    if (isOptedIn(this._evm)) {
+      const steps = syncStepListeners(this._evm);
+      if (plainFrame(this, code, opts, steps)) return fastRun(this, code, steps);
+    }
     return run.call(this, code, opts);
   };
   return true;

@@ -24,12 +24,14 @@ export interface EvmInternals {
   readonly subMemUsage: (runState: object, offset: bigint, length: bigint, common: object) => bigint;
   /** Warms a slot and returns its EIP-2929 cost (opcodes/EIP2929.js). */
   readonly accessStorageEIP2929: (runState: object, key: Uint8Array, isSstore: boolean, common: object, chargeGas?: boolean) => bigint;
+  /** Per opcode, how many immediate bytes follow it (eof/stackDelta.js; a step event carries them). */
+  readonly stackDelta: Record<number, { intermediates: number } | undefined>;
 }
 
 async function load(): Promise<EvmInternals | undefined> {
   if (!gate.on) return undefined;
   try {
-    const [interpreter, evm, eip7928, functions, gas, util, eip2929] = await Promise.all([
+    const [interpreter, evm, eip7928, functions, gas, util, eip2929, eof] = await Promise.all([
       evmFile('interpreter.js'),
       evmFile('evm.js'),
       evmFile('opcodes/EIP7928.js'),
@@ -37,6 +39,7 @@ async function load(): Promise<EvmInternals | undefined> {
       evmFile('opcodes/gas.js'),
       evmFile('opcodes/util.js'),
       evmFile('opcodes/EIP2929.js'),
+      evmFile('eof/stackDelta.js'),
     ]);
     const Interpreter = interpreter.Interpreter as InterpreterClass | undefined;
     const { defaultBlock } = evm;
@@ -48,7 +51,9 @@ async function load(): Promise<EvmInternals | undefined> {
     const { dynamicGasHandlers } = gas;
     const { subMemUsage } = util;
     const { accessStorageEIP2929 } = eip2929;
+    const { stackDelta } = eof;
     if (!(dynamicGasHandlers instanceof Map) || typeof subMemUsage !== 'function' || typeof accessStorageEIP2929 !== 'function') return undefined;
+    if (typeof stackDelta !== 'object' || stackDelta === null) return undefined;
     return {
       Interpreter: Interpreter!,
       defaultBlock: defaultBlock as () => unknown,
@@ -57,6 +62,7 @@ async function load(): Promise<EvmInternals | undefined> {
       gasHandlers: dynamicGasHandlers as EvmInternals['gasHandlers'],
       subMemUsage: subMemUsage as EvmInternals['subMemUsage'],
       accessStorageEIP2929: accessStorageEIP2929 as EvmInternals['accessStorageEIP2929'],
+      stackDelta: stackDelta as EvmInternals['stackDelta'],
     };
   } catch {
     return undefined;

@@ -107,6 +107,14 @@ export class RootReads {
 
 type Undo = () => void;
 
+/** A copy of a CallState's writes (accounts, storage, cleared storage, code by address key), for `restore`. */
+export interface Overlay {
+  readonly accounts: ReadonlyMap<string, Account | null>;
+  readonly storage: ReadonlyMap<string, ReadonlyMap<string, Uint8Array>>;
+  readonly cleared: ReadonlySet<string>;
+  readonly codes: ReadonlyMap<string, Uint8Array>;
+}
+
 /**
  * A StateManagerInterface for calls: reads fall through a private overlay to a RootReads, writes
  * go to the overlay only. checkpoint/commit/revert keep an undo log; at depth 0 the overlay is
@@ -255,6 +263,32 @@ export class CallState implements StateManagerInterface {
     for (let i = this.undo.length - 1; i >= mark; i--) this.undo[i]!();
     this.undo.length = mark;
     if (this.marks.length === 0) this.clearOverlay();
+  }
+
+  /**
+   * A copy of what the writes so far hold (between transactions: the transactions' effects). Accounts, values and
+   * code are shared, not copied: this state never changes them in place (it stores copies and hands out copies).
+   */
+  overlay(): Overlay {
+    const storage = new Map<string, ReadonlyMap<string, Uint8Array>>();
+    for (const [key, slots] of this.storage) storage.set(key, new Map(slots));
+    return { accounts: new Map(this.accounts), storage, cleared: new Set(this.cleared), codes: new Map(this.codes) };
+  }
+
+  /**
+   * Writes an overlay taken with overlay() on a state at the same root back, inside an open checkpoint (revert()
+   * undoes it); nothing may have been written since the checkpoint.
+   */
+  restore(o: Overlay): void {
+    if (this.marks.length === 0 || this.accounts.size + this.storage.size + this.cleared.size + this.codes.size !== 0)
+      throw new Error('CallState.restore needs an open checkpoint and no writes');
+    for (const [key, account] of o.accounts) this.setAccount(key, account);
+    for (const [key, code] of o.codes) this.setCode(key, code);
+    for (const key of o.cleared) this.clearSlots(key);
+    for (const [key, slots] of o.storage) {
+      this.storage.set(key, new Map(slots));
+      this.log(() => this.storage.delete(key));
+    }
   }
 
   async getStateRoot(): Promise<Uint8Array> {

@@ -32,6 +32,8 @@ import { CallTracer } from './callTracer.js';
 import { PrestateTracer } from './prestateTracer.js';
 import { FourByteTracer, NoopTracer } from './fourByteTracer.js';
 import type { TraceResult, TracerSpec, TxTrace } from './types.js';
+import { replayCacheOf, type BlockReplays } from './replayCache.js';
+import { CallState } from '../state/callState.js';
 
 /** geth's defaultTraceTimeout. */
 export const TRACE_TIMEOUT_MS = 5_000;
@@ -110,19 +112,30 @@ async function systemCalls(vm: VM, block: MinedBlock): Promise<void> {
   }
 }
 
-/** Runs the block's system calls and its first `count` transactions (untraced); gives the logs they made. */
-async function replayUpTo(vm: VM, block: MinedBlock, count: number): Promise<number> {
-  await systemCalls(vm, block);
-  let logs = 0;
-  for (let i = 0; i < count; i++) {
+/**
+ * Runs the block's system calls and its first `count` transactions (untraced); gives the logs they made. With `kept`
+ * (the block's kept states, replayCache.ts) on a call state, it starts from the nearest state kept at or before
+ * `count` and keeps the states it passes.
+ */
+async function replayUpTo(vm: VM, block: MinedBlock, count: number, kept?: BlockReplays): Promise<number> {
+  const state = kept !== undefined && vm.stateManager instanceof CallState ? vm.stateManager : undefined;
+  const near = state === undefined ? undefined : kept!.nearest(count);
+  let from = 0;
+  if (near !== undefined) {
+    state!.restore(near.overlay);
+    from = near.count;
+  } else await systemCalls(vm, block);
+  for (let i = from; i < count; i++) {
     await runTx(vm, {
       tx: withSender(txAt(block, i), block.senders[i]!),
       block: { header: block.header } as never,
       skipBlockGasLimitValidation: true,
       skipHardForkValidation: true,
     });
-    logs += receiptAt(block, i).logs.length;
+    if (state !== undefined) kept!.keep(i + 1, () => state.overlay());
   }
+  let logs = 0;
+  for (let i = 0; i < count; i++) logs += receiptAt(block, i).logs.length;
   return logs;
 }
 
@@ -227,10 +240,14 @@ async function runTraced(vm: VM, run: Run, req: TraceRequest): Promise<TraceResu
  * Traces the transaction at `index` of `block` on `vm`, a VM at the parent's post-state under the block's rules
  * (for tests: any VM; see traceTransaction).
  */
-export function traceTxOn(vm: VM, block: MinedBlock, index: number, req: TraceRequest): Promise<TraceResult> {
+export function traceTxOn(vm: VM, block: MinedBlock, index: number, req: TraceRequest, kept?: BlockReplays): Promise<TraceResult> {
   return reverted(vm, async () => {
-    const firstLogIndex = await replayUpTo(vm, block, index);
-    return runTraced(vm, { tx: txAt(block, index), sender: block.senders[index]!, context: { header: block.header }, firstLogIndex }, req);
+    const firstLogIndex = await replayUpTo(vm, block, index, kept);
+    const result = await runTraced(vm, { tx: txAt(block, index), sender: block.senders[index]!, context: { header: block.header }, firstLogIndex }, req);
+    // The traced run left the state the transaction leaves (tracers only read): the next transaction's starting point.
+    const state = vm.stateManager;
+    if (kept !== undefined && state instanceof CallState) kept.keep(index + 1, () => state.overlay());
+    return result;
   });
 }
 
@@ -243,7 +260,8 @@ function parentOf(chain: EthChain, block: MinedBlock): MinedBlock {
 /** debug_traceTransaction: the transaction at `index` of `block`, traced. */
 export async function traceTransaction(chain: EthChain, block: MinedBlock, index: number, req: TraceRequest): Promise<TraceResult> {
   const parent = parentOf(chain, block);
-  return withTraceVm(chain, parent, block, (vm) => traceTxOn(vm, block, index, req));
+  const kept = replayCacheOf(chain).of(block, chain.stateRootOf(parent));
+  return withTraceVm(chain, parent, block, (vm) => traceTxOn(vm, block, index, req, kept));
 }
 
 /** Traces every transaction of `block` on `vm`, a VM at the parent's post-state under the block's rules (see traceBlock). */
@@ -305,5 +323,6 @@ export async function traceCall(
   };
   if (txIndex === undefined) return withTraceVm(chain, block, block, (vm) => reverted(vm, () => traceIt(vm, 0)));
   const parent = parentOf(chain, block);
-  return withTraceVm(chain, parent, block, (vm) => reverted(vm, async () => traceIt(vm, await replayUpTo(vm, block, txIndex))));
+  const kept = replayCacheOf(chain).of(block, chain.stateRootOf(parent));
+  return withTraceVm(chain, parent, block, (vm) => reverted(vm, async () => traceIt(vm, await replayUpTo(vm, block, txIndex, kept))));
 }
