@@ -3,7 +3,8 @@
  * tracing chain's block 2 (calls, logs, reverts with data, panics, nested CALL/STATICCALL/DELEGATECALL/CALLCODE,
  * CREATE/CREATE2, a precompile, out of gas) run in order on an opted-in VM and on an untouched one over the same state,
  * with a synchronous step listener: the same events, field for field, in the same order, and the same results; an
- * asynchronous listener keeps a frame on the stock loop.
+ * asynchronous listener keeps a frame on the stock loop. A listener marked LEAN_STEPS gets the same events without
+ * memory's bytes, PUSH immediates and REVERT data.
  */
 import { bytesToHex } from '@ethereumjs/util';
 import { runTx, type VM } from '@ethereumjs/vm';
@@ -12,6 +13,7 @@ import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
 import { fastLoopRuns } from '../../../src/eth/engine/evm/loop.js';
 import { isOptedIn } from '../../../src/eth/engine/evm/optIn.js';
+import { LEAN_STEPS } from '../../../src/eth/engine/evm/steps.js';
 import { parseSeed } from '../../../src/seed/load.js';
 import { traceSeed } from '../engine/traceSeed.js';
 
@@ -42,7 +44,7 @@ function record(e: any): unknown {
 }
 
 /** Runs the block's transactions on `vm` (reverted after), recording each step with a listener of `arity` parameters. */
-async function stepsOn(vm: VM, block: MinedBlock, arity: 1 | 2): Promise<{ steps: unknown[]; results: unknown[] }> {
+async function stepsOn(vm: VM, block: MinedBlock, arity: 1 | 2 | 'lean'): Promise<{ steps: unknown[]; results: unknown[] }> {
   const steps: unknown[] = [];
   const results: unknown[] = [];
   const events = vm.evm.events as any;
@@ -51,7 +53,9 @@ async function stepsOn(vm: VM, block: MinedBlock, arity: 1 | 2): Promise<{ steps
     steps.push(record(e));
     resolve();
   };
-  const listener = arity === 1 ? sync : async;
+  const lean = (e: any) => void steps.push(record(e));
+  (lean as any)[LEAN_STEPS] = true;
+  const listener = arity === 1 ? sync : arity === 2 ? async : lean;
   events.on('step', listener);
   await vm.stateManager.checkpoint();
   try {
@@ -100,5 +104,14 @@ describe.each(['osaka', 'shanghai'])('fast loop step events at %s', (fork) => {
     const awaited = await chain.withCallVmAt(parent, (vm) => stepsOn(vm, block, 2));
     expect(fastLoopRuns.stepped).toBe(stepped);
     expect(awaited.steps).toEqual(stock.steps);
+
+    // A lean listener: the same events but memory's bytes, PUSH immediates and REVERT data (memory's size kept).
+    const leaned = await chain.withCallVmAt(parent, (vm) => stepsOn(vm, block, 'lean'));
+    expect(fastLoopRuns.stepped).toBeGreaterThan(stepped);
+    expect(leaned.results).toEqual(stock.results);
+    expect(leaned.steps.length).toBe(stock.steps.length);
+    const withoutBytes = (s: any) => ({ ...s, memory: '0x', immediate: undefined, error: undefined });
+    for (let i = 0; i < stock.steps.length; i++) expect(leaned.steps[i], `lean step ${i}`).toEqual(withoutBytes(stock.steps[i]));
+    expect(stock.steps.some((s: any) => s.memory.length > 2 && s.immediate !== undefined)).toBe(true);
   }, 60_000);
 });

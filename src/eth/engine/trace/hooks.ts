@@ -17,6 +17,7 @@
 import type { Address } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { hookFrames } from '../evm/frameHooks.js';
+import { LEAN_STEPS } from '../evm/steps.js';
 import { gethError, UNSTARTED } from './gethErrors.js';
 
 /** What a tracer sees of a frame. */
@@ -86,6 +87,8 @@ export interface Tracer {
   readonly wantsSteps: boolean;
   /** Whether `step` may answer with a promise the EVM must wait for (state reads); sync steps are cheaper. */
   readonly asyncSteps?: boolean;
+  /** false when `step` never reads the step's memory (its sync steps then come without memory's bytes: evm/steps.ts). */
+  readonly stepMemory?: boolean;
   enter?(frame: Frame): void;
   exit?(frame: Frame, end: FrameEnd): void;
   step?(step: Step): void | Promise<void>;
@@ -286,6 +289,7 @@ export function attach(vm: VM, tracer: Tracer, check: () => void): { frames: Fra
           },
         });
   const syncListener = (e: StepEvent) => onStep(e);
+  if (tracer.stepMemory === false) (syncListener as { [LEAN_STEPS]?: boolean })[LEAN_STEPS] = true;
   const listener = tracer.asyncSteps ? stepListener : syncListener;
   if (tracer.wantsSteps) events.on('step', listener as never);
   return {

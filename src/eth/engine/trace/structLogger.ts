@@ -29,6 +29,8 @@ const BEFORE_LOGGING = new Set(['out of gas', 'stack underflow', 'stack overflow
 export class StructLogger implements Tracer {
   readonly wantsSteps = true;
   readonly asyncSteps = false;
+  /** Memory is read only for enableMemory (without it, step events leave memory's bytes out). */
+  readonly stepMemory: boolean;
   private readonly logs: StructLogEntry[] = [];
   /** Storage seen per contract, by address text. */
   private readonly storage = new Map<string, Map<bigint, bigint>>();
@@ -45,6 +47,7 @@ export class StructLogger implements Tracer {
   private readonly most: number;
 
   constructor(private readonly opts: StructLoggerOptions) {
+    this.stepMemory = opts.enableMemory;
     this.most = opts.limit > 0 ? Math.min(MAX_STRUCT_LOGS, Math.floor(opts.limit / MIN_ENTRY_BYTES) + 1) : MAX_STRUCT_LOGS;
   }
 
