@@ -96,9 +96,14 @@ class Slot implements Answerer {
       this.done(this.head(status, type, Buffer.byteLength(text)) + text);
       return;
     }
-    // Encoded once, then sent behind the head: see NodeAnswerer.json.
-    const body = Buffer.from(text);
-    this.done([Buffer.from(this.head(status, type, body.length), 'latin1'), body]);
+    // Encoded once (see NodeAnswerer.json), behind the head in the same Buffer: one write, not a writev of two
+    // (a 56 KB struct log: Buffer.from alone costs more than sizing it and writing it in place).
+    const length = Buffer.byteLength(text);
+    const head = this.head(status, type, length);
+    const bytes = Buffer.allocUnsafe(head.length + length);
+    bytes.write(head, 0, 'latin1');
+    bytes.write(text, head.length, 'utf8');
+    this.done([bytes]);
   }
 
   text(r: TextReply): void {
