@@ -18,6 +18,8 @@ import { traceSeed } from './traceSeed.js';
 
 const SPECS: TracerSpec[] = [
   { kind: 'structLogger', opts: { disableStack: false, disableStorage: false, enableMemory: true, enableReturnData: true, limit: 0 } },
+  // Without enableMemory the fast loop hands the struct logger lean step events (no memory bytes: evm/steps.ts).
+  { kind: 'structLogger', opts: { disableStack: false, disableStorage: false, enableMemory: false, enableReturnData: false, limit: 0 } },
   { kind: 'callTracer', opts: { onlyTopCall: false, withLog: false } },
   { kind: 'callTracer', opts: { onlyTopCall: false, withLog: true } },
   { kind: 'prestateTracer', opts: { diffMode: false, disableCode: false, disableStorage: false, includeEmpty: false } },
