@@ -9,7 +9,7 @@
  */
 import type { StateManagerInterface } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
-import { Account, type Address, KECCAK256_RLP } from '@ethereumjs/util';
+import { Account, type Address, KECCAK256_RLP, equalsBytes } from '@ethereumjs/util';
 import type { RootReads, TrieSource } from '../state/callState.js';
 import { nibbles, TrieWriter, type TrieUpdate } from '../state/trieWriter.js';
 import { plainHex } from '../../../hex.js';
@@ -185,9 +185,14 @@ export class SimState implements StateManagerInterface {
     if (this.current(address, key) === null) throw new Error('putStorage() called on non-existing account');
     const slotKey = hex(slot);
     const originalKey = key + slotKey;
-    if (!this.originals.has(originalKey)) this.originals.set(originalKey, await this.getStorage(address, slot));
+    const current = await this.getStorage(address, slot);
     let i = 0;
     while (i < value.length && value[i] === 0) i++;
+    // A write of the value the slot holds changes no root (and no original: the slot's value so far is its value
+    // at the transaction's start unless an earlier write of this transaction recorded it): nothing to record, no
+    // storage root to compute again. The system contracts write such values in every block (EIP-7002/7251 queues).
+    if (current.length === value.length - i && equalsBytes(current, value.subarray(i))) return;
+    if (!this.originals.has(originalKey)) this.originals.set(originalKey, current);
     const stored = value.slice(i);
     let slots = this.storage.get(key);
     if (slots === undefined) this.storage.set(key, (slots = new Map()));
