@@ -110,7 +110,7 @@ describe('SimState', () => {
     }
     expect(blocks).toBeGreaterThan(20);
   });
-  it('records nothing for a write of the value a slot holds, and keeps each slot\'s original value', async () => {
+  it("records nothing for a write of the value a slot holds, and keeps each slot's original value", async () => {
     const addresses = Array.from({ length: 4 }, (_, i) => new Address(Uint8Array.from({ length: 20 }, (_, j) => (i * 37 + j * 3 + 1) & 255)));
     const { db, root } = await baseState(addresses);
     const store = (db as unknown as { _database: Map<string, Uint8Array | string> })._database;
