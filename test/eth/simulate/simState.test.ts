@@ -110,7 +110,7 @@ describe('SimState', () => {
     }
     expect(blocks).toBeGreaterThan(20);
   });
-  it("records nothing for a write of the value a slot holds, and keeps each slot's original value", async () => {
+  it("records nothing for a write of the value a slot or account holds, and keeps each slot's original value", async () => {
     const addresses = Array.from({ length: 4 }, (_, i) => new Address(Uint8Array.from({ length: 20 }, (_, j) => (i * 37 + j * 3 + 1) & 255)));
     const { db, root } = await baseState(addresses);
     const store = (db as unknown as { _database: Map<string, Uint8Array | string> })._database;
@@ -125,6 +125,10 @@ describe('SimState', () => {
     await sim.putStorage(a, word(1), Uint8Array.of(2));
     await sim.putStorage(a, word(8), word(0));
     await sim.putStorage(a, word(7), new Uint8Array());
+    // An account put back as it is, and an absent account deleted: no-ops too.
+    await sim.putAccount(a, (await sim.getAccount(a))!);
+    await sim.modifyAccountFields(addresses[1]!, { nonce: 1n });
+    await sim.deleteAccount(addresses[3]!);
     expect(internals.changed.size + internals.dirty.size + internals.storage.size).toBe(0);
     expect(hex(await sim.getStateRoot())).toBe(hex(root));
     // A real write, then its own value again, then back: the original stays the transaction's first value.
