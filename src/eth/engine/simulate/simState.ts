@@ -64,9 +64,12 @@ export class SimState implements StateManagerInterface {
   /** Accounts whose storage was cleared (deleted, or wiped by a creation or an override): the base's slots are gone. */
   private readonly cleared = new Set<string>();
   private readonly codes = new Map<string, Uint8Array>();
-  /** Storage roots computed at the last state root, and the accounts whose storage changed since. */
+  /**
+   * Storage roots computed at the last state root, and the accounts whose storage changed since: the slots written
+   * (or put back by a revert) since, or null when the storage was cleared (or a clear undone) since.
+   */
   private readonly storageRoots = new Map<string, Uint8Array>();
-  private readonly dirty = new Set<string>();
+  private readonly dirty = new Map<string, Set<string> | null>();
   /** The last state root computed (the base's at first), the accounts changed since, and the nodes made. */
   private root: Uint8Array | undefined;
   private readonly changed = new Set<string>();
@@ -223,10 +226,10 @@ export class SimState implements StateManagerInterface {
     const had = own.has(slotKey);
     const prev = own.get(slotKey);
     own.set(slotKey, stored);
-    this.dirty.add(key);
+    this.dirtySlot(key, slotKey);
     this.changed.add(key);
     this.log(() => {
-      this.dirty.add(key);
+      this.dirtySlot(key, slotKey);
       this.changed.add(key);
       if (had) own.set(slotKey, prev!);
       else own.delete(slotKey);
@@ -290,10 +293,30 @@ export class SimState implements StateManagerInterface {
     return this.root;
   }
 
-  /** The storage root of an account: the base's (or the empty trie's once cleared) with the slots written since. */
+  /**
+   * The storage root of an account: the base's (or the empty trie's once cleared) with the slots written since; from
+   * the last one computed with the slots changed since, unless cleared since (a request of many blocks would
+   * otherwise put the system contracts' slots of every block before again in each block).
+   */
   private storageRootOf(key: string, address: Address, base: RootReads): Uint8Array {
     const known = this.storageRoots.get(key);
-    if (known !== undefined && !this.dirty.has(key)) return known;
+    const changed = this.dirty.get(key);
+    if (known !== undefined && changed === undefined) return known;
+    if (known !== undefined && changed !== null && changed !== undefined) {
+      const slots = this.storage.get(key);
+      const baseAccount = this.cleared.has(key) ? null : base.account(address, key);
+      const updates: TrieUpdate[] = [];
+      for (const slotKey of changed) {
+        const slot = fromHex(slotKey);
+        // A slot a revert put back holds the base's value again (none once the storage was cleared).
+        const value = slots?.get(slotKey) ?? (baseAccount === null ? EMPTY : base.slot(baseAccount, slot, key));
+        updates.push({ path: nibbles(this.source.hashedKey(slot, slotKey)), value: value.length === 0 ? null : RLP.encode(value) });
+      }
+      const root = this.writer.apply(known, updates);
+      this.storageRoots.set(key, root);
+      this.dirty.delete(key);
+      return root;
+    }
     const baseAccount = this.cleared.has(key) ? null : base.account(address, key);
     const start = baseAccount === null ? KECCAK256_RLP : baseAccount.storageRoot;
     const slots = this.storage.get(key);
@@ -345,15 +368,21 @@ export class SimState implements StateManagerInterface {
     this.log(() => (had ? this.codes.set(key, prev!) : this.codes.delete(key)));
   }
 
+  private dirtySlot(key: string, slotKey: string): void {
+    const slots = this.dirty.get(key);
+    if (slots === undefined) this.dirty.set(key, new Set([slotKey]));
+    else if (slots !== null) slots.add(slotKey);
+  }
+
   private clearSlots(key: string): void {
     const wasCleared = this.cleared.has(key);
     const slots = this.storage.get(key);
     this.cleared.add(key);
     this.storage.delete(key);
-    this.dirty.add(key);
+    this.dirty.set(key, null);
     this.changed.add(key);
     this.log(() => {
-      this.dirty.add(key);
+      this.dirty.set(key, null);
       this.changed.add(key);
       if (!wasCleared) this.cleared.delete(key);
       if (slots !== undefined) this.storage.set(key, slots);
