@@ -24,6 +24,7 @@ const STOCK_FILES: Readonly<Record<string, string>> = {
   'evm/dist/esm/opcodes/codes.js': '46e6b74f7cff1256',
   'vm/dist/esm/runTx.js': 'e64717c0ff4046a6',
   'vm/dist/esm/buildBlock.js': '5c6e6252e0870594',
+  'vm/dist/esm/requests.js': '4191bd4fae1a47e4',
 };
 
 const require = createRequire(import.meta.url);

@@ -110,4 +110,44 @@ describe('SimState', () => {
     }
     expect(blocks).toBeGreaterThan(20);
   });
+  it("records nothing for a write of the value a slot or account holds, and keeps each slot's original value", async () => {
+    const addresses = Array.from({ length: 4 }, (_, i) => new Address(Uint8Array.from({ length: 20 }, (_, j) => (i * 37 + j * 3 + 1) & 255)));
+    const { db, root } = await baseState(addresses);
+    const store = (db as unknown as { _database: Map<string, Uint8Array | string> })._database;
+    const reads = new CallVms({ nodes: store, prefixCodeHashes: true, keccak, view: undefined as never, commonAt: () => common });
+    const sim = new SimState(reads, keccak);
+    sim.reset(reads.readsAt({ header: { stateRoot: root } } as never));
+    const a = addresses[0]!; // base slots 0..5 hold word(1..6)
+    const internals = sim as unknown as { changed: Set<string>; dirty: Set<string>; storage: Map<string, Map<string, Uint8Array>> };
+    await sim.checkpoint();
+    // The base's value (padded or minimal), and zero into an empty slot: no-ops.
+    await sim.putStorage(a, word(0), word(1));
+    await sim.putStorage(a, word(1), Uint8Array.of(2));
+    await sim.putStorage(a, word(8), word(0));
+    await sim.putStorage(a, word(7), new Uint8Array());
+    // An account put back as it is, and an absent account deleted: no-ops too.
+    await sim.putAccount(a, (await sim.getAccount(a))!);
+    await sim.modifyAccountFields(addresses[1]!, { nonce: 1n });
+    await sim.deleteAccount(addresses[3]!);
+    expect(internals.changed.size + internals.dirty.size + internals.storage.size).toBe(0);
+    expect(hex(await sim.getStateRoot())).toBe(hex(root));
+    // A real write, then its own value again, then back: the original stays the transaction's first value.
+    await sim.putStorage(a, word(2), word(9));
+    await sim.putStorage(a, word(2), word(9));
+    expect(hex(await sim.originalStorageCache.get(a, word(2)))).toBe(hex(Uint8Array.of(3)));
+    await sim.putStorage(a, word(2), word(3));
+    expect(hex(await sim.originalStorageCache.get(a, word(2)))).toBe(hex(Uint8Array.of(3)));
+    // A slot first written with its own value, then changed: its original is still its value at the start.
+    await sim.putStorage(a, word(3), word(4));
+    await sim.putStorage(a, word(3), word(11));
+    expect(hex(await sim.originalStorageCache.get(a, word(3)))).toBe(hex(Uint8Array.of(4)));
+    await sim.commit();
+    const truth = new MerkleStateManager({
+      common,
+      trie: new MerklePatriciaTrie({ useKeyHashing: true, common, db: new MapDB(new Map(store) as never) as never, valueEncoding: ValueEncoding.Bytes }),
+    });
+    await truth.setStateRoot(root);
+    await truth.putStorage(a, word(3), word(11));
+    expect(hex(await sim.getStateRoot())).toBe(hex(await truth.getStateRoot()));
+  });
 });

@@ -207,6 +207,10 @@ function makeTx(env: CallEnv, call: SimCall, f: TxFields): TypedTransaction {
   if (maxNonce) (tx as { nonce: bigint }).nonce = MAX_NONCE;
   const sender = call.from ?? createZeroAddress();
   tx.getSenderAddress = () => sender;
+  // The transactions root, the hash and the answer each serialize it (an unfrozen transaction keeps nothing): once.
+  const serialize = tx.serialize.bind(tx);
+  let raw: Uint8Array | undefined;
+  tx.serialize = () => (raw ??= serialize());
   return tx;
 }
 

@@ -9,7 +9,7 @@
  */
 import type { StateManagerInterface } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
-import { Account, type Address, KECCAK256_RLP } from '@ethereumjs/util';
+import { Account, type Address, KECCAK256_RLP, equalsBytes } from '@ethereumjs/util';
 import type { RootReads, TrieSource } from '../state/callState.js';
 import { nibbles, TrieWriter, type TrieUpdate } from '../state/trieWriter.js';
 import { plainHex } from '../../../hex.js';
@@ -38,6 +38,23 @@ function copyAccount(a: Account): Account {
   return new Account(f._nonce, f._balance, f._storageRoot, f._codeHash, f._codeSize, f._version);
 }
 
+type AccountFields = { _nonce: bigint; _balance: bigint; _storageRoot: Uint8Array; _codeHash: Uint8Array; _codeSize: number | null; _version: number | null };
+
+/** Whether `b` holds what `a` holds, field for field. */
+function sameAccount(a: Account | null, b: Account): boolean {
+  if (a === null) return false;
+  const x = a as unknown as AccountFields;
+  const y = b as unknown as AccountFields;
+  return (
+    x._nonce === y._nonce &&
+    x._balance === y._balance &&
+    x._codeSize === y._codeSize &&
+    x._version === y._version &&
+    equalsBytes(x._storageRoot, y._storageRoot) &&
+    equalsBytes(x._codeHash, y._codeHash)
+  );
+}
+
 export class SimState implements StateManagerInterface {
   private base: RootReads | undefined;
   /** Accounts written (null: deleted), by address hex. */
@@ -47,9 +64,12 @@ export class SimState implements StateManagerInterface {
   /** Accounts whose storage was cleared (deleted, or wiped by a creation or an override): the base's slots are gone. */
   private readonly cleared = new Set<string>();
   private readonly codes = new Map<string, Uint8Array>();
-  /** Storage roots computed at the last state root, and the accounts whose storage changed since. */
+  /**
+   * Storage roots computed at the last state root, and the accounts whose storage changed since: the slots written
+   * (or put back by a revert) since, or null when the storage was cleared (or a clear undone) since.
+   */
   private readonly storageRoots = new Map<string, Uint8Array>();
-  private readonly dirty = new Set<string>();
+  private readonly dirty = new Map<string, Set<string> | null>();
   /** The last state root computed (the base's at first), the accounts changed since, and the nodes made. */
   private root: Uint8Array | undefined;
   private readonly changed = new Set<string>();
@@ -129,11 +149,17 @@ export class SimState implements StateManagerInterface {
 
   async putAccount(address: Address, account?: Account): Promise<void> {
     if (account === undefined) return this.deleteAccount(address);
-    this.setAccount(hex(address.bytes), copyAccount(account));
+    const key = hex(address.bytes);
+    // The EVM puts back most accounts as they were (a call's sender fee of 0, the coinbase's reward of 0, a
+    // callee's value of 0: ~2 of 3 puts of a simulated call): no write, no account for the state root to walk to.
+    if (sameAccount(this.current(address, key), account)) return;
+    this.setAccount(key, copyAccount(account));
   }
 
   async deleteAccount(address: Address): Promise<void> {
     const key = hex(address.bytes);
+    // Deleting an account that is not there (the system address after each system call) changes nothing.
+    if (this.current(address, key) === null && !this.codes.has(key) && !this.storage.has(key)) return;
     this.setAccount(key, null);
     this.setCode(key, undefined);
     this.clearSlots(key);
@@ -185,9 +211,14 @@ export class SimState implements StateManagerInterface {
     if (this.current(address, key) === null) throw new Error('putStorage() called on non-existing account');
     const slotKey = hex(slot);
     const originalKey = key + slotKey;
-    if (!this.originals.has(originalKey)) this.originals.set(originalKey, await this.getStorage(address, slot));
+    const current = await this.getStorage(address, slot);
     let i = 0;
     while (i < value.length && value[i] === 0) i++;
+    // A write of the value the slot holds changes no root (and no original: the slot's value so far is its value
+    // at the transaction's start unless an earlier write of this transaction recorded it): nothing to record, no
+    // storage root to compute again. The system contracts write such values in every block (EIP-7002/7251 queues).
+    if (current.length === value.length - i && equalsBytes(current, value.subarray(i))) return;
+    if (!this.originals.has(originalKey)) this.originals.set(originalKey, current);
     const stored = value.slice(i);
     let slots = this.storage.get(key);
     if (slots === undefined) this.storage.set(key, (slots = new Map()));
@@ -195,10 +226,10 @@ export class SimState implements StateManagerInterface {
     const had = own.has(slotKey);
     const prev = own.get(slotKey);
     own.set(slotKey, stored);
-    this.dirty.add(key);
+    this.dirtySlot(key, slotKey);
     this.changed.add(key);
     this.log(() => {
-      this.dirty.add(key);
+      this.dirtySlot(key, slotKey);
       this.changed.add(key);
       if (had) own.set(slotKey, prev!);
       else own.delete(slotKey);
@@ -262,10 +293,30 @@ export class SimState implements StateManagerInterface {
     return this.root;
   }
 
-  /** The storage root of an account: the base's (or the empty trie's once cleared) with the slots written since. */
+  /**
+   * The storage root of an account: the base's (or the empty trie's once cleared) with the slots written since; from
+   * the last one computed with the slots changed since, unless cleared since (a request of many blocks would
+   * otherwise put the system contracts' slots of every block before again in each block).
+   */
   private storageRootOf(key: string, address: Address, base: RootReads): Uint8Array {
     const known = this.storageRoots.get(key);
-    if (known !== undefined && !this.dirty.has(key)) return known;
+    const changed = this.dirty.get(key);
+    if (known !== undefined && changed === undefined) return known;
+    if (known !== undefined && changed !== null && changed !== undefined) {
+      const slots = this.storage.get(key);
+      const baseAccount = this.cleared.has(key) ? null : base.account(address, key);
+      const updates: TrieUpdate[] = [];
+      for (const slotKey of changed) {
+        const slot = fromHex(slotKey);
+        // A slot a revert put back holds the base's value again (none once the storage was cleared).
+        const value = slots?.get(slotKey) ?? (baseAccount === null ? EMPTY : base.slot(baseAccount, slot, key));
+        updates.push({ path: nibbles(this.source.hashedKey(slot, slotKey)), value: value.length === 0 ? null : RLP.encode(value) });
+      }
+      const root = this.writer.apply(known, updates);
+      this.storageRoots.set(key, root);
+      this.dirty.delete(key);
+      return root;
+    }
     const baseAccount = this.cleared.has(key) ? null : base.account(address, key);
     const start = baseAccount === null ? KECCAK256_RLP : baseAccount.storageRoot;
     const slots = this.storage.get(key);
@@ -317,15 +368,21 @@ export class SimState implements StateManagerInterface {
     this.log(() => (had ? this.codes.set(key, prev!) : this.codes.delete(key)));
   }
 
+  private dirtySlot(key: string, slotKey: string): void {
+    const slots = this.dirty.get(key);
+    if (slots === undefined) this.dirty.set(key, new Set([slotKey]));
+    else if (slots !== null) slots.add(slotKey);
+  }
+
   private clearSlots(key: string): void {
     const wasCleared = this.cleared.has(key);
     const slots = this.storage.get(key);
     this.cleared.add(key);
     this.storage.delete(key);
-    this.dirty.add(key);
+    this.dirty.set(key, null);
     this.changed.add(key);
     this.log(() => {
-      this.dirty.add(key);
+      this.dirty.set(key, null);
       this.changed.add(key);
       if (!wasCleared) this.cleared.delete(key);
       if (slots !== undefined) this.storage.set(key, slots);

@@ -11,6 +11,7 @@ import { createVM, type VM } from '@ethereumjs/vm';
 import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock } from '../chain/types.js';
 import { speedUpInterpreter } from '../evm/index.js';
+import { shortcutRequestCalls } from '../evm/requestCalls.js';
 import { LogCollector } from './logs.js';
 import { SimState } from './simState.js';
 import { sharedReads } from './state.js';
@@ -81,6 +82,8 @@ export async function leaseVm(chain: EthChain, number: bigint, timestamp: bigint
   const own = new SimState(sharedReads(chain), common.customCrypto.keccak256 ?? keccak_256);
   const vm = await createVM({ common, stateManager: own as never, blockchain: view as never });
   speedUpInterpreter(vm.evm);
+  // Each block's EIP-7002/7251 system calls: answered without running the contracts when their queues are empty.
+  shortcutRequestCalls(vm);
   let txCommon = common;
   if (common.isActivatedEIP(7825)) {
     txCommon = common.copy();
