@@ -119,6 +119,26 @@ describe('block override past head', () => {
     const code = '0x600143034060005260206000f3';
     expect(await rpc('eth_call', [{ to: TARGET }, 'latest', { [TARGET]: { code } }, { number: '0x100000' }])).toBe('0x' + word(0));
   });
+
+  it("BLOCKHASH reads from the real block down (geth's GetHashFn of the real header): numbers at or past it read zero even where the chain has them, with no n+1 rule (that one is TraceCall's)", async () => {
+    const head = BigInt((await rpc('eth_getBlockByNumber', ['latest', false])).number);
+    expect(head).toBeGreaterThan(3n);
+    const at = `0x${(head - 2n).toString(16)}`;
+    /** BLOCKHASH(n) as one word. */
+    const hashOf = (n: bigint) => `0x7f${word(n)}405f5260205ff3`;
+    const callAt = (n: bigint, number: string) => rpc('eth_call', [{ to: TARGET }, at, { [TARGET]: { code: hashOf(n) } }, { number }]);
+    const real = async (n: bigint) => (await rpc('eth_getBlockByNumber', [`0x${n.toString(16)}`, false])).hash;
+    const numberPlus = (k: bigint) => `0x${(head - 2n + k).toString(16)}`;
+    // The chain has blocks head-2 and head-1, but from block head-2 (number moved to head+1) they read zero, as in geth.
+    expect(await callAt(head - 1n, numberPlus(3n))).toBe('0x' + word(0));
+    expect(await callAt(head - 2n, numberPlus(3n))).toBe('0x' + word(0));
+    // Below the real block they are the chain's.
+    expect(await callAt(head - 3n, numberPlus(3n))).toBe(await real(head - 3n));
+    // The number moved to the block's own + 1: BLOCKHASH of the block itself still reads zero in eth_call.
+    expect(await callAt(head - 2n, numberPlus(1n))).toBe('0x' + word(0));
+    // Without a number override BLOCKHASH(block - 1) is the chain's.
+    expect(await rpc('eth_call', [{ to: TARGET }, at, { [TARGET]: { code: hashOf(head - 3n) } }])).toBe(await real(head - 3n));
+  });
 });
 
 describe('eth_estimateGas and eth_createAccessList', () => {

@@ -25,6 +25,7 @@ import { SHIPPED_CONTRACTS } from '../build/abi.js';
 import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock } from '../chain/types.js';
 import { CallTimeout, startClock } from '../evm/callClock.js';
+import { useOverrideHashes } from './overrideHashes.js';
 import { applyStateOverride, overrideBlock, type CallOverrides } from './overrides.js';
 
 /** A call object (eth_call, eth_estimateGas, eth_createAccessList), decoded. */
@@ -130,6 +131,8 @@ export async function runCall(vm: VM, mined: MinedBlock, req: CallRequest, timeo
   freshJournal(vm);
   await vm.stateManager.checkpoint();
   let restore = () => {};
+  // geth's eth_call reads BLOCKHASH from the real header (zero at or past it) whatever number the override says.
+  const restoreHashes = useOverrideHashes(vm, mined, overrides?.block, false);
   try {
     restore = await applyStateOverride(vm, overrides?.state);
     if (gasPrice > 0n || value > 0n) await checkFunds(vm, caller, gasLimit * gasPrice + value);
@@ -153,6 +156,7 @@ export async function runCall(vm: VM, mined: MinedBlock, req: CallRequest, timeo
   } finally {
     clock.remaining = Infinity;
     restore();
+    restoreHashes();
     await vm.stateManager.revert();
   }
 }
@@ -356,6 +360,7 @@ export async function runCallTx(
   startClock(vm, Infinity);
   await vm.stateManager.checkpoint();
   let restore = () => {};
+  const restoreHashes = useOverrideHashes(vm, mined, opts.overrides?.block, false);
   try {
     restore = await applyStateOverride(vm, opts.overrides?.state, { precompiles: opts.precompileOverrides });
     const res = await runTx(vm, {
@@ -378,6 +383,7 @@ export async function runCallTx(
     };
   } finally {
     restore();
+    restoreHashes();
     await vm.stateManager.revert();
   }
 }
