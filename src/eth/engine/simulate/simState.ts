@@ -13,6 +13,7 @@ import { Account, type Address, KECCAK256_RLP, equalsBytes } from '@ethereumjs/u
 import type { RootReads, TrieSource } from '../state/callState.js';
 import { nibbles, TrieWriter, type TrieUpdate } from '../state/trieWriter.js';
 import { plainHex } from '../../../hex.js';
+import { type AccountFieldChanges, copyAccount, withFields } from '../state/accountFields.js';
 
 const hex = plainHex;
 const EMPTY = new Uint8Array(0);
@@ -23,19 +24,6 @@ type Undo = () => void;
 function fromHex(hex: string): Uint8Array {
   const b = Buffer.from(hex, 'hex');
   return new Uint8Array(b.buffer, b.byteOffset, b.length);
-}
-
-/** A copy of an account (the EVM changes the accounts it is given in place). */
-function copyAccount(a: Account): Account {
-  const f = a as unknown as {
-    _nonce: bigint;
-    _balance: bigint;
-    _storageRoot: Uint8Array;
-    _codeHash: Uint8Array;
-    _codeSize: number | null;
-    _version: number | null;
-  };
-  return new Account(f._nonce, f._balance, f._storageRoot, f._codeHash, f._codeSize, f._version);
 }
 
 type AccountFields = { _nonce: bigint; _balance: bigint; _storageRoot: Uint8Array; _codeHash: Uint8Array; _codeSize: number | null; _version: number | null };
@@ -165,14 +153,8 @@ export class SimState implements StateManagerInterface {
     this.clearSlots(key);
   }
 
-  async modifyAccountFields(address: Address, fields: Partial<Pick<Account, 'nonce' | 'balance' | 'storageRoot' | 'codeHash' | 'codeSize'>>): Promise<void> {
-    const account = (await this.getAccount(address)) ?? new Account();
-    if (fields.nonce !== undefined) account.nonce = fields.nonce;
-    if (fields.balance !== undefined) account.balance = fields.balance;
-    if (fields.storageRoot !== undefined) account.storageRoot = fields.storageRoot;
-    if (fields.codeHash !== undefined) account.codeHash = fields.codeHash;
-    if (fields.codeSize !== undefined) account.codeSize = fields.codeSize;
-    await this.putAccount(address, account);
+  async modifyAccountFields(address: Address, fields: AccountFieldChanges): Promise<void> {
+    await this.putAccount(address, withFields((await this.getAccount(address)) ?? new Account(), fields));
   }
 
   async putCode(address: Address, value: Uint8Array): Promise<void> {

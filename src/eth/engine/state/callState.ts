@@ -9,22 +9,10 @@ import { RLP } from '@ethereumjs/rlp';
 import { Account, type Address, createAccountFromRLP } from '@ethereumjs/util';
 import { trieGet, type NodeStore } from './trieRead.js';
 import { plainHex } from '../../../hex.js';
+import { type AccountFieldChanges, copyAccount, withFields } from './accountFields.js';
 
 const hex = plainHex;
 const EMPTY = new Uint8Array(0);
-
-/** A copy of an account (the EVM changes the accounts it is given in place). */
-function copyAccount(a: Account): Account {
-  const f = a as unknown as {
-    _nonce: bigint;
-    _balance: bigint;
-    _storageRoot: Uint8Array;
-    _codeHash: Uint8Array;
-    _codeSize: number | null;
-    _version: number | null;
-  };
-  return new Account(f._nonce, f._balance, f._storageRoot, f._codeHash, f._codeSize, f._version);
-}
 
 /** Where RootReads find trie nodes and code (the chain's node store). */
 export interface TrieSource {
@@ -180,14 +168,8 @@ export class CallState implements StateManagerInterface {
     this.clearSlots(key);
   }
 
-  async modifyAccountFields(address: Address, fields: Partial<Pick<Account, 'nonce' | 'balance' | 'storageRoot' | 'codeHash' | 'codeSize'>>): Promise<void> {
-    const account = (await this.getAccount(address)) ?? new Account();
-    if (fields.nonce !== undefined) account.nonce = fields.nonce;
-    if (fields.balance !== undefined) account.balance = fields.balance;
-    if (fields.storageRoot !== undefined) account.storageRoot = fields.storageRoot;
-    if (fields.codeHash !== undefined) account.codeHash = fields.codeHash;
-    if (fields.codeSize !== undefined) account.codeSize = fields.codeSize;
-    await this.putAccount(address, account);
+  async modifyAccountFields(address: Address, fields: AccountFieldChanges): Promise<void> {
+    await this.putAccount(address, withFields((await this.getAccount(address)) ?? new Account(), fields));
   }
 
   async putCode(address: Address, value: Uint8Array): Promise<void> {
