@@ -14,11 +14,10 @@ import type { RootReads, TrieSource } from '../state/callState.js';
 import { nibbles, TrieWriter, type TrieUpdate } from '../state/trieWriter.js';
 import { plainHex } from '../../../hex.js';
 import { type AccountFieldChanges, copyAccount, withFields } from '../state/accountFields.js';
+import { UndoLog } from '../state/undoLog.js';
 
 const hex = plainHex;
 const EMPTY = new Uint8Array(0);
-
-type Undo = () => void;
 
 /** Bytes of unprefixed hex (a view of the Buffer: Uint8Array.from would copy it byte by byte through an iterator). */
 function fromHex(hex: string): Uint8Array {
@@ -62,8 +61,7 @@ export class SimState implements StateManagerInterface {
   private root: Uint8Array | undefined;
   private readonly changed = new Set<string>();
   private readonly nodes = new Map<string, Uint8Array>();
-  private undo: Undo[] = [];
-  private readonly marks: number[] = [];
+  private readonly journal = new UndoLog();
   private readonly writer: TrieWriter;
 
   constructor(
@@ -86,12 +84,12 @@ export class SimState implements StateManagerInterface {
 
   /** Checkpoints open (0 when idle). */
   get depth(): number {
-    return this.marks.length;
+    return this.journal.depth;
   }
 
   /** Points this (idle) state at the committed state `base`, with no writes. */
   reset(base: RootReads): void {
-    if (this.marks.length !== 0) throw new Error('SimState.reset during a simulation');
+    if (this.journal.depth !== 0) throw new Error('SimState.reset during a simulation');
     this.base = base;
     this.accounts.clear();
     this.storage.clear();
@@ -103,7 +101,7 @@ export class SimState implements StateManagerInterface {
     this.changed.clear();
     this.nodes.clear();
     this.originals.clear();
-    this.undo = [];
+    this.journal.clear();
   }
 
   /** Lets go of the base and the writes of the request that used this state (it may idle a long time). */
@@ -228,22 +226,15 @@ export class SimState implements StateManagerInterface {
   }
 
   async checkpoint(): Promise<void> {
-    this.marks.push(this.undo.length);
+    this.journal.checkpoint();
   }
 
   async commit(): Promise<void> {
-    this.marks.pop();
-    if (this.marks.length === 0) {
-      this.undo = [];
-      this.originals.clear();
-    }
+    if (this.journal.commit()) this.originals.clear();
   }
 
   async revert(): Promise<void> {
-    const mark = this.marks.pop() ?? 0;
-    for (let i = this.undo.length - 1; i >= mark; i--) this.undo[i]!();
-    this.undo.length = mark;
-    if (this.marks.length === 0) this.originals.clear();
+    if (this.journal.revert()) this.originals.clear();
   }
 
   /**
@@ -372,7 +363,7 @@ export class SimState implements StateManagerInterface {
   }
 
   /** Records how to undo a write; a write made with no checkpoint open stays until reset(). */
-  private log(undo: Undo): void {
-    if (this.marks.length !== 0) this.undo.push(undo);
+  private log(undo: () => void): void {
+    this.journal.record(undo);
   }
 }

@@ -10,6 +10,7 @@ import { Account, type Address, createAccountFromRLP } from '@ethereumjs/util';
 import { trieGet, type NodeStore } from './trieRead.js';
 import { plainHex } from '../../../hex.js';
 import { type AccountFieldChanges, copyAccount, withFields } from './accountFields.js';
+import { UndoLog } from './undoLog.js';
 
 const hex = plainHex;
 const EMPTY = new Uint8Array(0);
@@ -93,8 +94,6 @@ export class RootReads {
   }
 }
 
-type Undo = () => void;
-
 /** A copy of a CallState's writes (accounts, storage, cleared storage, code by address key), for `restore`. */
 export interface Overlay {
   readonly accounts: ReadonlyMap<string, Account | null>;
@@ -114,8 +113,7 @@ export class CallState implements StateManagerInterface {
   private readonly storage = new Map<string, Map<string, Uint8Array>>();
   private readonly cleared = new Set<string>();
   private readonly codes = new Map<string, Uint8Array>();
-  private undo: Undo[] = [];
-  private readonly marks: number[] = [];
+  private readonly journal = new UndoLog();
 
   constructor(
     base: RootReads,
@@ -126,12 +124,12 @@ export class CallState implements StateManagerInterface {
 
   /** Checkpoints open (0 when idle). */
   get depth(): number {
-    return this.marks.length;
+    return this.journal.depth;
   }
 
   /** Points this (idle) state at another root. */
   at(base: RootReads): void {
-    if (this.marks.length !== 0) throw new Error('CallState.at during a call');
+    if (this.journal.depth !== 0) throw new Error('CallState.at during a call');
     this.base = base;
     this.clearOverlay();
   }
@@ -229,22 +227,15 @@ export class CallState implements StateManagerInterface {
   }
 
   async checkpoint(): Promise<void> {
-    this.marks.push(this.undo.length);
+    this.journal.checkpoint();
   }
 
   async commit(): Promise<void> {
-    this.marks.pop();
-    if (this.marks.length === 0) {
-      this.undo = [];
-      this.originals.clear();
-    }
+    if (this.journal.commit()) this.originals.clear();
   }
 
   async revert(): Promise<void> {
-    const mark = this.marks.pop() ?? 0;
-    for (let i = this.undo.length - 1; i >= mark; i--) this.undo[i]!();
-    this.undo.length = mark;
-    if (this.marks.length === 0) this.clearOverlay();
+    if (this.journal.revert()) this.clearOverlay();
   }
 
   /**
@@ -262,7 +253,7 @@ export class CallState implements StateManagerInterface {
    * undoes it); nothing may have been written since the checkpoint.
    */
   restore(o: Overlay): void {
-    if (this.marks.length === 0 || this.accounts.size + this.storage.size + this.cleared.size + this.codes.size !== 0)
+    if (this.journal.depth === 0 || this.accounts.size + this.storage.size + this.cleared.size + this.codes.size !== 0)
       throw new Error('CallState.restore needs an open checkpoint and no writes');
     for (const [key, account] of o.accounts) this.setAccount(key, account);
     for (const [key, code] of o.codes) this.setCode(key, code);
@@ -321,8 +312,8 @@ export class CallState implements StateManagerInterface {
   }
 
   /** Records how to undo a write; without an open checkpoint a write stays until at(). */
-  private log(undo: Undo): void {
-    if (this.marks.length !== 0) this.undo.push(undo);
+  private log(undo: () => void): void {
+    this.journal.record(undo);
   }
 
   private clearOverlay(): void {
@@ -331,6 +322,6 @@ export class CallState implements StateManagerInterface {
     this.storage.clear();
     this.cleared.clear();
     this.codes.clear();
-    this.undo = [];
+    this.journal.clear();
   }
 }
