@@ -12,16 +12,16 @@
  * Transactions: type 0 without and with EIP-155, type 1, 2, 3 (blobs, real KZG) and 4 (EIP-7702),
  * contract creations, logs, reverts, withdrawals; blob blocks above target so excess blob gas grows.
  *
- * The schedule is given to @ethereumjs directly here (not read back from genesis.json), so that the
- * importer's reading of the geth file is checked against an independent description.
+ * The schedule, its Common and the geth genesis are in scripts/forkChain/schedule.ts; the blobs and
+ * their KZG proofs in scripts/forkChain/blobs.ts.
  *
  * Run: npx tsx scripts/make-fork-chain.ts
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createBlock, createBlockHeader, type Block, type BlockHeader } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
-import { createCustomCommon, Mainnet, type Common } from '@ethereumjs/common';
+import type { Common } from '@ethereumjs/common';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { createAccessList2930Tx, createBlob4844Tx, createEOACode7702Tx, createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
@@ -29,7 +29,6 @@ import {
   Account,
   Address,
   bytesToHex,
-  computeVersionedHash,
   createAddressFromPrivateKey,
   createContractAddress,
   eoaCode7702SignAuthorization,
@@ -39,53 +38,27 @@ import {
 } from '@ethereumjs/util';
 import { buildBlock, createVM, type VM } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { realKzg } from '../src/eth/engine/exec/kzg.js';
 import { encodeChain } from '../src/eth/engine/build/rlp.js';
-import { SYSTEM_CONTRACTS as SYSTEM_CONTRACT_LIST } from '../src/eth/engine/build/systemContracts.js';
+import { blobRecords, makeBlobs, proveBlobs } from './forkChain/blobs.js';
+import {
+  BLOCK_FORKS,
+  CHAIN_ID,
+  chainCommon,
+  GENESIS_TIME,
+  gethGenesisJson,
+  LAST_BLOCK,
+  MERGE_BLOCK,
+  SYSTEM_CONTRACTS,
+  TIME_FORKS,
+  timeOf,
+} from './forkChain/schedule.js';
 
 const OUT = fileURLToPath(new URL('../test/fixtures/forks/', import.meta.url));
-const CHAIN_ID = 7357;
-const GENESIS_TIME = 1_700_000_000;
-const POW_SPACING = 5; // below the difficulty adjustment cutoffs, so PoW difficulty climbs block by block
-const POS_SPACING = 12;
 const GWEI = 1_000_000_000n;
 const ETHER = GWEI * GWEI;
 
-/** Block-numbered forks, then the merge and the timestamp forks (by the block that first runs them). */
-const BLOCK_FORKS = {
-  homestead: 0,
-  tangerineWhistle: 3,
-  spuriousDragon: 5,
-  byzantium: 7,
-  constantinople: 9,
-  petersburg: 9,
-  istanbul: 11,
-  muirGlacier: 11,
-  berlin: 13,
-  london: 15,
-  arrowGlacier: 15,
-  grayGlacier: 15,
-} as const;
-const MERGE_BLOCK = 18;
-const TIME_FORKS = { shanghai: 20, cancun: 22, prague: 25, osaka: 27, bpo1: 29, bpo2: 31 } as const;
-const LAST_BLOCK = 33;
-
-/** Blob schedule: mainnet values up to osaka; devnet-style values for the bpo forks. */
-const BLOB_SCHEDULE = {
-  cancun: { target: 3, max: 6, baseFeeUpdateFraction: 3338477 },
-  prague: { target: 6, max: 9, baseFeeUpdateFraction: 5007716 },
-  osaka: { target: 6, max: 9, baseFeeUpdateFraction: 5007716 },
-  bpo1: { target: 4, max: 6, baseFeeUpdateFraction: 4000000 },
-  bpo2: { target: 5, max: 8, baseFeeUpdateFraction: 4500000 },
-};
-
-/** The Prague system contracts (EIP-4788, 2935, 7002, 7251), as geth's dev genesis holds them. */
-const SYSTEM_CONTRACTS: Record<string, string> = Object.fromEntries(SYSTEM_CONTRACT_LIST.map((c) => [c.address, c.code]));
-const DEPOSIT_CONTRACT = '0x00000000219ab540356cbb839cbe05303d7705fa';
-
 const hash = (text: string) => keccak_256(utf8ToBytes(text));
 const hex = (b: Uint8Array) => bytesToHex(b);
-const timeOf = (n: number) => (n <= MERGE_BLOCK ? GENESIS_TIME + POW_SPACING * n : GENESIS_TIME + POW_SPACING * MERGE_BLOCK + POS_SPACING * (n - MERGE_BLOCK));
 
 /**
  * Store: with calldata, stores its first word in slot 0 and logs `Stored(address indexed, uint256)`;
@@ -117,81 +90,6 @@ const actors: Actor[] = [0, 1, 2, 3].map((i) => {
 });
 const [alice, bob, carol, dave] = actors as [Actor, Actor, Actor, Actor];
 const COINBASE = new Address(hash('devgate fork chain coinbase').slice(0, 20));
-
-function chainCommon(): Common {
-  const hardforks: { name: string; block: number | null; timestamp?: number }[] = [{ name: 'chainstart', block: 0 }];
-  for (const [name, block] of Object.entries(BLOCK_FORKS)) hardforks.push({ name, block });
-  hardforks.push({ name: 'paris', block: MERGE_BLOCK }, { name: 'mergeNetsplitBlock', block: MERGE_BLOCK });
-  for (const [name, n] of Object.entries(TIME_FORKS)) hardforks.push({ name, block: null, timestamp: timeOf(n) });
-  // bpo forks with this chain's blob parameters instead of mainnet's (EIP-7892).
-  const bpo = (fork: 'bpo1' | 'bpo2') => ({
-    eips: [],
-    params: { target: BLOB_SCHEDULE[fork].target, max: BLOB_SCHEDULE[fork].max, blobGasPriceUpdateFraction: BLOB_SCHEDULE[fork].baseFeeUpdateFraction },
-  });
-  return createCustomCommon(
-    {
-      name: 'forks',
-      chainId: CHAIN_ID,
-      hardforks,
-      depositContractAddress: DEPOSIT_CONTRACT as PrefixedHexString,
-      customHardforks: { bpo1: bpo('bpo1'), bpo2: bpo('bpo2') },
-    },
-    Mainnet,
-    { hardfork: 'chainstart', customCrypto: { kzg: realKzg() } },
-  );
-}
-
-interface BlobRecord {
-  text: string;
-  commitment: string;
-  proof: string;
-  versionedHash: string;
-}
-const blobRecords: BlobRecord[] = [];
-
-/** A blob holding `text`: 31 bytes per field element, each element's top byte zero (so below the modulus). */
-export function textToBlob(text: string): PrefixedHexString {
-  const data = utf8ToBytes(text);
-  const blob = new Uint8Array(4096 * 32);
-  for (let i = 0; i * 31 < data.length; i++) blob.set(data.subarray(i * 31, (i + 1) * 31), i * 32 + 1);
-  return bytesToHex(blob);
-}
-
-/** `count` fresh blobs, each encoding a short text; their versioned hashes from real KZG commitments. */
-function makeBlobs(count: number): PrefixedHexString[] {
-  const kzg = realKzg();
-  const hashes: PrefixedHexString[] = [];
-  for (let i = 0; i < count; i++) {
-    const text = `devgate fork chain blob #${blobRecords.length}: ${'the quick brown fox jumps over the lazy dog '.repeat(1 + (blobRecords.length % 3))}`;
-    const commitment = kzg.blobToKzgCommitment(textToBlob(text)) as PrefixedHexString;
-    const versionedHash = computeVersionedHash(commitment, 1);
-    blobRecords.push({ text, commitment, proof: '', versionedHash });
-    hashes.push(versionedHash);
-  }
-  return hashes;
-}
-
-/**
- * The KZG proof of every blob (reusing those of an earlier run's blobs.json for identical blobs:
- * a proof takes ~2 s in pure JS), then one batch verification of all of them.
- */
-function proveBlobs(): void {
-  const kzg = realKzg();
-  let earlier: BlobRecord[] = [];
-  try {
-    earlier = JSON.parse(readFileSync(`${OUT}blobs.json`, 'utf8')) as BlobRecord[];
-  } catch {
-    // first run
-  }
-  const known = new Map(earlier.map((r) => [`${r.text}|${r.commitment}`, r.proof]));
-  for (const r of blobRecords) r.proof = known.get(`${r.text}|${r.commitment}`) ?? kzg.computeBlobProof(textToBlob(r.text), r.commitment);
-  const ok = kzg.verifyBlobProofBatch(
-    blobRecords.map((r) => textToBlob(r.text)),
-    blobRecords.map((r) => r.commitment),
-    blobRecords.map((r) => r.proof),
-  );
-  if (!ok) throw new Error('the KZG proofs of the blobs do not verify');
-}
 
 type TxKind = 'legacy-unprotected' | 'legacy' | 'access-list' | 'fee-market' | 'blob' | 'set-code';
 interface TxPlan {
@@ -411,55 +309,13 @@ function withUncle(block: Block, uncle: BlockHeader, common: Common): Block {
   return createBlock({ header, transactions: block.transactions, uncleHeaders: [uncle.toJSON()] }, { common });
 }
 
-function gethGenesisJson(genesis: Block, ttd: bigint, alloc: Record<string, object>) {
-  const config: Record<string, unknown> = { chainId: CHAIN_ID };
-  const names: Record<string, string> = {
-    homestead: 'homesteadBlock',
-    tangerineWhistle: 'eip150Block',
-    spuriousDragon: 'eip155Block',
-    byzantium: 'byzantiumBlock',
-    constantinople: 'constantinopleBlock',
-    petersburg: 'petersburgBlock',
-    istanbul: 'istanbulBlock',
-    muirGlacier: 'muirGlacierBlock',
-    berlin: 'berlinBlock',
-    london: 'londonBlock',
-    arrowGlacier: 'arrowGlacierBlock',
-    grayGlacier: 'grayGlacierBlock',
-  };
-  for (const [fork, block] of Object.entries(BLOCK_FORKS)) {
-    config[names[fork]!] = block;
-    if (fork === 'spuriousDragon') config.eip158Block = block;
-  }
-  config.terminalTotalDifficulty = Number(ttd);
-  for (const [fork, n] of Object.entries(TIME_FORKS)) config[`${fork}Time`] = timeOf(n);
-  config.depositContractAddress = DEPOSIT_CONTRACT;
-  config.ethash = {};
-  config.blobSchedule = BLOB_SCHEDULE;
-  const h = genesis.header;
-  return {
-    config,
-    nonce: '0x0',
-    timestamp: `0x${h.timestamp.toString(16)}`,
-    extraData: hex(h.extraData),
-    gasLimit: `0x${h.gasLimit.toString(16)}`,
-    difficulty: `0x${h.difficulty.toString(16)}`,
-    mixHash: hex(h.mixHash),
-    coinbase: h.coinbase.toString(),
-    alloc,
-    number: '0x0',
-    gasUsed: '0x0',
-    parentHash: hex(h.parentHash),
-  };
-}
-
 async function main() {
   const started = Date.now();
   const { genesis, blocks, tds, alloc } = await buildChain();
   // geth's rule: the terminal PoW block is the last one whose parent's TD is below the TTD.
   const ttd = tds[MERGE_BLOCK - 1]!;
   mkdirSync(OUT, { recursive: true });
-  proveBlobs();
+  proveBlobs(OUT);
   writeFileSync(`${OUT}genesis.json`, `${JSON.stringify(gethGenesisJson(genesis, ttd, alloc), null, 2)}\n`);
   writeFileSync(`${OUT}chain.rlp`, encodeChain([genesis, ...blocks]));
   writeFileSync(`${OUT}blobs.json`, `${JSON.stringify(blobRecords, null, 1)}\n`);
