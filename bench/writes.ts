@@ -38,7 +38,7 @@ const FEES = { maxFeePerGas: 200_000_000_000n, maxPriorityFeePerGas: 1_000_000_0
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
 
 /** Sends a raw transaction and waits for its receipt (polling, as a client's waitForTransactionReceipt does); gives the ms it took. */
-async function sendAndWait(url: string, raw: Hex): Promise<number> {
+export async function sendAndWait(url: string, raw: Hex): Promise<number> {
   const t0 = performance.now();
   const sent = await rpc(url, { jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] });
   if (sent.error) throw new Error(`eth_sendRawTransaction: ${sent.error.message}`);
