@@ -38,7 +38,16 @@ const minter = mnemonicToAccount(MNEMONIC, { addressIndex: 0 });
 let nonce = Number(await call(url, 'eth_getTransactionCount', [minter.address, 'pending']));
 const sign = async (i: number): Promise<Hex> => {
   const data = encodeFunctionData({ abi: TRANSFER, functionName: 'transfer', args: [chain.meta.holders[i % chain.meta.holders.length]!, 1n] });
-  return minter.signTransaction({ chainId, type: 'eip1559', nonce: nonce++, to: chain.meta.token, data, gas: 100_000n, maxFeePerGas: 200_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n });
+  return minter.signTransaction({
+    chainId,
+    type: 'eip1559',
+    nonce: nonce++,
+    to: chain.meta.token,
+    data,
+    gas: 100_000n,
+    maxFeePerGas: 200_000_000_000n,
+    maxPriorityFeePerGas: 1_000_000_000n,
+  });
 };
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
@@ -66,7 +75,8 @@ for (let round = 0; round < rounds; round++) {
   }
   const head = Number(await call(url, 'eth_blockNumber', []));
   const hash = createHash('sha256');
-  for (let n = head - transfers + 1; n <= head; n++) hash.update(((await call(url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false])) as { hash: string }).hash);
+  for (let n = head - transfers + 1; n <= head; n++)
+    hash.update(((await call(url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false])) as { hash: string }).hash);
   times.sort((a, b) => a - b);
   console.log(
     `round ${round}: ${((cpu.user + cpu.system) / 1000 / transfers).toFixed(3)} ms CPU/transfer, ${(wall / transfers).toFixed(3)} ms wall/transfer (p50 ${pct(times, 50).toFixed(2)}, p99 ${pct(times, 99).toFixed(2)}), blocks digest ${hash.digest('hex').slice(0, 16)}`,
