@@ -57,6 +57,10 @@ Options:
                     a crash leaves the previous file whole)
   --state FILE      both: load FILE if it exists, write it on exit
   --state-interval SECONDS  also write the dump file every SECONDS
+  --dump-dir DIR    rollup networks: devnet_dump / devnet_load may name files
+                    directly in DIR (created if missing; no links, no
+                    subdirectories); without it a request naming a path is
+                    refused
   -h, --help        show this help
   -v, --version     print the version
 
@@ -105,6 +109,7 @@ async function main(argv: string[]): Promise<number> {
         'dump-state': { type: 'string' },
         state: { type: 'string' },
         'state-interval': { type: 'string' },
+        'dump-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -171,6 +176,7 @@ async function main(argv: string[]): Promise<number> {
     rawHttp: !args['no-raw-http'],
     idleGc: !args['no-idle-gc'],
     state,
+    dumpDir: args['dump-dir'],
   });
   for (const line of gw.stateLoaded) console.log(`Loaded state: ${line}`);
   if (!LOOPBACK.has(host)) {

@@ -56,8 +56,9 @@ export class RollupChain {
 
   /** The chain as parts (shared, not copied: encode them before the chain moves on). */
   parts(): RollupChainParts {
-    const { blocks, byHash, txs, pendingTxs, pendingState, anchorSec, anchorMs, nextSealMs, l1Head } = this;
-    return { blocks, byHash, txs, pendingTxs, pendingState, anchorSec, anchorMs, nextSealMs, l1Head };
+    const { blocks, byHash, txs, pendingTxs, pendingState, anchorSec, anchorMs, nextSealMs, l1Head, nextGasPrices } = this;
+    const gas = { gasPrices: this.cfg.gasPrices, ...(nextGasPrices === undefined ? {} : { nextGasPrices }) };
+    return { blocks, byHash, txs, pendingTxs, pendingState, anchorSec, anchorMs, nextSealMs, l1Head, ...gas };
   }
 
   /** Takes over the blocks, transactions, pending block and time of `parts` (a loaded dump; restored as `restore` does). */
@@ -75,6 +76,8 @@ export class RollupChain {
       anchorMs: this.anchorMs,
       nextSealMs: this.nextSealMs,
       l1Head: this.l1Head,
+      cfg: this.cfg,
+      nextGasPrices: this.nextGasPrices,
     } = other);
   }
 
@@ -95,6 +98,8 @@ export class RollupChain {
     chain.anchorSec = parts.anchorSec;
     chain.nextSealMs = shift(parts.nextSealMs);
     chain.l1Head = parts.l1Head;
+    if (parts.gasPrices !== undefined) chain.cfg = { ...config, gasPrices: parts.gasPrices };
+    chain.nextGasPrices = parts.nextGasPrices;
     return chain;
   }
 
