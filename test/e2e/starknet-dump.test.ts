@@ -48,6 +48,7 @@ describe('devnet_dump and devnet_load (rollup network)', () => {
     await ok('devnet_mint', { address: BOB.address, amount: 1000, unit: 'WEI' });
     const pendingTx = await send(invokeV3(BOB, increase(2), 0));
 
+    expect(await ok('devnet_getConfig')).toMatchObject({ dump_on: 'request', dump_path: null });
     // As starknet-devnet's tests: no params, then a path; the file holds the answer.
     const inline = (await post(url, { jsonrpc: '2.0', id: '1', method: 'devnet_dump' })).json.result;
     expect(inline).toMatchObject({ format: 'devgate-rollup-dump/1', network: 'rollup-test', block_number: 1, pending_transactions: 2 });

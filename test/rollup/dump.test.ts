@@ -80,7 +80,15 @@ describe('dump and load', () => {
     const answer = dumpAnswer(a.chain, 'rollup-test');
 
     const b = setup();
+    b.chain.createBlock(); // a block of b's own, which leaves
+    const own = b.chain.head();
+    const reverted: bigint[][] = [];
+    const sealed: bigint[] = [];
+    b.chain.events.on('blocksReverted', (blocks) => reverted.push(blocks.map((x) => x.hash)));
+    b.chain.events.on('blockSealed', (block) => sealed.push(block.hash));
     const { added } = load(b.chain, answer);
+    expect(reverted).toEqual([[own.hash]]); // subscribers hear of it as of a revert
+    expect(sealed).toEqual([a.chain.head().hash]); // and of the loaded block as of a sealed one
     expect(added.map((x) => x.hash)).toEqual([a.chain.head().hash]);
     expect(view(b.chain)).toEqual(view(a.chain));
     expect(b.chain.receipt(tx)!.tx).toEqual(a.chain.receipt(tx)!.tx);
