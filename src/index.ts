@@ -28,6 +28,7 @@ import { prepareDumpDir } from './rollup/dumpFiles.js';
 export type { NetworkInfo, NetworkKind } from './network.js';
 export type { BlockSummary, BlockTag, EthNetwork, Hex, RollupNetwork } from './handles.js';
 export type { BlockId as RollupBlockId, InvokeTransaction as RollupInvokeTransaction, OutcomeInput as RollupOutcome } from './rollup/engine/types.js';
+export type { DumpAnswer as RollupDumpAnswer } from './rollup/dumpAnswer.js';
 export { invokeTransaction as decodeRollupInvoke } from './rollup/params.js';
 export { SeedError } from './seed/load.js';
 export { VERSION } from './version.js';

@@ -91,6 +91,13 @@ describe('devnet_dump and devnet_load (rollup network)', () => {
     await ok('devnet_createBlock');
     expect(await ok('devnet_load', { path: join(dir, 'dumps', 'curl.json') })).toEqual({});
     expect(await provider.getBlockNumber()).toBe(2);
+
+    // The handle does the same in-process.
+    const handle = gw.rollup('rollup-test');
+    expect(handle.dump()).toEqual(await ok('devnet_dump'));
+    handle.load(inline);
+    expect(await provider.getBlockWithTxHashes('latest')).toEqual(latest);
+    expect(() => handle.load({ format: 'x' })).toThrow(/not a devgate rollup dump/);
   });
 
   it('refuses bad params, paths outside the dump directory, links, missing files and foreign dumps, changing nothing', async () => {
