@@ -14,6 +14,7 @@ import { DumpError } from '../eth/engine/persist/dump/ethDump.js';
 import { decodeRollupDump, encodeRollupDump, type RollupDump } from '../eth/engine/persist/dump/rollupDump.js';
 import { RollupError } from '../errors.js';
 import type { RollupChain } from './engine/chain.js';
+import { findDumpFlaw } from './engine/load.js';
 import { feltHex } from './format.js';
 
 /** The `format` member of a dump: what devnet_load recognises. */
@@ -73,12 +74,16 @@ export function readDumpAnswer(value: unknown, chain: RollupChain, network: stri
   } catch {
     throw dumpFailure('the dump\'s "data" is damaged (not gzip, or truncated)');
   }
+  let dump: RollupDump;
   try {
-    return decodeRollupDump(bytes, chain, network);
+    dump = decodeRollupDump(bytes, chain, network);
   } catch (err) {
     if (err instanceof DumpError) throw dumpFailure(err.message);
     throw err;
   }
+  const flaw = findDumpFlaw(dump.parts);
+  if (flaw !== undefined) throw dumpFailure(`rollup dump for network ${JSON.stringify(network)}: ${flaw}`);
+  return dump;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -126,7 +126,13 @@ describe('dump and load', () => {
     const other = setup({ chainId: 'SN_SEPOLIA' });
     const otherGenesis = setup({ blocks: [{ timestamp: 1_735_689_601, status: 'ACCEPTED_ON_L1' }] });
     const damaged = { ...good, data: good.data.slice(0, 40) + (good.data[40] === 'A' ? 'B' : 'A') + good.data.slice(41) };
+    // A dump with valid checksums whose chain was edited (written from a chain whose block was changed in place).
+    const block = chain.parts().blocks[2]! as { parentHash: bigint };
+    block.parentHash += 1n;
+    const edited = dumpAnswer(chain, 'rollup-test');
+    block.parentHash -= 1n;
     const cases: [unknown, RegExp][] = [
+      [edited, /block 2 of the dump is not the child of block 1/],
       [[{ jsonrpc: '2.0', id: 1, method: 'devnet_mint', params: {} }], /starknet-devnet's dump/],
       [{ ...good, format: 'x' }, /not a devgate rollup dump/],
       ['text', /not a devgate rollup dump/],
