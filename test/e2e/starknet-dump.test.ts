@@ -5,7 +5,8 @@
 import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RpcProvider } from 'starknet';
+import { RpcProvider, WebSocketChannel } from 'starknet';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, start, type Gateway } from '../../src/index.js';
 import { ALICE, BOB, START_MS, UNLIMITED_KEYS, increase, testSeed } from '../rollup/fixture.js';
@@ -98,6 +99,49 @@ describe('devnet_dump and devnet_load (rollup network)', () => {
     handle.load(inline);
     expect(await provider.getBlockWithTxHashes('latest')).toEqual(latest);
     expect(() => handle.load({ format: 'x' })).toThrow(/not a devgate rollup dump/);
+  });
+
+  it('a load tells subscribers (starknet.js WebSocketChannel): a reorg for the blocks that leave, new heads for those loaded', async () => {
+    const g = globalThis as { WebSocket?: unknown };
+    const had = g.WebSocket;
+    g.WebSocket ??= WebSocket;
+    try {
+      const base = await provider.getBlockNumber();
+      const dumped = await ok('devnet_dump');
+      const [x, y] = [(await ok('devnet_createBlock')).block_hash, (await ok('devnet_createBlock')).block_hash];
+      const fromDump = (await post(url, { jsonrpc: '2.0', id: 1, method: 'devnet_dump' })).json.result;
+      expect(await ok('devnet_load', { dump: dumped })).toEqual({});
+
+      const channel = new WebSocketChannel({ nodeUrl: gw.wsUrl('rollup-test') });
+      await channel.waitForConnection();
+      const heads: any[] = [];
+      const reorgs: any[] = [];
+      channel.onNewHeads = (d) => heads.push(d);
+      channel.onReorg = (d) => reorgs.push(d);
+      await channel.subscribeNewHeads();
+      const until = async (done: () => boolean) => {
+        const end = Date.now() + 5000;
+        while (!done()) {
+          if (Date.now() > end) throw new Error(`timed out: ${JSON.stringify({ heads, reorgs })}`);
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      };
+      // A block of this chain, which the load takes off (a later time: an empty block at the same time would be x again).
+      const own = (await ok('devnet_increaseTime', { time: 1 })).block_hash;
+      expect(own).not.toBe(x);
+      await until(() => heads.length === 1);
+      expect(await ok('devnet_load', { dump: fromDump })).toEqual({});
+      await until(() => reorgs.length === 1 && heads.length === 3);
+      expect(reorgs[0].result).toEqual({ starting_block_hash: own, starting_block_number: base + 1, ending_block_hash: own, ending_block_number: base + 1 });
+      expect(heads.slice(1).map((h) => [h.result.block_number, h.result.block_hash])).toEqual([
+        [base + 1, x],
+        [base + 2, y],
+      ]);
+      channel.disconnect();
+      await channel.waitForDisconnection();
+    } finally {
+      g.WebSocket = had;
+    }
   });
 
   it('refuses bad params, paths outside the dump directory, links, missing files and foreign dumps, changing nothing', async () => {
