@@ -84,6 +84,16 @@ const LIMIT_FLAGS = {
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
+/** What to use instead of starknet-devnet's dump flags, when they are given. */
+function starknetDevnetHint(argv: readonly string[]): string {
+  if (!argv.some((a) => /^--(dump-on|dump-path)(=|$)/.test(a))) return '';
+  return (
+    "--dump-on / --dump-path are starknet-devnet's; devgate dumps every network with --dump-state FILE (on exit), " +
+    '--state FILE (loaded at start if it exists, written on exit) and --state-interval SECONDS, and --dump-dir DIR ' +
+    'lets devnet_dump / devnet_load name files in DIR.\n'
+  );
+}
+
 async function main(argv: string[]): Promise<number> {
   let args;
   try {
@@ -116,7 +126,7 @@ async function main(argv: string[]): Promise<number> {
       strict: true,
     }).values;
   } catch (err) {
-    console.error(`devgate: ${(err as Error).message}\nRun devgate --help for the options.`);
+    console.error(`devgate: ${(err as Error).message}\n${starknetDevnetHint(argv)}Run devgate --help for the options.`);
     return 2;
   }
   if (args.help) return (console.log(HELP), 0);

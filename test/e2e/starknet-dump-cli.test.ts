@@ -1,5 +1,5 @@
 /** `devgate --dump-dir DIR`: devnet_dump writes into DIR by name, devnet_load reads it back, nothing outside DIR. */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,13 @@ let dir: string | undefined;
 afterAll(() => (dir === undefined ? undefined : rm(dir, { recursive: true, force: true })));
 
 describe('devgate --dump-dir', () => {
+  it("names devgate's flags when given starknet-devnet's --dump-on / --dump-path", () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', '--dump-on', 'exit', '--dump-path', 'x.json'], { encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--dump-on \/ --dump-path are starknet-devnet's; devgate dumps every network with --dump-state FILE/);
+    expect(r.stderr).toMatch(/--dump-dir DIR/);
+  });
+
   it('opens DIR, and only DIR, to devnet_dump and devnet_load', async () => {
     dir = await mkdtemp(join(tmpdir(), 'devgate-dumpdir-cli-'));
     const seed = join(dir, 'rollup.json');
