@@ -81,7 +81,12 @@ export function readDumpAnswer(value: unknown, chain: RollupChain, network: stri
     if (err instanceof DumpError) throw dumpFailure(err.message);
     throw err;
   }
-  const flaw = findDumpFlaw(dump.parts);
+  let flaw: string | undefined;
+  try {
+    flaw = findDumpFlaw(dump.parts);
+  } catch {
+    flaw = 'its chain is unreadable';
+  }
   if (flaw !== undefined) throw dumpFailure(`rollup dump for network ${JSON.stringify(network)}: ${flaw}`);
   return dump;
 }
