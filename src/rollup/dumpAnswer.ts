@@ -12,6 +12,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { DumpError } from '../eth/engine/persist/dump/ethDump.js';
 import { decodeRollupDump, encodeRollupDump, type RollupDump } from '../eth/engine/persist/dump/rollupDump.js';
+import { readStateInput } from '../eth/engine/persist/dump/stateFile.js';
 import { RollupError } from '../errors.js';
 import type { RollupChain } from './engine/chain.js';
 import { findDumpFlaw } from './engine/load.js';
@@ -74,9 +75,14 @@ export function readDumpAnswer(value: unknown, chain: RollupChain, network: stri
   } catch {
     throw dumpFailure('the dump\'s "data" is damaged (not gzip, or truncated)');
   }
+  return checked(() => decodeRollupDump(bytes, chain, network), network);
+}
+
+/** A decoded dump whose chain passed findDumpFlaw; RollupError (-1) otherwise. */
+function checked(decode: () => RollupDump, network: string): RollupDump {
   let dump: RollupDump;
   try {
-    dump = decodeRollupDump(bytes, chain, network);
+    dump = decode();
   } catch (err) {
     if (err instanceof DumpError) throw dumpFailure(err.message);
     throw err;
@@ -89,6 +95,47 @@ export function readDumpAnswer(value: unknown, chain: RollupChain, network: stri
   }
   if (flaw !== undefined) throw dumpFailure(`rollup dump for network ${JSON.stringify(network)}: ${flaw}`);
   return dump;
+}
+
+const STATE_FILE = Buffer.from('devgate-state\0');
+
+/**
+ * Reads a dump file for `chain`: devnet_dump's answer as JSON text (or the JSON-RPC response carrying it), or a
+ * whole-gateway state file (`--dump-state`, `gw.dumpState()`; gzip'd or not), of which the network's own section is
+ * taken. Throws a RollupError naming the problem, before anything changes.
+ */
+export function readDumpBytes(bytes: Buffer, chain: RollupChain, network: string, file: string): RollupDump {
+  const unzipped = bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipOrUndefined(bytes) : bytes;
+  if (unzipped?.subarray(0, STATE_FILE.length).equals(STATE_FILE)) {
+    let sections;
+    try {
+      const input = readStateInput(unzipped);
+      sections = input.kind === 'devgate' ? input.sections : [];
+    } catch (err) {
+      throw dumpFailure(`${file}: ${(err as Error).message}`);
+    }
+    const own = sections.find((s) => s.kind === 'rollup' && s.name === network);
+    if (own === undefined)
+      throw dumpFailure(
+        `${file} is a devgate state file without network ${JSON.stringify(network)} (it holds ${sections.map((s) => s.name).join(', ') || 'none'})`,
+      );
+    return checked(() => decodeRollupDump(own.bytes, chain, network), network);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw dumpFailure(`${file} is not JSON: want a file devnet_dump wrote (or its answer saved as JSON), or a devgate state file`);
+  }
+  return readDumpAnswer(value, chain, network);
+}
+
+function gunzipOrUndefined(bytes: Buffer): Buffer | undefined {
+  try {
+    return gunzipSync(bytes, { maxOutputLength: MAX_DUMP_BYTES });
+  } catch {
+    return undefined;
+  }
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -56,8 +56,8 @@ export function dumpFilePath(dir: DumpDir | undefined, path: string, method: str
   return join(dir.real, name);
 }
 
-/** The text of a dump file; RollupError (-1) when it is missing, a link, not a regular file or too large. */
-export async function readDumpFile(file: string): Promise<string> {
+/** The bytes of a dump file; RollupError (-1) when it is missing, a link, not a regular file or too large. */
+export async function readDumpFile(file: string): Promise<Buffer> {
   let handle;
   try {
     handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -71,7 +71,7 @@ export async function readDumpFile(file: string): Promise<string> {
     const st = await handle.stat();
     if (!st.isFile()) throw dumpFailure(`${file} is not a regular file`);
     if (st.size > MAX_DUMP_FILE_BYTES) throw dumpFailure(`${file} has ${st.size} bytes; devnet_load reads at most ${MAX_DUMP_FILE_BYTES}`);
-    return await handle.readFile('utf8');
+    return await handle.readFile();
   } finally {
     await handle.close();
   }

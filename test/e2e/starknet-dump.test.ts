@@ -5,6 +5,7 @@
 import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { RpcProvider, WebSocketChannel } from 'starknet';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { ManualClock, start, type Gateway } from '../../src/index.js';
 import { ALICE, BOB, START_MS, UNLIMITED_KEYS, increase, testSeed } from '../rollup/fixture.js';
 import { invokeV1, invokeV3 } from '../rollup/txs.js';
 import { call, post } from '../support/http.js';
+import { encodeStateFile } from '../../src/eth/engine/persist/dump/stateFile.js';
 
 let gw: Gateway;
 let url: string;
@@ -93,6 +95,16 @@ describe('devnet_dump and devnet_load (rollup network)', () => {
     expect(await ok('devnet_load', { path: join(dir, 'dumps', 'curl.json') })).toEqual({});
     expect(await provider.getBlockNumber()).toBe(2);
 
+    // A whole-gateway state file in the dump directory gives its section of this network, gzip'd or not.
+    const whole = await gw.dumpState(join(dir, 'dumps', 'gateway.state'));
+    await writeFile(join(dir, 'dumps', 'gateway.state.gz'), gzipSync(whole));
+    await ok('devnet_createBlock');
+    expect(await ok('devnet_load', { path: 'gateway.state' })).toEqual({});
+    expect(await provider.getBlockNumber()).toBe(2);
+    await ok('devnet_createBlock');
+    expect(await ok('devnet_load', { path: 'gateway.state.gz' })).toEqual({});
+    expect(await provider.getBlockNumber()).toBe(2);
+
     // The handle does the same in-process.
     const handle = gw.rollup('rollup-test');
     expect(handle.dump()).toEqual(await ok('devnet_dump'));
@@ -150,6 +162,9 @@ describe('devnet_dump and devnet_load (rollup network)', () => {
     await writeFile(join(dir, 'outside.json'), JSON.stringify(await ok('devnet_dump')));
     await writeFile(join(dir, 'dumps', 'notjson.txt'), 'hello');
     await writeFile(join(dir, 'dumps', 'devnet.json'), JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'devnet_createBlock' }]));
+    await writeFile(join(dir, 'dumps', 'other.state'), encodeStateFile([{ name: 'other', kind: 'rollup', bytes: new Uint8Array([1]) }]));
+    const whole = await readFile(join(dir, 'dumps', 'gateway.state'));
+    await writeFile(join(dir, 'dumps', 'cut.state'), whole.subarray(0, whole.length - 10));
     const cases: [string, unknown, number, RegExp][] = [
       ['devnet_dump', { test: '' }, -32602, /unknown parameter "test"/],
       ['devnet_load', { test: '' }, -32602, /unknown parameter "test"/],
@@ -162,6 +177,8 @@ describe('devnet_dump and devnet_load (rollup network)', () => {
       ['devnet_load', { path: 'link.json' }, -1, /symbolic link/],
       ['devnet_load', { path: 'notjson.txt' }, -1, /not JSON/],
       ['devnet_load', { path: 'devnet.json' }, -1, /starknet-devnet's dump/],
+      ['devnet_load', { path: 'other.state' }, -1, /devgate state file without network "rollup-test" \(it holds other\)/],
+      ['devnet_load', { path: 'cut.state' }, -1, /cut.state: devgate state file checksum mismatch/],
       ['devnet_load', { dump: { format: 'devgate-rollup-dump/1', data: 'AAAA' } }, -1, /damaged/],
     ];
     for (const [method, params, code, message] of cases) {

@@ -213,7 +213,7 @@ describe('the dump directory', () => {
     await writeFile(outside, 'secret');
     const file = dumpFilePath(dir, 'd.json', 'devnet_dump');
     await writeDumpFile(file, '{"a":1}');
-    expect(await readDumpFile(file)).toBe('{"a":1}');
+    expect((await readDumpFile(file)).toString()).toBe('{"a":1}');
 
     const link = join(dir.real, 'l.json');
     await symlink(outside, link);
@@ -221,7 +221,7 @@ describe('the dump directory', () => {
     await writeDumpFile(link, '{"b":2}');
     expect(await readFile(outside, 'utf8')).toBe('secret');
     expect((await lstat(link)).isSymbolicLink()).toBe(false);
-    expect(await readDumpFile(link)).toBe('{"b":2}');
+    expect((await readDumpFile(link)).toString()).toBe('{"b":2}');
 
     await symlink(join(base, 'no-such'), join(dir.real, 'dangling'));
     await expect(readDumpFile(join(dir.real, 'dangling'))).rejects.toThrow(/symbolic link/);
