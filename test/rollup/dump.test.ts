@@ -101,6 +101,23 @@ describe('dump and load', () => {
     expect(thenB.hash).toBe(thenA.hash);
   });
 
+  it('a loaded chain goes on from the chain time of the dump, not from its last time anchor', () => {
+    const { chain, clock } = setup();
+    chain.createBlock();
+    clock.advance(10_500); // 10.5 s after the chain's anchor (its start)
+    const time = chain.now();
+    const answer = dumpAnswer(chain, 'rollup-test');
+    const other = setup();
+    other.clock.advance(3_600_000); // loaded an hour later on another clock
+    load(other.chain, answer);
+    expect(other.chain.now()).toBe(time);
+    other.clock.advance(2_000);
+    expect(other.chain.now()).toBe(time + 2n);
+    // The chain dumped keeps its own time exactly (the anchor moved by whole seconds only).
+    clock.advance(600);
+    expect(chain.now()).toBe(time + 1n);
+  });
+
   it('takes the JSON-RPC response that carried the dump; forgets snapshots; restart still goes back to the chain at start', () => {
     const { chain, controls } = setup();
     const start = view(chain);

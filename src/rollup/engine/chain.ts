@@ -54,9 +54,15 @@ export class RollupChain {
     return this.cfg;
   }
 
-  /** The chain as parts (shared, not copied: encode them before the chain moves on). */
+  /**
+   * The chain as parts (shared, not copied: encode them before the chain moves on). The time anchor is moved to the
+   * last whole second elapsed (the same chain time at every later reading), so a chain restored from them goes on
+   * from the time it has now, not from its last anchor.
+   */
   parts(): RollupChainParts {
-    const { blocks, byHash, txs, pendingTxs, pendingState, anchorSec, anchorMs, nextSealMs, l1Head, nextGasPrices } = this;
+    const { blocks, byHash, txs, pendingTxs, pendingState, nextSealMs, l1Head, nextGasPrices } = this;
+    const whole = Math.max(0, Math.floor((this.clock.now() - this.anchorMs) / 1000));
+    const [anchorSec, anchorMs] = [this.anchorSec + BigInt(whole), this.anchorMs + 1000 * whole];
     const gas = { gasPrices: this.cfg.gasPrices, ...(nextGasPrices === undefined ? {} : { nextGasPrices }) };
     return { blocks, byHash, txs, pendingTxs, pendingState, anchorSec, anchorMs, nextSealMs, l1Head, ...gas };
   }
