@@ -57,6 +57,10 @@ Options:
                     a crash leaves the previous file whole)
   --state FILE      both: load FILE if it exists, write it on exit
   --state-interval SECONDS  also write the dump file every SECONDS
+  --dump-dir DIR    rollup networks: devnet_dump / devnet_load may name files
+                    directly in DIR (created if missing; no links, no
+                    subdirectories); without it a request naming a path is
+                    refused
   -h, --help        show this help
   -v, --version     print the version
 
@@ -79,6 +83,16 @@ const LIMIT_FLAGS = {
 } as const;
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/** What to use instead of starknet-devnet's dump flags, when they are given. */
+function starknetDevnetHint(argv: readonly string[]): string {
+  if (!argv.some((a) => /^--(dump-on|dump-path)(=|$)/.test(a))) return '';
+  return (
+    "--dump-on / --dump-path are starknet-devnet's; devgate dumps every network with --dump-state FILE (on exit), " +
+    '--state FILE (loaded at start if it exists, written on exit) and --state-interval SECONDS, and --dump-dir DIR ' +
+    'lets devnet_dump / devnet_load name files in DIR.\n'
+  );
+}
 
 async function main(argv: string[]): Promise<number> {
   let args;
@@ -105,13 +119,14 @@ async function main(argv: string[]): Promise<number> {
         'dump-state': { type: 'string' },
         state: { type: 'string' },
         'state-interval': { type: 'string' },
+        'dump-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
       strict: true,
     }).values;
   } catch (err) {
-    console.error(`devgate: ${(err as Error).message}\nRun devgate --help for the options.`);
+    console.error(`devgate: ${(err as Error).message}\n${starknetDevnetHint(argv)}Run devgate --help for the options.`);
     return 2;
   }
   if (args.help) return (console.log(HELP), 0);
@@ -171,6 +186,7 @@ async function main(argv: string[]): Promise<number> {
     rawHttp: !args['no-raw-http'],
     idleGc: !args['no-idle-gc'],
     state,
+    dumpDir: args['dump-dir'],
   });
   for (const line of gw.stateLoaded) console.log(`Loaded state: ${line}`);
   if (!LOOPBACK.has(host)) {

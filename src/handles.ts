@@ -10,6 +10,8 @@ import type { EthChain } from './eth/engine/chain/chain.js';
 import type { BlockId as EngineBlockId, MinedBlock } from './eth/engine/chain/types.js';
 import type { RollupChain } from './rollup/engine/chain.js';
 import { RollupControls } from './rollup/engine/controls.js';
+import { type DumpAnswer, dumpAnswer, readDumpAnswer } from './rollup/dumpAnswer.js';
+import { loadRollupParts } from './rollup/engine/load.js';
 import type { BlockId as RollupBlockId, Felt, InvokeTransaction, OutcomeInput } from './rollup/engine/types.js';
 
 export type Hex = `0x${string}`;
@@ -119,6 +121,10 @@ export interface RollupNetwork {
   revert(id: bigint): boolean;
   /** Goes back to the chain as served at start and forgets every snapshot (devnet_restart). */
   restart(): void;
+  /** The chain as devnet_dump answers it (README "Rollup network rules", Dump and load). @example const d = gw.rollup('starknet-mainnet').dump() */
+  dump(): DumpAnswer;
+  /** Puts a dump of this network back (devnet_load); throws, changing nothing, for anything else. @example gw.rollup('starknet-mainnet').load(d) */
+  load(dump: unknown): void;
 }
 
 const hex = (b: Uint8Array) => bytesToHex(b) as Hex;
@@ -213,6 +219,10 @@ export function rollupNetwork(name: string, chain: RollupChain): RollupNetwork {
       chain.increaseTime(seconds);
     },
     addInvokeTransaction: (tx, outcome) => chain.addInvokeTransaction(tx, outcome),
+    dump: () => dumpAnswer(chain, name),
+    load(dump) {
+      loadRollupParts(chain, readDumpAnswer(dump, chain, name).parts);
+    },
     ...rollupControls(RollupControls.of(chain)),
   };
 }

@@ -23,10 +23,12 @@ import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/l
 import { StateKeeper } from './eth/engine/persist/dump/stateKeeper.js';
 import { loadGateway } from './eth/engine/persist/dump/gatewayState.js';
 import { readStateFile } from './eth/engine/persist/dump/atomicFile.js';
+import { prepareDumpDir } from './rollup/dumpFiles.js';
 
 export type { NetworkInfo, NetworkKind } from './network.js';
 export type { BlockSummary, BlockTag, EthNetwork, Hex, RollupNetwork } from './handles.js';
 export type { BlockId as RollupBlockId, InvokeTransaction as RollupInvokeTransaction, OutcomeInput as RollupOutcome } from './rollup/engine/types.js';
+export type { DumpAnswer as RollupDumpAnswer } from './rollup/dumpAnswer.js';
 export { invokeTransaction as decodeRollupInvoke } from './rollup/params.js';
 export { SeedError } from './seed/load.js';
 export { VERSION } from './version.js';
@@ -133,6 +135,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   try {
     if (typeof state === 'object' && state.interval !== undefined && state.dump === undefined)
       throw new TypeError('invalid devgate options:\nstate.interval: needs state.dump (the file to write)');
+    const dumpDir = opts.dumpDir === undefined ? undefined : await prepareDumpDir(opts.dumpDir);
     for (const s of seeds)
       networks.push(
         await createNetwork(s, {
@@ -143,6 +146,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
           mining,
           devMethods: opts.devMethods,
           allowUnprotectedTxs: opts.allowUnprotectedTxs,
+          ...(dumpDir === undefined ? {} : { dumpDir }),
         }),
       );
     stateLoaded = await keeper.loadAtStart();

@@ -1,6 +1,7 @@
 /** A network served by the gateway: its name, kind and chain id, and how it runs one JSON-RPC call. */
 import type { Clock } from './clock.js';
 import type { DataDir } from './eth/engine/persist/dataDir/store.js';
+import type { DumpDir } from './rollup/dumpFiles.js';
 import type { RpcCall, RpcResponse } from './rpc/envelope.js';
 
 export type NetworkKind = 'eth' | 'rollup';
@@ -29,6 +30,8 @@ export interface NetworkEnv {
   readonly devMethods?: boolean;
   /** Accept legacy transactions without EIP-155 replay protection (geth refuses them over RPC). */
   readonly allowUnprotectedTxs?: boolean;
+  /** Rollup networks: the directory devnet_dump / devnet_load may name files in (`--dump-dir`); undefined: paths are off. */
+  readonly dumpDir?: DumpDir;
 }
 
 /** Who sends a call, as the gateway knows it (filters are kept per key, at most `maxFilters` per key and network). */

@@ -74,6 +74,11 @@ export interface StartOptions {
   clock?: Clock;
   /** Dump and load: a state file path (loaded at start if it exists, written on stop, as anvil's `--state`), or `{ load, dump, interval }`. */
   state?: string | StateOptions;
+  /**
+   * Rollup networks: the directory whose files devnet_dump / devnet_load may name by `path` (created if missing; only
+   * files directly in it, no links). Default: none, and a request naming a path is refused.
+   */
+  dumpDir?: string;
 }
 
 /** The run-time check of StartOptions, with the defaults filled in. */
@@ -102,6 +107,7 @@ export const StartOptionsSchema = z
       ])
       .optional(),
     dataDir: z.string().min(1).optional(),
+    dumpDir: z.string().min(1).optional(),
     clock: z.custom<Clock>((v) => typeof (v as Clock | undefined)?.now === 'function', 'expected a clock with a now() method').default(systemClock),
   })
   .strict();

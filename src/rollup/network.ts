@@ -39,7 +39,7 @@ export class RollupNetwork implements Network {
     this.chainId = seed.chainId;
     this.methods = rollupMethods(seed.prefix);
     this.wsMethods = starknetWsMethods(seed.prefix);
-    this.ctx = { chain: engine, networkName: seed.name };
+    this.ctx = { chain: engine, networkName: seed.name, ...(env.dumpDir === undefined ? {} : { dumpDir: env.dumpDir }) };
     if (env.devMethods === false) this.methods = withoutDevnet(this.methods);
     RollupControls.attach(engine, seedAccounts(seed));
     const period = seed.blockTimeMs ?? (seed.l1Acceptance.kind === 'manual' ? undefined : POLL_MS);

@@ -8,7 +8,7 @@
  */
 import { crc32 } from 'node:zlib';
 import type { RollupChainParts, TxLocation } from './engine/chain.js';
-import type { ContractState, ExecutedTx, Felt, RollupState, SealedBlock } from './engine/types.js';
+import type { ContractState, ExecutedTx, Felt, GasPrices, RollupState, SealedBlock } from './engine/types.js';
 import { plainHex } from '../hex.js';
 
 const MAGIC = 'devgate-rollup';
@@ -57,6 +57,9 @@ interface Body {
   anchorMs: number;
   nextSealMs: number | null;
   l1Head: bigint | null;
+  /** Absent in files written before they were kept: the seed's prices. */
+  gasPrices?: GasPrices;
+  nextGasPrices?: GasPrices;
 }
 
 /** The bytes of a rollup chain's parts under `key` (32 bytes: what the chain was built from). */
@@ -82,6 +85,8 @@ export function encodeRollupSnapshot(parts: RollupChainParts, key: Uint8Array): 
     anchorMs: parts.anchorMs,
     nextSealMs: Number.isFinite(parts.nextSealMs) ? parts.nextSealMs : null,
     l1Head: parts.l1Head ?? null,
+    ...(parts.gasPrices === undefined ? {} : { gasPrices: parts.gasPrices }),
+    ...(parts.nextGasPrices === undefined ? {} : { nextGasPrices: parts.nextGasPrices }),
     contracts: contracts.rows,
     states: states.rows,
     txs: txs.rows,
@@ -133,5 +138,12 @@ function partsOf(body: Body): RollupChainParts {
     anchorMs: body.anchorMs,
     nextSealMs: body.nextSealMs ?? Number.POSITIVE_INFINITY,
     ...(body.l1Head === null ? {} : { l1Head: body.l1Head }),
+    ...(body.gasPrices === undefined ? {} : { gasPrices: gasPricesOf(body.gasPrices) }),
+    ...(body.nextGasPrices === undefined ? {} : { nextGasPrices: gasPricesOf(body.nextGasPrices) }),
   };
+}
+
+function gasPricesOf(p: GasPrices): GasPrices {
+  if (typeof p?.wei !== 'bigint' || typeof p.fri !== 'bigint') throw new Error('bad gas prices');
+  return { wei: p.wei, fri: p.fri };
 }

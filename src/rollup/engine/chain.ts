@@ -54,10 +54,17 @@ export class RollupChain {
     return this.cfg;
   }
 
-  /** The chain as parts (shared, not copied: encode them before the chain moves on). */
+  /**
+   * The chain as parts (shared, not copied: encode them before the chain moves on). The time anchor is moved to the
+   * last whole second elapsed (the same chain time at every later reading), so a chain restored from them goes on
+   * from the time it has now, not from its last anchor.
+   */
   parts(): RollupChainParts {
-    const { blocks, byHash, txs, pendingTxs, pendingState, anchorSec, anchorMs, nextSealMs, l1Head } = this;
-    return { blocks, byHash, txs, pendingTxs, pendingState, anchorSec, anchorMs, nextSealMs, l1Head };
+    const { blocks, byHash, txs, pendingTxs, pendingState, nextSealMs, l1Head, nextGasPrices } = this;
+    const whole = Math.max(0, Math.floor((this.clock.now() - this.anchorMs) / 1000));
+    const [anchorSec, anchorMs] = [this.anchorSec + BigInt(whole), this.anchorMs + 1000 * whole];
+    const gas = { gasPrices: this.cfg.gasPrices, ...(nextGasPrices === undefined ? {} : { nextGasPrices }) };
+    return { blocks, byHash, txs, pendingTxs, pendingState, anchorSec, anchorMs, nextSealMs, l1Head, ...gas };
   }
 
   /** Takes over the blocks, transactions, pending block and time of `parts` (a loaded dump; restored as `restore` does). */
@@ -75,6 +82,8 @@ export class RollupChain {
       anchorMs: this.anchorMs,
       nextSealMs: this.nextSealMs,
       l1Head: this.l1Head,
+      cfg: this.cfg,
+      nextGasPrices: this.nextGasPrices,
     } = other);
   }
 
@@ -95,6 +104,8 @@ export class RollupChain {
     chain.anchorSec = parts.anchorSec;
     chain.nextSealMs = shift(parts.nextSealMs);
     chain.l1Head = parts.l1Head;
+    if (parts.gasPrices !== undefined) chain.cfg = { ...config, gasPrices: parts.gasPrices };
+    chain.nextGasPrices = parts.nextGasPrices;
     return chain;
   }
 

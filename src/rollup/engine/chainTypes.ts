@@ -27,7 +27,7 @@ export const MAX_CATCH_UP_BLOCKS = 100;
 export type TxLocation = { readonly block: SealedBlock; readonly index: number } | { readonly pendingIndex: number };
 
 /** A chain's contents at one moment (RollupChain.mark); the indexes as positions in their journals, or copied. */
-export type RollupMark = Omit<RollupChainParts, 'nextSealMs' | 'l1Head' | 'byHash' | 'txs'> & {
+export type RollupMark = Omit<RollupChainParts, 'nextSealMs' | 'l1Head' | 'byHash' | 'txs' | 'gasPrices' | 'nextGasPrices'> & {
   readonly config: RollupConfig;
   readonly nextGasPrices?: GasPrices;
 } & (
@@ -50,4 +50,7 @@ export interface RollupChainParts {
   readonly anchorMs: number;
   readonly nextSealMs: number;
   readonly l1Head?: bigint;
+  /** The L1 gas prices blocks are sealed with now, and those set for the blocks after the pending one (devnet_setGasPrice); absent: the seed's. */
+  readonly gasPrices?: GasPrices;
+  readonly nextGasPrices?: GasPrices;
 }

@@ -62,6 +62,12 @@ export class RollupSnapshots {
     return this.restore(this.initial);
   }
 
+  /** Forgets every snapshot (a loaded dump replaced the chain); `restart` still goes back to the chain as served at start. */
+  forget(): void {
+    this.taken.clear();
+    this.chain.stopJournals();
+  }
+
   /** How many snapshots are kept. */
   get size(): number {
     return this.taken.size;

@@ -22,7 +22,7 @@ const shortText = (n: bigint): string =>
  * devnet_getConfig: the network's configuration in starknet-devnet's shape, with devgate's values:
  * no generator seed (`seed` null), the seed's accounts, the gas prices blocks are sealed with now,
  * `block_generation_on` "demand" or {"interval": seconds}, `state_archive` "full" (every block's state
- * is kept), no dump and no fork.
+ * is kept), `dump_on` "request" (devnet_dump always answers; devgate has no dump path of its own) and no fork.
  * @example {"jsonrpc":"2.0","id":1,"method":"devnet_getConfig"} -> {"seed":null,"total_accounts":3,...,"chain_id":"SN_MAIN",...}
  */
 export const devnet_getConfig = defineMethod({
@@ -44,7 +44,7 @@ export const devnet_getConfig = defineMethod({
       ...prices('data_gas_price', c.dataGasPrices),
       ...prices('l2_gas_price', c.l2GasPrices),
       chain_id: shortText(c.chainId),
-      dump_on: null,
+      dump_on: 'request', // devnet_dump answers at any time (README "Rollup network rules", Dump and load)
       dump_path: null,
       block_generation_on: c.blockTimeMs === undefined ? 'demand' : { interval: c.blockTimeMs / 1000 },
       lite_mode: false,

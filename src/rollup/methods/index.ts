@@ -8,10 +8,12 @@ import type { RollupContext } from '../context.js';
 import { devnet_abortBlocks } from './devnet_abortBlocks.js';
 import { devnet_acceptOnL1 } from './devnet_acceptOnL1.js';
 import { devnet_createBlock } from './devnet_createBlock.js';
+import { devnet_dump } from './devnet_dump.js';
 import { devnet_getAccountBalance } from './devnet_getAccountBalance.js';
 import { devnet_getConfig } from './devnet_getConfig.js';
 import { devnet_getAccounts, devnet_getPredeployedAccounts } from './devnet_getPredeployedAccounts.js';
 import { devnet_increaseTime } from './devnet_increaseTime.js';
+import { devnet_load } from './devnet_load.js';
 import { devnet_mint } from './devnet_mint.js';
 import { devnet_rejectBlock } from './devnet_rejectBlock.js';
 import { devnet_restart } from './devnet_restart.js';
@@ -40,6 +42,8 @@ const CONTROLS: readonly MethodDef<RollupContext, any>[] = [
   devnet_snapshot,
   devnet_revert,
   devnet_restart,
+  devnet_dump,
+  devnet_load,
 ];
 
 const ROLLUP: readonly MethodDef<RollupContext, any>[] = [
