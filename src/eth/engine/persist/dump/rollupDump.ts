@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { RollupChain, RollupChainParts } from '../../../../rollup/engine/chain.js';
+import { loadRollupParts } from '../../../../rollup/engine/load.js';
 import { decodeRollupSnapshot, encodeRollupSnapshot } from '../../../../rollup/snapshot.js';
 import { DumpError } from './ethDump.js';
 
@@ -37,8 +38,11 @@ export function decodeRollupDump(bytes: Uint8Array, chain: RollupChain, network:
   }
 }
 
-/** Puts the dump's chain in place of `chain`'s; says what it loaded. */
+/**
+ * Puts the dump's chain in place of `chain`'s as devnet_load does (snapshots forgotten, the blocks that leave and
+ * come reported to subscriptions); says what it loaded.
+ */
 export function loadRollupDump(chain: RollupChain, dump: RollupDump): string {
-  chain.adopt(dump.parts);
+  loadRollupParts(chain, dump.parts);
   return `${dump.parts.blocks.length} rollup blocks, ${dump.parts.pendingTxs.length} pending`;
 }
