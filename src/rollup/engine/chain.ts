@@ -10,7 +10,7 @@ import { DevgateError, InvalidArgument, RollupError } from '../../errors.js';
 import { findClass } from './classes.js';
 import { RollupEvents } from './events.js';
 import { applyTransaction, submitError } from './execute.js';
-import { MAX_CATCH_UP_BLOCKS, type RollupChainParts, type RollupConfig, type RollupMark, type TxLocation } from './chainTypes.js';
+import { MAX_CATCH_UP_BLOCKS, maxBig, type RollupChainParts, type RollupConfig, type RollupMark, type TxLocation } from './chainTypes.js';
 import { blockHash, stateCommitment } from './hash.js';
 import { JournaledMap } from './journal.js';
 import { acceptNewestReady, acceptUpTo } from './l1Acceptance.js';
@@ -397,8 +397,4 @@ export class RollupChain {
   get length(): number {
     return this.blocks.length;
   }
-}
-
-function maxBig(a: bigint, b: bigint): bigint {
-  return a > b ? a : b;
 }

@@ -54,3 +54,6 @@ export interface RollupChainParts {
   readonly gasPrices?: GasPrices;
   readonly nextGasPrices?: GasPrices;
 }
+
+/** The larger of two bigints. */
+export const maxBig = (a: bigint, b: bigint): bigint => (a > b ? a : b);
