@@ -114,6 +114,17 @@ describe('eth_simulateV1 before the merge with times past the time forks (geth)'
     expect(block.calls[0].error.message).toMatch(/^invalid opcode/);
   });
 
+  it("a non-zero difficulty override unmerges a merged chain: pre-merge rules, and past Prague geth's crash", async () => {
+    const before = await call(url, 'eth_simulateV1', [
+      { blockStateCalls: [{ blockOverrides: { difficulty: '0x1' }, stateOverrides: overrides, calls: [{ from: A, to: PUSH0 }] }] },
+      '0x24',
+    ]);
+    expect(before.result[0].difficulty).toBe('0x1');
+    expect(before.result[0].calls[0].error.message).toMatch(/^invalid opcode/);
+    const latest = await call(url, 'eth_simulateV1', [{ blockStateCalls: [{ blockOverrides: { difficulty: '0x1' } }] }, 'latest']);
+    expect(latest.error).toEqual({ code: -32603, message: 'method handler crashed' });
+  });
+
   it('a zero difficulty override merges the header: the time fork rules it (PUSH0 runs)', async () => {
     const res = await call(url, 'eth_simulateV1', [
       { blockStateCalls: [{ blockOverrides: { time: hex(400), difficulty: '0x0' }, stateOverrides: overrides, calls: [{ from: A, to: PUSH0 }] }] },
