@@ -4,7 +4,10 @@
  * are applied to both, and every root and every value read back must agree.
  */
 import { describe, expect, it } from 'vitest';
+import { genTransactionsTrieRoot } from '@ethereumjs/block';
+import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { createFeeMarket1559Tx } from '@ethereumjs/tx';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex, KECCAK256_RLP, MapDB, ValueEncoding } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -81,6 +84,37 @@ describe('TrieWriter', () => {
       const reference = new MerklePatriciaTrie();
       for (const [k, v] of entries) await reference.put(k, v);
       expect(bytesToHex(TrieWriter.root(entries))).toBe(bytesToHex(reference.root()));
+    }
+  });
+
+  it('root(): keys that are prefixes of others, repeated keys (the last wins) and empty values (none) as @ethereumjs puts them in order', async () => {
+    for (const seed of [31, 32, 33, 34, 35, 36]) {
+      const rand = prng(seed);
+      const reference = new MerklePatriciaTrie({ db: new MapDB(), valueEncoding: ValueEncoding.Bytes });
+      const entries: [Uint8Array, Uint8Array][] = [];
+      for (let i = 0; i < 1 + Math.floor(rand() * 60); i++) {
+        const key = bytes(rand, 1 + Math.floor(rand() * 2)).map((b) => b % (seed % 2 === 0 ? 3 : 256));
+        const value = rand() < 0.15 ? new Uint8Array() : bytes(rand, 1 + Math.floor(rand() * (rand() < 0.7 ? 4 : 60)));
+        entries.push([key, value]);
+        if (value.length === 0) await reference.del(key);
+        else await reference.put(key, value);
+      }
+      expect(bytesToHex(TrieWriter.root(entries))).toBe(bytesToHex(reference.root()));
+    }
+  });
+
+  it('root(): the transactions root of signed transactions as @ethereumjs genTransactionsTrieRoot gives it', async () => {
+    const common = new Common({ chain: Mainnet, hardfork: Hardfork.Prague });
+    const key = keccak_256(Uint8Array.of(1));
+    for (const count of [1, 5, 16, 17, 130]) {
+      const txs = Array.from({ length: count }, (_, i) =>
+        createFeeMarket1559Tx(
+          { nonce: i, gasLimit: 21000 + i, maxFeePerGas: 7n, to: `0x${'11'.repeat(20)}`, value: BigInt(i), data: Uint8Array.of(i & 255) },
+          { common },
+        ).sign(key),
+      );
+      const want = await genTransactionsTrieRoot(txs, new MerklePatriciaTrie({ common }));
+      expect(bytesToHex(TrieWriter.root(txs.map((tx, i) => [RLP.encode(i), tx.serialize()])))).toBe(bytesToHex(want));
     }
   });
 

@@ -44,19 +44,23 @@ const txs = (vm: VM) =>
 const header = { timestamp: 13n, gasLimit: 30_000_000n, parentBeaconBlockRoot: new Uint8Array(32) };
 
 describe('recordTransaction + buildWithTransactions', () => {
-  it('build the same block as the builder with addTransaction', async () => {
+  const WITHDRAWAL = { index: 0n, validatorIndex: 7n, address: INNER, amount: 3n };
+  it.each([
+    ['no withdrawals', []],
+    ['a withdrawal', [WITHDRAWAL]],
+  ])('build the same block as the builder with addTransaction (%s)', async (_name, withdrawals) => {
     const stockVm = await freshVm();
     const stock = await buildBlock(stockVm, {
       parentBlock: parentOf(stockVm),
       headerData: header,
-      withdrawals: [],
+      withdrawals,
       blockOpts: { putBlockIntoBlockchain: false },
     });
     for (const tx of txs(stockVm)) await stock.addTransaction(tx);
     const { block: expected } = await stock.build();
 
     const vm = await freshVm();
-    const builder = await buildBlock(vm, { parentBlock: parentOf(vm), headerData: header, withdrawals: [], blockOpts: { putBlockIntoBlockchain: false } });
+    const builder = await buildBlock(vm, { parentBlock: parentOf(vm), headerData: header, withdrawals, blockOpts: { putBlockIntoBlockchain: false } });
     await openBuilder(builder);
     let gasUsed = 0n;
     const seen: Log[] = [];
@@ -75,6 +79,8 @@ describe('recordTransaction + buildWithTransactions', () => {
     expect(bytesToHex(built.header.stateRoot)).toBe(bytesToHex(expected.header.stateRoot));
     expect(bytesToHex(built.header.receiptTrie)).toBe(bytesToHex(expected.header.receiptTrie));
     expect(built.header.gasUsed).toBe(expected.header.gasUsed);
+    expect(bytesToHex(built.header.withdrawalsRoot!)).toBe(bytesToHex(expected.header.withdrawalsRoot!));
+    expect(built.withdrawals!.map((w) => w.toJSON())).toEqual(expected.withdrawals!.map((w) => w.toJSON()));
     expect(built.transactions.map((t) => bytesToHex(t.hash()))).toEqual(expected.transactions.map((t) => bytesToHex(t.hash())));
     // The hooks saw every log runTx reports, in order (3 per transaction), and the SELFDESTRUCT with its value.
     expect(seen.map(([a, t, d]) => [bytesToHex(a), t.map(bytesToHex), bytesToHex(d)])).toEqual(

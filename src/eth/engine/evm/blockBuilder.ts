@@ -19,6 +19,7 @@ interface BuilderInternals {
   blockStateGasUsed: bigint;
   _minerValue: bigint;
   checkpointed: boolean;
+  withdrawals: unknown[] | undefined;
   vm: {
     evm: { journal: { checkpoint(): Promise<void> } };
     common: { isActivatedEIP(n: number): boolean; param(n: string): bigint; customCrypto: { keccak256?: (b: Uint8Array) => Uint8Array } };
@@ -76,6 +77,9 @@ export async function buildWithTransactions(builder: BlockBuilder): Promise<Bloc
   b.transactions = [];
   b.transactionsTrie = async () => txRoot;
   b.receiptTrie = async () => receiptRoot;
+  // No withdrawals: build() would make a MerklePatriciaTrie for their root. Without a list, an EIP-4895 header
+  // takes the empty trie's root and the block an empty list (@ethereumjs's defaults): the same block.
+  if (b.withdrawals?.length === 0) b.withdrawals = undefined;
   const { block } = await builder.build();
   return new Block(block.header, txs, [], block.withdrawals);
 }

@@ -211,6 +211,8 @@ function makeTx(env: CallEnv, call: SimCall, f: TxFields): TypedTransaction {
   const serialize = tx.serialize.bind(tx);
   let raw: Uint8Array | undefined;
   tx.serialize = () => (raw ??= serialize());
+  // Frozen now that it is complete: @ethereumjs then keeps its data gas and hash (each asked for several times).
+  Object.freeze(tx);
   return tx;
 }
 

@@ -55,29 +55,15 @@ export interface SimVm {
 /** Idle VMs kept per hardfork and chain (concurrent requests each lease their own; as many as eth_call keeps). */
 const MAX_IDLE = 32;
 const idle = new WeakMap<EthChain, Map<string, SimVm[]>>();
-const schedules = new WeakMap<EthChain, boolean>();
 
-/**
- * The hardfork of a block at this number and time, as chain.commonAt gives it (without a Common copy): the
- * chain's own, or with a hardfork schedule the scheduled one.
- */
-export function hardforkAt(chain: EthChain, number: bigint, timestamp: bigint): string {
-  const common = chain.common;
-  let scheduled = schedules.get(chain);
-  if (scheduled === undefined) {
-    // As the chain decides it (chain/create.ts).
-    scheduled = common.hardforks().some((h) => Number(h.block ?? 0) > 0 || Number(h.timestamp ?? 0) > 0 || (h as { ttd?: unknown }).ttd != null);
-    schedules.set(chain, scheduled);
-  }
-  return scheduled ? common.getHardforkBy({ blockNumber: number, timestamp }) : common.hardfork();
-}
-
-/** An idle simulation VM of `chain` for blocks at this number and time (hardfork), or a new one. */
-export async function leaseVm(chain: EthChain, number: bigint, timestamp: bigint): Promise<SimVm> {
-  const list = idle.get(chain)?.get(hardforkAt(chain, number, timestamp));
+/** An idle simulation VM of `chain` running under `hardfork` (the rules of forks.ts), or a new one. */
+export async function leaseVm(chain: EthChain, hardfork: string): Promise<SimVm> {
+  const list = idle.get(chain)?.get(hardfork);
   const sim = list?.pop();
   if (sim !== undefined) return sim;
-  const common = chain.commonAt(number, timestamp);
+  // Set by name: @ethereumjs would refuse some of geth's choices by number and time (forks.ts).
+  const common = chain.common.copy();
+  if (common.hardfork() !== hardfork) common.setHardfork(hardfork);
   const view = new SimView();
   const own = new SimState(sharedReads(chain), common.customCrypto.keccak256 ?? keccak_256);
   const vm = await createVM({ common, stateManager: own as never, blockchain: view as never });

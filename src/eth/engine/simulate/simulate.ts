@@ -5,7 +5,6 @@
  * the block built for real (system calls, withdrawals, requests, state/receipts/transactions roots, hash) so later
  * blocks see its hash. Everything happens on a private state (state.ts): the chain never changes.
  */
-import { Hardfork } from '@ethereumjs/common';
 import type { Block } from '@ethereumjs/block';
 import { createBlockHeader } from '@ethereumjs/block';
 import { BlockBuilder, type VM } from '@ethereumjs/vm';
@@ -21,7 +20,8 @@ import { applyStateOverride, overrideHeader } from '../exec/overrides.js';
 import { callError, runSimCall, type CallEnv } from './call.js';
 import { sanitizeChain, type SettledBlock } from './sanitize.js';
 import type { SimState } from './simState.js';
-import { hardforkAt, leaseVm, releaseVm, type SimVm, useState } from './simVms.js';
+import { type BlockForks, checkUnmergedSystemCalls, forksAt, unmergedBlock } from './forks.js';
+import { leaseVm, releaseVm, type SimVm, useState } from './simVms.js';
 import { resetAt } from './state.js';
 import type { SimBlockResult, SimCallResult, SimOptions } from './types.js';
 
@@ -65,12 +65,16 @@ async function simulateChain(chain: EthChain, base: MinedBlock, opts: SimOptions
   const leased = new Map<string, SimVm>();
   let state: SimState | undefined;
   let parent: Block = base.block;
+  // geth's makeHeaders: each header copies the previous one's difficulty (the base's first) unless overridden.
+  let difficulty = base.header.difficulty;
   try {
     for (const block of blocks) {
-      const fork = hardforkAt(chain, block.number, block.time);
+      difficulty = block.blockOverrides?.difficulty ?? difficulty;
+      const forks = forksAt(chain, block.number, block.time, difficulty);
+      const fork = forks.rules;
       let sim = leased.get(fork);
       if (sim === undefined) {
-        sim = await leaseVm(chain, block.number, block.time);
+        sim = await leaseVm(chain, fork);
         leased.set(fork, sim);
         if (state === undefined) resetAt((state = sim.own), chain, base);
         else useState(sim, state);
@@ -79,7 +83,7 @@ async function simulateChain(chain: EthChain, base: MinedBlock, opts: SimOptions
         startClock(sim.vm, CALL_TIMEOUT_MS);
       }
       // As geth's makeHeaders: gas limit, fee recipient and difficulty follow the previous block's (overrides included).
-      const result = await simulateBlock(sim, parent, block, opts, budget);
+      const result = await simulateBlock(chain, sim, forks, parent, block, difficulty, opts, budget);
       results.push(result);
       done.push(result.mined.block);
       parent = result.mined.block;
@@ -98,12 +102,20 @@ function resumeClock(vm: VM): void {
   clockOf(vm).sliceStart = performance.now();
 }
 
-async function simulateBlock(sim: SimVm, parent: Block, block: SettledBlock, opts: SimOptions, budget: { remaining: bigint }): Promise<SimBlockResult> {
+async function simulateBlock(
+  chain: EthChain,
+  sim: SimVm,
+  forks: BlockForks,
+  parent: Block,
+  block: SettledBlock,
+  difficulty: bigint,
+  opts: SimOptions,
+  budget: { remaining: bigint },
+): Promise<SimBlockResult> {
   const o = block.blockOverrides;
   const { vm, logs: collector } = sim;
   const common = vm.common;
   const ph = parent.header;
-  const postMerge = common.gteHardfork(Hardfork.Paris);
   let baseFeePerGas: bigint | undefined;
   if (common.isActivatedEIP(1559)) {
     baseFeePerGas = o?.baseFeePerGas ?? (opts.validation ? (ph.baseFeePerGas === undefined ? common.param('initialBaseFee') : ph.calcNextBaseFee()) : 0n);
@@ -119,7 +131,7 @@ async function simulateBlock(sim: SimVm, parent: Block, block: SettledBlock, opt
     timestamp: block.time,
     gasLimit: o?.gasLimit ?? ph.gasLimit,
     coinbase: o?.feeRecipient ?? ph.coinbase,
-    difficulty: o?.difficulty ?? (postMerge ? 0n : ph.difficulty),
+    difficulty,
     mixHash: o?.prevRandao ?? ZERO32,
     baseFeePerGas,
     excessBlobGas,
@@ -134,6 +146,7 @@ async function simulateBlock(sim: SimVm, parent: Block, block: SettledBlock, opt
   });
   const restore = await applyStateOverride(vm, block.stateOverrides);
   try {
+    checkUnmergedSystemCalls(chain, forks);
     await openBuilder(builder);
     resumeClock(vm);
     await builder.initState();
@@ -182,7 +195,8 @@ async function simulateBlock(sim: SimVm, parent: Block, block: SettledBlock, opt
       });
     }
     resumeClock(vm);
-    const built = await buildWithTransactions(builder);
+    let built = await buildWithTransactions(builder);
+    if (forks.header !== forks.rules) built = await unmergedBlock(chain, forks, built, parent, o?.withdrawals ?? [], o?.beaconRoot);
     const mined = minedBlock(
       built,
       0n,
