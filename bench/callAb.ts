@@ -9,6 +9,8 @@
  *   npx tsx bench/callAb.ts --root /work/wt/base --root . --block random --count 3000 --rounds 6
  */
 import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -23,6 +25,8 @@ const { values: args } = parseArgs({
     count: { type: 'string', default: '2000' },
     warmup: { type: 'string', default: '2000' },
     rounds: { type: 'string', default: '4' },
+    /** Write a V8 CPU profile (100 us samples) of the measured rounds to this file. */
+    profile: { type: 'string' },
   },
 });
 
@@ -65,6 +69,13 @@ const bodies = (seed: number, n: number) => {
 const trees: Tree[] = [];
 for (const root of roots) trees.push(await load(root));
 for (const t of trees) for (const b of bodies(1, Number(args.warmup))) await t.run(b);
+const session = new Session();
+if (args.profile) {
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+}
 const digests = trees.map(() => createHash('sha256'));
 const perTree = trees.map(() => [] as number[]);
 for (let r = 0; r < Number(args.rounds); r++) {
@@ -81,6 +92,7 @@ for (let r = 0; r < Number(args.rounds); r++) {
     console.log(`round ${r} ${figure.id} root=${t.root}: ${us.toFixed(1)} us CPU/req`);
   }
 }
+if (args.profile) writeFileSync(args.profile, JSON.stringify((await session.post('Profiler.stop')).profile));
 for (const [i, t] of trees.entries()) {
   const sorted = [...perTree[i]!].sort((a, b) => a - b);
   console.log(
