@@ -330,12 +330,16 @@ export class CallState implements StateManagerInterface {
     this.journal.record(undo);
   }
 
+  /**
+   * Empties the overlay. After a call's revert() the undo log has emptied it already but for `originals`; V8's
+   * Map/Set clear() makes a new table even for an empty one, so only non-empty ones are cleared (~2% of a call).
+   */
   private clearOverlay(): void {
-    this.originals.clear();
-    this.accounts.clear();
-    this.storage.clear();
-    this.cleared.clear();
-    this.codes.clear();
+    if (this.originals.size !== 0) this.originals.clear();
+    if (this.accounts.size !== 0) this.accounts.clear();
+    if (this.storage.size !== 0) this.storage.clear();
+    if (this.cleared.size !== 0) this.cleared.clear();
+    if (this.codes.size !== 0) this.codes.clear();
     this.journal.clear();
   }
 }
