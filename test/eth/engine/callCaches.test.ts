@@ -11,6 +11,8 @@ import { callContext, type CallRequest } from '../../../src/eth/engine/exec/call
 import { seedCommon } from '../../../src/eth/engine/exec/common.js';
 import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
 import { addressKey } from '../../../src/eth/engine/state/callState.js';
+import { trieGet } from '../../../src/eth/engine/state/trieRead.js';
+import { Lru } from '../../../src/eth/engine/exec/vmPool.js';
 
 describe('addressKey', () => {
   it('is the plain hex of the address, for new and repeated Address objects', () => {
@@ -73,5 +75,49 @@ describe('isActivatedEIP of a prepared Common', () => {
     copy.setHardfork(Hardfork.Cancun);
     expect(copy.isActivatedEIP(1153)).toBe(true);
     expect(common.isActivatedEIP(1153)).toBe(false);
+  });
+});
+
+describe('Lru', () => {
+  it('keeps and evicts as a plain least-recently-used list, also when one key is used again and again', () => {
+    // The reference: an array, least recently used first.
+    for (const capacity of [1, 2, 3, 5]) {
+      const lru = new Lru<string, number>(capacity);
+      let model: [string, number][] = [];
+      let seed = capacity * 7919;
+      const rand = (n: number) => {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        return seed % n;
+      };
+      for (let step = 0; step < 3000; step++) {
+        const key = `k${rand(rand(3) === 0 ? 2 : 7)}`;
+        const op = rand(10);
+        if (op < 5) {
+          const i = model.findIndex(([k]) => k === key);
+          const want = i < 0 ? undefined : model[i]![1];
+          if (i >= 0) model = [...model.slice(0, i), ...model.slice(i + 1), model[i]!];
+          expect(lru.get(key)).toBe(want);
+        } else if (op < 9) {
+          model = [...model.filter(([k]) => k !== key), [key, step]];
+          if (model.length > capacity) model = model.slice(1);
+          lru.set(key, step);
+        } else {
+          model = model.filter(([k]) => k !== key);
+          lru.delete(key);
+        }
+        expect([...lru.values()]).toEqual(model.map(([, v]) => v));
+      }
+    }
+  });
+});
+
+describe('trieGet', () => {
+  it('answers null for the empty trie root without reading the store', () => {
+    const empty = Buffer.from('56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421', 'hex');
+    expect(trieGet(new Map(), empty, new Uint8Array(32))).toBeNull();
+    // Another root is looked up (and is missing here).
+    const other = Uint8Array.from(empty);
+    other[31] ^= 1;
+    expect(() => trieGet(new Map(), other, new Uint8Array(32))).toThrow(/missing trie node/);
   });
 });
