@@ -31,8 +31,17 @@ import type { MinedBlock } from './engine/chain/types.js';
 /** A 20-byte address as an @ethereumjs Address. */
 export const addressParam: Decoder<Address> = (value) => new Address(address(value));
 
-const opt = <T>(o: Record<string, unknown>, name: string, decode: Decoder<T>): T | undefined =>
-  !Object.hasOwn(o, name) || o[name] === undefined || o[name] === null ? undefined : field(name, decode)(o[name]);
+/** A member decoded when present (errors name it, as field() words them), without a wrapper made per member and call. */
+const opt = <T>(o: Record<string, unknown>, name: string, decode: Decoder<T>): T | undefined => {
+  const value = o[name];
+  if (value === undefined || value === null || !Object.hasOwn(o, name)) return undefined;
+  try {
+    return decode(value);
+  } catch (err) {
+    if (err instanceof InvalidArgument) throw new InvalidArgument(`${JSON.stringify(name)}: ${err.message}`);
+    throw err;
+  }
+};
 
 /** An access list: `[{ address, storageKeys: [32-byte hex] }]`. */
 export const accessListParam: Decoder<AccessListBytes> = arrayOf((entry) => {

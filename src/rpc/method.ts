@@ -53,18 +53,23 @@ export function decodeArgs(def: MethodDef, raw: unknown): unknown[] {
   } else throw new InvalidArgument(def.named ? 'params must be an array or an object' : 'non-array args');
 
   if (values.length > specs.length) throw new InvalidArgument(`too many arguments, want at most ${specs.length}`);
-  return specs.map((spec, i) => {
-    const value = values[i];
-    const label = def.named && !Array.isArray(raw) ? JSON.stringify(spec.name) : String(i);
-    if (value === undefined || (value === null && spec.optional)) {
-      if (spec.optional) return undefined;
-      throw new InvalidArgument(`missing value for required argument ${label}`);
-    }
-    try {
-      return spec.decode(value);
-    } catch (err) {
-      if (err instanceof InvalidArgument) throw new InvalidArgument(`invalid argument ${label}: ${err.message}`);
-      throw err;
-    }
-  });
+  const args: unknown[] = [];
+  for (let i = 0; i < specs.length; i++) args.push(decodeArg(def, raw, specs[i]!, values[i], i));
+  return args;
 }
+
+/** One argument decoded; its label (position, or name for named params) is worked out only for an error. */
+function decodeArg(def: MethodDef, raw: unknown, spec: Param<unknown>, value: unknown, i: number): unknown {
+  if (value === undefined || (value === null && spec.optional)) {
+    if (spec.optional) return undefined;
+    throw new InvalidArgument(`missing value for required argument ${argLabel(def, raw, spec, i)}`);
+  }
+  try {
+    return spec.decode(value);
+  } catch (err) {
+    if (err instanceof InvalidArgument) throw new InvalidArgument(`invalid argument ${argLabel(def, raw, spec, i)}: ${err.message}`);
+    throw err;
+  }
+}
+
+const argLabel = (def: MethodDef, raw: unknown, spec: Param<unknown>, i: number) => (def.named && !Array.isArray(raw) ? JSON.stringify(spec.name) : String(i));

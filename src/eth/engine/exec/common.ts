@@ -34,10 +34,21 @@ const eipSets = new WeakMap<readonly number[], Set<number>>();
  * several times per opcode (a tenth of an eth_call). Same answers: the Set is of that very list.
  */
 function isActivatedEIP(this: Common, eip: number): boolean {
-  const list = (this as unknown as { _activatedEIPsCache: number[] })._activatedEIPsCache;
+  const self = this as unknown as EipCache;
+  const list = self._activatedEIPsCache;
+  // The Set of the list last asked about, kept on the Common itself: no WeakMap lookup on the EVM's hot path.
+  if (self._devgateEipList === list) return self._devgateEipSet!.has(eip);
   let set = eipSets.get(list);
   if (set === undefined) eipSets.set(list, (set = new Set(list)));
+  self._devgateEipList = list;
+  self._devgateEipSet = set;
   return set.has(eip);
+}
+
+interface EipCache {
+  _activatedEIPsCache: number[];
+  _devgateEipList?: readonly number[];
+  _devgateEipSet?: Set<number>;
 }
 
 /**

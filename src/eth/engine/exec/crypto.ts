@@ -63,7 +63,9 @@ export const nativeKeccak256: ((msg: Uint8Array) => Uint8Array) | undefined =
         keccakState.initialize(1088, 512);
         keccakState.absorb(Buffer.from(msg.buffer, msg.byteOffset, msg.byteLength));
         keccakState.absorbLastFewBits(0x01);
-        return new Uint8Array(keccakState.squeeze(32));
+        // squeeze() answers a Buffer of its own (not from Node's pool): a plain Uint8Array view of it, no copy.
+        const out = keccakState.squeeze(32);
+        return new Uint8Array(out.buffer, out.byteOffset, 32);
       };
 
 /** True when sender recovery runs on the native library (loads it). */

@@ -12,14 +12,19 @@ import type { MinedBlock } from '../chain/types.js';
 /** A map that forgets its least recently used entry past `capacity`. */
 export class Lru<K, V> {
   private readonly entries = new Map<K, V>();
+  /** The most recently used key, already last in `entries`: using it again moves nothing (a pool of one key). */
+  private newest: K | undefined;
+  private hasNewest = false;
 
   constructor(private readonly capacity: number) {}
 
   get(key: K): V | undefined {
     const value = this.entries.get(key);
-    if (value !== undefined) {
+    if (value !== undefined && !(this.hasNewest && this.newest === key)) {
       this.entries.delete(key);
       this.entries.set(key, value);
+      this.newest = key;
+      this.hasNewest = true;
     }
     return value;
   }
@@ -27,11 +32,18 @@ export class Lru<K, V> {
   set(key: K, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, value);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K);
+    this.newest = key;
+    this.hasNewest = true;
+    if (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next().value as K;
+      this.entries.delete(oldest);
+      if (oldest === key) this.hasNewest = false;
+    }
   }
 
   delete(key: K): void {
     this.entries.delete(key);
+    if (this.hasNewest && this.newest === key) this.hasNewest = false;
   }
 
   values(): IterableIterator<V> {

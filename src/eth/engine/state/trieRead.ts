@@ -15,7 +15,14 @@ export type NodeStore = ReadonlyMap<string, Uint8Array | string>;
 const hex = plainHex;
 
 /** keccak256 of RLP(''): the root of an empty trie. */
-const EMPTY_ROOT = '56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
+const EMPTY_ROOT = Buffer.from('56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421', 'hex');
+
+/** Whether `root` is the empty trie's root, compared byte by byte (no hex string per read). */
+function isEmptyRoot(root: Uint8Array): boolean {
+  if (root.length !== 32) return false;
+  for (let i = 0; i < 32; i++) if (root[i] !== EMPTY_ROOT[i]) return false;
+  return true;
+}
 
 class MissingNode extends Error {}
 
@@ -45,7 +52,7 @@ const nibbleAt = (path: Uint8Array, i: number) => ((i & 1) === 0 ? path[i >> 1]!
  * Throws when a node is missing from the store (a root that is not there).
  */
 export function trieGet(store: NodeStore, root: Uint8Array, path: Uint8Array): Uint8Array | null {
-  if (hex(root) === EMPTY_ROOT) return null;
+  if (isEmptyRoot(root)) return null;
   const pathNibbles = path.length * 2;
   let b = load(store, root);
   let node = 0; // offset of the current node (an RLP list) in b
