@@ -1,4 +1,5 @@
 /** The dispatch table of a network: method lookup, argument decoding, handler call, error mapping. */
+import { DevgateError } from '../errors.js';
 import { ErrorCode, RpcError, toRpcError } from './errors.js';
 import { failure, success, type RpcCall, type RpcId, type RpcResponse } from './envelope.js';
 import { decodeArgs, type MethodDef } from './method.js';
@@ -60,7 +61,8 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 /** The error response of a call whose handler threw. */
 function failed(id: RpcId, method: string, err: unknown): RpcResponse {
   const rpcErr = toRpcError(err);
-  if (rpcErr.code === ErrorCode.InternalError) reportInternal(method, err);
+  // A domain error answered -32603 on purpose (geth's "method handler crashed" of eth_simulateV1) is no bug of devgate's.
+  if (rpcErr.code === ErrorCode.InternalError && !(err instanceof DevgateError) && !(err instanceof RpcError)) reportInternal(method, err);
   return failure(id, rpcErr);
 }
 
