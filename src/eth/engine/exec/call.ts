@@ -73,10 +73,7 @@ export function callContext(block: MinedBlock, req: CallRequest): { header: Mine
   return context;
 }
 
-/**
- * The NoBaseFee context of each header met, made once (a header never changes; Object.create with a property
- * descriptor per call was ~1% of an eth_call). The EVM only reads it.
- */
+/** The NoBaseFee context of each header, made once (headers never change; ~1% of an eth_call). The EVM only reads it. */
 const noBaseFee = new WeakMap<object, { header: MinedBlock['header'] }>();
 
 /** The price per gas a call pays: gasPrice, or min(maxFee, baseFee + tip); 0 when no price is given. */
@@ -173,10 +170,8 @@ export async function runCall(vm: VM, mined: MinedBlock, req: CallRequest, timeo
   }
 }
 
-/** The sender of a call without `from` (one shared Address: addresses are never changed in place). */
-const ZERO_CALLER = createZeroAddress();
-const EMPTY = new Uint8Array(0);
-const NOTHING = () => {};
+/** Shared by every call: the sender without `from` (addresses are never changed in place), no data, no restore. */
+const [ZERO_CALLER, EMPTY, NOTHING] = [createZeroAddress(), new Uint8Array(0), () => {}];
 
 /**
  * Forgets what an earlier call on this (reused) VM warmed (EIP-2929 addresses and slots, touched
@@ -203,8 +198,7 @@ export function executionError(evmError: string, returnValue: Uint8Array): Error
   return new ExecutionFailed(evmError === 'invalid opcode' ? 'invalid opcode: INVALID' : evmError);
 }
 
-const ERROR_SELECTOR = '08c379a0';
-const PANIC_SELECTOR = '4e487b71';
+const [ERROR_SELECTOR, PANIC_SELECTOR] = ['08c379a0', '4e487b71']; // Error(string), Panic(uint256)
 
 /** Solidity's panic codes, worded as geth words them. */
 const PANIC_REASONS: Record<string, string> = {
