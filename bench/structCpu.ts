@@ -7,6 +7,8 @@
  *   npx tsx bench/structCpu.ts --rounds 5
  *   npx tsx bench/structCpu.ts --root /work/wt/base --rounds 5
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -17,6 +19,10 @@ const { values: args } = parseArgs({
     root: { type: 'string', default: resolve(import.meta.dirname, '..') },
     blocks: { type: 'string', default: '20' },
     rounds: { type: 'string', default: '5' },
+    /** Another tracer to compare with (`noopTracer`: the run without steps; `callTracer`). */
+    tracer: { type: 'string', default: 'struct' },
+    /** Write a V8 CPU profile of the rounds after the first to this file. */
+    profile: { type: 'string' },
   },
 });
 const src = (p: string) => pathToFileURL(join(args.root, 'src', p)).href;
@@ -27,13 +33,28 @@ const { traceText } = (await import(src('eth/format/traceText.ts'))) as typeof i
 
 const bench = await benchChain(DEFAULT_CHAIN_OPTIONS, () => {});
 const chain = await chainFromSeed(loadSeedFile(bench.seedPath));
-const spec = { kind: 'structLogger' as const, opts: { disableStack: false, disableStorage: false, enableMemory: false, enableReturnData: false, limit: 0 } };
+const structSpec = {
+  kind: 'structLogger' as const,
+  opts: { disableStack: false, disableStorage: false, enableMemory: false, enableReturnData: false, limit: 0 },
+};
+const spec =
+  args.tracer === 'struct'
+    ? structSpec
+    : args.tracer === 'callTracer'
+      ? { kind: 'callTracer' as const, opts: { onlyTopCall: false, withLog: false } }
+      : { kind: 'noopTracer' as const };
 const cpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
 const blocks = Array.from({ length: Number(args.blocks) }, (_, i) => chain.blockByNumber(BigInt(100 + i))!);
+const session = new Session();
 for (let r = 0; r < Number(args.rounds); r++) {
+  if (args.profile !== undefined && r === 1) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
   let trace = 0;
   let format = 0;
   let encode = 0;
@@ -55,6 +76,7 @@ for (let r = 0; r < Number(args.rounds); r++) {
     }
   }
   console.log(
-    `round ${r} root=${args.root}: per tx trace ${(trace / n).toFixed(3)} ms, format ${(format / n).toFixed(3)} ms, encode ${(encode / n).toFixed(3)} ms CPU (${n} txs, ${(bytes / n).toFixed(0)} B)`,
+    `round ${r} ${args.tracer} root=${args.root}: per tx trace ${(trace / n).toFixed(3)} ms, format ${(format / n).toFixed(3)} ms, encode ${(encode / n).toFixed(3)} ms CPU (${n} txs, ${(bytes / n).toFixed(0)} B)`,
   );
 }
+if (args.profile !== undefined) writeFileSync(args.profile, JSON.stringify((await session.post('Profiler.stop')).profile));
