@@ -64,9 +64,10 @@ const command = async (c: string) => {
   child.stdin!.write(`${c}\n`);
   await nextLine();
 };
-const cpuMs = () => {
+/** The child's CPU time so far, user and system (ms). */
+const cpuTimes = () => {
   const f = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+  return { user: (Number(f[11]) * 1000) / 100, system: (Number(f[12]) * 1000) / 100 };
 };
 
 const config = args.tracer === 'struct' ? {} : { tracer: args.tracer };
@@ -89,14 +90,16 @@ for (let i = 0; i < Number(args.warmup); i++) await trace(pick());
 if (args.profile) await command('start');
 for (let r = 0; r < Number(args.rounds); r++) {
   const n = Number(args.count);
-  const cpu0 = cpuMs();
+  const cpu0 = cpuTimes();
   const t0 = performance.now();
   let bytes = 0;
   for (let i = 0; i < n; i++) bytes += await trace(pick());
-  const cpu = cpuMs() - cpu0;
+  const cpu1 = cpuTimes();
+  const system = cpu1.system - cpu0.system;
+  const cpu = cpu1.user - cpu0.user + system;
   const wall = performance.now() - t0;
   console.log(
-    `${args.tracer} root=${args.root}: ${(cpu / n).toFixed(3)} ms server CPU/req, ${(wall / n).toFixed(3)} ms wall/req, ${(bytes / n).toFixed(0)} B/answer`,
+    `${args.tracer} root=${args.root}: ${(cpu / n).toFixed(3)} ms server CPU/req (${(system / n).toFixed(3)} system), ${(wall / n).toFixed(3)} ms wall/req, ${(bytes / n).toFixed(0)} B/answer`,
   );
 }
 if (args.profile) await command(`stop ${args.profile}`);

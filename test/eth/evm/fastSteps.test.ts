@@ -13,7 +13,7 @@ import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
 import { fastLoopRuns } from '../../../src/eth/engine/evm/loop.js';
 import { isOptedIn } from '../../../src/eth/engine/evm/optIn.js';
-import { LEAN_STEPS } from '../../../src/eth/engine/evm/steps.js';
+import { FLAT_STEP, LEAN_STEPS, type FlatStep } from '../../../src/eth/engine/evm/steps.js';
 import { parseSeed } from '../../../src/seed/load.js';
 import { traceSeed } from '../engine/traceSeed.js';
 
@@ -44,7 +44,23 @@ function record(e: any): unknown {
 }
 
 /** Runs the block's transactions on `vm` (reverted after), recording each step with a listener of `arity` parameters. */
-async function stepsOn(vm: VM, block: MinedBlock, arity: 1 | 2 | 'lean'): Promise<{ steps: unknown[]; results: unknown[] }> {
+/** The fields a positional (FLAT_STEP) listener gets, from an event. */
+/** Calls of a positional listener in its positional form. */
+let flatCalls = 0;
+const flatFields = (e: any) => ({
+  pc: e.pc,
+  name: e.opcode.name,
+  code: e.opcode.code,
+  dynamicFee: e.opcode.dynamicFee,
+  gasLeft: e.gasLeft,
+  gasRefund: e.gasRefund,
+  stack: [...e.stack],
+  depth: e.depth,
+  address: e.address?.toString(),
+  hasState: e.stateManager !== undefined,
+});
+
+async function stepsOn(vm: VM, block: MinedBlock, arity: 1 | 2 | 'lean' | 'flat'): Promise<{ steps: unknown[]; results: unknown[] }> {
   const steps: unknown[] = [];
   const results: unknown[] = [];
   const events = vm.evm.events as any;
@@ -55,7 +71,15 @@ async function stepsOn(vm: VM, block: MinedBlock, arity: 1 | 2 | 'lean'): Promis
   };
   const lean = (e: any) => void steps.push(record(e));
   (lean as any)[LEAN_STEPS] = true;
-  const listener = arity === 1 ? sync : arity === 2 ? async : lean;
+  // Positional: alone on the fast loop it is called with the fields; a frame run stock calls it with an event.
+  const flatted = (e: any) => void steps.push(flatFields(e));
+  (flatted as any)[LEAN_STEPS] = true;
+  const flat: FlatStep = (pc, name, code, dynamicFee, gasLeft, gasRefund, stack, depth, address, state) => {
+    flatCalls++;
+    steps.push({ pc, name, code, dynamicFee, gasLeft, gasRefund, stack: [...stack], depth, address: address?.toString(), hasState: state !== undefined });
+  };
+  (flatted as any)[FLAT_STEP] = flat;
+  const listener = arity === 1 ? sync : arity === 2 ? async : arity === 'lean' ? lean : flatted;
   events.on('step', listener);
   await vm.stateManager.checkpoint();
   try {
@@ -113,5 +137,17 @@ describe.each(['osaka', 'shanghai'])('fast loop step events at %s', (fork) => {
     const withoutBytes = (s: any) => ({ ...s, memory: '0x', immediate: undefined, error: undefined });
     for (let i = 0; i < stock.steps.length; i++) expect(leaned.steps[i], `lean step ${i}`).toEqual(withoutBytes(stock.steps[i]));
     expect(stock.steps.some((s: any) => s.memory.length > 2 && s.immediate !== undefined)).toBe(true);
+
+    // A positional (FLAT_STEP) listener: the same fields, one call per opcode.
+    const flatStepped = fastLoopRuns.stepped;
+    flatCalls = 0;
+    const flat = await chain.withCallVmAt(parent, (vm) => stepsOn(vm, block, 'flat'));
+    expect(fastLoopRuns.stepped).toBeGreaterThan(flatStepped);
+    expect(flatCalls).toBeGreaterThan(2000);
+    expect(flat.results).toEqual(stock.results);
+    expect(flat.steps.length).toBe(stock.steps.length);
+    const rawStock = await stepsOn(await chain.vmAt(parent), block, 'flat');
+    expect(rawStock.steps.length).toBe(stock.steps.length);
+    for (let i = 0; i < stock.steps.length; i++) expect(flat.steps[i], `flat step ${i}`).toEqual(rawStock.steps[i]);
   }, 60_000);
 });

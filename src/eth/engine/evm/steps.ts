@@ -9,7 +9,8 @@
  *
  * A listener marked LEAN_STEPS reads none of memory's bytes, a PUSH's immediate or a REVERT's data (the struct logger
  * without enableMemory): when every listener is marked, those are left out (memory empty, `memoryWordCount` still
- * memory's size; `immediate` and `error` undefined), which spares one or two byte copies per opcode.
+ * memory's size; `immediate` and `error` undefined), which spares one or two byte copies per opcode. A lean listener
+ * may also carry a positional form (FLAT_STEP): alone, it is called with the fields instead of an event object.
  */
 import { internals } from './modules.js';
 import type { InterpreterLike, RunState } from './types.js';
@@ -18,6 +19,24 @@ type StepListener = (event: object) => void;
 
 /** Marks a step listener that reads no memory bytes, PUSH immediates or REVERT data (see the module comment). */
 export const LEAN_STEPS: unique symbol = Symbol('devgate.leanSteps');
+
+/**
+ * A lean listener's positional form, called in its place when it is the only listener: the fields a struct logger
+ * reads, as the event would carry them (`stack` a copy, `depth` 0-based), without an event or opcode object per opcode.
+ */
+export const FLAT_STEP: unique symbol = Symbol('devgate.flatStep');
+export type FlatStep = (
+  pc: number,
+  name: string,
+  code: number,
+  dynamicFee: bigint,
+  gasLeft: bigint,
+  gasRefund: bigint,
+  stack: bigint[],
+  depth: number,
+  address: unknown,
+  stateManager: unknown,
+) => void;
 
 const EMPTY = new Uint8Array(0);
 
@@ -61,6 +80,14 @@ export function emitStep(interpreter: InterpreterLike, listeners: readonly StepL
   const env = (interpreter as unknown as { _env: StepEnv })._env;
   const info = interpreter._evm._opcodeMap[runState.opCode]!.opcodeInfo as unknown as OpInfo;
   const pc = runState.programCounter;
+  if (listeners.length === 1) {
+    const flat = (listeners[0] as { [FLAT_STEP]?: FlatStep })[FLAT_STEP];
+    if (flat !== undefined) {
+      const { gasLeft, gasRefund, stateManager } = runState;
+      flat(pc, info.fullName, info.code, dynamicFee, gasLeft, gasRefund, runState.stack.getStack(), env.depth, env.address, stateManager);
+      return;
+    }
+  }
   let lean = true;
   for (const listener of listeners) if ((listener as { [LEAN_STEPS]?: boolean })[LEAN_STEPS] !== true) lean = false;
   if (lean) {

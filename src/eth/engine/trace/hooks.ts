@@ -17,7 +17,7 @@
 import type { Address } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { hookFrames } from '../evm/frameHooks.js';
-import { LEAN_STEPS } from '../evm/steps.js';
+import { FLAT_STEP, LEAN_STEPS, type FlatStep } from '../evm/steps.js';
 import { gethError, UNSTARTED } from './gethErrors.js';
 
 /** What a tracer sees of a frame. */
@@ -92,6 +92,23 @@ export interface Tracer {
   enter?(frame: Frame): void;
   exit?(frame: Frame, end: FrameEnd): void;
   step?(step: Step): void | Promise<void>;
+  /**
+   * `step` with its fields as arguments (no Step object per opcode), for a tracer with sync steps that reads no memory
+   * (`stepMemory` false): called instead of `step` where the EVM's fast loop runs the frame.
+   */
+  flatStep?(
+    pc: number,
+    opcode: number,
+    op: string,
+    gas: bigint,
+    cost: bigint,
+    depth: number,
+    stack: readonly bigint[],
+    refund: bigint,
+    address: Address,
+    frame: Frame,
+    state: StepState,
+  ): void;
 }
 
 const EMPTY = new Uint8Array();
@@ -224,7 +241,7 @@ export function attach(vm: VM, tracer: Tracer, check: () => void): { frames: Fra
     frame.lastOp = code;
     frame.lastStackLength = e.stack.length;
     let cost = e.opcode.dynamicFee;
-    if (CALLS.has(code)) cost += callGas(e, eip150);
+    if (CALLS.has(code)) cost += callGas(e.stack, e.gasLeft, e.opcode.dynamicFee, eip150);
     const step: Step = {
       pc: e.pc,
       opcode: code,
@@ -290,6 +307,19 @@ export function attach(vm: VM, tracer: Tracer, check: () => void): { frames: Fra
         });
   const syncListener = (e: StepEvent) => onStep(e);
   if (tracer.stepMemory === false) (syncListener as { [LEAN_STEPS]?: boolean })[LEAN_STEPS] = true;
+  const flatStep = tracer.flatStep?.bind(tracer);
+  if (tracer.stepMemory === false && !tracer.asyncSteps && flatStep !== undefined) {
+    // onStep's work on the fast loop's positional fields (evm/steps.ts FLAT_STEP).
+    const flat: FlatStep = (pc, name, code, dynamicFee, gasLeft, gasRefund, stack, depth, address, state) => {
+      if ((++steps & 1023) === 0) check();
+      const frame = frames[frames.length - 1]!;
+      frame.lastOp = code;
+      frame.lastStackLength = stack.length;
+      const cost = CALLS.has(code) ? dynamicFee + callGas(stack, gasLeft, dynamicFee, eip150) : dynamicFee;
+      flatStep(pc, code, name, gasLeft, cost, depth + 1, stack, gasRefund, address as Address, frame, state as StepState);
+    };
+    (syncListener as { [FLAT_STEP]?: FlatStep })[FLAT_STEP] = flat;
+  }
   const listener = tracer.asyncSteps ? stepListener : syncListener;
   if (tracer.wantsSteps) events.on('step', listener as never);
   return {
@@ -316,10 +346,10 @@ function frameType(m: MessageLike, parent: Frame | undefined): string {
 }
 
 /** The gas a CALL-like opcode hands to its callee, without the stipend (geth's callGasTemp). */
-function callGas(e: StepEvent, eip150: boolean): bigint {
-  const asked = e.stack[e.stack.length - 1] ?? 0n;
+function callGas(stack: readonly bigint[], gasLeft: bigint, dynamicFee: bigint, eip150: boolean): bigint {
+  const asked = stack[stack.length - 1] ?? 0n;
   if (!eip150) return asked;
-  const available = e.gasLeft - e.opcode.dynamicFee;
+  const available = gasLeft - dynamicFee;
   if (available < 0n) return asked;
   const most = available - available / 64n;
   return asked < most ? asked : most;

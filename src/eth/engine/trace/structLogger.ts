@@ -7,7 +7,7 @@
  * failures while it runs do not (geth reports those to OnFault, which the logger ignores).
  */
 import { bigIntToBytes, setLengthLeft, type Address } from '@ethereumjs/util';
-import type { FrameEnd, Frame, Step, Tracer } from './hooks.js';
+import type { FrameEnd, Frame, Step, StepState, Tracer } from './hooks.js';
 import type { StructLogEntry, StructLoggerOptions, StructResult } from './types.js';
 
 const SLOAD = 0x54;
@@ -75,37 +75,47 @@ export class StructLogger implements Tracer {
   }
 
   step(s: Step): void {
+    this.flatStep(s.pc, s.opcode, s.op, s.gas, s.cost, s.depth, s.stack, s.refund, s.address, s.frame, s.state, s.memory);
+  }
+
+  flatStep(
+    pc: number,
+    opcode: number,
+    op: string,
+    gas: bigint,
+    cost: bigint,
+    depth: number,
+    stack: readonly bigint[],
+    refund: bigint,
+    address: Address,
+    frame: Frame,
+    _state: StepState,
+    memory?: Uint8Array,
+  ): void {
     const { opts } = this;
     const load = this.load;
-    if (load !== undefined && load.depth === s.depth) {
+    if (load !== undefined && load.depth === depth) {
       this.load = undefined;
-      this.loaded(load, s.stack[s.stack.length - 1] ?? 0n);
+      this.loaded(load, stack[stack.length - 1] ?? 0n);
     }
     if (this.logs.length >= this.most) {
       if (opts.limit > 0) return;
       throw new TraceTooLarge();
     }
-    const entry: { -readonly [K in keyof StructLogEntry]: StructLogEntry[K] } = {
-      pc: s.pc,
-      op: s.op,
-      gas: s.gas,
-      gasCost: s.cost,
-      depth: s.depth,
-      refund: s.refund,
-    };
-    if (!opts.disableStack) entry.stack = s.stack;
-    if (opts.enableMemory && s.memory.length > 0) entry.memory = s.memory;
-    if (opts.enableReturnData && s.frame.returnData.length > 0) entry.returnData = s.frame.returnData;
+    const entry: { -readonly [K in keyof StructLogEntry]: StructLogEntry[K] } = { pc, op, gas, gasCost: cost, depth, refund };
+    if (!opts.disableStack) entry.stack = stack;
+    if (opts.enableMemory && memory !== undefined && memory.length > 0) entry.memory = memory;
+    if (opts.enableReturnData && frame.returnData.length > 0) entry.returnData = frame.returnData;
     this.logs.push(entry);
-    this.lastOfFrame[s.depth - 1] = entry;
-    if (opts.disableStorage || (s.opcode !== SLOAD && s.opcode !== SSTORE)) return;
-    const n = s.stack.length;
-    if (s.opcode === SSTORE && n >= 2) {
-      const seen = this.seen(s.address);
-      seen.set(s.stack[n - 1]!, s.stack[n - 2]!);
+    this.lastOfFrame[depth - 1] = entry;
+    if (opts.disableStorage || (opcode !== SLOAD && opcode !== SSTORE)) return;
+    const n = stack.length;
+    if (opcode === SSTORE && n >= 2) {
+      const seen = this.seen(address);
+      seen.set(stack[n - 1]!, stack[n - 2]!);
       entry.storage = new Map(seen);
-    } else if (s.opcode === SLOAD && n >= 1) {
-      this.load = { entry, address: s.address, slot: s.stack[n - 1]!, depth: s.depth };
+    } else if (opcode === SLOAD && n >= 1) {
+      this.load = { entry, address, slot: stack[n - 1]!, depth };
     }
   }
 
