@@ -49,6 +49,7 @@ describe('SenderKeys', () => {
         else {
           const tx = createTxFromRLP(hexToBytes(raw as `0x${string}`), { common });
           expect(bytesToHex(got!.publicKey)).toBe(bytesToHex(tx.getSenderPublicKey()));
+          expect(bytesToHex(got!.address!)).toBe(tx.getSenderAddress().toString());
           // Canonical raw bytes: the worker gives the transaction's hash too.
           expect(bytesToHex(got!.hash!)).toBe(bytesToHex(tx.hash()));
         }

@@ -81,7 +81,7 @@ export class SeedTxFactory {
           }),
     };
     const gasLimit = spec.gas !== undefined ? BigInt(spec.gas) : await estimateGas(draft, txData, sender);
-    const tx = withSender(createTx({ ...txData, gasLimit }, { common, freeze: false }).sign(account.privateKey), this.publicKey(account), common);
+    const tx = withSender(createTx({ ...txData, gasLimit }, { common, freeze: false }).sign(account.privateKey), this.publicKey(account), common, sender);
     if (to === undefined && spec.label !== undefined) {
       if (this.labels.has(spec.label)) throw new Error(`label: @${spec.label} is already taken`);
       this.labels.set(spec.label, new Address(generateAddress(sender.bytes, bigIntToUnpaddedBytes(nonce))));
@@ -152,19 +152,20 @@ export function decodeRawTx(bytes: Uint8Array, common: Common, recovered?: Recov
     tx.cache.hash = recovered.hash;
     tx.serialize = () => bytes;
   }
-  return { tx: withSender(tx, recovered?.publicKey ?? tx.getSenderPublicKey(), common), sender: tx.getSenderAddress() };
+  const address = recovered?.address === undefined ? undefined : new Address(recovered.address);
+  return { tx: withSender(tx, recovered?.publicKey ?? tx.getSenderPublicKey(), common, address), sender: tx.getSenderAddress() };
 }
 
 /**
  * `tx` (made with `freeze: false`) frozen, as @ethereumjs freezes it, after its sender's public key
- * went into its cache and getSenderAddress was made to answer the address hashed from it once
- * (a frozen tx only gets the key):
+ * went into its cache and getSenderAddress was made to answer the address hashed from it once, or
+ * the one given (a dev account's, or the sender worker's) (a frozen tx only gets the key):
  * @ethereumjs's hashes the key again (pure-JS keccak) on every call, and running a transaction calls it.
  */
-function withSender(tx: TypedTransaction, senderPubKey: Uint8Array, common: Common): TypedTransaction {
+function withSender(tx: TypedTransaction, senderPubKey: Uint8Array, common: Common, address?: Address): TypedTransaction {
   tx.cache.senderPubKey = senderPubKey;
   if (Object.isFrozen(tx)) return tx;
-  const sender = new Address((common.customCrypto.keccak256 ?? keccak_256)(senderPubKey).slice(12));
+  const sender = address ?? new Address((common.customCrypto.keccak256 ?? keccak_256)(senderPubKey).slice(12));
   tx.getSenderAddress = () => sender;
   Object.freeze(tx);
   return tx;

@@ -1,7 +1,7 @@
 /**
  * Worker entry of senders.ts: recovers the sender public keys of raw transactions, in order, and
- * posts them in batches (`{ from, keys, hashes, ok }`: 64 bytes of key and 32 of hash per
- * transaction). ok[i] = 0 where decoding or recovery failed (the main thread then tries that one
+ * posts them in batches (`{ from, keys, addresses, hashes, ok }`: 64 bytes of key, 20 of address
+ * (the key's keccak, last 20 bytes) and 32 of hash per transaction). ok[i] = 0 where decoding or recovery failed (the main thread then tries that one
  * itself and reports its error); 1: the key only; 3: the key, and the raw bytes are exactly what
  * @ethereumjs serializes the decoded transaction to, so the hash (keccak of those bytes) is the
  * transaction's hash and the main thread may use the raw bytes as its serialization.
@@ -22,6 +22,7 @@ const batchSize = (from: number) => (from < 64 ? 16 : 256);
 for (let from = 0; from < job.raws.length; ) {
   const n = Math.min(batchSize(from), job.raws.length - from);
   const keys = new Uint8Array(n * 64);
+  const addresses = new Uint8Array(n * 20);
   const hashes = new Uint8Array(n * 32);
   const ok = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
@@ -31,6 +32,7 @@ for (let from = 0; from < job.raws.length; ) {
       const key = tx.getSenderPublicKey();
       if (key.length !== 64) continue;
       keys.set(key, i * 64);
+      addresses.set(keccak(key).subarray(12), i * 20);
       ok[i] = 1;
       if (equalsBytes(tx.serialize(), raw)) {
         hashes.set(keccak(raw), i * 32);
@@ -40,6 +42,6 @@ for (let from = 0; from < job.raws.length; ) {
       // Left to the main thread, which reports the error where the seed has it.
     }
   }
-  parentPort!.postMessage({ from, keys, hashes, ok }, [keys.buffer, hashes.buffer, ok.buffer]);
+  parentPort!.postMessage({ from, keys, addresses, hashes, ok }, [keys.buffer, addresses.buffer, hashes.buffer, ok.buffer]);
   from += n;
 }

@@ -21,17 +21,20 @@ export interface SenderJob {
 interface Batch {
   from: number;
   keys: Uint8Array;
+  addresses: Uint8Array;
   hashes: Uint8Array;
   ok: Uint8Array;
 }
 
 /**
- * What the worker gives of a raw transaction: its sender's public key (64 bytes), and, when the raw
+ * What the worker gives of a raw transaction: its sender's public key (64 bytes) and address, and, when the raw
  * bytes are the transaction's own serialization (canonical RLP, as @ethereumjs writes it back), its
  * hash: the main thread then neither serializes nor hashes it again (hash, transaction trie, chain image).
  */
 export interface RecoveredTx {
   readonly publicKey: Uint8Array;
+  /** The sender's address (20 bytes: the last of the key's keccak); absent: hash the key. */
+  readonly address?: Uint8Array;
   readonly hash?: Uint8Array;
 }
 
@@ -54,7 +57,11 @@ export class SenderKeys {
         this.keys[batch.from + i] =
           ok === 0
             ? undefined
-            : { publicKey: batch.keys.subarray(i * 64, i * 64 + 64), hash: ok === 3 ? batch.hashes.subarray(i * 32, i * 32 + 32) : undefined };
+            : {
+                publicKey: batch.keys.subarray(i * 64, i * 64 + 64),
+                address: batch.addresses.subarray(i * 20, i * 20 + 20),
+                hash: ok === 3 ? batch.hashes.subarray(i * 32, i * 32 + 32) : undefined,
+              };
       }
       this.received = batch.from + batch.ok.length;
       if (this.received >= this.count) this.close();
