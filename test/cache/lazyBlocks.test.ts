@@ -8,11 +8,12 @@ import { setFlagsFromString } from 'node:v8';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { chainKey, chainCommon } from '../../src/cache/chainCache.js';
 import { chainFromSeed } from '../../src/eth/engine/build/chainFromSeed.js';
-import { encodeChainImage, restoreChainImage } from '../../src/eth/engine/image/chainImage.js';
+import { encodeChainImage, encodeReceipt, restoreChainImage } from '../../src/eth/engine/image/chainImage.js';
 import { parseSeed } from '../../src/seed/load.js';
 
 setFlagsFromString('--expose-gc');
@@ -37,6 +38,10 @@ describe('restored blocks', () => {
     const chain = await restoreChainImage(encodeChainImage(built.parts(), key), { key, common: await chainCommon(loaded) });
     const mined = [...chain.blocks(1n)].find((m) => m.txHashes.length > 0)!;
     expect(mined).toBeDefined();
+    // The chain image's receipts are the bytes @ethereumjs's RLP encoder gives (written in place by encodeChainImage).
+    for (const [i, m] of [...built.blocks(0n)].entries()) {
+      expect(bytesToHex(chain.blockByNumber(BigInt(i))!.saved!.receipts)).toBe(bytesToHex(RLP.encode(m.receipts.map(encodeReceipt))));
+    }
 
     const freed: string[] = [];
     const registry = new FinalizationRegistry((what: string) => freed.push(what));
