@@ -76,7 +76,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   if (!parsed.success) throw new TypeError(`invalid devgate options:\n${formatIssues(parsed.error)}`);
   const opts = parsed.data;
   const cache = cacheDir(opts.cache);
-  // The data directory's code (and its LMDB native module, ~12 MB RSS) loads only when there is one.
+  // The data directory's code (and its LMDB native module with its 16 MB buffer) loads only when there is one.
   const persist = opts.dataDir === undefined ? undefined : await import('./eth/engine/persist/dataDir/seeded.js');
   const dataDir = opts.dataDir === undefined ? undefined : (await import('./eth/engine/persist/dataDir/store.js')).DataDir.open(opts.dataDir);
   const isCached =
