@@ -15,8 +15,6 @@ import { checkRollupL1Networks, createNetwork, type Network, type NetworkInfo } 
 import type { RollupChain } from './rollup/engine/chain.js';
 import type { EthEngine } from './eth/context.js';
 import { cacheDir, hasCachedChain } from './cache/chainCache.js';
-import { DataDir } from './eth/engine/persist/dataDir/store.js';
-import { dataDirHolds } from './eth/engine/persist/dataDir/seeded.js';
 import { ethNetwork, rollupNetwork, type EthNetwork, type RollupNetwork } from './handles.js';
 import { packagePath } from './packageRoot.js';
 import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/load.js';
@@ -80,11 +78,14 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   if (!parsed.success) throw new TypeError(`invalid devgate options:\n${formatIssues(parsed.error)}`);
   const opts = parsed.data;
   const cache = cacheDir(opts.cache);
-  const dataDir = opts.dataDir === undefined ? undefined : DataDir.open(opts.dataDir);
+  // The data directory's code (and its LMDB native module with its 16 MB buffer) loads only when there is one.
+  const persist = opts.dataDir === undefined ? undefined : await import('./eth/engine/persist/dataDir/seeded.js');
+  const dataDir = opts.dataDir === undefined ? undefined : (await import('./eth/engine/persist/dataDir/store.js')).DataDir.open(opts.dataDir);
   const isCached =
     cache === undefined && dataDir === undefined
       ? undefined
-      : (candidate: LoadedSeed) => (cache !== undefined && hasCachedChain(candidate, cache)) || (dataDir !== undefined && dataDirHolds(dataDir, candidate));
+      : (candidate: LoadedSeed) =>
+          (cache !== undefined && hasCachedChain(candidate, cache)) || (dataDir !== undefined && persist?.dataDirHolds(dataDir, candidate) === true);
   let seeds: LoadedSeed[];
   const names = new Set<string>();
   let keys;

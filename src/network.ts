@@ -5,7 +5,6 @@ import { cachedEthChain } from './cache/chainCache.js';
 import { Miner } from './eth/engine/mining/miner.js';
 import { poolAdmission, type PoolSettings } from './eth/engine/mining/send.js';
 import { Snapshots } from './eth/engine/control/snapshots.js';
-import { dataDirEthChain } from './eth/engine/persist/dataDir/seeded.js';
 import { Impersonation } from './eth/engine/wallet/impersonation.js';
 import { EthFilters, FILTER_METHODS } from './subscriptions/ethFilters.js';
 import { ethMethods } from './eth/methods/index.js';
@@ -50,7 +49,10 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
     case 'eth': {
       const chainOpts = { safeDepth: seed.safeDepth, finalizedDepth: seed.finalizedDepth };
       // With a data directory the chain is restored from it (built and written there on its first start).
-      const stored = env.dataDir === undefined ? undefined : await dataDirEthChain(env.dataDir, loaded, env.cacheDir, chainOpts);
+      const stored =
+        env.dataDir === undefined
+          ? undefined
+          : await (await import('./eth/engine/persist/dataDir/seeded.js')).dataDirEthChain(env.dataDir, loaded, env.cacheDir, chainOpts);
       const chain = stored?.chain ?? (await cachedEthChain(loaded, env.cacheDir, chainOpts)).chain;
       // The gateway's options (CLI, start()) win; else the seed's own mining settings; else automine.
       const fromSeed =

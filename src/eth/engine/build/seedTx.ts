@@ -11,6 +11,7 @@ import type { TxSpec } from '../../../seed/eth.js';
 import { type Artifacts, callData, deployData } from './abi.js';
 import type { BlockDraft } from '../mining/draft.js';
 import type { DevAccount } from '../chain/types.js';
+import type { RecoveredTx } from './senders.js';
 
 const GWEI = 1_000_000_000n;
 /** Tip of seeded fee-market transactions without one (1 gwei, as wallets default). */
@@ -30,16 +31,16 @@ export class SeedTxFactory {
   /**
    * Builds the transaction of `spec` for the block `draft` is building (its base fee and state);
    * `nonceOffset` counts the sender's transactions queued ahead of it outside the state (pending pool);
-   * `senderPubKey` is a raw transaction's sender key when already recovered (senders.ts).
+   * `recovered` is what the sender worker gave of a raw transaction (senders.ts), if anything.
    */
   async build(
     spec: TxSpec,
     draft: BlockDraft,
     nonceOffset: (sender: Address) => bigint = () => 0n,
-    senderPubKey?: Uint8Array,
+    recovered?: RecoveredTx,
   ): Promise<{ tx: TypedTransaction; sender: Address }> {
     const common = draft.vm.common;
-    if (spec.raw !== undefined) return decodeRawTx(hexToBytes(spec.raw as PrefixedHexString), common, senderPubKey);
+    if (spec.raw !== undefined) return decodeRawTx(hexToBytes(spec.raw as PrefixedHexString), common, recovered);
     const account = this.sender(spec.from);
     const sender = account.address;
     const header = draft.context.header;
@@ -80,7 +81,7 @@ export class SeedTxFactory {
           }),
     };
     const gasLimit = spec.gas !== undefined ? BigInt(spec.gas) : await estimateGas(draft, txData, sender);
-    const tx = withSender(createTx({ ...txData, gasLimit }, { common, freeze: false }).sign(account.privateKey), this.publicKey(account), common);
+    const tx = withSender(createTx({ ...txData, gasLimit }, { common, freeze: false }).sign(account.privateKey), this.publicKey(account), common, sender);
     if (to === undefined && spec.label !== undefined) {
       if (this.labels.has(spec.label)) throw new Error(`label: @${spec.label} is already taken`);
       this.labels.set(spec.label, new Address(generateAddress(sender.bytes, bigIntToUnpaddedBytes(nonce))));
@@ -138,22 +139,33 @@ export class SeedTxFactory {
   }
 }
 
-/** A raw signed transaction decoded, its sender recovered (throws for a bad signature, as @ethereumjs does). */
-export function decodeRawTx(bytes: Uint8Array, common: Common, senderPubKey?: Uint8Array): { tx: TypedTransaction; sender: Address } {
+/**
+ * A raw signed transaction decoded, its sender recovered (throws for a bad signature, as @ethereumjs does).
+ * With a hash from the sender worker, which checked that `bytes` are what the transaction serializes to,
+ * the transaction's serialize() answers `bytes` and its hash is that one: building a block serializes
+ * each transaction for its hash, the transaction trie and the chain image (~40 us a transaction), all
+ * of them the same bytes.
+ */
+export function decodeRawTx(bytes: Uint8Array, common: Common, recovered?: RecoveredTx): { tx: TypedTransaction; sender: Address } {
   const tx = createTxFromRLP(bytes, { common, freeze: false });
-  return { tx: withSender(tx, senderPubKey ?? tx.getSenderPublicKey(), common), sender: tx.getSenderAddress() };
+  if (recovered?.hash !== undefined) {
+    tx.cache.hash = recovered.hash;
+    tx.serialize = () => bytes;
+  }
+  const address = recovered?.address === undefined ? undefined : new Address(recovered.address);
+  return { tx: withSender(tx, recovered?.publicKey ?? tx.getSenderPublicKey(), common, address), sender: tx.getSenderAddress() };
 }
 
 /**
  * `tx` (made with `freeze: false`) frozen, as @ethereumjs freezes it, after its sender's public key
- * went into its cache and getSenderAddress was made to answer the address hashed from it once
- * (a frozen tx only gets the key):
+ * went into its cache and getSenderAddress was made to answer the address hashed from it once, or
+ * the one given (a dev account's, or the sender worker's) (a frozen tx only gets the key):
  * @ethereumjs's hashes the key again (pure-JS keccak) on every call, and running a transaction calls it.
  */
-function withSender(tx: TypedTransaction, senderPubKey: Uint8Array, common: Common): TypedTransaction {
+function withSender(tx: TypedTransaction, senderPubKey: Uint8Array, common: Common, address?: Address): TypedTransaction {
   tx.cache.senderPubKey = senderPubKey;
   if (Object.isFrozen(tx)) return tx;
-  const sender = new Address((common.customCrypto.keccak256 ?? keccak_256)(senderPubKey).slice(12));
+  const sender = address ?? new Address((common.customCrypto.keccak256 ?? keccak_256)(senderPubKey).slice(12));
   tx.getSenderAddress = () => sender;
   Object.freeze(tx);
   return tx;

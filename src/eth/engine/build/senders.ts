@@ -21,14 +21,28 @@ export interface SenderJob {
 interface Batch {
   from: number;
   keys: Uint8Array;
+  addresses: Uint8Array;
+  hashes: Uint8Array;
   ok: Uint8Array;
+}
+
+/**
+ * What the worker gives of a raw transaction: its sender's public key (64 bytes) and address, and, when the raw
+ * bytes are the transaction's own serialization (canonical RLP, as @ethereumjs writes it back), its
+ * hash: the main thread then neither serializes nor hashes it again (hash, transaction trie, chain image).
+ */
+export interface RecoveredTx {
+  readonly publicKey: Uint8Array;
+  /** The sender's address (20 bytes: the last of the key's keccak); absent: hash the key. */
+  readonly address?: Uint8Array;
+  readonly hash?: Uint8Array;
 }
 
 /** Below this many raw transactions a worker costs more to start (~0.1-0.3 s) than it saves. */
 export const MIN_RAW_TXS_FOR_WORKER = 256;
 
 export class SenderKeys {
-  private readonly keys: (Uint8Array | undefined)[] = [];
+  private readonly keys: (RecoveredTx | undefined)[] = [];
   private received = 0;
   private ended = false;
   private waiting: (() => void)[] = [];
@@ -38,7 +52,17 @@ export class SenderKeys {
     private readonly count: number,
   ) {
     worker.on('message', (batch: Batch) => {
-      for (let i = 0; i < batch.ok.length; i++) this.keys[batch.from + i] = batch.ok[i] === 1 ? batch.keys.subarray(i * 64, i * 64 + 64) : undefined;
+      for (let i = 0; i < batch.ok.length; i++) {
+        const ok = batch.ok[i]!;
+        this.keys[batch.from + i] =
+          ok === 0
+            ? undefined
+            : {
+                publicKey: batch.keys.subarray(i * 64, i * 64 + 64),
+                address: batch.addresses.subarray(i * 20, i * 20 + 20),
+                hash: ok === 3 ? batch.hashes.subarray(i * 32, i * 32 + 32) : undefined,
+              };
+      }
       this.received = batch.from + batch.ok.length;
       if (this.received >= this.count) this.close();
       this.notify();
@@ -58,8 +82,8 @@ export class SenderKeys {
     return worker === undefined ? undefined : new SenderKeys(worker, job.raws.length);
   }
 
-  /** The public key (64 bytes) of raw transaction `index`, or undefined: recover it yourself. */
-  async get(index: number): Promise<Uint8Array | undefined> {
+  /** The sender key (and hash, see RecoveredTx) of raw transaction `index`, or undefined: recover it yourself. */
+  async get(index: number): Promise<RecoveredTx | undefined> {
     while (index >= this.received && !this.ended) await new Promise<void>((resolve) => this.waiting.push(resolve));
     return index < this.received ? this.keys[index] : undefined;
   }
