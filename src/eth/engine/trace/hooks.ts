@@ -6,8 +6,9 @@
  *   a frame is read from the message (CREATE2 has a salt, DELEGATECALL is flagged, CALLCODE runs other code at its
  *   own address); a static message under a non-static frame is a STATICCALL. With steps, the caller's last opcode
  *   names it exactly (a CALL made inside a STATICCALL frame is static too: without steps it shows as STATICCALL).
- * - Steps: only when a tracer asks for them (a `step` listener makes the EVM run its stock interpreter loop, see
- *   src/eth/engine/evm/loop.ts). The gas cost of CALL, CALLCODE, DELEGATECALL and STATICCALL is geth's: the
+ * - Steps: only when a tracer asks for them. A synchronous `step` listener is fed by devgate's fast loop itself
+ *   (src/eth/engine/evm/steps.ts: events as the stock interpreter builds them, lean ones without memory copies, or
+ *   the fields as arguments for a FLAT_STEP listener); other listeners make the EVM run its stock loop. The gas cost of CALL, CALLCODE, DELEGATECALL and STATICCALL is geth's: the
  *   opcode's fee plus the gas it hands to the callee (EIP-150's all but one 64th).
  * - Frames @ethereumjs makes no message for (src/eth/engine/evm/frameHooks.ts): calls and creations that fail before
  *   they start (call depth, balance, nonce; geth's OnEnter/OnExit with gas used 0) and SELFDESTRUCT (gas 0, the
