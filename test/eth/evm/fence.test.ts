@@ -16,6 +16,9 @@ import { decide, TESTED_VERSIONS } from '../../../src/eth/engine/evm/gate.js';
 const STOCK_FILES: Readonly<Record<string, string>> = {
   'evm/dist/esm/interpreter.js': '27106c4194446a01',
   'evm/dist/esm/evm.js': 'e978f659e72aeb8e',
+  // frame.ts pools memories (a fresh one is 8 KB of zeros) and makes a Stack as the Interpreter's constructor does.
+  'evm/dist/esm/memory.js': 'd5203f84ad27c846',
+  'evm/dist/esm/stack.js': 'b79441161e8b289d',
   'evm/dist/esm/opcodes/functions.js': '9a73c68a74d15dd4',
   'evm/dist/esm/opcodes/gas.js': '72087f58b0b78e2f',
   'evm/dist/esm/opcodes/util.js': 'a9ae8a7bd71c0580',

@@ -17,7 +17,7 @@ import { EVM } from '@ethereumjs/evm';
 import { Account, createZeroAddress, type Address } from '@ethereumjs/util';
 import { internals } from './modules.js';
 import { isOptedIn } from './optIn.js';
-import type { EvmLike, ExecResultLike, FrameResult, MessageLike } from './types.js';
+import type { EvmLike, ExecResultLike, FrameResult, InterpreterLike, MessageLike } from './types.js';
 
 const REVERT = 'revert';
 const INVALID_EOF_FORMAT = 'invalid EOF format';
@@ -115,16 +115,7 @@ async function runFrame(
     createdAddresses: message.createdAddresses,
     initialLogs: opts.initialLogs,
   };
-  const interpreter = new internals!.Interpreter(
-    evm,
-    evm.stateManager,
-    evm.blockchain,
-    env,
-    gasLimit,
-    evm.journal,
-    evm.performanceLogger,
-    evm._optsCached.profiler,
-  );
+  const interpreter = newInterpreter(evm, env, gasLimit);
   if (message.selfdestruct) interpreter._result.selfdestruct = message.selfdestruct;
   if (message.createdAddresses) interpreter._result.createdAddresses = message.createdAddresses;
   const { runState, exceptionError } = await interpreter.run(message.code as Uint8Array, opts);
@@ -136,7 +127,10 @@ async function runFrame(
   }
   message.accessWitness?.commit();
   const { gasLeft, gasRefund, stateGasSpilled } = runState;
-  const end = evm.events.listenerCount('step') === 0 ? { gasLeft, gasRefund, stateGasSpilled } : endState(runState);
+  const stepped = evm.events.listenerCount('step') !== 0;
+  // A tracer reads the memory a frame ended with (endState): only a frame nobody stepped gives its memory back.
+  if (!stepped) releaseMemory((runState as unknown as { memory: PooledMemory }).memory);
+  const end = stepped ? endState(runState) : { gasLeft, gasRefund, stateGasSpilled };
   return {
     logs: result.logs,
     returnValue: result.returnValue ?? new Uint8Array(0),
@@ -149,6 +143,76 @@ async function runFrame(
     gasRefund,
     stateGasSpilled,
   };
+}
+
+/** Memory as memory.js makes it: a fresh one's `_store` is CONTAINER_SIZE (8,192) zero bytes; it holds nothing else. */
+interface PooledMemory {
+  _store: Uint8Array;
+}
+const FRESH_STORE_BYTES = 8192;
+const MAX_POOLED = 64;
+/** Memories of ended frames, zeroed: each is taken by one frame at a time and given back when that frame ends. */
+const memories: PooledMemory[] = [];
+/** Frames that ran on a memory an ended frame gave back (for tests). */
+export const memoryPool = { reused: 0 };
+/** The Stack class (stack.js), read from the first interpreter the stock constructor makes. */
+let StackClass: (new () => unknown) | undefined;
+
+/**
+ * `new Interpreter(...)` (interpreter.js), with a memory of an ended frame when one is pooled: the stock constructor
+ * makes a fresh Memory, an 8 KB array, per frame. The object is built field for field as the constructor builds it.
+ */
+function newInterpreter(evm: EvmLike, env: object & { gasRefund: bigint }, gasLimit: bigint): InterpreterLike {
+  const Interpreter = internals!.Interpreter;
+  const common = evm.common as EvmLike['common'] & { consensusType(): string };
+  // The constructor's clique check throws there: let the stock one say so.
+  const memory = StackClass !== undefined && common.consensusType() !== 'poa' ? memories.pop() : undefined;
+  if (memory === undefined) {
+    const made = new Interpreter(evm, evm.stateManager, evm.blockchain, env, gasLimit, evm.journal, evm.performanceLogger, evm._optsCached.profiler);
+    StackClass ??= (made._runState as unknown as { stack: { constructor: new () => unknown } }).stack.constructor;
+    return made;
+  }
+  memoryPool.reused++;
+  const it = Object.create(Interpreter.prototype) as InterpreterLike & Record<string, unknown>;
+  it.opDebuggers = {};
+  it._evm = evm;
+  it._stateManager = evm.stateManager;
+  it.common = common;
+  it._runState = {
+    programCounter: 0,
+    opCode: 0xfe,
+    memory,
+    memoryWordCount: 0n,
+    highestMemCost: 0n,
+    stack: new StackClass!(),
+    code: new Uint8Array(0),
+    validJumps: Uint8Array.from([]),
+    cachedPushes: {},
+    stateManager: evm.stateManager,
+    blockchain: evm.blockchain,
+    env,
+    shouldDoJumpAnalysis: true,
+    interpreter: it,
+    gasRefund: env.gasRefund,
+    gasLeft: gasLimit,
+    stateGasSpilled: 0n,
+    returnBytes: new Uint8Array(0),
+  } as unknown as InterpreterLike['_runState'];
+  it.journal = evm.journal;
+  it._env = env;
+  const initialLogs = (env as { initialLogs?: unknown[] }).initialLogs;
+  it._result = { logs: initialLogs ? [...initialLogs] : [], returnValue: undefined, selfdestruct: new Map() };
+  it.profilerOpts = evm._optsCached.profiler;
+  it.performanceLogger = evm.performanceLogger;
+  return it;
+}
+
+/** Gives an ended frame's memory back, zeroed as a fresh one (one that grew past 8 KB is left to the collector). */
+function releaseMemory(memory: PooledMemory): void {
+  const store = memory._store;
+  if (store.length !== FRESH_STORE_BYTES || memories.length >= MAX_POOLED) return;
+  store.fill(0);
+  memories.push(memory);
 }
 
 /** What a tracer reads of the state a frame ended in (geth logs the STOP of code that runs off its end). */
