@@ -5,12 +5,11 @@
  * digest before and after a change means the same answers).
  */
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { start } from '../src/index.js';
 import { benchChain, CACHE_DIR, DEFAULT_CHAIN_OPTIONS, prng } from './seed.js';
 import { FIGURES } from './figures.js';
+import { startProfile } from './inProcessProfile.js';
 
 const requests = Number(process.argv[2] ?? 300);
 const rounds = Number(process.argv[3] ?? 3);
@@ -29,23 +28,13 @@ for (let round = 0; round < rounds; round++) {
   // warm-up
   for (const b of bodies.slice(0, 20)) await post(b);
   const hash = createHash('sha256');
-  const session = process.env.SIM_PROF ? new Session() : undefined;
-  if (session) {
-    session.connect();
-    await session.post('Profiler.enable');
-    await session.post('Profiler.setSamplingInterval', { interval: 200 });
-    await session.post('Profiler.start');
-  }
+  const stopProfile = await startProfile(process.env.SIM_PROF);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   for (const b of bodies) hash.update(await post(b));
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  if (session) {
-    const { profile } = await session.post('Profiler.stop');
-    writeFileSync(`${process.env.SIM_PROF}.${round}.cpuprofile`, JSON.stringify(profile));
-    session.disconnect();
-  }
+  await stopProfile(round);
   const ms = (cpu.user + cpu.system) / 1000 / requests;
   console.log(`round ${round}: ${ms.toFixed(3)} ms CPU/req, ${(wall / requests).toFixed(3)} ms wall/req, digest ${hash.digest('hex').slice(0, 16)}`);
 }

@@ -21,7 +21,7 @@ export interface WriteFigures {
   error?: string;
 }
 
-const TRANSFER = [
+export const TRANSFER = [
   {
     type: 'function',
     name: 'transfer',
@@ -33,9 +33,10 @@ const TRANSFER = [
     outputs: [{ type: 'bool' }],
   },
 ] as const;
-const FEES = { maxFeePerGas: 200_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
+export const FEES = { maxFeePerGas: 200_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
 
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
+export const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** Sends a raw transaction and waits for its receipt (polling, as a client's waitForTransactionReceipt does); gives the ms it took. */
 export async function sendAndWait(url: string, raw: Hex): Promise<number> {
