@@ -1,22 +1,7 @@
-/**
- * Server CPU time per eth_call (the bench figures callLatest / callHistorical: an ERC-20 balanceOf of a random
- * holder), a quieter measure than req/s on a shared machine. Starts the gateway of each tree given with `--root`
- * (default: this one; repeat it to compare trees) on the bench chain, one child process per tree, then measures them
- * in turn, round after round (A, B, A, B, ...), with the same requests: `--concurrency` requests in flight over
- * keep-alive connections. Prints each child's CPU time (user + system, /proc/<pid>/stat) per request, and a digest
- * of the answers (the same digest for every tree means the same answers).
- *
- *   npx tsx bench/callCpu.ts --root /work/wt/base --root . --block random --count 3000 --rounds 4
- *   npx tsx bench/callCpu.ts --block latest --profile /tmp/call   (writes /tmp/call-0.cpuprofile)
- */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
-import { createInterface } from 'node:readline';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
+import { type ChildServer, serveChild, spawnChild } from './childServer.js';
 import { benchChain, CACHE_DIR, DEFAULT_CHAIN_OPTIONS, prng } from './seed.js';
 import { FIGURES } from './figures.js';
 
@@ -42,62 +27,15 @@ const chain = await benchChain(DEFAULT_CHAIN_OPTIONS, (l) => console.error(l));
 const roots = (args.root ?? [resolve(import.meta.dirname, '..')]).map((r) => resolve(r));
 
 if (args.serve) {
-  const root = roots[0]!;
-  const { start } = (await import(pathToFileURL(join(root, 'src', 'index.ts')).href)) as typeof import('../src/index.js');
   // One chain cache per tree: the cache keeps one snapshot per network, and its key hashes the engine's sources.
-  const tag = createHash('sha256').update(root).digest('hex').slice(0, 8);
-  const gw = await start({ port: 0, chains: [chain.seedPath], cache: { dir: join(CACHE_DIR, `callCpu-cache-${tag}`) } });
-  const session = new Session();
-  session.connect();
-  console.log(`URL ${gw.url('bench')}`);
-  for await (const line of createInterface({ input: process.stdin })) {
-    if (line === 'start') {
-      await session.post('Profiler.enable');
-      // 100 us between samples (V8's default is 1 ms): a short request still gets a few samples.
-      await session.post('Profiler.setSamplingInterval', { interval: 100 });
-      await session.post('Profiler.start');
-    } else if (line.startsWith('stop ')) {
-      const { profile } = await session.post('Profiler.stop');
-      writeFileSync(line.slice(5), JSON.stringify(profile));
-    }
-    console.log('ok');
-  }
-  await gw.stop();
-  process.exit(0);
+  const tag = createHash('sha256').update(roots[0]!).digest('hex').slice(0, 8);
+  // 100 us between samples (V8's default is 1 ms): a short request still gets a few samples.
+  await serveChild({ root: roots[0]!, seedPath: chain.seedPath, cacheDir: join(CACHE_DIR, `callCpu-cache-${tag}`), samplingUs: 100 });
 }
 
-interface Server {
-  root: string;
-  pid: number;
-  url: string;
-  command(c: string): Promise<void>;
-  close(): Promise<void>;
-}
-
-async function serve(root: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--serve', '--root', root], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-  const nextLine = async () => (await lines.next()).value as string;
-  let first = await nextLine();
-  while (!first.startsWith('URL ')) first = await nextLine();
-  return {
-    root,
-    pid: child.pid!,
-    url: first.slice(4),
-    command: async (c) => {
-      child.stdin!.write(`${c}\n`);
-      await nextLine();
-    },
-    close: async () => {
-      child.stdin!.end();
-      await new Promise((r) => child.once('exit', r));
-    },
-  };
-}
-
-const cpuMs = (pid: number) => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+const cpuMs = (s: ChildServer) => {
+  const { user, system } = s.cpu();
+  return user + system;
 };
 
 const figure = FIGURES.find((f) => f.id === (args.figure ?? (args.block === 'latest' ? 'callLatest' : 'callHistorical')))!;
@@ -126,18 +64,18 @@ async function send(url: string, list: string[]): Promise<string[]> {
   return out;
 }
 
-const servers: Server[] = [];
-for (const root of roots) servers.push(await serve(root));
+const servers: ChildServer[] = [];
+for (const root of roots) servers.push(await spawnChild(import.meta.filename, root));
 for (const s of servers) await send(s.url, bodies(1, Number(args.warmup)));
 if (args.profile) for (const [i] of servers.entries()) await servers[i]!.command('start');
 const digests = servers.map(() => createHash('sha256'));
 for (let r = 0; r < Number(args.rounds); r++) {
   const list = bodies(100 + r, Number(args.count));
   for (const [i, s] of servers.entries()) {
-    const cpu0 = cpuMs(s.pid);
+    const cpu0 = cpuMs(s);
     const t0 = performance.now();
     const answers = await send(s.url, list);
-    const cpu = cpuMs(s.pid) - cpu0;
+    const cpu = cpuMs(s) - cpu0;
     const wall = performance.now() - t0;
     for (const a of answers) digests[i]!.update(a);
     console.log(

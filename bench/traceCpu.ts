@@ -1,19 +1,6 @@
-/**
- * CPU time per debug_traceTransaction request (a quieter measure than req/s on a shared machine): starts the gateway
- * of the tree at `--root` (default: this one) on the bench chain in a child process, traces `--count` random bench
- * transactions one after the other over HTTP and prints the child's CPU time (user + system, /proc/<pid>/stat) per
- * request: the server's work only, not the client's. Run it for an old and a new tree, interleaved, to compare.
- *
- *   npx tsx bench/traceCpu.ts --tracer callTracer --count 400
- *   npx tsx bench/traceCpu.ts --root /tmp/base --tracer struct --profile /tmp/struct.cpuprofile
- */
-import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
-import { createInterface } from 'node:readline';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
+import { serveChild, spawnChild } from './childServer.js';
 import { benchChain, CACHE_DIR, DEFAULT_CHAIN_OPTIONS, prng } from './seed.js';
 
 const { values: args } = parseArgs({
@@ -34,41 +21,12 @@ const { values: args } = parseArgs({
 
 const chain = await benchChain(DEFAULT_CHAIN_OPTIONS, (l) => console.error(l));
 
-if (args.serve) {
-  const { start } = (await import(pathToFileURL(join(args.root, 'src', 'index.ts')).href)) as typeof import('../src/index.js');
-  const gw = await start({ port: 0, chains: [chain.seedPath], cache: { dir: join(CACHE_DIR, 'traceCpu-cache') } });
-  const session = new Session();
-  session.connect();
-  console.log(`URL ${gw.url('bench')}`);
-  for await (const line of createInterface({ input: process.stdin })) {
-    if (line === 'start') {
-      await session.post('Profiler.enable');
-      await session.post('Profiler.start');
-    } else if (line.startsWith('stop ')) {
-      const { profile } = await session.post('Profiler.stop');
-      writeFileSync(line.slice(5), JSON.stringify(profile));
-    }
-    console.log('ok');
-  }
-  await gw.stop();
-  process.exit(0);
-}
+if (args.serve) await serveChild({ root: args.root, seedPath: chain.seedPath, cacheDir: join(CACHE_DIR, 'traceCpu-cache') });
 
-const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--serve', '--root', args.root], { stdio: ['pipe', 'pipe', 'inherit'] });
-const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-const nextLine = async () => (await lines.next()).value as string;
-let first = await nextLine();
-while (!first.startsWith('URL ')) first = await nextLine();
-const url = first.slice(4);
-const command = async (c: string) => {
-  child.stdin!.write(`${c}\n`);
-  await nextLine();
-};
+const server = await spawnChild(import.meta.filename, args.root);
+const { url, command } = server;
 /** The child's CPU time so far, user and system (ms). */
-const cpuTimes = () => {
-  const f = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return { user: (Number(f[11]) * 1000) / 100, system: (Number(f[12]) * 1000) / 100 };
-};
+const cpuTimes = () => server.cpu();
 
 const config = args.tracer === 'struct' ? {} : { tracer: args.tracer };
 const rand = prng(1234);
@@ -103,5 +61,4 @@ for (let r = 0; r < Number(args.rounds); r++) {
   );
 }
 if (args.profile) await command(`stop ${args.profile}`);
-child.stdin!.end();
-await new Promise((r) => child.once('exit', r));
+await server.close();
