@@ -90,36 +90,20 @@ export function emitStep(interpreter: InterpreterLike, listeners: readonly StepL
   }
   let lean = true;
   for (const listener of listeners) if ((listener as { [LEAN_STEPS]?: boolean })[LEAN_STEPS] !== true) lean = false;
-  if (lean) {
-    const event = {
-      pc,
-      gasLeft: runState.gasLeft,
-      gasRefund: runState.gasRefund,
-      opcode: { name: info.fullName, fee: info.fee, dynamicFee, isAsync: info.isAsync, code: info.code },
-      stack: runState.stack.getStack(),
-      depth: env.depth,
-      address: env.address,
-      account: env.contract,
-      memory: EMPTY,
-      memoryWordCount,
-      codeAddress: env.codeAddress,
-      stateManager: runState.stateManager,
-      eofSection: undefined,
-      immediate: undefined,
-      error: undefined,
-      eofFunctionDepth: undefined,
-    };
-    for (const listener of listeners) listener(event);
-    return;
-  }
+  // A lean event carries none of memory's bytes, a PUSH's immediate or a REVERT's data (no copies).
+  let memory = EMPTY;
+  let immediate: Uint8Array | undefined;
   let error: Uint8Array | undefined;
-  if (info.code === 0xfd) {
-    const [offset, length] = runState.stack.peek(2) as [bigint, bigint];
-    error = new Uint8Array(0);
-    if (length !== 0n) error = runState.memory.read(Number(offset), Number(length));
+  if (!lean) {
+    if (info.code === 0xfd) {
+      const [offset, length] = runState.stack.peek(2) as [bigint, bigint];
+      error = new Uint8Array(0);
+      if (length !== 0n) error = runState.memory.read(Number(offset), Number(length));
+    }
+    const width = immediates?.[info.code]?.intermediates;
+    if (width !== undefined && width > 0) immediate = runState.code.slice(pc + 1, pc + 1 + width);
+    memory = runState.memory._store.slice(0, Number(memoryWordCount) * 32);
   }
-  const width = immediates?.[info.code]?.intermediates;
-  const immediate = width !== undefined && width > 0 ? runState.code.slice(pc + 1, pc + 1 + width) : undefined;
   const event = {
     pc,
     gasLeft: runState.gasLeft,
@@ -129,7 +113,7 @@ export function emitStep(interpreter: InterpreterLike, listeners: readonly StepL
     depth: env.depth,
     address: env.address,
     account: env.contract,
-    memory: runState.memory._store.slice(0, Number(memoryWordCount) * 32),
+    memory,
     memoryWordCount,
     codeAddress: env.codeAddress,
     stateManager: runState.stateManager,
