@@ -52,8 +52,11 @@ export function dumpAnswer(chain: RollupChain, network: string): DumpAnswer {
 /** A dump loading failed (file, shape, checksum, another chain): starknet-devnet's code -1 for dump and load errors. */
 export const dumpFailure = (message: string): RollupError => new RollupError(-1, message);
 
-/** At most this many bytes once unzipped (a bomb guard; a 1,000-block rollup dumps to a few MB). */
-const MAX_DUMP_BYTES = 1 << 30;
+/**
+ * At most this many bytes once unzipped: a guard against a small gzip that unzips to gigabytes (one request must not
+ * take the process's memory or hold its event loop for long); a 1,000-block rollup dumps to under 1 MB.
+ */
+export const MAX_DUMP_BYTES = 256 * 1024 * 1024;
 
 /**
  * Reads a dump for `chain`: devnet_dump's answer as a JSON value (or the JSON-RPC response carrying it). Throws a
@@ -72,7 +75,8 @@ export function readDumpAnswer(value: unknown, chain: RollupChain, network: stri
   let bytes: Uint8Array;
   try {
     bytes = gunzipSync(Buffer.from(v.data, 'base64'), { maxOutputLength: MAX_DUMP_BYTES });
-  } catch {
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw dumpFailure(`the dump's "data" unzips to more than ${MAX_DUMP_BYTES / 2 ** 20} MB`);
     throw dumpFailure('the dump\'s "data" is damaged (not gzip, or truncated)');
   }
   return checked(() => decodeRollupDump(bytes, chain, network), network);

@@ -5,9 +5,10 @@
 import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgument, RollupError } from '../../src/errors.js';
-import { DUMP_FORMAT, dumpAnswer, readDumpAnswer } from '../../src/rollup/dumpAnswer.js';
+import { DUMP_FORMAT, dumpAnswer, MAX_DUMP_BYTES, readDumpAnswer } from '../../src/rollup/dumpAnswer.js';
 import { dumpFilePath, prepareDumpDir, readDumpFile, writeDumpFile, type DumpDir } from '../../src/rollup/dumpFiles.js';
 import type { RollupChain } from '../../src/rollup/engine/chain.js';
 import { RollupControls } from '../../src/rollup/engine/controls.js';
@@ -155,6 +156,8 @@ describe('dump and load', () => {
       ['text', /not a devgate rollup dump/],
       [{ ...good, data: '!!' }, /not base64/],
       [{ ...good, data: good.data.slice(0, 30) }, /damaged/],
+      // ~300 KB of gzip that unzips past the guard: refused by its size, not unzipped whole.
+      [{ ...good, data: gzipSync(Buffer.alloc(MAX_DUMP_BYTES + 1), { level: 9 }).toString('base64') }, /unzips to more than 256 MB/],
       [damaged, /damaged|checksum|unreadable/],
       [dumpAnswer(other.chain, 'rollup-test'), /another chain/],
       [dumpAnswer(otherGenesis.chain, 'rollup-test'), /another chain/],
