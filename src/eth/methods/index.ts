@@ -39,6 +39,7 @@ import { eth_sendRawTransaction } from './eth_sendRawTransaction.js';
 import { eth_sendRawTransactionSync } from './eth_sendRawTransactionSync.js';
 import { eth_sendTransaction } from './eth_sendTransaction.js';
 import { eth_signTransaction } from './eth_signTransaction.js';
+import { eth_fillTransaction } from './eth_fillTransaction.js';
 import { eth_sign } from './eth_sign.js';
 import { personal_sign } from './personal_sign.js';
 import { eth_signTypedData_v4 } from './eth_signTypedData_v4.js';
@@ -119,6 +120,7 @@ export const SEND_METHODS = [
   eth_sendRawTransactionSync,
   eth_sendTransaction,
   eth_signTransaction,
+  eth_fillTransaction,
   eth_sign,
   personal_sign,
   eth_signTypedData_v4,

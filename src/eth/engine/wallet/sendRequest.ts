@@ -56,3 +56,13 @@ export function sendUnsignedRequest(chain: EthChain, miner: Miner, req: SendRequ
     return sendNow(chain, miner, impersonatedTx(data, common, req.from), admit, req.from);
   });
 }
+
+/**
+ * geth's eth_fillTransaction: the request filled as eth_signTransaction fills it (nonce from the pool, gas by
+ * estimate, EIP-1559 fees unless gasPrice is given, chain id), left unsigned. Any sender (geth's zero address when
+ * `from` is absent): nothing is signed or sent, so it takes no writer.
+ */
+export async function fillRequest(chain: EthChain, miner: Miner, req: SendRequest): Promise<TypedTransaction> {
+  const data = await fillTransaction(chain, req, miner.nextBaseFee());
+  return createTx(data as never, { common: chain.commonAt(chain.head().number + 1n, miner.nextHeader().timestamp!) });
+}
