@@ -24,7 +24,7 @@ async function rpc(method: string, params: unknown[]): Promise<{ result?: any; e
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
-  return res.json();
+  return (await res.json()) as { result?: any; error?: { code: number; message: string } };
 }
 
 describe('eth_fillTransaction', () => {

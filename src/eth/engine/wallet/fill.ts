@@ -1,6 +1,7 @@
 /**
  * The fields eth_sendTransaction and eth_signTransaction fill in, as geth and anvil do: nonce from the pool,
- * gas by estimate, EIP-1559 fees from the fee market (type 2 unless gasPrice is given), chain id.
+ * gas by estimate, EIP-1559 fees from the fee market (type 2 unless gasPrice is given; type 4 with an authorization
+ * list), chain id.
  */
 import type { AccessListBytes, TxData } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
@@ -42,5 +43,8 @@ export async function fillTransaction(chain: EthChain, req: SendRequest, baseFee
   const maxPriorityFeePerGas =
     req.maxPriorityFeePerGas ?? (req.maxFeePerGas !== undefined && req.maxFeePerGas < suggestTip(chain) ? req.maxFeePerGas : suggestTip(chain));
   const maxFeePerGas = req.maxFeePerGas ?? baseFee * 2n + maxPriorityFeePerGas;
-  return { ...base, type: 2, maxFeePerGas, maxPriorityFeePerGas, accessList: accessList ?? [], chainId: chain.chainId };
+  const fees = { ...base, maxFeePerGas, maxPriorityFeePerGas, accessList: accessList ?? [], chainId: chain.chainId };
+  // geth's ToTransaction: an authorization list makes a set-code (type 4) transaction.
+  if (req.authorizationList !== undefined) return { ...fees, type: 4, authorizationList: req.authorizationList };
+  return { ...fees, type: 2 };
 }
