@@ -14,7 +14,7 @@ const shared = { testTimeout: 60_000, hookTimeout: 120_000, pool: 'forks' as con
 export default defineConfig({
   test: {
     projects: [
-      { test: { ...shared, name: 'built', include: ['test/**/*.test.ts'] } },
+      { test: { ...shared, name: 'built', include: ['test/**/*.test.ts'], env: { DEVGATE_CACHE_DIR: 'off' } } },
       {
         test: {
           ...shared,

@@ -30,13 +30,15 @@ export type CacheOutcome = 'hit' | 'stored' | 'off';
 
 /**
  * The default cache directory: `node_modules/.cache/devgate` when the working directory has a
- * node_modules, else the OS cache directory's `devgate`. Under vitest there is none (the cache is
- * off), so test results never depend on an earlier run; `DEVGATE_CACHE_DIR` overrides both.
+ * node_modules, else the OS cache directory's `devgate`; `DEVGATE_CACHE_DIR` overrides both, and
+ * `DEVGATE_CACHE_DIR=off` turns the cache off. A test suite's `start()` uses it too (a warm start restores
+ * the shipped chains instead of building them); devgate's own `built` tests set `off`, so their results
+ * never depend on an earlier run.
  */
 export function defaultCacheDir(): string | undefined {
   const env = process.env.DEVGATE_CACHE_DIR;
+  if (env === 'off') return undefined;
   if (env !== undefined && env !== '') return resolve(env);
-  if (process.env.VITEST !== undefined) return undefined;
   if (existsSync(join(process.cwd(), 'node_modules'))) return join(process.cwd(), 'node_modules', '.cache', 'devgate');
   const home = homedir();
   const os = platform();
