@@ -8,6 +8,7 @@
  */
 import { DEFAULT_LIMITS, GatewayServer } from './gateway/server.js';
 import type { GatewayControl } from './gateway/control.js';
+import type { DevgateProvider, ProviderOptions } from './gateway/provider.js';
 import { mergeLimits } from './gateway/limits.js';
 import { StartOptionsSchema, type StartOptions } from './options.js';
 import { loadKeysFile, OPEN_KEYS, parseKeys } from './gateway/policy/keys.js';
@@ -33,6 +34,7 @@ export { VERSION } from './version.js';
 export { ManualClock, systemClock, type Clock } from './clock.js';
 export type { GatewayControl, UsageReport, KeysListing } from './gateway/control.js';
 export type { GatewayLimits } from './gateway/limits.js';
+export { ProviderRpcError, type DevgateProvider, type ProviderOptions, type RequestArguments } from './gateway/provider.js';
 export type { OutageSpec, OutageInfo } from './gateway/policy/outage.js';
 export { KeysError, type KeySpec } from './gateway/policy/keys.js';
 export type { CacheOptions, MiningOptions, StartOptions, StateOptions } from './options.js';
@@ -53,6 +55,11 @@ export interface Gateway {
   url(network: string, key?: string): string;
   /** WebSocket address of a network: `ws://host:port/<network>/ws/v3/<key>`. */
   wsUrl(network: string, key?: string): string;
+  /**
+   * An in-process EIP-1193 provider of a network (no socket): `custom(gw.provider('mainnet'))` for viem,
+   * `new BrowserProvider(gw.provider('mainnet'))` for ethers. The same answers and policy as HTTP for `key`.
+   */
+  provider(network: string, key?: string, options?: ProviderOptions): DevgateProvider;
   /** Keys, usage, outages and limits: the same operations as the admin interface at `/admin`. */
   readonly policy: GatewayControl;
   /** A rollup network, for control: createBlock, acceptOnL1, rejectBlock, setTime, increaseTime, addInvokeTransaction. */
@@ -175,6 +182,10 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     wsUrl(network, key = DEFAULT_KEY) {
       check(network);
       return `ws://${hostPart}:${address.port}/${network}/ws/v3/${key}`;
+    },
+    provider(network, key = DEFAULT_KEY, options) {
+      check(network);
+      return server.provider(network, key, options);
     },
     rollup(network) {
       check(network);

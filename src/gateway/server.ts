@@ -17,6 +17,7 @@ import { startIdleGc } from './idleGc.js';
 import { DEFAULT_LIMITS, type GatewayLimits } from './limits.js';
 import { Policy } from './policy/index.js';
 import { OPEN_KEYS, type KeysConfig } from './policy/keys.js';
+import { createProvider, type DevgateProvider, type ProviderOptions } from './provider.js';
 import { RawHttpFront } from './rawHttp.js';
 import { handleUpgrade } from './ws.js';
 
@@ -50,6 +51,8 @@ export class GatewayServer {
   private readonly tcp = new Set<Socket>();
   /** Stops the full GCs run when the process goes idle after work (idleGc.ts), while listening. */
   private stopIdleGc: (() => void) | undefined;
+  /** What the HTTP and WebSocket halves share; the in-process provider uses it too. */
+  private readonly ctx: GatewayContext;
 
   constructor(networks: readonly Network[], options: GatewayOptions = {}) {
     const byName = new Map(networks.map((n) => [n.name, n]));
@@ -57,7 +60,7 @@ export class GatewayServer {
     this.policy = new Policy(options.keys ?? OPEN_KEYS, options.clock ?? { now: () => Date.now() }, (key) => this.closeSockets(key));
     const connections = () => ({ sockets: this.tcp.size, websockets: [...this.sockets.values()].reduce((n, set) => n + set.size, 0) });
     this.control = createControl(this.policy, [...byName.keys()], { get: () => this.limits, set: (next) => this.applyLimits(next) }, connections);
-    const ctx: GatewayContext = {
+    const ctx: GatewayContext = (this.ctx = {
       networks: byName,
       names: new Set(byName.keys()),
       policy: this.policy,
@@ -65,7 +68,7 @@ export class GatewayServer {
       limits: () => this.limits,
       sockets: this.sockets,
       wss: () => (this.wss ??= new (loadWs().WebSocketServer)({ noServer: true, maxPayload: this.limits.maxMessageBytes })),
-    };
+    });
     const shortest = Math.min(this.limits.headersTimeoutMs, this.limits.requestTimeoutMs);
     const handlers = httpHandlers(ctx);
     this.server = createServer({ connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(shortest / 4))) }, handlers.node);
@@ -78,6 +81,13 @@ export class GatewayServer {
     this.idleGc = options.idleGc === true;
     this.applyLimits(this.limits);
     this.server.on('upgrade', (req, socket, head) => handleUpgrade(ctx, req, socket, head));
+  }
+
+  /** An EIP-1193 provider of a network for a key, served in process with the same policy as HTTP (provider.ts). */
+  provider(network: string, key: string, options?: ProviderOptions): DevgateProvider {
+    const target = this.ctx.networks.get(network);
+    if (target === undefined) throw new TypeError(`unknown network ${JSON.stringify(network)}; networks: ${[...this.ctx.names].join(', ')}`);
+    return createProvider(this.ctx, target, key, options);
   }
 
   listen(port: number, host: string): Promise<AddressInfo> {
