@@ -12,6 +12,7 @@
  *     open sockets back to baseline, RSS back within 10%.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
@@ -52,11 +53,15 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 
+/** The admin token the child is given (DEVGATE_ADMIN_TOKEN), for devgate_getConnections. */
+const ADMIN_TOKEN = randomBytes(32).toString('hex');
+
 /** Starts the devgate command (shipped chains) and resolves with its port. */
 function startDevgate(): Promise<{ child: ChildProcess; port: number }> {
   ensureBuilt((line) => console.log(line));
   const child = spawn(process.execPath, ['bin/devgate.js', '--port', '0', '--headers-timeout', args['headers-timeout']!], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, DEVGATE_ADMIN_TOKEN: ADMIN_TOKEN },
   });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -78,11 +83,18 @@ let port = 0;
 const path = (net: string, key: string) => `/${net}/v3/${key}`;
 
 /** One JSON-RPC POST; resolves with the parsed answer (rejects on a transport error). */
-function post(p: string, body: unknown, agent: Agent | false): Promise<any> {
+function post(p: string, body: unknown, agent: Agent | false, headers: Record<string, string> = {}): Promise<any> {
   return new Promise((resolve, reject) => {
     const text = JSON.stringify(body);
     const req = request(
-      { host: '127.0.0.1', port, path: p, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: p,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers },
+      },
       (res) => {
         const parts: Buffer[] = [];
         res.on('data', (c: Buffer) => parts.push(c));
@@ -103,7 +115,7 @@ function post(p: string, body: unknown, agent: Agent | false): Promise<any> {
 const rpc = (method: string, params: unknown[] = [], id: number | string = 1) => ({ jsonrpc: '2.0', id, method, params });
 
 async function connections(): Promise<{ sockets: number; websockets: number }> {
-  const r = await post('/admin', rpc('devgate_getConnections'), false);
+  const r = await post('/admin', rpc('devgate_getConnections'), false, { authorization: `Bearer ${ADMIN_TOKEN}` });
   return r.result;
 }
 

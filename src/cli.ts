@@ -17,6 +17,10 @@ Options:
   --plan PLAN       without --keys: the plan every key is on, with its rate
                     and daily limits: free, developer, team, growth, custom
                     (default: unlimited, no limits at all)
+  --admin-token T   the admin interface's token, sent as "Authorization:
+                    Bearer T" (default: env DEVGATE_ADMIN_TOKEN, else the keys
+                    file's "adminToken", else 32 random bytes made at start and
+                    printed below the addresses)
   --max-batch N     most calls in one batch (default 1000)
   --max-body-bytes N        largest HTTP body (default 5242880, 5 MB; over: 413)
   --max-message-bytes N     largest WebSocket message (default 5242880; over: close 1009)
@@ -66,7 +70,10 @@ Options:
 
 Each network is served at http://HOST:PORT/<network>/v3/<API_KEY> (HTTP JSON-RPC)
 and ws://HOST:PORT/<network>/ws/v3/<API_KEY> (WebSocket). The admin interface
-(JSON-RPC, methods devgate_*) is at http://HOST:PORT/admin.`;
+(JSON-RPC, methods devgate_*) is at http://HOST:PORT/admin: it wants the admin
+token as "Authorization: Bearer <token>" and answers no browser page (a
+request with an Origin header, or a Host that is not localhost, an IP address
+or --host, gets 403).`;
 
 /** Numeric limit flags and the start() limit each sets. */
 const LIMIT_FLAGS = {
@@ -105,6 +112,7 @@ async function main(argv: string[]): Promise<number> {
         chain: { type: 'string', short: 'c', multiple: true },
         keys: { type: 'string', short: 'k' },
         plan: { type: 'string' },
+        'admin-token': { type: 'string' },
         'cache-dir': { type: 'string' },
         'no-cache': { type: 'boolean' },
         'data-dir': { type: 'string' },
@@ -177,6 +185,7 @@ async function main(argv: string[]): Promise<number> {
     host,
     chains: args.chain,
     keys,
+    adminToken: args['admin-token'] ?? (process.env.DEVGATE_ADMIN_TOKEN || undefined),
     limits,
     cache,
     mining,
@@ -190,7 +199,9 @@ async function main(argv: string[]): Promise<number> {
   });
   for (const line of gw.stateLoaded) console.log(`Loaded state: ${line}`);
   if (!LOOPBACK.has(host)) {
-    console.warn(`devgate: warning: bound to ${host}, not 127.0.0.1: other machines can reach this gateway and its admin interface (/admin)`);
+    console.warn(
+      `devgate: warning: bound to ${host}, not 127.0.0.1: other machines can reach this gateway, and its admin interface (/admin) with the admin token`,
+    );
   }
   for (const n of gw.networks) {
     console.log(`${n.name} (${n.kind}, chain id ${n.chainId})`);
@@ -203,6 +214,8 @@ async function main(argv: string[]): Promise<number> {
       `Mining on ${n.name}: ${mode.intervalMs !== undefined ? `a block every ${mode.intervalMs / 1000} s` : mode.automine ? 'automine (a block per send)' : 'manual (evm_mine, anvil_mine)'}`,
     );
   }
+  const adminHost = gw.host.includes(':') ? `[${gw.host}]` : gw.host;
+  console.log(`Admin (devgate_*)  http://${adminHost}:${gw.port}/admin\n  Authorization: Bearer ${gw.adminToken}`);
   const firstEth = gw.networks.find((n) => n.kind === 'eth');
   if (firstEth !== undefined) printDevAccounts(firstEth.name, gw.eth(firstEth.name).devAccounts());
   console.log(`Listening on ${gw.host}:${gw.port}`);

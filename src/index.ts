@@ -7,6 +7,7 @@
  * await gw.stop();
  */
 import { DEFAULT_LIMITS, GatewayServer } from './gateway/server.js';
+import { newAdminToken } from './admin/guard.js';
 import type { GatewayControl } from './gateway/control.js';
 import type { DevgateProvider, ProviderOptions } from './gateway/provider.js';
 import { mergeLimits } from './gateway/limits.js';
@@ -32,7 +33,7 @@ export { invokeTransaction as decodeRollupInvoke } from './rollup/params.js';
 export { SeedError } from './seed/load.js';
 export { VERSION } from './version.js';
 export { ManualClock, systemClock, type Clock } from './clock.js';
-export type { GatewayControl, UsageReport, KeysListing } from './gateway/control.js';
+export type { GatewayControl, UsageReport, KeysListing, ListedKey } from './gateway/control.js';
 export type { GatewayLimits } from './gateway/limits.js';
 export { ProviderRpcError, type DevgateProvider, type ProviderOptions, type RequestArguments } from './gateway/provider.js';
 export type { OutageSpec, OutageInfo } from './gateway/policy/outage.js';
@@ -62,6 +63,8 @@ export interface Gateway {
   provider(network: string, key?: string, options?: ProviderOptions): DevgateProvider;
   /** Keys, usage, outages and limits: the same operations as the admin interface at `/admin`. */
   readonly policy: GatewayControl;
+  /** The admin interface's token (`Authorization: Bearer <token>` at `/admin`): `adminToken`, the keys file's, or made at start. */
+  readonly adminToken: string;
   /** A rollup network, for control: createBlock, acceptOnL1, rejectBlock, setTime, increaseTime, addInvokeTransaction. */
   rollup(network: string): RollupNetwork;
   /** An eth network: blocks, balances, code, storage and dev accounts (controls join as they land). */
@@ -97,6 +100,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const names = new Set<string>();
   let keys;
   let limits;
+  let adminToken: string;
   try {
     seeds = (opts.chains ?? SHIPPED_CHAINS).map((c, i) => (typeof c === 'string' ? loadSeedFile(c, isCached) : parseSeed(c, `chains[${i}]`)));
     for (const s of seeds) {
@@ -104,6 +108,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
       names.add(s.seed.name);
     }
     keys = opts.keys === undefined ? OPEN_KEYS : typeof opts.keys === 'string' ? loadKeysFile(opts.keys) : parseKeys(opts.keys, 'option');
+    adminToken = opts.adminToken ?? keys.adminToken ?? newAdminToken();
     try {
       limits = mergeLimits(DEFAULT_LIMITS, { maxBatch: opts.maxBatch, maxBodyBytes: opts.maxBodyBytes, maxMessageBytes: opts.maxBodyBytes, ...opts.limits });
     } catch (err) {
@@ -158,7 +163,8 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
         }),
       );
     stateLoaded = await keeper.loadAtStart();
-    server = new GatewayServer(networks, { limits, keys, clock: opts.clock, rawHttp: opts.rawHttp, idleGc: opts.idleGc });
+    const admin = { token: adminToken, host: opts.host };
+    server = new GatewayServer(networks, { limits, keys, clock: opts.clock, rawHttp: opts.rawHttp, idleGc: opts.idleGc, admin });
     address = await server.listen(opts.port, opts.host);
   } catch (err) {
     await closeAll();
@@ -175,6 +181,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     port: address.port,
     networks: networks.map(({ name, kind, chainId }) => ({ name, kind, chainId })),
     policy: server.control,
+    adminToken,
     url(network, key = DEFAULT_KEY) {
       check(network);
       return `http://${hostPart}:${address.port}/${network}/v3/${key}`;

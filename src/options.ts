@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { systemClock, type Clock } from './clock.js';
 import { DEFAULT_LIMITS, LimitsOptions, type GatewayLimits } from './gateway/limits.js';
+import { AdminToken } from './gateway/policy/keys.js';
 
 /** How eth networks mine. */
 export interface MiningOptions {
@@ -50,6 +51,8 @@ export interface StartOptions {
    * Default: open, any well-formed key, no rate or daily limit (the `unlimited` plan).
    */
   keys?: string | Record<string, unknown>;
+  /** The admin interface's token, sent as `Authorization: Bearer <token>` (default: the keys file's `adminToken`, else 32 random bytes as hex); read it back as `gw.adminToken`. */
+  adminToken?: string;
   /** Request and connection limits (batch, sizes, timeouts, heavy calls, WebSocket liveness); each documented on `GatewayLimits`. */
   limits?: Partial<GatewayLimits>;
   /** Built chains are cached on disk (default on, in the cache directory; off under vitest); false: always build. */
@@ -93,6 +96,7 @@ export const StartOptionsSchema = z
     maxBatch: z.number().int().positive().default(DEFAULT_LIMITS.maxBatch),
     maxBodyBytes: z.number().int().positive().default(DEFAULT_LIMITS.maxBodyBytes),
     keys: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
+    adminToken: AdminToken.optional(),
     limits: LimitsOptions.optional(),
     cache: z.union([z.literal(false), z.object({ dir: z.string().min(1) }).strict()]).optional(),
     mining: z.object({ automine: z.boolean().optional(), blockTime: z.number().positive().optional() }).strict().optional(),

@@ -3,6 +3,7 @@
  * rawHttp.ts, expressApp.ts and ws.ts import it, not each other (no import cycle).
  */
 import type { WebSocket, WebSocketServer } from 'ws';
+import type { AdminGuard } from '../admin/guard.js';
 import type { Network } from '../network.js';
 import type { GatewayControl } from './control.js';
 import type { GatewayLimits } from './limits.js';
@@ -17,6 +18,8 @@ export interface GatewayContext {
   readonly names: ReadonlySet<string>;
   readonly policy: Policy;
   readonly control: GatewayControl;
+  /** Who may use the admin interface (token, Origin, Host). */
+  readonly admin: AdminGuard;
   limits(): GatewayLimits;
   /** The open WebSocket connections of each key. */
   readonly sockets: Map<string, Set<WebSocket>>;

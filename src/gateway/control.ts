@@ -18,18 +18,21 @@ export interface UsageReport extends KeyUsageReport {
   limits: CreditLimits;
 }
 
+/** A key as the control operations show it: its secret never in full, only `secretSet: true` when it has one. */
+export type ListedKey = Omit<KeySpec, 'secret'> & { secretSet?: true };
+
 export interface KeysListing {
   /** Whether keys not listed are accepted (on `defaultPlan`). */
   open: boolean;
   defaultPlan: Plan;
-  keys: KeySpec[];
+  keys: ListedKey[];
 }
 
 export interface GatewayControl {
   /** The configured keys, and whether unlisted keys are accepted. */
   listKeys(): KeysListing;
-  /** Adds a key or replaces the key of the same name. */
-  setKey(spec: z.input<typeof KeySpec>): KeySpec;
+  /** Adds a key or replaces the key of the same name (a secret is set anew each time); answers it as listKeys shows it. */
+  setKey(spec: z.input<typeof KeySpec>): ListedKey;
   /** Removes a listed key; true when it existed. */
   removeKey(key: string): boolean;
   /** Whether unlisted keys are accepted, and on which plan. */
@@ -55,6 +58,11 @@ export interface GatewayControl {
 export interface Connections {
   sockets: number;
   websockets: number;
+}
+
+/** A key without its secret. */
+function listed({ secret, ...rest }: KeySpec): ListedKey {
+  return secret === undefined ? rest : { ...rest, secretSet: true };
 }
 
 /** Validates input of a control operation; errors name the field. */
@@ -95,8 +103,8 @@ export function createControl(
   }
 
   return {
-    listKeys: () => ({ ...policy.keys.mode(), keys: policy.keys.list() }),
-    setKey: (spec) => policy.keys.set(parse(KeySpec, spec, 'key')),
+    listKeys: () => ({ ...policy.keys.mode(), keys: policy.keys.list().map(listed) }),
+    setKey: (spec) => listed(policy.keys.set(parse(KeySpec, spec, 'key'))),
     removeKey: (key) => policy.keys.remove(checkKey(key)),
     setKeysMode: (mode) => {
       if (mode === null || typeof mode !== 'object') throw new InvalidArgument('expected an object with open and/or defaultPlan');

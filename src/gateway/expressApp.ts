@@ -15,7 +15,7 @@ export function httpApp(ctx: GatewayContext): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.use(cors);
+  app.use((req, res, next) => (isAdmin(req) ? guardAdmin(ctx, req, res, next) : cors(req, res, next)));
   app.use(bodyParser(ctx));
   app.all('/{*path}', (req, res) => void serve(ctx, req, res));
   app.use((err: { type?: string; status?: number }, _req: Request, res: Response, _next: unknown) => {
@@ -36,7 +36,7 @@ const PREFLIGHT_OBJECT = headerObject(PREFLIGHT);
 
 /**
  * CORS (headers.ts), as a hosted gateway answers browsers: any origin (the origins allowlist is what restricts
- * them), preflights answered with 204.
+ * them), preflights answered with 204. Not for the admin interface, which answers no browser (guardAdmin).
  */
 const cors: RequestHandler = (req, res, next) => {
   res.set(CORS_OBJECT);
@@ -63,8 +63,26 @@ function sendText(res: Response, reply: TextReply): void {
   res.status(reply.status).set(reply.headers).type('text/plain').send(reply.text);
 }
 
+const isAdmin = (req: Request): boolean => req.path === ADMIN_PATH || req.path === `${ADMIN_PATH}/`;
+
+/**
+ * The admin interface answers no browser page (no CORS headers, not even on a preflight) and no one without its
+ * token (admin/guard.ts); checked before the body is read.
+ */
+function guardAdmin(ctx: GatewayContext, req: Request, res: Response, next: () => void): void {
+  const refusal = ctx.admin.check(req.headers);
+  if (refusal === undefined) {
+    next();
+    return;
+  }
+  res
+    .status(refusal.status)
+    .set(refusal.headers)
+    .json(failure(null, new RpcError(ErrorCode.Rejected, refusal.message)));
+}
+
 async function serve(ctx: GatewayContext, req: Request, res: Response): Promise<void> {
-  if (req.path === ADMIN_PATH || req.path === `${ADMIN_PATH}/`) return serveAdmin(ctx, req, res);
+  if (isAdmin(req)) return serveAdmin(ctx, req, res);
   const route = resolveRoute(req.path, req.headers.host, ctx.names);
   if (route.kind === 'not-found' || route.transport === 'ws') {
     res.status(404).json({ error: 'not found', networks: [...ctx.names].map((n) => `/${n}/v3/<API_KEY>`), admin: ADMIN_PATH });

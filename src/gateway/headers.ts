@@ -1,7 +1,8 @@
 /**
  * The gateway's response headers, in one place: CORS (any origin, as a hosted gateway answers browsers; the
- * origins allowlist is what restricts them), the forwarded marker, the JSON content type, and the preflight's.
- * node:http (http.ts), the raw-socket front (rawHttp.ts) and express (expressApp.ts) all write these.
+ * origins allowlist is what restricts them; never on the admin interface), the forwarded marker, the JSON content
+ * type, and the preflight's. node:http (http.ts), the raw-socket front (rawHttp.ts) and express (expressApp.ts) all
+ * write these.
  */
 
 /** Name/value pairs, in the order every path writes them. */

@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo, Socket } from 'node:net';
 import type { WebSocket, WebSocketServer } from 'ws';
+import { AdminGuard, newAdminToken } from '../admin/guard.js';
 import type { Clock } from '../clock.js';
 import type { Network } from '../network.js';
 import { createControl, type GatewayControl } from './control.js';
@@ -32,6 +33,8 @@ export interface GatewayOptions {
   readonly rawHttp?: boolean;
   /** Full GCs when the process goes idle after work (idleGc.ts); only the CLI turns it on (default false). */
   readonly idleGc?: boolean;
+  /** The admin interface's token (default: made here) and the host devgate binds, which it accepts as Host (default 127.0.0.1). */
+  readonly admin?: { readonly token?: string; readonly host?: string };
 }
 
 export { QUOTA_CLOSE, type GatewayContext } from './context.js';
@@ -65,6 +68,7 @@ export class GatewayServer {
       names: new Set(byName.keys()),
       policy: this.policy,
       control: this.control,
+      admin: new AdminGuard(options.admin?.token ?? newAdminToken(), options.admin?.host ?? '127.0.0.1'),
       limits: () => this.limits,
       sockets: this.sockets,
       wss: () => (this.wss ??= new (loadWs().WebSocketServer)({ noServer: true, maxPayload: this.limits.maxMessageBytes })),

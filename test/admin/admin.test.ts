@@ -1,4 +1,4 @@
-/** The admin interface at /admin: devgate_* methods over JSON-RPC drive keys, usage, outages and limits. */
+/** The admin interface at /admin: devgate_* methods over JSON-RPC drive keys, usage, outages and limits (with the admin token). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, start, type Gateway } from '../../src/index.js';
 import { post } from '../support/http.js';
@@ -8,10 +8,11 @@ const T0 = Date.UTC(2026, 0, 1, 10);
 const clock = new ManualClock(T0);
 let gw: Gateway;
 let admin: string;
+let auth: Record<string, string>;
 
 /** Calls an admin method and gives its result, or throws its error. */
 async function adm(method: string, params: unknown = []): Promise<any> {
-  const r = await post(admin, { jsonrpc: '2.0', id: 1, method, params });
+  const r = await post(admin, { jsonrpc: '2.0', id: 1, method, params }, auth);
   expect(r.status).toBe(200);
   if (r.json.error) throw Object.assign(new Error(r.json.error.message), { code: r.json.error.code });
   return r.json.result;
@@ -20,6 +21,7 @@ async function adm(method: string, params: unknown = []): Promise<any> {
 beforeAll(async () => {
   gw = await start({ port: 0, chains: [chain('alpha')], clock, keys: { keys: [{ key: 'k1', plan: 'free' }] } });
   admin = `http://127.0.0.1:${gw.port}/admin`;
+  auth = { authorization: `Bearer ${gw.adminToken}` };
 });
 afterAll(() => gw.stop());
 
@@ -27,7 +29,7 @@ describe('keys', () => {
   it('lists, adds, replaces and removes keys', async () => {
     expect(await adm('devgate_listKeys')).toEqual({ open: false, defaultPlan: 'developer', keys: [{ key: 'k1', plan: 'free' }] });
     expect((await post(gw.url('alpha', 'k2'), rpc('eth_chainId'))).status).toBe(401);
-    expect(await adm('devgate_setKey', [{ key: 'k2', plan: 'team', secret: 'pw' }])).toEqual({ key: 'k2', plan: 'team', secret: 'pw' });
+    expect(await adm('devgate_setKey', [{ key: 'k2', plan: 'team', secret: 'pw' }])).toEqual({ key: 'k2', plan: 'team', secretSet: true });
     expect((await post(gw.url('alpha', 'k2'), rpc('eth_chainId'))).text.trim()).toBe('invalid project id or project secret');
     await adm('devgate_setKey', { key: { key: 'k2', plan: 'team' } });
     expect((await post(gw.url('alpha', 'k2'), rpc('eth_chainId'))).status).toBe(200);
@@ -123,14 +125,14 @@ describe('limits', () => {
 
 describe('the envelope', () => {
   it('answers unknown methods, bad JSON, batches and GET like any JSON-RPC endpoint', async () => {
-    expect((await post(admin, rpc('devgate_nope'))).json.error).toMatchObject({
+    expect((await post(admin, rpc('devgate_nope'), auth)).json.error).toMatchObject({
       code: -32601,
       message: 'the method devgate_nope does not exist/is not available',
     });
-    expect((await post(admin, rpc('eth_chainId'))).json.error.code).toBe(-32601);
-    expect((await post(admin, '{nope')).json.error.code).toBe(-32700);
-    const batch = await post(admin, [rpc('devgate_listOutages', [], 1), rpc('devgate_getLimits', [], 2)]);
+    expect((await post(admin, rpc('eth_chainId'), auth)).json.error.code).toBe(-32601);
+    expect((await post(admin, '{nope', auth)).json.error.code).toBe(-32700);
+    const batch = await post(admin, [rpc('devgate_listOutages', [], 1), rpc('devgate_getLimits', [], 2)], auth);
     expect(batch.json.map((r: any) => r.id)).toEqual([1, 2]);
-    expect((await fetch(admin)).status).toBe(405);
+    expect((await fetch(admin, { headers: auth })).status).toBe(405);
   });
 });

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { call } from '../support/http.js';
+import { call, post } from '../support/http.js';
 
 const CLI = ['--import', 'tsx', 'src/cli.ts'];
 
@@ -39,24 +39,35 @@ describe('devgate CLI', () => {
 
   it('prints each network with its URLs and a ready line, serves, and stops cleanly on SIGTERM', async () => {
     const child = spawn(process.execPath, [...CLI, '--port', '0', '--chain', seedFile()], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const ready = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ready line; output so far:\n${out}`)), 30_000);
-      child.stdout.on('data', (chunk) => {
-        out += chunk;
-        const m = /Listening on (127\.0\.0\.1:\d+)/.exec(out);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]!);
-        }
-      });
-    });
-    expect(out).toMatch(/alpha \(eth, chain id 1\)/);
-    expect(out).toContain(`http://${ready}/alpha/v3/<API_KEY>`);
-    expect(out).toContain(`ws://${ready}/alpha/ws/v3/<API_KEY>`);
-    expect((await call(`http://${ready}/alpha/v3/key`, 'eth_chainId')).result).toBe('0x1');
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    let out = '';
+    try {
+      const ready = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ready line; output so far:\n${out}`)), 30_000);
+        child.stdout.on('data', (chunk) => {
+          out += chunk;
+          const m = /Listening on (127\.0\.0\.1:\d+)/.exec(out);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[1]!);
+          }
+        });
+      });
+      expect(out).toMatch(/alpha \(eth, chain id 1\)/);
+      expect(out).toContain(`http://${ready}/alpha/v3/<API_KEY>`);
+      expect(out).toContain(`ws://${ready}/alpha/ws/v3/<API_KEY>`);
+      expect((await call(`http://${ready}/alpha/v3/key`, 'eth_chainId')).result).toBe('0x1');
+      // The admin interface's address and the token made at start, which it wants.
+      const token = /Admin \(devgate_\*\) +http:\/\/(\S+)\/admin\n +Authorization: Bearer ([0-9a-f]{64})\n/.exec(out);
+      expect(token?.[1]).toBe(ready);
+      const listOutages = { jsonrpc: '2.0', id: 1, method: 'devgate_listOutages', params: [] };
+      expect((await post(`http://${ready}/admin`, listOutages, { authorization: `Bearer ${token?.[2]}` })).json.result).toEqual([]);
+      expect((await post(`http://${ready}/admin`, listOutages)).status).toBe(401);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      // A failed expectation must not leave the child running.
+      child.kill('SIGKILL');
+    }
   });
 });

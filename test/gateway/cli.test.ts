@@ -1,4 +1,4 @@
-/** The policy flags of the devgate command: --keys, --plan and the limits, documented in --help; the bind warning. */
+/** The policy flags of the devgate command: --keys, --plan, the limits and the admin token, documented in --help; the bind warning. */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,19 +23,22 @@ describe('devgate policy flags', () => {
       '--request-timeout',
       '--headers-timeout',
       '--keep-alive-timeout',
+      '--admin-token',
+      'DEVGATE_ADMIN_TOKEN',
       '/admin',
     ]) {
       expect(r.stdout).toContain(flag);
     }
   });
 
-  it('serves the keys of --keys with the limits given, and warns when bound beyond 127.0.0.1', async () => {
+  it('serves the keys of --keys with the limits given, takes DEVGATE_ADMIN_TOKEN over the keys file, and warns when bound beyond 127.0.0.1', async () => {
     const seed = join(dir, 'alpha.json');
     writeFileSync(seed, JSON.stringify({ name: 'alpha', kind: 'eth', chainId: 1 }));
     const keys = join(dir, 'keys.json');
-    writeFileSync(keys, JSON.stringify({ keys: [{ key: 'mine', plan: 'growth' }] }));
+    writeFileSync(keys, JSON.stringify({ adminToken: 'from-file', keys: [{ key: 'mine', plan: 'growth' }] }));
     const child = spawn(process.execPath, [...CLI, '--port', '0', '--host', '0.0.0.0', '--chain', seed, '--keys', keys, '--max-batch', '2'], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, DEVGATE_ADMIN_TOKEN: 'from-env' },
     });
     let out = '';
     let err = '';
@@ -58,10 +61,25 @@ describe('devgate policy flags', () => {
       expect((await post(`${base}/other`, rpc('eth_chainId'))).status).toBe(401);
       const batch = await post(`${base}/mine`, [rpc('eth_chainId', [], 1), rpc('eth_chainId', [], 2), rpc('eth_chainId', [], 3)]);
       expect(batch.json.error.code).toBe(-32005);
+      expect(out).toContain('Authorization: Bearer from-env');
+      const admin = `http://127.0.0.1:${port}/admin`;
+      expect((await post(admin, rpc('devgate_listOutages'), { authorization: 'Bearer from-env' })).status).toBe(200);
+      expect((await post(admin, rpc('devgate_listOutages'), { authorization: 'Bearer from-file' })).status).toBe(401);
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
     }
+  });
+
+  it('passes --admin-token to start(), which names a bad one', () => {
+    const seed = join(dir, 'beta.json');
+    writeFileSync(seed, JSON.stringify({ name: 'beta', kind: 'eth', chainId: 1 }));
+    const r = spawnSync(process.execPath, [...CLI, '--port', '0', '--chain', seed, '--admin-token', 'has space'], {
+      encoding: 'utf8',
+      env: { ...process.env, DEVGATE_ADMIN_TOKEN: 'from-env' },
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/adminToken: an admin token is 1 to 256 visible ASCII characters/);
   });
 });

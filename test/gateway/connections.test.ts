@@ -71,7 +71,7 @@ describe('abrupt disconnects', () => {
     const ws = await openWs(gw.wsUrl('alpha'));
     const res = await fetch(`http://127.0.0.1:${gw.port}/admin`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${gw.adminToken}` },
       body: JSON.stringify(rpc('devgate_getConnections')),
     });
     const { result } = (await res.json()) as { result: { sockets: number; websockets: number } };

@@ -15,6 +15,7 @@ const ROLLUP = 'starknet-mainnet';
 
 let gw: Gateway;
 let admin: string;
+const bearer = () => ({ authorization: `Bearer ${gw.adminToken}` });
 const protoBefore = Object.getOwnPropertyNames(Object.prototype).sort();
 
 /** A fixed set of reads and calls per network; their answers must not change. */
@@ -94,9 +95,9 @@ describe('names of Object.prototype members from clients', () => {
       expect((await ws.request(rpc('eth_chainId'))).result).toBe('0xaa36a7');
       ws.socket.close();
     }
-    const usage = (await post(admin, rpc('devgate_getUsage', ['__proto__']))).json.result;
+    const usage = (await post(admin, rpc('devgate_getUsage', ['__proto__']), bearer())).json.result;
     expect(usage.total.methods.eth_chainId.requests).toBeGreaterThan(0);
-    const byMethod = (await post(admin, rpc('devgate_getUsage', ['devgate']))).json.result.total.methods;
+    const byMethod = (await post(admin, rpc('devgate_getUsage', ['devgate']), bearer())).json.result.total.methods;
     expect(Object.hasOwn(byMethod, '__proto__')).toBe(true);
     // biome-ignore lint/suspicious/noProto: the test reads what a client's method name `__proto__` was counted as
     expect(byMethod.__proto__).toEqual({ requests: expect.any(Number), credits: expect.any(Number) });

@@ -50,8 +50,13 @@ export const KeySpec = z
   .strict();
 export type KeySpec = z.infer<typeof KeySpec>;
 
+/** An admin token: 1 to 256 visible ASCII characters (no spaces), as `Authorization: Bearer <token>` carries it. */
+export const AdminToken = z.string().regex(/^[\x21-\x7e]{1,256}$/, 'an admin token is 1 to 256 visible ASCII characters, no spaces');
+
 export const KeysFile = z
   .object({
+    /** The admin interface's token (`--admin-token` and `DEVGATE_ADMIN_TOKEN` win; default: made at start). */
+    adminToken: AdminToken.optional(),
     /** Whether keys not listed are accepted (default false in a keys file). */
     open: z.boolean().default(false),
     /** The plan of keys not listed, when open. */
