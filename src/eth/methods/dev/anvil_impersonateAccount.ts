@@ -22,7 +22,7 @@ export const anvil_impersonateAccount = defineMethod({
 /** hardhat_impersonateAccount: the same, answering true. */
 export const hardhat_impersonateAccount = defineMethod({
   name: 'hardhat_impersonateAccount',
-  facts: { dev: true, persists: true },
+  facts: { dev: true, persists: true, reveals: addressAt(0) },
   params: [required('address', addressParam)],
   handler: (ctx: EthContext, address) => {
     impersonationOf(ctx).start(address);

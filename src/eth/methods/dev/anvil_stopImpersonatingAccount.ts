@@ -21,7 +21,7 @@ export const anvil_stopImpersonatingAccount = defineMethod({
 /** hardhat_stopImpersonatingAccount: the same, answering whether the address was impersonated. */
 export const hardhat_stopImpersonatingAccount = defineMethod({
   name: 'hardhat_stopImpersonatingAccount',
-  facts: { dev: true, persists: true },
+  facts: { dev: true, persists: true, reveals: addressAt(0) },
   params: [required('address', addressParam)],
   handler: (ctx: EthContext, address) => impersonationOf(ctx).stop(address),
 });
