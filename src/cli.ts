@@ -48,8 +48,9 @@ Options:
                     a block per send)
   --no-mining       manual mining: sends wait in the pool until evm_mine /
                     anvil_mine
-  --no-dev-methods  serve no evm_, anvil_, hardhat_, devnet_ methods (-32601),
-                    exactly as the hosted gateway
+  --no-dev-methods  serve no dev methods (evm_, anvil_, hardhat_, miner_, devnet_,
+                    eth_sendUnsignedTransaction, testing_buildBlockV1: -32601),
+                    exactly as the hosted gateway; web pages never reach them
   --no-raw-http     serve every HTTP request through node:http (the raw front
                     that answers plain JSON-RPC POSTs on the socket is off)
   --no-idle-gc      no full GCs when devgate goes idle after work

@@ -6,7 +6,7 @@ import { Miner } from './eth/engine/mining/miner.js';
 import { poolAdmission, type PoolSettings } from './eth/engine/mining/send.js';
 import { Snapshots } from './eth/engine/control/snapshots.js';
 import { Impersonation } from './eth/engine/wallet/impersonation.js';
-import { EthFilters, FILTER_METHODS } from './subscriptions/ethFilters.js';
+import { EthFilters } from './subscriptions/ethFilters.js';
 import { ethMethods } from './eth/methods/index.js';
 import type { EthContext } from './eth/context.js';
 import type { RpcCall, RpcResponse } from './rpc/envelope.js';
@@ -22,7 +22,7 @@ class TableNetwork<C> implements Network {
     readonly kind: NetworkKind,
     readonly chainId: string,
     readonly engine: unknown,
-    private readonly methods: MethodTable<C>,
+    readonly methods: MethodTable<C>,
     private readonly ctx: C,
     private readonly onClose: () => Promise<void> = async () => {},
     private readonly connector?: (push: (text: string) => void) => NetworkConnection,
@@ -33,8 +33,8 @@ class TableNetwork<C> implements Network {
   }
 
   execute(call: RpcCall, origin?: CallOrigin): Promise<RpcResponse> {
-    // Only the filter methods learn the caller (filters are kept per key): other calls share one context.
-    return this.methods.execute(origin !== undefined && FILTER_METHODS.has(call.method) ? { ...this.ctx, origin } : this.ctx, call);
+    // Only the filter methods (their `filter` fact) learn the caller (filters are kept per key): other calls share one context.
+    return this.methods.execute(origin !== undefined && this.methods.get(call.method)?.facts?.filter ? { ...this.ctx, origin } : this.ctx, call);
   }
 
   close(): Promise<void> {
@@ -73,12 +73,13 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
       const ctx: EthContext = { chain, networkName: seed.name, miner, snapshots, filters, impersonation, pool, admission: poolAdmission(miner, pool) };
       const table = ethMethods({ devMethods: env.devMethods });
       if (kept !== undefined) {
-        // Controls that do not run on the writer (evm_setAutomine, evm_increaseTime, anvil_impersonateAccount, ...)
-        // are made durable by an empty writer job (its commit writes what changed) before they are answered.
+        // Controls that do not run on the writer (evm_setAutomine, miner_stop, evm_increaseTime, anvil_impersonateAccount,
+        // ...: their `persists` fact) are made durable by an empty writer job (its commit writes what changed) before
+        // they are answered.
         const execute = table.execute.bind(table);
         table.execute = async (c, call) => {
           const response = await execute(c, call);
-          if (/^(evm|anvil|hardhat)_/.test(call.method)) await chain.writer.run(() => undefined);
+          if (table.get(call.method)?.facts?.persists) await chain.writer.run(() => undefined);
           return response;
         };
       }

@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import type { DataDir } from './eth/engine/persist/dataDir/store.js';
 import type { DumpDir } from './rollup/dumpFiles.js';
 import type { RpcCall, RpcResponse } from './rpc/envelope.js';
+import type { MethodLookup } from './rpc/method.js';
 
 export type NetworkKind = 'eth' | 'rollup';
 
@@ -43,6 +44,8 @@ export interface CallOrigin {
 export interface Network extends NetworkInfo {
   /** The engine behind the network (EthChain, RollupChain), for programmatic control. */
   readonly engine: unknown;
+  /** The network's method table: the gateway's gates read each method's facts from it (src/rpc/method.ts). */
+  readonly methods: MethodLookup;
   /** Runs one validated call; failures come back as error responses. `origin`: the gateway's caller, when there is one. */
   execute(call: RpcCall, origin?: CallOrigin): Promise<RpcResponse>;
   /**

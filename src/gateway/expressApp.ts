@@ -108,7 +108,7 @@ async function serve(ctx: GatewayContext, req: Request, res: Response): Promise<
     res.status(404).json({ error: `not found: ${route.network} does not serve RPC version ${route.rpcVersion}` });
     return;
   }
-  const caller = { ...auth, failover: /^true$/i.test(String(req.headers['enable-failover'] ?? '')) };
+  const caller = { ...auth, failover: /^true$/i.test(String(req.headers['enable-failover'] ?? '')), page: ctx.policy.pageOf(req.headers) };
   const text = typeof req.body === 'string' ? req.body : '';
   const outcome = await serveText(text, network, caller, ctx.policy, ctx.limits());
   if (outcome.kind === 'refused') {

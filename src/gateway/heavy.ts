@@ -1,38 +1,17 @@
 /**
- * Fair sharing: at most `limit` heavy calls of one key run at once (EVM work, wide log queries, proofs, and the
- * tracing and simulation methods by name); a call past it answers -32005 at once, as the hosted gateway answers a
+ * Fair sharing: at most `limit` heavy calls of one key run at once (the methods whose definition declares the
+ * `heavy` fact: EVM work, wide log queries, proofs, traces, simulations, fee estimates); a call past it answers -32005 at once, as the hosted gateway answers a
  * key over its limits, and the key's other calls are served as usual. Another key is never affected.
  */
 import { failure, type RpcCall, type RpcResponse } from '../rpc/envelope.js';
 import { ErrorCode, RpcError } from '../rpc/errors.js';
 
-/** Methods that may take long: the EVM, log scans, proofs, traces, simulations. */
-export const HEAVY_METHODS: ReadonlySet<string> = new Set([
-  'eth_call',
-  'eth_estimateGas',
-  'eth_createAccessList',
-  'eth_getLogs',
-  'eth_getFilterLogs',
-  'eth_getProof',
-  // Up to 1024 storage reads in one call (issue 17): 30-60 ms measured at load 17 on 2 cores.
-  'eth_getStorageValues',
-  'eth_simulateV1',
-  'debug_traceCall',
-  'debug_traceTransaction',
-  'debug_traceBlockByNumber',
-  'debug_traceBlockByHash',
-  'eth_sendTransaction',
-  'rollup_estimateFee',
-  'starknet_estimateFee',
-  'starknet_simulateTransactions',
-]);
-
 export class HeavySlots {
   private readonly running = new Map<string, number>();
 
-  /** Runs a call, holding a slot of `key` while it runs if it is heavy; past `limit` slots: -32005. */
-  run(key: string, limit: number, call: RpcCall, execute: (call: RpcCall) => Promise<RpcResponse>): Promise<RpcResponse> {
-    if (!HEAVY_METHODS.has(call.method)) return execute(call);
+  /** Runs a call, holding a slot of `key` while it runs if it is heavy (its method's fact); past `limit` slots: -32005. */
+  run(key: string, limit: number, call: RpcCall, heavy: boolean, execute: (call: RpcCall) => Promise<RpcResponse>): Promise<RpcResponse> {
+    if (!heavy) return execute(call);
     const n = this.running.get(key) ?? 0;
     if (n >= limit) {
       const error = new RpcError(

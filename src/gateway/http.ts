@@ -181,7 +181,12 @@ function serveFast(ctx: GatewayContext, route: RpcRoute, headers: IncomingHttpHe
     }
     const network = ctx.networks.get(route.network)!;
     const failover = headers['enable-failover'];
-    const caller = { key: auth.key, secretGiven: auth.secretGiven, failover: failover !== undefined && /^true$/i.test(String(failover)) };
+    const caller = {
+      key: auth.key,
+      secretGiven: auth.secretGiven,
+      failover: failover !== undefined && /^true$/i.test(String(failover)),
+      page: ctx.policy.pageOf(headers),
+    };
     serveText(text, network, caller, ctx.policy, ctx.limits())
       .then((outcome) => {
         if (outcome.kind === 'refused') {

@@ -72,7 +72,7 @@ class InProcessProvider extends EventEmitter implements DevgateProvider {
     const id = this.nextId++;
     const text = JSON.stringify({ jsonrpc: '2.0', id, method: args.method, params: args.params ?? [] });
     const conn = (this.conn ??= this.connect());
-    const target = { name: this.network.name, execute: conn.execute.bind(conn) };
+    const target = { name: this.network.name, methods: this.network.methods, execute: conn.execute.bind(conn) };
     const outcome = await serveText(text, target, caller, this.ctx.policy, this.ctx.limits());
     if (outcome.kind === 'refused') {
       const { error } = refusalBody(outcome.refusal, id, 'ws').body as { error: { code: number; message: string; data?: unknown } };

@@ -95,6 +95,7 @@ export class GatewayServer {
   }
 
   listen(port: number, host: string): Promise<AddressInfo> {
+    this.policy.listenHost = host;
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen(port, host, () => {

@@ -55,7 +55,7 @@ export function handleUpgrade(ctx: GatewayContext, req: IncomingMessage, socket:
     refuse(socket, 404, 'Not Found', {}, 'Not Found', 'text/plain');
     return;
   }
-  const caller: Caller = { ...auth, failover: /^true$/i.test(String(req.headers['enable-failover'] ?? '')) };
+  const caller: Caller = { ...auth, failover: /^true$/i.test(String(req.headers['enable-failover'] ?? '')), page: ctx.policy.pageOf(req.headers) };
   ctx.wss().handleUpgrade(req, socket, head, (ws) => serveSocket(ctx, ws, network, caller));
 }
 
@@ -84,8 +84,8 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
   pinger.unref();
   // The connection's own view of the network (eth_subscribe); notifications go out as they come, in order.
   const conn = network.connect?.(send);
-  const target: Pick<Network, 'name' | 'execute'> =
-    conn === undefined ? network : { name: network.name, execute: (call, origin) => conn.execute(call, origin) };
+  const target: Pick<Network, 'name' | 'execute' | 'methods'> =
+    conn === undefined ? network : { name: network.name, methods: network.methods, execute: (call, origin) => conn.execute(call, origin) };
   let mine = ctx.sockets.get(key);
   if (mine === undefined) ctx.sockets.set(key, (mine = new Set()));
   mine.add(ws);

@@ -23,7 +23,7 @@ export class RollupNetwork implements Network {
   readonly kind = 'rollup' as const;
   readonly name: string;
   readonly chainId: string;
-  private readonly methods;
+  readonly methods;
   private readonly ctx: RollupContext;
   private readonly timer: NodeJS.Timeout | undefined;
   private readonly wsMethods;
@@ -88,7 +88,7 @@ export class RollupNetwork implements Network {
     if (view === undefined) {
       const ctx: RollupContext = { ...this.ctx, rpcVersion };
       const { name, kind, chainId, engine } = this;
-      view = { name, kind, chainId, engine, execute: (call) => this.executeIn(ctx, call), close: async () => {} };
+      view = { name, kind, chainId, engine, methods: this.methods, execute: (call) => this.executeIn(ctx, call), close: async () => {} };
       this.versions.set(rpcVersion, view);
     }
     return view;

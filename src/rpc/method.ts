@@ -15,13 +15,51 @@ export interface Param<T> {
 
 export type Params<A extends readonly unknown[]> = { readonly [K in keyof A]: Param<A[K]> };
 
+/**
+ * The accounts a call reveals (reads the state, code, storage or logs of) or runs the code of, from its raw params:
+ * a list of addresses (empty: none), or ANY_ACCOUNT when they cannot be known from the params (client-supplied code,
+ * a filter over every address, a trace by transaction or block hash). The contracts allowlist refuses ANY_ACCOUNT.
+ */
+export type Revealed = readonly string[] | typeof ANY_ACCOUNT;
+export const ANY_ACCOUNT = 'any account' as const;
+
+/**
+ * What the gates (per-key devMethods, --no-dev-methods, heavy slots, persistence, allowlists, filters) know of a
+ * method, declared once on its definition. A method without facts is a plain read that reveals no account's state.
+ */
+export interface MethodFacts {
+  /** A dev/control method (mining, time, state edits, snapshots, keyless sends): off with devMethods false, never from a web page. */
+  readonly dev?: boolean;
+  /** May take long (runs the EVM, scans logs, builds proofs or traces): holds one of the key's heavy slots. */
+  readonly heavy?: boolean;
+  /** Changes chain or node state outside the writer: made durable in the data directory before it is answered. */
+  readonly persists?: boolean;
+  /** Works on the caller's own filters: the gateway tells it who calls. */
+  readonly filter?: boolean;
+  /** The accounts the call reveals or runs, from its raw params; absent: none. Never throws. */
+  readonly reveals?: (params: unknown) => Revealed;
+}
+
 export interface MethodDef<C = any, A extends readonly unknown[] = any[]> {
   readonly name: string;
+  /** The method's facts; absent: a plain read. */
+  readonly facts?: MethodFacts;
   readonly params: Params<A>;
   /** Whether params may also be given by name, as an object (the rollup family). */
   readonly named?: boolean;
   readonly handler: (ctx: C, ...args: A) => unknown;
 }
+
+/** Where the gates find a method's definition by name (a network's dispatch table). */
+export interface MethodLookup {
+  get(name: string): MethodDef | undefined;
+}
+
+/** The facts of a method by name; an unknown method has none (dispatch answers it -32601). */
+export function factsOf(methods: MethodLookup, name: string): MethodFacts {
+  return methods.get(name)?.facts ?? NO_FACTS;
+}
+const NO_FACTS: MethodFacts = Object.freeze({});
 
 /** Defines a method; the handler's argument types follow from the params' decoders. */
 export function defineMethod<C, const A extends readonly unknown[]>(def: MethodDef<C, A>): MethodDef<C, A> {

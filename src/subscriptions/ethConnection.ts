@@ -8,7 +8,6 @@ import type { MethodTable } from '../rpc/dispatch.js';
 import type { NetworkConnection } from '../networkTypes.js';
 import type { EthContext } from '../eth/context.js';
 import { EthSubscriptions } from './ethSubscriptions.js';
-import { FILTER_METHODS } from './ethFilters.js';
 
 export function ethConnection(table: MethodTable<EthContext>, ctx: EthContext, push: (text: string) => void): NetworkConnection {
   const subs = new EthSubscriptions(ctx.chain, push);
@@ -23,7 +22,7 @@ export function ethConnection(table: MethodTable<EthContext>, ctx: EthContext, p
     execute(call, origin) {
       if (call.method === 'eth_subscribe') return own(call, () => subs.subscribe(call.params));
       if (call.method === 'eth_unsubscribe') return own(call, () => subs.unsubscribe(Array.isArray(call.params) ? call.params[0] : undefined));
-      return table.execute(origin !== undefined && FILTER_METHODS.has(call.method) ? { ...ctx, origin } : ctx, call);
+      return table.execute(origin !== undefined && table.get(call.method)?.facts?.filter ? { ...ctx, origin } : ctx, call);
     },
     close: () => subs.close(),
   };

@@ -40,16 +40,6 @@ type Filter = (
   | { kind: 'logs'; items: FilterLog[]; lastPoll: number; criteria: LogCriteria; query: unknown }
 ) & { owner?: string };
 
-/** The methods that work on filters (the gateway tells them who calls). */
-export const FILTER_METHODS: ReadonlySet<string> = new Set([
-  'eth_newFilter',
-  'eth_newBlockFilter',
-  'eth_newPendingTransactionFilter',
-  'eth_getFilterChanges',
-  'eth_getFilterLogs',
-  'eth_uninstallFilter',
-]);
-
 /** What the filter methods use: the whole store, or one key's view of it (EthFilters.of). */
 export type FilterStore = Pick<EthFilters, 'newBlockFilter' | 'newPendingTransactionFilter' | 'newLogFilter' | 'changes' | 'logQuery' | 'uninstall'>;
 

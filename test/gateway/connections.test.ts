@@ -92,14 +92,17 @@ describe('abrupt disconnects', () => {
   });
 });
 
+/** No method table: eth_blockNumber has no facts to read here. */
+const NO_METHODS = { get: () => undefined };
+
 describe('unlisted keys in open mode', () => {
   it('keep usage and rate windows for at most MAX_UNLISTED_KEYS keys, least recently seen forgotten', () => {
     const policy = new Policy({ ...OPEN_KEYS, defaultPlan: 'team' }, { now: () => 1_000 });
     const call = { method: 'eth_blockNumber', params: [] };
     for (let i = 0; i < MAX_UNLISTED_KEYS + 500; i++) {
       const key = policy.keys.lookup(`k${i}`)!;
-      expect(policy.admit({ key, secretGiven: false, failover: false }, 'alpha', [call]).ok).toBe(true);
-      if (i % 1000 === 0) policy.admit({ key: policy.keys.lookup('k0')!, secretGiven: false, failover: false }, 'alpha', [call]);
+      expect(policy.admit({ key, secretGiven: false, failover: false }, 'alpha', [call], NO_METHODS).ok).toBe(true);
+      if (i % 1000 === 0) policy.admit({ key: policy.keys.lookup('k0')!, secretGiven: false, failover: false }, 'alpha', [call], NO_METHODS);
     }
     expect(policy.tracked()).toEqual({ usage: MAX_UNLISTED_KEYS, windows: MAX_UNLISTED_KEYS });
     expect(policy.usage.report('k0', 1_000).total.requests).toBeGreaterThan(1); // seen recently: kept

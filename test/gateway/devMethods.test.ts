@@ -33,6 +33,21 @@ describe('dev methods', () => {
     expect((await call(gw.url('sepolia', 'dev'), 'evm_snapshot')).result).toBe('0x0');
   });
 
+  it('a key without dev methods cannot reach the ones outside evm_/anvil_/hardhat_ (issue 25): miner_*, keyless sends, testing_buildBlockV1', async () => {
+    const nodev = gw.url('sepolia', 'nodev');
+    const victim = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+    const before = (await call(nodev, 'eth_getBalance', [victim, 'latest'])).result;
+    for (const [method, params] of [
+      ['eth_sendUnsignedTransaction', [{ from: victim, to: '0x00000000000000000000000000000000000000c1', value: '0xde0b6b3a7640000' }]],
+      ['miner_stop', []],
+      ['miner_start', []],
+      ['testing_buildBlockV1', ['0x' + '00'.repeat(32), {}, [], '0x']],
+    ] as const) {
+      expect((await call(nodev, method, params)).error, method).toEqual({ code: -32601, message: `the method ${method} does not exist/is not available` });
+    }
+    expect((await call(nodev, 'eth_getBalance', [victim, 'latest'])).result).toBe(before);
+  });
+
   it('start({ devMethods: false }) serves none of them', async () => {
     const own = await start({ port: 0, chains: ['chains/sepolia.json'], devMethods: false });
     try {

@@ -1,6 +1,8 @@
 /** The policy pieces on their own: credit table, allowlists, the rate window, usage days, outages, keys files. */
 import { describe, expect, it } from 'vitest';
-import { callAllowed, headersAllowed, originMatches, queriedAddresses } from '../../src/gateway/policy/allowlist.js';
+import { callAllowed, headersAllowed, originMatches, revealedBy } from '../../src/gateway/policy/allowlist.js';
+import { ethMethods } from '../../src/eth/methods/index.js';
+import { ANY_ACCOUNT, factsOf } from '../../src/rpc/method.js';
 import { creditsOf } from '../../src/gateway/policy/credits.js';
 import { Policy, basicPassword } from '../../src/gateway/policy/index.js';
 import { KeyStore, KeysError, parseKeys } from '../../src/gateway/policy/keys.js';
@@ -12,6 +14,9 @@ import { ManualClock } from '../../src/clock.js';
 
 const A = '0x' + 'aa'.repeat(20);
 const B = '0x' + 'bb'.repeat(20);
+const ETH = ethMethods();
+const facts = (method: string) => factsOf(ETH, method);
+const revealed = (call: { method: string; params: unknown }) => revealedBy(facts(call.method), call);
 
 describe('credits', () => {
   it('prices methods by the published table, 80 for the rest', () => {
@@ -75,30 +80,38 @@ describe('allowlists', () => {
     expect(headersAllowed({ origins: [] }, {})).toBe(true);
   });
 
-  it('reads the queried addresses from raw params', () => {
-    expect(queriedAddresses({ method: 'eth_getBalance', params: [A, 'latest'] })).toEqual([A]);
-    expect(queriedAddresses({ method: 'eth_getStorageAt', params: [A, '0x0', 'latest'] })).toEqual([A]);
-    expect(queriedAddresses({ method: 'eth_call', params: [{ to: A, data: '0x' }, 'latest'] })).toEqual([A]);
-    expect(queriedAddresses({ method: 'eth_estimateGas', params: [{ from: B }] })).toEqual([]);
-    expect(queriedAddresses({ method: 'eth_getLogs', params: [{ address: [A, B] }] })).toEqual([A, B]);
-    expect(queriedAddresses({ method: 'eth_getLogs', params: [{ fromBlock: '0x0' }] })).toEqual([]);
-    expect(queriedAddresses({ method: 'eth_blockNumber', params: [] })).toBeUndefined();
+  it('reads the revealed addresses from raw params, by the reveals fact of the method', () => {
+    expect(revealed({ method: 'eth_getBalance', params: [A, 'latest'] })).toEqual([A]);
+    expect(revealed({ method: 'eth_getStorageAt', params: [A, '0x0', 'latest'] })).toEqual([A]);
+    expect(revealed({ method: 'eth_call', params: [{ to: A, data: '0x' }, 'latest'] })).toEqual([A]);
+    expect(revealed({ method: 'eth_call', params: [{ to: A }, 'latest', { [B]: { balance: '0x1' } }] })).toEqual([A, B]);
+    expect(revealed({ method: 'eth_call', params: [{ to: A }, 'latest', { [A]: { code: '0x00' } }] })).toBe(ANY_ACCOUNT);
+    expect(revealed({ method: 'eth_estimateGas', params: [{ from: B }] })).toBe(ANY_ACCOUNT);
+    expect(revealed({ method: 'eth_getLogs', params: [{ address: [A, B] }] })).toEqual([A, B]);
+    expect(revealed({ method: 'eth_getLogs', params: [{ fromBlock: '0x0' }] })).toBe(ANY_ACCOUNT);
+    expect(revealed({ method: 'eth_getProof', params: [B, [], 'latest'] })).toEqual([B]);
+    expect(revealed({ method: 'eth_subscribe', params: ['newHeads'] })).toEqual([]);
+    expect(revealed({ method: 'eth_subscribe', params: ['logs', { address: B }] })).toEqual([B]);
+    expect(revealed({ method: 'debug_traceTransaction', params: ['0x' + '11'.repeat(32)] })).toBe(ANY_ACCOUNT);
+    expect(revealed({ method: 'eth_blockNumber', params: [] })).toBeUndefined();
   });
 
   it('checks methods and contracts per call', () => {
     const list = { methods: ['eth_getBalance', 'eth_chainId'], contracts: [A] };
-    expect(callAllowed(list, { method: 'eth_chainId', params: [] })).toBe(true);
-    expect(callAllowed(list, { method: 'eth_blockNumber', params: [] })).toBe(false);
-    expect(callAllowed(list, { method: 'eth_getBalance', params: [A.toUpperCase().replace('0X', '0x'), 'latest'] })).toBe(true);
-    expect(callAllowed(list, { method: 'eth_getBalance', params: [B, 'latest'] })).toBe(false);
-    expect(callAllowed({ contracts: [A] }, { method: 'eth_getLogs', params: [{ address: [A, B] }] })).toBe(false);
-    expect(callAllowed({ contracts: [A, B] }, { method: 'eth_getLogs', params: [{ address: [A, B] }] })).toBe(true);
-    expect(callAllowed({ contracts: [A] }, { method: 'eth_getLogs', params: [{}] })).toBe(false);
+    expect(callAllowed(list, { method: 'eth_chainId', params: [] }, facts('eth_chainId'))).toBe(true);
+    expect(callAllowed(list, { method: 'eth_blockNumber', params: [] }, facts('eth_blockNumber'))).toBe(false);
+    expect(callAllowed(list, { method: 'eth_getBalance', params: [A.toUpperCase().replace('0X', '0x'), 'latest'] }, facts('eth_getBalance'))).toBe(true);
+    expect(callAllowed(list, { method: 'eth_getBalance', params: [B, 'latest'] }, facts('eth_getBalance'))).toBe(false);
+    expect(callAllowed({ contracts: [A] }, { method: 'eth_getLogs', params: [{ address: [A, B] }] }, facts('eth_getLogs'))).toBe(false);
+    expect(callAllowed({ contracts: [A, B] }, { method: 'eth_getLogs', params: [{ address: [A, B] }] }, facts('eth_getLogs'))).toBe(true);
+    expect(callAllowed({ contracts: [A] }, { method: 'eth_getLogs', params: [{}] }, facts('eth_getLogs'))).toBe(false);
     // eth_getStorageValues: every address of its request object must be allowed.
-    expect(callAllowed({ contracts: [A] }, { method: 'eth_getStorageValues', params: [{ [A]: ['0x' + '00'.repeat(32)] }] })).toBe(true);
-    expect(callAllowed({ contracts: [A] }, { method: 'eth_getStorageValues', params: [{ [A]: [], [B]: [] }] })).toBe(false);
-    expect(callAllowed({ contracts: [A] }, { method: 'eth_getStorageValues', params: [null] })).toBe(false);
-    expect(callAllowed({ contracts: [A] }, { method: 'eth_blockNumber', params: [] })).toBe(true);
+    expect(
+      callAllowed({ contracts: [A] }, { method: 'eth_getStorageValues', params: [{ [A]: ['0x' + '00'.repeat(32)] }] }, facts('eth_getStorageValues')),
+    ).toBe(true);
+    expect(callAllowed({ contracts: [A] }, { method: 'eth_getStorageValues', params: [{ [A]: [], [B]: [] }] }, facts('eth_getStorageValues'))).toBe(false);
+    expect(callAllowed({ contracts: [A] }, { method: 'eth_getStorageValues', params: [null] }, facts('eth_getStorageValues'))).toBe(false);
+    expect(callAllowed({ contracts: [A] }, { method: 'eth_blockNumber', params: [] }, facts('eth_blockNumber'))).toBe(true);
   });
 });
 
@@ -242,14 +255,14 @@ describe('the policy as a whole', () => {
     expect(auth.ok).toBe(true);
     if (!auth.ok) return;
     const caller = { ...auth, failover: false };
-    expect(p.admit(caller, 'm', [{ method: 'eth_blockNumber', params: [] }])).toEqual({ ok: false, refusal: { kind: 'allowlist' } });
-    expect(p.admit(caller, 'm', [{ method: 'eth_chainId', params: [] }])).toMatchObject({ ok: true, credits: 5 });
+    expect(p.admit(caller, 'm', [{ method: 'eth_blockNumber', params: [] }], ETH)).toEqual({ ok: false, refusal: { kind: 'allowlist' } });
+    expect(p.admit(caller, 'm', [{ method: 'eth_chainId', params: [] }], ETH)).toMatchObject({ ok: true, credits: 5 });
     const withSecret = p.authenticate('k', `Basic ${Buffer.from(':s').toString('base64')}`);
     expect(withSecret).toMatchObject({ ok: true, secretGiven: true });
     expect(p.authenticate('k', `Basic ${Buffer.from(':wrong').toString('base64')}`)).toEqual({ ok: false, reason: 'bad-secret' });
     if (!withSecret.ok) return;
-    expect(p.admit({ ...withSecret, failover: false }, 'm', [{ method: 'eth_blockNumber', params: [] }])).toMatchObject({ ok: true, credits: 80 });
-    expect(p.admit({ ...withSecret, failover: false }, 'm', Array(4).fill({ method: 'eth_chainId', params: [] }))).toEqual({
+    expect(p.admit({ ...withSecret, failover: false }, 'm', [{ method: 'eth_blockNumber', params: [] }], ETH)).toMatchObject({ ok: true, credits: 80 });
+    expect(p.admit({ ...withSecret, failover: false }, 'm', Array(4).fill({ method: 'eth_chainId', params: [] }), ETH)).toEqual({
       ok: false,
       refusal: { kind: 'daily' },
     });

@@ -6,6 +6,7 @@ import type { EthContext } from '../context.js';
 import { traceBlock } from '../engine/trace/run.js';
 import { blockTracesText } from '../format/traceText.js';
 import { DEFAULT_TRACE, traceConfig } from './debug_traceConfig.js';
+import { revealsAny } from './reveals.js';
 
 /**
  * debug_traceBlockByHash: every transaction of a block traced in order (see debug_traceTransaction for the config),
@@ -14,6 +15,7 @@ import { DEFAULT_TRACE, traceConfig } from './debug_traceConfig.js';
  */
 export const debug_traceBlockByHash = defineMethod({
   name: 'debug_traceBlockByHash',
+  facts: { heavy: true, reveals: revealsAny },
   params: [required('blockHash', hash32), optional('config', traceConfig)],
   handler: async (ctx: EthContext, hash, config) => {
     const block = ctx.chain.blockByHash(hash);

@@ -5,6 +5,7 @@ import type { EthContext } from '../context.js';
 import { traceBlock } from '../engine/trace/run.js';
 import { blockTracesText } from '../format/traceText.js';
 import { DEFAULT_TRACE, traceConfig } from './debug_traceConfig.js';
+import { revealsAny } from './reveals.js';
 
 /** A block number or tag, as geth's rpc.BlockNumber reads it ("3" is a hex string without 0x prefix). */
 const blockNumber: Decoder<BlockRef> = (value) => {
@@ -20,6 +21,7 @@ const blockNumber: Decoder<BlockRef> = (value) => {
  */
 export const debug_traceBlockByNumber = defineMethod({
   name: 'debug_traceBlockByNumber',
+  facts: { heavy: true, reveals: revealsAny },
   params: [required('blockNumber', blockNumber), optional('config', traceConfig)],
   handler: async (ctx: EthContext, ref, config) => {
     const block = await ctx.chain.resolveBlock('tag' in ref ? ref.tag : ref.number);

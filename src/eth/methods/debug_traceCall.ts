@@ -7,6 +7,7 @@ import { traceCall } from '../engine/trace/run.js';
 import { formatTrace } from '../format/trace.js';
 import { callObject, findBlock, isPending } from '../params.js';
 import { DEFAULT_TRACE, traceCallConfig } from './debug_traceConfig.js';
+import { traceCallReveals } from './reveals.js';
 
 /**
  * debug_traceCall: a call traced as eth_call runs it (gas capped at 10x the block gas limit, no nonce check, no fee
@@ -18,6 +19,7 @@ import { DEFAULT_TRACE, traceCallConfig } from './debug_traceConfig.js';
  */
 export const debug_traceCall = defineMethod({
   name: 'debug_traceCall',
+  facts: { heavy: true, reveals: traceCallReveals },
   params: [required('transaction', callObject), required('block', blockNumberOrHash), optional('config', traceCallConfig)],
   handler: async (ctx: EthContext, call, sel, config) => {
     if (isPending(sel)) throw new ExecutionFailed('tracing on top of pending is not supported');

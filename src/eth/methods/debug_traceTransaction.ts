@@ -5,6 +5,7 @@ import type { EthContext } from '../context.js';
 import { traceTransaction } from '../engine/trace/run.js';
 import { traceText } from '../format/traceText.js';
 import { DEFAULT_TRACE, traceConfig } from './debug_traceConfig.js';
+import { revealsAny } from './reveals.js';
 
 /**
  * debug_traceTransaction: runs a mined transaction again (on its parent's state, after the transactions before it in
@@ -15,6 +16,7 @@ import { DEFAULT_TRACE, traceConfig } from './debug_traceConfig.js';
  */
 export const debug_traceTransaction = defineMethod({
   name: 'debug_traceTransaction',
+  facts: { heavy: true, reveals: revealsAny },
   params: [required('transactionHash', hash32), optional('config', traceConfig)],
   handler: async (ctx: EthContext, hash, config) => {
     const found = ctx.chain.transaction(hash);

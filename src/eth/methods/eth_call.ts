@@ -6,6 +6,7 @@ import { callAt } from '../engine/exec/call.js';
 import { callObject, stateBlock } from '../params.js';
 import { checkCallBlockOverride } from '../engine/exec/overrides.js';
 import { blockOverrideParam, stateOverrideParam } from './overrideParams.js';
+import { callReveals } from './reveals.js';
 
 /**
  * eth_call: executes a message call on the state after the given block (number, tag, or EIP-1898
@@ -17,6 +18,7 @@ import { blockOverrideParam, stateOverrideParam } from './overrideParams.js';
  */
 export const eth_call = defineMethod({
   name: 'eth_call',
+  facts: { heavy: true, reveals: callReveals(2) },
   params: [
     required('transaction', callObject),
     optional('block', blockNumberOrHash),

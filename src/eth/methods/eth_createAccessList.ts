@@ -6,6 +6,7 @@ import { createAccessListAt } from '../engine/exec/accessList.js';
 import { formatAccessList } from '../format/accessList.js';
 import { callObject, stateBlock } from '../params.js';
 import { stateOverrideParam } from './overrideParams.js';
+import { callReveals } from './reveals.js';
 
 /**
  * eth_createAccessList: the access list a transaction would use and its gas with that list, on the
@@ -15,6 +16,7 @@ import { stateOverrideParam } from './overrideParams.js';
  */
 export const eth_createAccessList = defineMethod({
   name: 'eth_createAccessList',
+  facts: { heavy: true, reveals: callReveals(2) },
   params: [required('transaction', callObject), optional('block', blockNumberOrHash), optional('stateOverrides', stateOverrideParam)],
   handler: async (ctx: EthContext, req, sel, state) => {
     const block = await stateBlock(ctx.chain, sel ?? { tag: 'pending' });

@@ -6,6 +6,7 @@ import { estimateGasAt } from '../engine/exec/estimate.js';
 import { callObject, stateBlock } from '../params.js';
 import { checkCallBlockOverride } from '../engine/exec/overrides.js';
 import { blockOverrideParam, stateOverrideParam } from './overrideParams.js';
+import { callReveals } from './reveals.js';
 
 /**
  * eth_estimateGas: the gas a transaction needs, by geth's binary search on the state after the block
@@ -15,6 +16,7 @@ import { blockOverrideParam, stateOverrideParam } from './overrideParams.js';
  */
 export const eth_estimateGas = defineMethod({
   name: 'eth_estimateGas',
+  facts: { heavy: true, reveals: callReveals(2) },
   params: [
     required('transaction', callObject),
     optional('block', blockNumberOrHash),

@@ -7,6 +7,7 @@ import { fillRequest } from '../engine/wallet/sendRequest.js';
 import type { SendRequest } from '../engine/wallet/fill.js';
 import { formatTransaction } from '../format/transaction.js';
 import { callObject } from '../params.js';
+import { callReveals } from './reveals.js';
 
 /**
  * eth_fillTransaction (geth's TransactionAPI.FillTransaction): fills what a request leaves out, as
@@ -18,6 +19,8 @@ import { callObject } from '../params.js';
  */
 export const eth_fillTransaction = defineMethod({
   name: 'eth_fillTransaction',
+  // Its gas estimate runs the call, as eth_estimateGas's does (which has its state override at position 2).
+  facts: { heavy: true, reveals: callReveals(1) },
   params: [required('transaction', callObject)],
   handler: async (ctx: EthContext, call) => {
     const req: SendRequest = { ...call, from: call.from ?? createZeroAddress() };

@@ -3,6 +3,7 @@ import { defineMethod, optional, required } from '../../rpc/method.js';
 import { blockNumberOrHash } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
 import { addressParam, stateBlock } from '../params.js';
+import { addressAt } from './reveals.js';
 
 /**
  * eth_getBalance: the balance in wei of an address at a block (number, tag or EIP-1898 hash).
@@ -10,6 +11,7 @@ import { addressParam, stateBlock } from '../params.js';
  */
 export const eth_getBalance = defineMethod({
   name: 'eth_getBalance',
+  facts: { reveals: addressAt(0) },
   params: [required('address', addressParam), optional('block', blockNumberOrHash)],
   handler: async (ctx: EthContext, address, sel) => {
     const account = await ctx.chain.getAccount(address, await stateBlock(ctx.chain, sel));

@@ -4,6 +4,7 @@ import { blockNumberOrHash } from '../../rpc/params.js';
 import { RawJson } from '../../rpc/rawJson.js';
 import type { EthContext } from '../context.js';
 import { addressParam, stateBlock } from '../params.js';
+import { addressAt } from './reveals.js';
 
 /**
  * The answer of code already answered, per code object (the chain hands out one object per code while it
@@ -25,6 +26,7 @@ function codeAnswer(code: Uint8Array): RawJson {
  */
 export const eth_getCode = defineMethod({
   name: 'eth_getCode',
+  facts: { reveals: addressAt(0) },
   params: [required('address', addressParam), optional('block', blockNumberOrHash)],
   handler: async (ctx: EthContext, address, sel) => codeAnswer(await ctx.chain.getCode(address, await stateBlock(ctx.chain, sel))),
 });

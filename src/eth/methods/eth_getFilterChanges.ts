@@ -12,6 +12,7 @@ import { filterId, filterLogJson, filtersOf } from './filters.js';
  */
 export const eth_getFilterChanges = defineMethod({
   name: 'eth_getFilterChanges',
+  facts: { filter: true },
   params: [required('id', filterId)],
   handler: (ctx: EthContext, id) => {
     const changes = filtersOf(ctx).changes(id);

@@ -10,6 +10,7 @@ import { filterId, filtersOf } from './filters.js';
  */
 export const eth_getFilterLogs = defineMethod({
   name: 'eth_getFilterLogs',
+  facts: { heavy: true, filter: true },
   params: [required('id', filterId)],
   handler: (ctx: EthContext, id) => eth_getLogs.handler(ctx, filtersOf(ctx).logQuery(id) as LogQuery),
 });

@@ -9,6 +9,7 @@ import { blockLogs, rangeLogs, type FoundLog } from '../engine/query/logs.js';
 import type { MinedBlock } from '../engine/chain/types.js';
 import { minedLogJson } from '../format/log.js';
 import { logFilterParam } from '../params.js';
+import { logQueryReveals } from './reveals.js';
 
 /**
  * eth_getLogs: the logs matching an address (or addresses) and topic filters, in a block range
@@ -19,6 +20,7 @@ import { logFilterParam } from '../params.js';
  */
 export const eth_getLogs = defineMethod({
   name: 'eth_getLogs',
+  facts: { heavy: true, reveals: logQueryReveals },
   params: [required('filter', logFilterParam)],
   handler: (ctx: EthContext, q) => {
     if (q.blockHash !== undefined) {

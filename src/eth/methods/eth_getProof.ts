@@ -8,6 +8,7 @@ export const MAX_PROOF_KEYS = 1024;
 import { proveAt } from '../engine/query/proof.js';
 import { formatProof } from '../format/proof.js';
 import { addressParam, stateBlock, storageSlot } from '../params.js';
+import { addressAt } from './reveals.js';
 
 /**
  * eth_getProof (EIP-1186): the account and storage proofs of an address at a block, as geth answers:
@@ -17,6 +18,7 @@ import { addressParam, stateBlock, storageSlot } from '../params.js';
  */
 export const eth_getProof = defineMethod({
   name: 'eth_getProof',
+  facts: { heavy: true, reveals: addressAt(0) },
   params: [required('address', addressParam), required('storageKeys', arrayOf(storageSlot, 'an array of storage keys')), optional('block', blockNumberOrHash)],
   handler: async (ctx: EthContext, address, keys, sel) => {
     if (keys.length > MAX_PROOF_KEYS)

@@ -4,6 +4,7 @@ import { blockNumberOrHash, describe, type Decoder } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
 import { addressParam, stateBlock } from '../params.js';
 import { plainHex } from '../../hex.js';
+import { addressAt } from './reveals.js';
 
 /** The position's text; geth reads it in the method (storageKey), so its errors do not name the argument. */
 const keyText: Decoder<string> = (value) => {
@@ -20,6 +21,7 @@ const keyText: Decoder<string> = (value) => {
  */
 export const eth_getStorageAt = defineMethod({
   name: 'eth_getStorageAt',
+  facts: { reveals: addressAt(0) },
   params: [required('address', addressParam), required('position', keyText), optional('block', blockNumberOrHash)],
   handler: async (ctx: EthContext, address, position, sel) => {
     const slot = storageKey(position);

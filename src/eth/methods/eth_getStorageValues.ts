@@ -7,6 +7,7 @@ import type { EthContext } from '../context.js';
 import { MAX_STORAGE_SLOTS, storageRequests } from '../gethParams.js';
 import { stateBlock } from '../params.js';
 import { wordHex } from './eth_getStorageAt.js';
+import { storageValuesReveals } from './reveals.js';
 
 /** Storage reads between two turns of the event loop (1024 slots in one go held eth_blockNumber back by ~14 ms p50 at load 23). */
 const YIELD_EVERY = 64;
@@ -23,6 +24,7 @@ const CLIENT_LIMIT_EXCEEDED = -38026;
  */
 export const eth_getStorageValues = defineMethod({
   name: 'eth_getStorageValues',
+  facts: { heavy: true, reveals: storageValuesReveals },
   params: [required('requests', storageRequests), optional('block', blockNumberOrHash)],
   handler: async (ctx: EthContext, requests, sel) => {
     let total = 0;

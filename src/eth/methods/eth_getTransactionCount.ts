@@ -4,6 +4,7 @@ import { blockNumberOrHash } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
 import { nextNonce } from '../engine/wallet/fill.js';
 import { addressParam, isPending, stateBlock } from '../params.js';
+import { addressAt } from './reveals.js';
 
 /**
  * eth_getTransactionCount: the nonce of an address at a block. At `pending`, geth's pool nonce (GetPoolNonce): the
@@ -12,6 +13,7 @@ import { addressParam, isPending, stateBlock } from '../params.js';
  */
 export const eth_getTransactionCount = defineMethod({
   name: 'eth_getTransactionCount',
+  facts: { reveals: addressAt(0) },
   params: [required('address', addressParam), optional('block', blockNumberOrHash)],
   handler: async (ctx: EthContext, address, sel) => {
     if (sel !== undefined && isPending(sel)) return quantityHex(await nextNonce(ctx.chain, address));

@@ -9,6 +9,7 @@ import { filtersOf } from './filters.js';
  */
 export const eth_newBlockFilter = defineMethod({
   name: 'eth_newBlockFilter',
+  facts: { filter: true },
   params: [],
   handler: (ctx: EthContext) => quantityHex(filtersOf(ctx).newBlockFilter()),
 });

@@ -3,6 +3,7 @@ import { defineMethod, required } from '../../rpc/method.js';
 import type { EthContext } from '../context.js';
 import { logFilterParam } from '../params.js';
 import { filtersOf, rangeBound } from './filters.js';
+import { logQueryReveals } from './reveals.js';
 
 /**
  * eth_newFilter: a polling log filter (address and topics as eth_getLogs; fromBlock/toBlock bound which new
@@ -12,6 +13,7 @@ import { filtersOf, rangeBound } from './filters.js';
  */
 export const eth_newFilter = defineMethod({
   name: 'eth_newFilter',
+  facts: { filter: true, reveals: logQueryReveals },
   params: [required('filter', logFilterParam)],
   handler: (ctx: EthContext, q) =>
     quantityHex(

@@ -9,6 +9,7 @@ import { filtersOf } from './filters.js';
  */
 export const eth_newPendingTransactionFilter = defineMethod({
   name: 'eth_newPendingTransactionFilter',
+  facts: { filter: true },
   params: [],
   handler: (ctx: EthContext) => quantityHex(filtersOf(ctx).newPendingTransactionFilter()),
 });

@@ -12,6 +12,7 @@ import { sendObject } from './sendParams.js';
  */
 export const eth_sendTransaction = defineMethod({
   name: 'eth_sendTransaction',
+  facts: { heavy: true },
   params: [required('transaction', sendObject)],
   handler: async (ctx: EthContext, req) => bytesHex((await sendRequest(ctx.chain, ctx.miner, req, ctx.impersonation, ctx.admission)).hash),
 });

@@ -9,6 +9,7 @@ import { formatBlock } from '../format/block.js';
 import { wireLog } from '../format/log.js';
 import { callObject, stateBlock } from '../params.js';
 import { blockOverrideParam, stateOverrideParam } from './overrideParams.js';
+import { simulateReveals } from './reveals.js';
 
 const opt = <T>(o: Record<string, unknown>, name: string, decode: Decoder<T>): T | undefined =>
   !Object.hasOwn(o, name) || o[name] === undefined || o[name] === null ? undefined : field(name, decode)(o[name]);
@@ -98,6 +99,7 @@ function formatSimBlock(block: SimBlockResult, full: boolean): Record<string, un
  */
 export const eth_simulateV1 = defineMethod({
   name: 'eth_simulateV1',
+  facts: { heavy: true, reveals: simulateReveals },
   params: [required('payload', simPayload), optional('block', blockNumberOrHash)],
   handler: async (ctx: EthContext, payload, sel) => {
     // geth checks the request's size before it looks for the block.

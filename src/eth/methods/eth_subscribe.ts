@@ -1,5 +1,6 @@
 import { defineMethod, optional } from '../../rpc/method.js';
 import { RpcError } from '../../rpc/errors.js';
+import { subscribeReveals } from './reveals.js';
 
 /** geth's answer to eth_subscribe and eth_unsubscribe over HTTP, where nothing can be pushed. */
 export const notificationsNotSupported = () => new RpcError(-32601, 'notifications not supported');
@@ -12,6 +13,7 @@ export const notificationsNotSupported = () => new RpcError(-32601, 'notificatio
  */
 export const eth_subscribe = defineMethod({
   name: 'eth_subscribe',
+  facts: { reveals: subscribeReveals },
   params: [optional('kind', (v: unknown) => v), optional('options', (v: unknown) => v)],
   handler: (_ctx: unknown, _kind, _options) => {
     throw notificationsNotSupported();

@@ -8,6 +8,7 @@ import { filterId, filtersOf } from './filters.js';
  */
 export const eth_uninstallFilter = defineMethod({
   name: 'eth_uninstallFilter',
+  facts: { filter: true },
   params: [required('id', filterId)],
   handler: (ctx: EthContext, id) => filtersOf(ctx).uninstall(id),
 });

@@ -1,5 +1,6 @@
 /** The dispatch table of eth_ networks: every method, one file each. */
 import { MethodTable } from '../../rpc/dispatch.js';
+import type { MethodDef } from '../../rpc/method.js';
 import type { EthContext } from '../context.js';
 import { eth_accounts } from './eth_accounts.js';
 import { eth_blobBaseFee } from './eth_blobBaseFee.js';
@@ -163,15 +164,18 @@ export const GETH_METHODS = [
 /** Tracing, as geth's debug API (src/eth/engine/trace). */
 export const TRACE_METHODS = [debug_traceTransaction, debug_traceCall, debug_traceBlockByNumber, debug_traceBlockByHash] as const;
 
-/** The dispatch table of an eth network; without dev methods (evm_, anvil_, hardhat_) it answers them -32601, as the hosted gateway. */
+/** Every method of eth networks, dev methods included. */
+export const ALL_ETH_METHODS: readonly MethodDef<EthContext, any>[] = [
+  ...ETH_METHODS,
+  ...SEND_METHODS,
+  ...POOL_METHODS,
+  ...FILTER_METHODS,
+  ...GETH_METHODS,
+  ...TRACE_METHODS,
+  ...DEV_METHODS,
+];
+
+/** The dispatch table of an eth network; without dev methods (those with the `dev` fact) it answers them -32601, as the hosted gateway. */
 export function ethMethods(opts: { devMethods?: boolean } = {}): MethodTable<EthContext> {
-  return new MethodTable<EthContext>([
-    ...ETH_METHODS,
-    ...SEND_METHODS,
-    ...POOL_METHODS,
-    ...FILTER_METHODS,
-    ...GETH_METHODS,
-    ...TRACE_METHODS,
-    ...(opts.devMethods === false ? [] : DEV_METHODS),
-  ]);
+  return new MethodTable<EthContext>(opts.devMethods === false ? ALL_ETH_METHODS.filter((def) => def.facts?.dev !== true) : ALL_ETH_METHODS);
 }

@@ -2,6 +2,7 @@
  * Allowlists of a key: methods, origins, user agents and contract addresses. Entries of one kind
  * are ORed, kinds are ANDed; a kind that is absent or empty allows everything.
  */
+import { ANY_ACCOUNT, type MethodFacts, type Revealed } from '../../rpc/method.js';
 import type { Allowlist } from './keys.js';
 
 /** What the allowlists look at in a request's headers. */
@@ -59,55 +60,37 @@ export function headersAllowed(list: Allowlist | undefined, headers: RequestHead
   return true;
 }
 
-/** The methods whose address parameters the contract allowlist checks. */
-export const ADDRESS_METHODS: ReadonlySet<string> = new Set([
-  'eth_call',
-  'eth_estimateGas',
-  'eth_getLogs',
-  'eth_getBalance',
-  'eth_getCode',
-  'eth_getStorageAt',
-  'eth_getTransactionCount',
-  // The addresses are the keys of its request object (issue 17): without this line it would read any contract's storage.
-  'eth_getStorageValues',
-]);
+/** An address as the contracts allowlist compares it: lower case, no leading zeros (Starknet felts are written both ways). */
+export function normalizedAddress(a: string): string {
+  return a.toLowerCase().replace(/^0x0*/, '0x');
+}
 
 /**
- * The addresses a call queries, read from its raw params; undefined when the method is not one the
- * contract allowlist checks. An empty list means no address could be read (rejected when checked).
+ * The accounts a call reveals or runs, by its method's `reveals` fact (src/rpc/method.ts) on its raw params: undefined
+ * for a method that reveals no account's state, ANY_ACCOUNT where they cannot be bounded.
  */
-export function queriedAddresses(call: PolicyCall): string[] | undefined {
-  if (!ADDRESS_METHODS.has(call.method)) return undefined;
-  const first: unknown = Array.isArray(call.params) ? call.params[0] : undefined;
-  const strings = (v: unknown): string[] => (typeof v === 'string' ? [v] : Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : []);
-  const member = (name: string) =>
-    first !== null && typeof first === 'object' && !Array.isArray(first)
-      ? Object.hasOwn(first, name)
-        ? (first as Record<string, unknown>)[name]
-        : undefined
-      : undefined;
-  switch (call.method) {
-    case 'eth_call':
-    case 'eth_estimateGas':
-      return strings(member('to'));
-    case 'eth_getLogs':
-      return strings(member('address'));
-    case 'eth_getStorageValues':
-      return first !== null && typeof first === 'object' && !Array.isArray(first) ? Object.keys(first) : [];
-    default:
-      return strings(first);
+export function revealedBy(facts: MethodFacts, call: PolicyCall): Revealed | undefined {
+  if (facts.reveals === undefined) return undefined;
+  try {
+    return facts.reveals(call.params);
+  } catch {
+    return ANY_ACCOUNT;
   }
 }
 
-/** Method and contract allowlists: checked for every call of a request. */
-export function callAllowed(list: Allowlist | undefined, call: PolicyCall): boolean {
+/**
+ * Method and contract allowlists: checked for every call of a request. The contracts allowlist refuses a call that
+ * reveals or runs an account outside it, or accounts it cannot bound (ANY_ACCOUNT).
+ */
+export function callAllowed(list: Allowlist | undefined, call: PolicyCall, facts: MethodFacts): boolean {
   if (list === undefined) return true;
   if (active(list.methods) && !list.methods.includes(call.method)) return false;
   if (active(list.contracts)) {
-    const addresses = queriedAddresses(call);
-    if (addresses !== undefined) {
-      const allowed = new Set(list.contracts.map((a) => a.toLowerCase()));
-      if (addresses.length === 0 || !addresses.every((a) => allowed.has(a.toLowerCase()))) return false;
+    const revealed = revealedBy(facts, call);
+    if (revealed === ANY_ACCOUNT) return false;
+    if (revealed !== undefined && revealed.length > 0) {
+      const allowed = new Set(list.contracts.map(normalizedAddress));
+      if (!revealed.every((a) => allowed.has(normalizedAddress(a)))) return false;
     }
   }
   return true;

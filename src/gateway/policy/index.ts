@@ -5,6 +5,8 @@
 import type { Clock } from '../../clock.js';
 import { callAllowed, headersAllowed, type PolicyCall, type RequestHeaders } from './allowlist.js';
 import { creditsOf } from './credits.js';
+import { webPageReason, type PageHeaders } from './webPage.js';
+import { factsOf, type MethodLookup } from '../../rpc/method.js';
 import { KeyStore, type KeysConfig, type ResolvedKey } from './keys.js';
 import { Outages } from './outage.js';
 import { FORWARDING_PLANS } from './plans.js';
@@ -19,6 +21,11 @@ export interface Caller {
   readonly key: ResolvedKey;
   readonly secretGiven: boolean;
   readonly failover: boolean;
+  /**
+   * Why the request must not reach dev methods, when it comes from a web page (webPage.ts: a foreign Origin or
+   * Host); undefined for other clients.
+   */
+  readonly page?: string;
 }
 
 export type AuthResult =
@@ -63,6 +70,14 @@ export class Policy {
     private readonly onQuotaExhausted: (key: string) => void = () => {},
   ) {
     this.keys = new KeyStore(config);
+  }
+
+  /** The host the gateway listens on (`--host`): a `Host` header naming it is no DNS rebinding. */
+  listenHost: string | undefined;
+
+  /** Why a request with these headers must not reach dev methods (a web page's), or undefined. */
+  pageOf(headers: PageHeaders): string | undefined {
+    return webPageReason(headers, this.listenHost);
   }
 
   now(): number {
@@ -116,8 +131,8 @@ export class Policy {
     return limit !== null && this.usage.creditsToday(key.key, this.now()) >= limit;
   }
 
-  /** Decides on one request (all its calls) to a network, and charges it when admitted. */
-  admit(caller: Caller, network: string, calls: readonly PolicyCall[]): Admission {
+  /** Decides on one request (all its calls) to a network (`methods`: its table, whose facts the allowlists read), and charges it when admitted. */
+  admit(caller: Caller, network: string, calls: readonly PolicyCall[], methods: MethodLookup): Admission {
     const now = this.now();
     const { key } = caller;
     this.seen(key);
@@ -126,7 +141,7 @@ export class Policy {
       if (refusal.kind === 'daily') this.onQuotaExhausted(key.key);
       return { ok: false, refusal };
     };
-    if (!caller.secretGiven && !calls.every((c) => callAllowed(key.allowlist, c))) return refuse({ kind: 'allowlist' });
+    if (!caller.secretGiven && !calls.every((c) => callAllowed(key.allowlist, c, factsOf(methods, c.method)))) return refuse({ kind: 'allowlist' });
 
     let forwarded = false;
     const outage = this.outages.observe(network, now);

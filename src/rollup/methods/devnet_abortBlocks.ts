@@ -12,6 +12,7 @@ import { blockId } from '../params.js';
  */
 export const devnet_abortBlocks = defineMethod({
   name: 'devnet_abortBlocks',
+  facts: { dev: true },
   named: true,
   params: [required('starting_block_id', blockId)],
   handler: (ctx: RollupContext, id) => ({

@@ -12,6 +12,7 @@ import { blockId } from '../params.js';
  */
 export const devnet_acceptOnL1 = defineMethod({
   name: 'devnet_acceptOnL1',
+  facts: { dev: true },
   named: true,
   params: [optional('block_id', blockId), optional('starting_block_id', blockId)],
   handler: (ctx: RollupContext, id, starting) => {

@@ -8,6 +8,7 @@ import { feltHex } from '../format.js';
  */
 export const devnet_createBlock = defineMethod({
   name: 'devnet_createBlock',
+  facts: { dev: true },
   named: true,
   params: [],
   handler: (ctx: RollupContext) => ({ block_hash: feltHex(ctx.chain.createBlock().hash) }),

@@ -15,6 +15,7 @@ import { dumpFilePath, writeDumpFile } from '../dumpFiles.js';
  */
 export const devnet_dump = defineMethod({
   name: 'devnet_dump',
+  facts: { dev: true },
   named: true,
   params: [optional('path', string)],
   handler: async (ctx: RollupContext, path) => {

@@ -3,6 +3,7 @@ import type { RollupContext } from '../context.js';
 import { RollupControls } from '../engine/controls.js';
 import { blockId, felt } from '../params.js';
 import { decimal, feeUnit } from './devnetParams.js';
+import { feltParam } from '../starknet/methods/reveals.js';
 
 /**
  * devnet_getAccountBalance: a fee-token balance (`unit` FRI by default, or WEI) at `block_id`
@@ -12,6 +13,7 @@ import { decimal, feeUnit } from './devnetParams.js';
  */
 export const devnet_getAccountBalance = defineMethod({
   name: 'devnet_getAccountBalance',
+  facts: { dev: true, reveals: feltParam(0, 'address') },
   named: true,
   params: [required('address', felt), optional('unit', feeUnit), optional('block_id', blockId)],
   handler: (ctx: RollupContext, address, unit, id) => {

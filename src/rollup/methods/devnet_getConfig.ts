@@ -27,6 +27,7 @@ const shortText = (n: bigint): string =>
  */
 export const devnet_getConfig = defineMethod({
   name: 'devnet_getConfig',
+  facts: { dev: true },
   named: true,
   params: [],
   handler: (ctx: RollupContext) => {

@@ -15,6 +15,7 @@ import { decimal } from './devnetParams.js';
  */
 export const devnet_getPredeployedAccounts = defineMethod({
   name: 'devnet_getPredeployedAccounts',
+  facts: { dev: true },
   named: true,
   params: [optional('with_balance', bool)],
   handler: (ctx: RollupContext, withBalance) =>

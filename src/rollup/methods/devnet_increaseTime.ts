@@ -10,6 +10,7 @@ import { seconds } from '../params.js';
  */
 export const devnet_increaseTime = defineMethod({
   name: 'devnet_increaseTime',
+  facts: { dev: true },
   named: true,
   params: [required('time', seconds)],
   handler: (ctx: RollupContext, time) => ({ timestamp_increased_by: Number(time), block_hash: feltHex(ctx.chain.increaseTime(time).hash) }),

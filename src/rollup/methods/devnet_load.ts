@@ -21,6 +21,7 @@ const anyValue = (value: unknown): unknown => value;
  */
 export const devnet_load = defineMethod({
   name: 'devnet_load',
+  facts: { dev: true },
   named: true,
   params: [optional('path', string), optional('dump', anyValue)],
   handler: async (ctx: RollupContext, path, dump) => {

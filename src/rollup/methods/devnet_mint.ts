@@ -14,6 +14,7 @@ import { amount, decimal, feeUnit } from './devnetParams.js';
  */
 export const devnet_mint = defineMethod({
   name: 'devnet_mint',
+  facts: { dev: true },
   named: true,
   params: [required('address', felt), required('amount', amount), optional('unit', feeUnit)],
   handler: (ctx: RollupContext, address, value, unit) => {

@@ -29,6 +29,7 @@ const amount: Decoder<bigint> = (v) => {
  */
 export const devnet_postmanSendMessageToL2 = defineMethod({
   name: 'devnet_postmanSendMessageToL2',
+  facts: { dev: true },
   named: true,
   params: [
     required('l2_contract_address', felt),

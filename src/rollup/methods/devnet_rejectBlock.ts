@@ -10,6 +10,7 @@ import { blockId } from '../params.js';
  */
 export const devnet_rejectBlock = defineMethod({
   name: 'devnet_rejectBlock',
+  facts: { dev: true },
   named: true,
   params: [required('block_id', blockId)],
   handler: (ctx: RollupContext, id) => ({ rejected: ctx.chain.rejectBlock(id).map((b) => feltHex(b.hash)) }),

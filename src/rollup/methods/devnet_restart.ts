@@ -11,6 +11,7 @@ import { RollupControls } from '../engine/controls.js';
  */
 export const devnet_restart = defineMethod({
   name: 'devnet_restart',
+  facts: { dev: true },
   named: true,
   params: [optional('restart_l1_to_l2_messaging', bool)],
   handler: (ctx: RollupContext, _messaging) => {

@@ -11,6 +11,7 @@ import { snapshotId } from './devnetParams.js';
  */
 export const devnet_revert = defineMethod({
   name: 'devnet_revert',
+  facts: { dev: true },
   named: true,
   params: [required('id', snapshotId)],
   handler: (ctx: RollupContext, id) => RollupControls.of(ctx.chain).snapshots.revert(id) !== false,

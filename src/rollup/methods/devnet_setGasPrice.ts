@@ -26,6 +26,7 @@ const both = (name: string, p: GasPrices) => ({ [`${name}_wei`]: price(p.wei), [
  */
 export const devnet_setGasPrice = defineMethod({
   name: 'devnet_setGasPrice',
+  facts: { dev: true },
   named: true,
   params: [
     optional('gas_price_wei', gasPrice),

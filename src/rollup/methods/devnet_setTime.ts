@@ -13,6 +13,7 @@ import { seconds } from '../params.js';
  */
 export const devnet_setTime = defineMethod({
   name: 'devnet_setTime',
+  facts: { dev: true },
   named: true,
   params: [required('time', seconds), optional('generate_block', bool)],
   handler: (ctx: RollupContext, time, generate) => {

@@ -10,6 +10,7 @@ import { RollupControls } from '../engine/controls.js';
  */
 export const devnet_snapshot = defineMethod({
   name: 'devnet_snapshot',
+  facts: { dev: true },
   named: true,
   params: [],
   handler: (ctx: RollupContext) => quantityHex(RollupControls.of(ctx.chain).snapshots.take()),

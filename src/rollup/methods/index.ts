@@ -69,12 +69,12 @@ export function rollupMethods(prefix: string): MethodTable<RollupContext> {
   return table;
 }
 
-/** A table without its devnet_ methods (dev methods off: `start({ devMethods: false })`, `--no-dev-methods`). */
+/** A table without its dev methods (the `dev` fact; dev methods off: `start({ devMethods: false })`, `--no-dev-methods`). */
 export function withoutDevnet(table: MethodTable<RollupContext>): MethodTable<RollupContext> {
   return new MethodTable(
     table
       .names()
-      .filter((name) => !name.startsWith('devnet_'))
+      .filter((name) => table.get(name)!.facts?.dev !== true)
       .map((name) => ({ ...table.get(name)!, name })),
   );
 }

@@ -5,6 +5,7 @@ import type { RollupContext } from '../context.js';
 import type { InvokeTransaction } from '../engine/types.js';
 import { formatEstimate } from '../format.js';
 import { blockId, invokeTransaction, simulationFlags } from '../params.js';
+import { revealsAny } from '../starknet/methods/reveals.js';
 
 /**
  * rollup_estimateFee: one estimate per INVOKE transaction, in order, each simulated on the state the
@@ -26,6 +27,7 @@ export const estimateRequest: Decoder<InvokeTransaction[]> = (value) => {
 
 export const rollup_estimateFee = defineMethod({
   name: 'rollup_estimateFee',
+  facts: { heavy: true, reveals: revealsAny },
   named: true,
   params: [required('request', estimateRequest), required('block_id', blockId), optional('simulation_flags', simulationFlags)],
   handler: (ctx: RollupContext, request, id, flags) => ctx.chain.estimateFee(request, id, { validate: !(flags?.skipValidate ?? false) }).map(formatEstimate),

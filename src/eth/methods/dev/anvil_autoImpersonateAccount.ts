@@ -9,6 +9,7 @@ import { impersonationOf } from './snapshotsOf.js';
  */
 export const anvil_autoImpersonateAccount = defineMethod({
   name: 'anvil_autoImpersonateAccount',
+  facts: { dev: true, persists: true },
   params: [required('enabled', bool)],
   handler: (ctx: EthContext, enabled) => {
     impersonationOf(ctx).auto = enabled;

@@ -7,6 +7,7 @@ import type { EthContext } from '../../context.js';
  */
 export const anvil_dropAllTransactions = defineMethod({
   name: 'anvil_dropAllTransactions',
+  facts: { dev: true, persists: true },
   params: [],
   handler: (ctx: EthContext) =>
     ctx.chain.writer.run(() => {

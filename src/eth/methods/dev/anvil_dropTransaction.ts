@@ -10,6 +10,7 @@ import type { EthContext } from '../../context.js';
  */
 export const anvil_dropTransaction = defineMethod({
   name: 'anvil_dropTransaction',
+  facts: { dev: true, persists: true },
   params: [required('transactionHash', hash32)],
   handler: (ctx: EthContext, hash) => ctx.chain.writer.run(() => (ctx.chain.dropPending([hash], 'dropped').length > 0 ? bytesHex(hash) : null)),
 });
@@ -17,6 +18,7 @@ export const anvil_dropTransaction = defineMethod({
 /** hardhat_dropTransaction: like anvil_dropTransaction, answering whether it was dropped. */
 export const hardhat_dropTransaction = defineMethod({
   name: 'hardhat_dropTransaction',
+  facts: { dev: true, persists: true },
   params: [required('transactionHash', hash32)],
   handler: (ctx: EthContext, hash) => ctx.chain.writer.run(() => ctx.chain.dropPending([hash], 'dropped').length > 0),
 });

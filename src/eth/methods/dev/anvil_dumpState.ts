@@ -5,6 +5,7 @@ import { bool } from '../../../rpc/params.js';
 import { dumpNetwork } from '../../engine/persist/dump/gatewayState.js';
 import type { EthContext } from '../../context.js';
 import { dumpTargetOf } from './dumpTargetOf.js';
+import { revealsAny } from '../reveals.js';
 
 /**
  * anvil_dumpState: this network's state as hex bytes, in anvil's form: gzip'd, of devgate's own state file (every
@@ -15,6 +16,7 @@ import { dumpTargetOf } from './dumpTargetOf.js';
  */
 export const anvil_dumpState = defineMethod({
   name: 'anvil_dumpState',
+  facts: { dev: true, reveals: revealsAny },
   params: [optional('preserveHistoricalStates', bool)],
   handler: async (ctx: EthContext, _preserve) =>
     bytesHex(gzipSync(await dumpNetwork({ name: ctx.networkName, kind: 'eth', engine: dumpTargetOf(ctx) }), { level: 1 })),

@@ -7,6 +7,7 @@ import type { EthContext } from '../../context.js';
  */
 export const anvil_getAutomine = defineMethod({
   name: 'anvil_getAutomine',
+  facts: { dev: true },
   params: [],
   handler: (ctx: EthContext) => ctx.miner.mode().automine,
 });

@@ -2,6 +2,7 @@ import { defineMethod, required } from '../../../rpc/method.js';
 import type { EthContext } from '../../context.js';
 import { addressParam } from '../../params.js';
 import { impersonationOf } from './snapshotsOf.js';
+import { addressAt } from '../reveals.js';
 
 /**
  * anvil_impersonateAccount (also hardhat_impersonateAccount): eth_sendTransaction from this address is sent without
@@ -10,6 +11,7 @@ import { impersonationOf } from './snapshotsOf.js';
  */
 export const anvil_impersonateAccount = defineMethod({
   name: 'anvil_impersonateAccount',
+  facts: { dev: true, persists: true, reveals: addressAt(0) },
   params: [required('address', addressParam)],
   handler: (ctx: EthContext, address) => {
     impersonationOf(ctx).start(address);
@@ -20,6 +22,7 @@ export const anvil_impersonateAccount = defineMethod({
 /** hardhat_impersonateAccount: the same, answering true. */
 export const hardhat_impersonateAccount = defineMethod({
   name: 'hardhat_impersonateAccount',
+  facts: { dev: true, persists: true, reveals: addressAt(0) },
   params: [required('address', addressParam)],
   handler: (ctx: EthContext, address) => {
     impersonationOf(ctx).start(address);

@@ -3,6 +3,7 @@ import { hexData } from '../../../rpc/params.js';
 import { loadGateway } from '../../engine/persist/dump/gatewayState.js';
 import type { EthContext } from '../../context.js';
 import { dumpTargetOf } from './dumpTargetOf.js';
+import { revealsAny } from '../reveals.js';
 
 /**
  * anvil_loadState: loads hex bytes of a state into this network: what anvil_dumpState answered (devgate's state
@@ -13,6 +14,7 @@ import { dumpTargetOf } from './dumpTargetOf.js';
  */
 export const anvil_loadState = defineMethod({
   name: 'anvil_loadState',
+  facts: { dev: true, persists: true, reveals: revealsAny },
   params: [required('state', hexData)],
   handler: async (ctx: EthContext, bytes) => {
     await loadGateway([{ name: ctx.networkName, kind: 'eth', engine: dumpTargetOf(ctx) }], bytes, ctx.networkName);

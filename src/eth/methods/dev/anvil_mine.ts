@@ -9,6 +9,7 @@ import { numberOrQuantity } from './params.js';
  */
 export const anvil_mine = defineMethod({
   name: 'anvil_mine',
+  facts: { dev: true, persists: true },
   params: [optional('blocks', numberOrQuantity), optional('interval', numberOrQuantity)],
   handler: async (ctx: EthContext, blocks, interval) => {
     await ctx.miner.mine(blocks ?? 1n, interval);

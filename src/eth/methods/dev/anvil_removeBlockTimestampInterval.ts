@@ -7,6 +7,7 @@ import type { EthContext } from '../../context.js';
  */
 export const anvil_removeBlockTimestampInterval = defineMethod({
   name: 'anvil_removeBlockTimestampInterval',
+  facts: { dev: true, persists: true },
   params: [],
   handler: (ctx: EthContext) => ctx.miner.setTimestampInterval(undefined),
 });

@@ -19,6 +19,7 @@ const resetOptions = (value: unknown): undefined => {
  */
 export const anvil_reset = defineMethod({
   name: 'anvil_reset',
+  facts: { dev: true, persists: true },
   params: [optional('options', resetOptions)],
   handler: async (ctx: EthContext, _options) => {
     await snapshotsOf(ctx).reset();
@@ -29,6 +30,7 @@ export const anvil_reset = defineMethod({
 /** hardhat_reset: the same as anvil_reset (answers true, as hardhat). */
 export const hardhat_reset = defineMethod({
   name: 'hardhat_reset',
+  facts: { dev: true, persists: true },
   params: [optional('options', resetOptions)],
   handler: async (ctx: EthContext, _options) => {
     await snapshotsOf(ctx).reset();

@@ -3,6 +3,7 @@ import { quantity } from '../../../rpc/params.js';
 import { setBalance } from '../../engine/control/stateEdits.js';
 import type { EthContext } from '../../context.js';
 import { addressParam } from '../../params.js';
+import { addressAt } from '../reveals.js';
 
 /**
  * anvil_setBalance (also hardhat_setBalance): sets an address's balance in wei; reads at latest see it at once,
@@ -11,6 +12,7 @@ import { addressParam } from '../../params.js';
  */
 export const anvil_setBalance = defineMethod({
   name: 'anvil_setBalance',
+  facts: { dev: true, persists: true, reveals: addressAt(0) },
   params: [required('address', addressParam), required('balance', quantity)],
   handler: async (ctx: EthContext, address, wei) => {
     await setBalance(ctx.chain, address, wei);

@@ -9,6 +9,7 @@ import { numberOrQuantity } from './params.js';
  */
 export const anvil_setBlockTimestampInterval = defineMethod({
   name: 'anvil_setBlockTimestampInterval',
+  facts: { dev: true, persists: true },
   params: [required('seconds', numberOrQuantity)],
   handler: (ctx: EthContext, seconds) => {
     ctx.miner.setTimestampInterval(seconds);
@@ -22,6 +23,7 @@ export const anvil_setBlockTimestampInterval = defineMethod({
  */
 export const hardhat_setBlockTimestampInterval = defineMethod({
   name: 'hardhat_setBlockTimestampInterval',
+  facts: { dev: true, persists: true },
   params: [required('milliseconds', numberOrQuantity)],
   handler: (ctx: EthContext, ms) => {
     if (ms % 1000n !== 0n)

@@ -9,6 +9,7 @@ import type { EthContext } from '../../context.js';
  */
 export const anvil_setChainId = defineMethod({
   name: 'anvil_setChainId',
+  facts: { dev: true, persists: true },
   params: [optional('chainId', (v: unknown) => v)],
   handler: (ctx: EthContext, _chainId) => {
     throw new DevgateError(`the chain id of ${ctx.networkName} is fixed (${ctx.chain.chainId}); give a seed file with another chainId to serve another`);

@@ -3,6 +3,7 @@ import { hexData } from '../../../rpc/params.js';
 import { setCode } from '../../engine/control/stateEdits.js';
 import type { EthContext } from '../../context.js';
 import { addressParam } from '../../params.js';
+import { revealsAny } from '../reveals.js';
 
 /**
  * anvil_setCode (also hardhat_setCode): sets the code at an address (`0x` removes it).
@@ -10,6 +11,7 @@ import { addressParam } from '../../params.js';
  */
 export const anvil_setCode = defineMethod({
   name: 'anvil_setCode',
+  facts: { dev: true, persists: true, reveals: revealsAny },
   params: [required('address', addressParam), required('code', hexData)],
   handler: async (ctx: EthContext, address, code) => {
     await setCode(ctx.chain, address, code);

@@ -8,6 +8,7 @@ import { addressParam } from '../../params.js';
  */
 export const anvil_setCoinbase = defineMethod({
   name: 'anvil_setCoinbase',
+  facts: { dev: true, persists: true },
   params: [required('address', addressParam)],
   handler: (ctx: EthContext, address) => {
     ctx.miner.setCoinbase(address);

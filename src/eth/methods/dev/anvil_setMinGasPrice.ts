@@ -10,6 +10,7 @@ import type { EthContext } from '../../context.js';
  */
 export const anvil_setMinGasPrice = defineMethod({
   name: 'anvil_setMinGasPrice',
+  facts: { dev: true, persists: true },
   params: [required('minGasPrice', quantity)],
   handler: (ctx: EthContext, min) => {
     if (ctx.pool === undefined) throw new DevgateError('the pool settings are not available on this network');

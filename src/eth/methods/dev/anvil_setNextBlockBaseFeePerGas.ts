@@ -8,6 +8,7 @@ import type { EthContext } from '../../context.js';
  */
 export const anvil_setNextBlockBaseFeePerGas = defineMethod({
   name: 'anvil_setNextBlockBaseFeePerGas',
+  facts: { dev: true, persists: true },
   params: [required('baseFeePerGas', quantity)],
   handler: (ctx: EthContext, fee) => {
     ctx.miner.setNextBlockBaseFeePerGas(fee);

@@ -3,6 +3,7 @@ import { setNonce } from '../../engine/control/stateEdits.js';
 import type { EthContext } from '../../context.js';
 import { addressParam } from '../../params.js';
 import { numberOrQuantity } from './params.js';
+import { addressAt } from '../reveals.js';
 
 /**
  * anvil_setNonce (also hardhat_setNonce): sets an address's nonce.
@@ -10,6 +11,7 @@ import { numberOrQuantity } from './params.js';
  */
 export const anvil_setNonce = defineMethod({
   name: 'anvil_setNonce',
+  facts: { dev: true, persists: true, reveals: addressAt(0) },
   params: [required('address', addressParam), required('nonce', numberOrQuantity)],
   handler: async (ctx: EthContext, address, nonce) => {
     await setNonce(ctx.chain, address, nonce);

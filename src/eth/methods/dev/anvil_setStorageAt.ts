@@ -4,6 +4,7 @@ import { hexData, quantity } from '../../../rpc/params.js';
 import { setStorageAt } from '../../engine/control/stateEdits.js';
 import type { EthContext } from '../../context.js';
 import { addressParam } from '../../params.js';
+import { addressAt } from '../reveals.js';
 
 /** A storage slot as a quantity or up to 32 bytes of hex (test tools send both). */
 const slotParam = (value: unknown): Uint8Array => {
@@ -25,6 +26,7 @@ const bigintBytes = (n: bigint) => Uint8Array.from(Buffer.from(n.toString(16).pa
  */
 export const anvil_setStorageAt = defineMethod({
   name: 'anvil_setStorageAt',
+  facts: { dev: true, persists: true, reveals: addressAt(0) },
   params: [required('address', addressParam), required('slot', slotParam), required('value', valueParam)],
   handler: async (ctx: EthContext, address, slot, value) => {
     await setStorageAt(ctx.chain, address, slot, value);

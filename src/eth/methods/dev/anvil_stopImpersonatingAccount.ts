@@ -2,6 +2,7 @@ import { defineMethod, required } from '../../../rpc/method.js';
 import type { EthContext } from '../../context.js';
 import { addressParam } from '../../params.js';
 import { impersonationOf } from './snapshotsOf.js';
+import { addressAt } from '../reveals.js';
 
 /**
  * anvil_stopImpersonatingAccount (also hardhat_stopImpersonatingAccount): ends impersonating an address.
@@ -9,6 +10,7 @@ import { impersonationOf } from './snapshotsOf.js';
  */
 export const anvil_stopImpersonatingAccount = defineMethod({
   name: 'anvil_stopImpersonatingAccount',
+  facts: { dev: true, persists: true, reveals: addressAt(0) },
   params: [required('address', addressParam)],
   handler: (ctx: EthContext, address) => {
     impersonationOf(ctx).stop(address);
@@ -19,6 +21,7 @@ export const anvil_stopImpersonatingAccount = defineMethod({
 /** hardhat_stopImpersonatingAccount: the same, answering whether the address was impersonated. */
 export const hardhat_stopImpersonatingAccount = defineMethod({
   name: 'hardhat_stopImpersonatingAccount',
+  facts: { dev: true, persists: true, reveals: addressAt(0) },
   params: [required('address', addressParam)],
   handler: (ctx: EthContext, address) => impersonationOf(ctx).stop(address),
 });

@@ -12,6 +12,7 @@ import { sendObject } from '../sendParams.js';
  */
 export const eth_sendUnsignedTransaction = defineMethod({
   name: 'eth_sendUnsignedTransaction',
+  facts: { dev: true, persists: true },
   params: [required('transaction', sendObject)],
   handler: async (ctx: EthContext, req) => bytesHex((await sendUnsignedRequest(ctx.chain, ctx.miner, req, ctx.admission)).hash),
 });

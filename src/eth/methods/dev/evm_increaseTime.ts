@@ -10,6 +10,7 @@ import { numberOrQuantity } from './params.js';
  */
 export const evm_increaseTime = defineMethod({
   name: 'evm_increaseTime',
+  facts: { dev: true, persists: true },
   params: [required('seconds', numberOrQuantity)],
   handler: (ctx: EthContext, seconds) => quantityHex(ctx.miner.increaseTime(seconds)),
 });

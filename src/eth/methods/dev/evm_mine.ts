@@ -21,6 +21,7 @@ const mineOptions = (value: unknown): { timestamp?: bigint; blocks?: bigint } =>
  */
 export const evm_mine = defineMethod({
   name: 'evm_mine',
+  facts: { dev: true, persists: true },
   params: [optional('options', mineOptions)],
   handler: async (ctx: EthContext, options) => {
     await ctx.miner.mine(options?.blocks ?? 1n, undefined, options?.timestamp);

@@ -10,6 +10,7 @@ import { snapshotsOf } from './snapshotsOf.js';
  */
 export const evm_revert = defineMethod({
   name: 'evm_revert',
+  facts: { dev: true, persists: true },
   params: [required('id', numberOrQuantity)],
   handler: (ctx: EthContext, id) => snapshotsOf(ctx).revert(id),
 });

@@ -10,6 +10,7 @@ import { numberOrQuantity } from './params.js';
  */
 export const evm_setAutomine = defineMethod({
   name: 'evm_setAutomine',
+  facts: { dev: true, persists: true },
   params: [required('enabled', bool)],
   handler: (ctx: EthContext, enabled) => {
     ctx.miner.setAutomine(enabled);
@@ -23,6 +24,7 @@ export const anvil_setAutomine = { ...evm_setAutomine, name: 'anvil_setAutomine'
 /** miner_start: ganache's way to turn automine on (viem's setAutomine(true) in ganache mode); its thread count is ignored. */
 export const miner_start = defineMethod({
   name: 'miner_start',
+  facts: { dev: true, persists: true },
   params: [optional('threads', numberOrQuantity)],
   handler: (ctx: EthContext, _threads) => {
     ctx.miner.setAutomine(true);
@@ -33,6 +35,7 @@ export const miner_start = defineMethod({
 /** miner_stop: ganache's way to turn automine off (viem's setAutomine(false) in ganache mode). */
 export const miner_stop = defineMethod({
   name: 'miner_stop',
+  facts: { dev: true, persists: true },
   params: [],
   handler: (ctx: EthContext) => {
     ctx.miner.setAutomine(false);

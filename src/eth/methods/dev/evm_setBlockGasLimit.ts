@@ -8,6 +8,7 @@ import { numberOrQuantity } from './params.js';
  */
 export const evm_setBlockGasLimit = defineMethod({
   name: 'evm_setBlockGasLimit',
+  facts: { dev: true, persists: true },
   params: [required('gasLimit', numberOrQuantity)],
   handler: (ctx: EthContext, limit) => {
     ctx.miner.setBlockGasLimit(limit);

@@ -9,6 +9,7 @@ import { numberOrQuantity } from './params.js';
  */
 export const evm_setIntervalMining = defineMethod({
   name: 'evm_setIntervalMining',
+  facts: { dev: true, persists: true },
   params: [required('ms', numberOrQuantity)],
   handler: (ctx: EthContext, ms) => {
     ctx.miner.setIntervalMining(Number(ms));
@@ -19,6 +20,7 @@ export const evm_setIntervalMining = defineMethod({
 /** anvil_setIntervalMining: the same as evm_setIntervalMining (anvil's unit is seconds there; see README). */
 export const anvil_setIntervalMining = defineMethod({
   name: 'anvil_setIntervalMining',
+  facts: { dev: true, persists: true },
   params: [required('seconds', numberOrQuantity)],
   handler: (ctx: EthContext, seconds) => {
     ctx.miner.setIntervalMining(Number(seconds) * 1000);

@@ -8,6 +8,7 @@ import { numberOrQuantity } from './params.js';
  */
 export const evm_setNextBlockTimestamp = defineMethod({
   name: 'evm_setNextBlockTimestamp',
+  facts: { dev: true, persists: true },
   params: [required('timestamp', numberOrQuantity)],
   handler: (ctx: EthContext, timestamp) => {
     ctx.miner.setNextBlockTimestamp(timestamp);

@@ -10,6 +10,7 @@ import { snapshotsOf } from './snapshotsOf.js';
  */
 export const evm_snapshot = defineMethod({
   name: 'evm_snapshot',
+  facts: { dev: true, persists: true },
   params: [],
   handler: async (ctx: EthContext) => quantityHex(await snapshotsOf(ctx).take()),
 });

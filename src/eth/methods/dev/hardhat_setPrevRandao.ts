@@ -9,6 +9,7 @@ import type { EthContext } from '../../context.js';
  */
 export const hardhat_setPrevRandao = defineMethod({
   name: 'hardhat_setPrevRandao',
+  facts: { dev: true, persists: true },
   params: [required('prevRandao', fixedBytes(32, 'a 32-byte value'))],
   handler: (ctx: EthContext, value) => {
     ctx.miner.setNextBlockPrevRandao(value);

@@ -7,6 +7,7 @@ import { decodeRawTransaction } from '../../engine/mining/rawTx.js';
 import { formatPayloadEnvelope } from '../../format/payload.js';
 import type { EthContext } from '../../context.js';
 import { withdrawalParam } from '../overrideParams.js';
+import { revealsAny } from '../reveals.js';
 
 /** PayloadAttributesV3: `{ timestamp, prevRandao, suggestedFeeRecipient, withdrawals, parentBeaconBlockRoot }`. */
 const payloadAttributes: Decoder<PayloadAttributes> = (value) => {
@@ -37,6 +38,7 @@ const extraDataParam: Decoder<Uint8Array> = (value) => {
  */
 export const testing_buildBlockV1 = defineMethod({
   name: 'testing_buildBlockV1',
+  facts: { dev: true, persists: true, reveals: revealsAny },
   params: [
     required('parentHash', hash32),
     required('payloadAttributes', payloadAttributes),

@@ -6,6 +6,7 @@ import { feltHex } from '../../format.js';
 import { felt } from '../../params.js';
 import { modelledCall, type CallRequest } from '../call.js';
 import { resolveBlock, starknetBlockId } from '../params.js';
+import { callRequestReveals } from './reveals.js';
 
 const callRequest: Decoder<CallRequest> = (value) => {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InvalidArgument(`expected a function call object, got ${describe(value)}`);
@@ -29,6 +30,7 @@ const callRequest: Decoder<CallRequest> = (value) => {
  */
 export const starknet_call = defineMethod({
   name: 'starknet_call',
+  facts: { reveals: callRequestReveals },
   named: true,
   params: [required('request', callRequest), required('block_id', starknetBlockId)],
   handler: (ctx: RollupContext, req, id) => modelledCall(ctx.chain.stateAt(resolveBlock(ctx, id)), ctx.chain.config, req).map(feltHex),

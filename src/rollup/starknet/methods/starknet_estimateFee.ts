@@ -5,6 +5,7 @@ import { simulationFlags } from '../../params.js';
 import { formatFeeEstimate } from '../format.js';
 import { resolveBlock, starknetBlockId } from '../params.js';
 import { broadcastedTransactions, checkTxVersion } from '../versions.js';
+import { revealsAny } from './reveals.js';
 
 /**
  * starknet_estimateFee (spec order: request, simulation_flags, block_id): one spec 0.8 FEE_ESTIMATE per
@@ -17,6 +18,7 @@ import { broadcastedTransactions, checkTxVersion } from '../versions.js';
  */
 export const starknet_estimateFee = defineMethod({
   name: 'starknet_estimateFee',
+  facts: { heavy: true, reveals: revealsAny },
   named: true,
   params: [required('request', broadcastedTransactions), required('simulation_flags', simulationFlags), required('block_id', starknetBlockId)],
   handler: (ctx: RollupContext, request, flags, id) => {

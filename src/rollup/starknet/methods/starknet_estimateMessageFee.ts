@@ -10,6 +10,7 @@ import { felt } from '../../params.js';
 import { formatFeeEstimate } from '../format.js';
 import { resolveBlock, starknetBlockId } from '../params.js';
 import { classAt } from '../state.js';
+import { revealsAny } from './reveals.js';
 
 interface MessageFromL1 {
   readonly fromAddress: Felt;
@@ -54,6 +55,7 @@ const messageFromL1: Decoder<MessageFromL1> = (value) => {
  */
 export const starknet_estimateMessageFee = defineMethod({
   name: 'starknet_estimateMessageFee',
+  facts: { reveals: revealsAny },
   named: true,
   params: [required('message', messageFromL1), required('block_id', starknetBlockId)],
   handler: (ctx: RollupContext, msg, id) => {

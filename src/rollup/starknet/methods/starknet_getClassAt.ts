@@ -6,6 +6,7 @@ import { felt } from '../../params.js';
 import { formatClass } from '../format.js';
 import { resolveBlock, starknetBlockId } from '../params.js';
 import { classAt } from '../state.js';
+import { feltParam } from './reveals.js';
 
 /**
  * starknet_getClassAt: the Sierra class of the contract at an address, at a block. Errors: 24 unknown
@@ -15,6 +16,7 @@ import { classAt } from '../state.js';
  */
 export const starknet_getClassAt = defineMethod({
   name: 'starknet_getClassAt',
+  facts: { reveals: feltParam(1, 'contract_address') },
   named: true,
   params: [required('block_id', starknetBlockId), required('contract_address', felt)],
   handler: (ctx: RollupContext, id, address) => {

@@ -1,6 +1,7 @@
 import { defineMethod, required } from '../../../rpc/method.js';
 import type { RollupContext } from '../../context.js';
 import { eventFilter, findEvents } from '../events.js';
+import { eventFilterReveals } from './reveals.js';
 
 /**
  * starknet_getEvents: events by block range, emitting address and keys, `chunk_size` per page with a
@@ -10,6 +11,7 @@ import { eventFilter, findEvents } from '../events.js';
  */
 export const starknet_getEvents = defineMethod({
   name: 'starknet_getEvents',
+  facts: { reveals: eventFilterReveals },
   named: true,
   params: [required('filter', eventFilter)],
   handler: (ctx: RollupContext, filter) => findEvents(ctx, filter),

@@ -6,6 +6,7 @@ import { formatFeeEstimate } from '../format.js';
 import { resolveBlock, starknetBlockId } from '../params.js';
 import { formatTrace } from '../trace.js';
 import { broadcastedTransactions, checkTxVersion } from '../versions.js';
+import { revealsAny } from './reveals.js';
 
 /**
  * starknet_simulateTransactions: runs transactions (INVOKE, DEPLOY_ACCOUNT, DECLARE) one after the
@@ -20,6 +21,7 @@ import { broadcastedTransactions, checkTxVersion } from '../versions.js';
  */
 export const starknet_simulateTransactions = defineMethod({
   name: 'starknet_simulateTransactions',
+  facts: { heavy: true, reveals: revealsAny },
   named: true,
   params: [required('block_id', starknetBlockId), required('transactions', broadcastedTransactions), required('simulation_flags', simulationFlags)],
   handler: (ctx: RollupContext, id, txs, flags) => {

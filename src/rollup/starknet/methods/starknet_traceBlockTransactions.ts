@@ -7,6 +7,7 @@ import { feltHex } from '../../format.js';
 import { resolveBlock, starknetBlockId } from '../params.js';
 import { parentOf } from '../state.js';
 import { formatTrace } from '../trace.js';
+import { revealsAny } from './reveals.js';
 
 /** The traces of a block's transactions, replayed from the state before the block (see src/rollup/starknet/trace.ts). */
 export function blockTraces(ctx: RollupContext, block: SealedBlock | PendingBlock): { transaction_hash: string; trace_root: Record<string, unknown> }[] {
@@ -35,6 +36,7 @@ export function blockTraces(ctx: RollupContext, block: SealedBlock | PendingBloc
  */
 export const starknet_traceBlockTransactions = defineMethod({
   name: 'starknet_traceBlockTransactions',
+  facts: { reveals: revealsAny },
   named: true,
   params: [required('block_id', starknetBlockId)],
   handler: (ctx: RollupContext, id) => blockTraces(ctx, resolveBlock(ctx, id)),

@@ -4,6 +4,7 @@ import type { RollupContext } from '../../context.js';
 import { feltHex } from '../../format.js';
 import { felt } from '../../params.js';
 import { blockTraces } from './starknet_traceBlockTransactions.js';
+import { revealsAny } from './reveals.js';
 
 /**
  * starknet_traceTransaction: the TRANSACTION_TRACE of one transaction (pending or sealed), from a replay
@@ -13,6 +14,7 @@ import { blockTraces } from './starknet_traceBlockTransactions.js';
  */
 export const starknet_traceTransaction = defineMethod({
   name: 'starknet_traceTransaction',
+  facts: { reveals: revealsAny },
   named: true,
   params: [required('transaction_hash', felt)],
   handler: (ctx: RollupContext, hash) => {
