@@ -62,7 +62,7 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
               automine: seed.mining.automine ?? seed.mining.blockTime === undefined,
               intervalMs: seed.mining.blockTime === undefined ? undefined : Math.round(seed.mining.blockTime * 1000),
             };
-      const miner = new Miner(chain, env.clock, env.mining ?? fromSeed);
+      const miner = new Miner(chain, env.clock, env.mining ?? fromSeed, env.limits);
       const impersonation = new Impersonation();
       const kept = stored?.attach(miner, impersonation, env.mining !== undefined);
       // The start's own settings (a mining mode given to it) are stored before anything is served.

@@ -10,7 +10,7 @@
  */
 import { setClockTimer, type Clock } from '../../../clock.js';
 import { bigIntToBytes, bytesToBigInt, setLengthLeft, type Address } from '@ethereumjs/util';
-import { InvalidArgument } from '../../../errors.js';
+import { InvalidArgument, LimitExceeded } from '../../../errors.js';
 import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock, MineResult, NextHeader } from '../chain/types.js';
 
@@ -31,6 +31,18 @@ export interface MiningOptions {
   /** Interval mining: a block every this many milliseconds (0 or undefined: off). */
   readonly intervalMs?: number;
 }
+
+/** The budget of a mining call (the gateway's limits, read when a call comes). */
+export interface MiningLimits {
+  /** Most blocks one call mines, each pool transaction the first block takes counting as one more. */
+  readonly maxMineBlocks: number;
+}
+
+/** Without a gateway (engine tests): the gateway's default. */
+const DEFAULT_MINING_LIMITS: MiningLimits = { maxMineBlocks: 10_000 };
+
+/** Lets other requests (reads of every network, this one's too) be served between two blocks of a long mining call. */
+const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface MiningMode {
   readonly automine: boolean;
@@ -72,6 +84,7 @@ export class Miner {
     private readonly chain: EthChain,
     private readonly clock: Clock,
     opts: MiningOptions = {},
+    private readonly limits: () => MiningLimits = () => DEFAULT_MINING_LIMITS,
   ) {
     this.intervalMs = opts.intervalMs ? opts.intervalMs : undefined;
     this.automine = opts.automine ?? this.intervalMs === undefined;
@@ -192,23 +205,36 @@ export class Miner {
   /**
    * Mines `count` blocks on the writer (the first at the next timestamp; with `intervalSeconds`, each later one
    * that many seconds after the one before; 0, as viem sends by default, is the usual block time). The first
-   * takes every executable pool transaction.
+   * takes every executable pool transaction. Between blocks other requests are served (the writer stays held, so
+   * no other write comes between); a call whose work (blocks + pool transactions) is past the limit is refused.
    */
   mine(count = 1n, intervalSeconds?: bigint, timestamp?: bigint): Promise<MineResult[]> {
-    if (count < 1n || count > 1_000_000n) throw new InvalidArgument(`number of blocks must be between 1 and 1000000, got ${count}`);
+    if (count < 1n) throw new InvalidArgument(`number of blocks must be at least 1, got ${count}`);
+    this.checkWork(count);
     return this.chain.writer.run(async () => {
+      this.checkWork(count);
       const first = timestamp ?? this.nextHeader().timestamp!;
       const later = intervalSeconds !== undefined && intervalSeconds > 0n ? intervalSeconds : this.step();
       checkTimestamp(first + (count - 1n) * later, `block ${this.chain.head().number + count}'s timestamp`);
       if (timestamp !== undefined) this.setNextBlockTimestamp(timestamp);
       const results: MineResult[] = [];
       for (let i = 0n; i < count; i++) {
+        if (i > 0n) await yieldToOthers();
         const header = this.nextHeader();
         if (i > 0n && intervalSeconds !== undefined && intervalSeconds > 0n) header.timestamp = this.chain.head().header.timestamp + intervalSeconds;
         results.push(await this.mineOne(header));
       }
       return results;
     });
+  }
+
+  /** Refuses a mining call of more work (blocks, and the pool transactions its first block takes) than the limit. */
+  private checkWork(count: bigint): void {
+    const max = BigInt(this.limits().maxMineBlocks);
+    const pooled = BigInt(this.chain.pendingTransactions().length);
+    if (count + pooled <= max) return;
+    const what = pooled === 0n ? `${count} blocks` : `${count} blocks and ${pooled} pool transactions`;
+    throw new LimitExceeded(`mining ${what} is past the limit of ${max} blocks of work per call (maxMineBlocks, --max-mine-blocks); mine in smaller steps`);
   }
 
   /** Mines one block now; call only on the writer. The one-shot controls are spent by it. */
