@@ -70,7 +70,16 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
       const snapshots = new Snapshots(chain, miner, impersonation, kept?.initial);
       const filters = new EthFilters(chain, env.clock);
       const pool: PoolSettings = { minTip: 0n, allowUnprotected: env.allowUnprotectedTxs === true };
-      const ctx: EthContext = { chain, networkName: seed.name, miner, snapshots, filters, impersonation, pool, admission: poolAdmission(miner, pool) };
+      const ctx: EthContext = {
+        chain,
+        networkName: seed.name,
+        miner,
+        snapshots,
+        filters,
+        impersonation,
+        pool,
+        admission: poolAdmission(miner, pool, env.limits),
+      };
       const table = ethMethods({ devMethods: env.devMethods });
       if (kept !== undefined) {
         // Controls that do not run on the writer (evm_setAutomine, evm_increaseTime, anvil_impersonateAccount, ...)
