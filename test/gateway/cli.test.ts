@@ -23,6 +23,8 @@ describe('devgate policy flags', () => {
       '--request-timeout',
       '--headers-timeout',
       '--keep-alive-timeout',
+      '--max-mine-blocks',
+      '--txpool-max-tx-bytes',
       '/admin',
     ]) {
       expect(r.stdout).toContain(flag);
