@@ -35,6 +35,14 @@ Options:
                     is closed with 1008 (default 16777216, 16 MB)
   --max-filters-per-key N   polling filters one key may hold on a network;
                     past it -32005 (default 1000)
+  --max-mine-blocks N       most blocks one anvil_mine / evm_mine call mines
+                    (each pool transaction counts as one more); past it
+                    -32005 (default 10000)
+  --txpool-max-tx-bytes N   largest pooled transaction (default 131072, geth's)
+  --txpool-account-slots N  executable slots (32 KB each) per account (default 16)
+  --txpool-global-slots N   executable slots in all (default 5120)
+  --txpool-account-queue N  nonce-gap transactions per account (default 64)
+  --txpool-global-queue N   nonce-gap transactions in all (default 1024)
   --cache-dir DIR   where built chains are cached, so the next start of the same
                     chains skips building (default node_modules/.cache/devgate,
                     or the OS cache folder)
@@ -88,6 +96,12 @@ const LIMIT_FLAGS = {
   'ws-ping-interval': 'wsPingIntervalMs',
   'max-buffered-bytes': 'maxBufferedBytes',
   'max-filters-per-key': 'maxFiltersPerKey',
+  'max-mine-blocks': 'maxMineBlocks',
+  'txpool-max-tx-bytes': 'txpoolMaxTxBytes',
+  'txpool-account-slots': 'txpoolAccountSlots',
+  'txpool-global-slots': 'txpoolGlobalSlots',
+  'txpool-account-queue': 'txpoolAccountQueue',
+  'txpool-global-queue': 'txpoolGlobalQueue',
 } as const;
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);

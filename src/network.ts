@@ -62,7 +62,7 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
               automine: seed.mining.automine ?? seed.mining.blockTime === undefined,
               intervalMs: seed.mining.blockTime === undefined ? undefined : Math.round(seed.mining.blockTime * 1000),
             };
-      const miner = new Miner(chain, env.clock, env.mining ?? fromSeed);
+      const miner = new Miner(chain, env.clock, env.mining ?? fromSeed, env.limits);
       const impersonation = new Impersonation();
       const kept = stored?.attach(miner, impersonation, env.mining !== undefined);
       // The start's own settings (a mining mode given to it) are stored before anything is served.
@@ -70,7 +70,16 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
       const snapshots = new Snapshots(chain, miner, impersonation, kept?.initial);
       const filters = new EthFilters(chain, env.clock);
       const pool: PoolSettings = { minTip: 0n, allowUnprotected: env.allowUnprotectedTxs === true };
-      const ctx: EthContext = { chain, networkName: seed.name, miner, snapshots, filters, impersonation, pool, admission: poolAdmission(miner, pool) };
+      const ctx: EthContext = {
+        chain,
+        networkName: seed.name,
+        miner,
+        snapshots,
+        filters,
+        impersonation,
+        pool,
+        admission: poolAdmission(miner, pool, env.limits),
+      };
       const table = ethMethods({ devMethods: env.devMethods });
       if (kept !== undefined) {
         // Controls that do not run on the writer (evm_setAutomine, miner_stop, evm_increaseTime, anvil_impersonateAccount,

@@ -2,6 +2,7 @@
 import type { Clock } from './clock.js';
 import type { DataDir } from './eth/engine/persist/dataDir/store.js';
 import type { DumpDir } from './rollup/dumpFiles.js';
+import type { GatewayLimits } from './gateway/limits.js';
 import type { RpcCall, RpcResponse } from './rpc/envelope.js';
 import type { MethodLookup } from './rpc/method.js';
 
@@ -31,6 +32,8 @@ export interface NetworkEnv {
   readonly devMethods?: boolean;
   /** Accept legacy transactions without EIP-155 replay protection (geth refuses them over RPC). */
   readonly allowUnprotectedTxs?: boolean;
+  /** The gateway's limits as they are now (admin can change them); eth networks read the mining and pool budgets. */
+  readonly limits?: () => GatewayLimits;
   /** Rollup networks: the directory devnet_dump / devnet_load may name files in (`--dump-dir`); undefined: paths are off. */
   readonly dumpDir?: DumpDir;
 }

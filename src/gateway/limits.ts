@@ -25,6 +25,21 @@ export interface GatewayLimits {
   readonly maxBufferedBytes: number;
   /** Polling filters (eth_new*Filter) one key may hold at once on one network; past it: -32005. */
   readonly maxFiltersPerKey: number;
+  /**
+   * Most blocks one anvil_mine / hardhat_mine / evm_mine call mines, counting each pool transaction the first block
+   * takes as one more block of work; past it: -32005 before anything is mined (an empty block costs ~4 ms and ~15 KB).
+   */
+  readonly maxMineBlocks: number;
+  /** Largest transaction the pool accepts, in bytes (geth's txMaxSize); past it: "oversized data". */
+  readonly txpoolMaxTxBytes: number;
+  /** Executable slots (of 32 KB) one account is guaranteed in the pool (geth's --txpool.accountslots). */
+  readonly txpoolAccountSlots: number;
+  /** Executable slots of all accounts (geth's --txpool.globalslots); past it the pool evicts or answers "txpool is full". */
+  readonly txpoolGlobalSlots: number;
+  /** Queued (nonce-gap) transactions one account may have (geth's --txpool.accountqueue). */
+  readonly txpoolAccountQueue: number;
+  /** Queued transactions of all accounts (geth's --txpool.globalqueue). */
+  readonly txpoolGlobalQueue: number;
 }
 
 export const DEFAULT_LIMITS: GatewayLimits = {
@@ -38,6 +53,12 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   wsPingIntervalMs: 30_000,
   maxBufferedBytes: 16 * 1024 * 1024,
   maxFiltersPerKey: 1000,
+  maxMineBlocks: 10_000,
+  txpoolMaxTxBytes: 128 * 1024,
+  txpoolAccountSlots: 16,
+  txpoolGlobalSlots: 4096 + 1024,
+  txpoolAccountQueue: 64,
+  txpoolGlobalQueue: 1024,
 };
 
 const positive = z.number().int().positive();
@@ -55,6 +76,12 @@ export const LimitsOptions = z
     wsPingIntervalMs: positive,
     maxBufferedBytes: positive,
     maxFiltersPerKey: positive,
+    maxMineBlocks: positive,
+    txpoolMaxTxBytes: positive,
+    txpoolAccountSlots: positive,
+    txpoolGlobalSlots: positive,
+    txpoolAccountQueue: positive,
+    txpoolGlobalQueue: positive,
   })
   .partial()
   .strict();

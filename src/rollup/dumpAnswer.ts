@@ -9,10 +9,11 @@
  * instead (every hash exact, nothing re-run), so its dump is this object. devnet_load also takes the whole JSON-RPC
  * response that carried it (`{"jsonrpc", "id", "result": {...}}`), as `curl > file` saves it.
  */
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { DumpError } from '../eth/engine/persist/dump/ethDump.js';
 import { decodeRollupDump, encodeRollupDump, type RollupDump } from '../eth/engine/persist/dump/rollupDump.js';
 import { readStateInput } from '../eth/engine/persist/dump/stateFile.js';
+import { gunzipCappedSync, MAX_UNZIPPED_BYTES, UnzipTooLarge } from '../eth/engine/persist/dump/unzip.js';
 import { RollupError } from '../errors.js';
 import type { RollupChain } from './engine/chain.js';
 import { findDumpFlaw } from './engine/load.js';
@@ -56,7 +57,7 @@ export const dumpFailure = (message: string): RollupError => new RollupError(-1,
  * At most this many bytes once unzipped: a guard against a small gzip that unzips to gigabytes (one request must not
  * take the process's memory or hold its event loop for long); a 1,000-block rollup dumps to under 1 MB.
  */
-export const MAX_DUMP_BYTES = 256 * 1024 * 1024;
+export const MAX_DUMP_BYTES = MAX_UNZIPPED_BYTES;
 
 /**
  * Reads a dump for `chain`: devnet_dump's answer as a JSON value (or the JSON-RPC response carrying it). Throws a
@@ -74,9 +75,9 @@ export function readDumpAnswer(value: unknown, chain: RollupChain, network: stri
   if (typeof v.data !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(v.data)) throw dumpFailure('the dump\'s "data" is not base64');
   let bytes: Uint8Array;
   try {
-    bytes = gunzipSync(Buffer.from(v.data, 'base64'), { maxOutputLength: MAX_DUMP_BYTES });
+    bytes = gunzipCappedSync(Buffer.from(v.data, 'base64'), MAX_DUMP_BYTES);
   } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw dumpFailure(`the dump's "data" unzips to more than ${MAX_DUMP_BYTES / 2 ** 20} MB`);
+    if (err instanceof UnzipTooLarge) throw dumpFailure(`the dump's "data" unzips to more than ${MAX_DUMP_BYTES / 2 ** 20} MB`);
     throw dumpFailure('the dump\'s "data" is damaged (not gzip, or truncated)');
   }
   return checked(() => decodeRollupDump(bytes, chain, network), network);
@@ -136,7 +137,7 @@ export function readDumpBytes(bytes: Buffer, chain: RollupChain, network: string
 
 function gunzipOrUndefined(bytes: Buffer): Buffer | undefined {
   try {
-    return gunzipSync(bytes, { maxOutputLength: MAX_DUMP_BYTES });
+    return gunzipCappedSync(bytes, MAX_DUMP_BYTES);
   } catch {
     return undefined;
   }

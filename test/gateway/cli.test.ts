@@ -25,6 +25,8 @@ describe('devgate policy flags', () => {
       '--keep-alive-timeout',
       '--admin-token',
       'DEVGATE_ADMIN_TOKEN',
+      '--max-mine-blocks',
+      '--txpool-max-tx-bytes',
       '/admin',
     ]) {
       expect(r.stdout).toContain(flag);

@@ -3,20 +3,30 @@
  * (gzip-compressed when the file name ends in .gz; geth's reader detects that by name, this one by
  * the gzip magic bytes). geth exports from block 0, so a file usually starts with the genesis.
  */
-import { gunzipSync } from 'node:zlib';
 import { createBlockFromRLP, type Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { RlpCursor, RlpError, rlpViews, type Nested } from '../codec/rlpReader.js';
 import { bytesToBigInt, concatBytes } from '@ethereumjs/util';
+import { gunzipCappedSync, isGzip, UnzipTooLarge } from '../persist/dump/unzip.js';
 
 /** A chain file that cannot be read: names the byte offset or block where it broke. */
 export class ChainFileError extends Error {
   override name = 'ChainFileError';
 }
 
-/** Decompresses a gzip file, and leaves anything else as it is. */
+/** A chain file unzips to at most this many bytes (it is the operator's own file, read at start: a far larger cap than uploads'). */
+export const MAX_CHAIN_FILE_BYTES = 2 * 1024 ** 3;
+
+/** Decompresses a gzip file (within MAX_CHAIN_FILE_BYTES), and leaves anything else as it is. */
 export function gunzipIfNeeded(bytes: Uint8Array): Uint8Array {
-  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b ? new Uint8Array(gunzipSync(bytes)) : bytes;
+  if (!isGzip(bytes)) return bytes;
+  try {
+    return new Uint8Array(gunzipCappedSync(bytes, MAX_CHAIN_FILE_BYTES));
+  } catch (err) {
+    throw new ChainFileError(
+      err instanceof UnzipTooLarge ? `the chain file ${err.message}` : `the chain file is gzip'd but does not unzip: ${(err as Error).message}`,
+    );
+  }
 }
 
 /** Splits a chain file into the raw RLP of each block, without decoding them. */

@@ -27,8 +27,11 @@ export interface ChainCore {
   readonly scheduled: boolean;
 }
 
-/** True when `common` has a hardfork schedule (imported chains): blocks pick their hardfork. */
-const hasSchedule = (common: Common) =>
+/**
+ * True when `common` has a hardfork schedule (imported chains): blocks pick their hardfork. Without one, every block
+ * is built under the chain's one hardfork, and a restore must decode it so (not pick one by number and time).
+ */
+export const hasSchedule = (common: Common) =>
   common.hardforks().some((h) => Number(h.block ?? 0) > 0 || Number(h.timestamp ?? 0) > 0 || (h as { ttd?: unknown }).ttd != null);
 
 /** A chain's core at genesis (its state generated from the alloc), and its genesis block. */

@@ -10,12 +10,20 @@
  */
 import { setClockTimer, type Clock } from '../../../clock.js';
 import { bigIntToBytes, bytesToBigInt, setLengthLeft, type Address } from '@ethereumjs/util';
-import { InvalidArgument } from '../../../errors.js';
+import { InvalidArgument, LimitExceeded } from '../../../errors.js';
 import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock, MineResult, NextHeader } from '../chain/types.js';
 
 /** Seconds between blocks when nothing else says (a mainnet slot). */
 export const DEFAULT_BLOCK_STEP = 12n;
+
+/** The latest block timestamp: a header's time is a uint64 in geth and anvil. */
+export const MAX_TIMESTAMP = 2n ** 64n - 1n;
+
+/** Refuses a block time past 2^64-1 with anvil's text ("The timestamp is too big"), naming what was asked. */
+function checkTimestamp(timestamp: bigint, what: string): void {
+  if (timestamp > MAX_TIMESTAMP) throw new InvalidArgument(`The timestamp is too big: ${what} would be ${timestamp}, past 2^64-1 (${MAX_TIMESTAMP})`);
+}
 
 export interface MiningOptions {
   /** Mine a block for every send (default true, unless interval mining is on). */
@@ -23,6 +31,18 @@ export interface MiningOptions {
   /** Interval mining: a block every this many milliseconds (0 or undefined: off). */
   readonly intervalMs?: number;
 }
+
+/** The budget of a mining call (the gateway's limits, read when a call comes). */
+export interface MiningLimits {
+  /** Most blocks one call mines, each pool transaction the first block takes counting as one more. */
+  readonly maxMineBlocks: number;
+}
+
+/** Without a gateway (engine tests): the gateway's default. */
+const DEFAULT_MINING_LIMITS: MiningLimits = { maxMineBlocks: 10_000 };
+
+/** Lets other requests (reads of every network, this one's too) be served between two blocks of a long mining call. */
+const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface MiningMode {
   readonly automine: boolean;
@@ -64,6 +84,7 @@ export class Miner {
     private readonly chain: EthChain,
     private readonly clock: Clock,
     opts: MiningOptions = {},
+    private readonly limits: () => MiningLimits = () => DEFAULT_MINING_LIMITS,
   ) {
     this.intervalMs = opts.intervalMs ? opts.intervalMs : undefined;
     this.automine = opts.automine ?? this.intervalMs === undefined;
@@ -91,6 +112,7 @@ export class Miner {
   /** Moves the next block's time forward by `seconds`; answers the total moved so far. */
   increaseTime(seconds: bigint): bigint {
     if (seconds < 0n) throw new InvalidArgument(`cannot increase time by a negative amount (${seconds} s)`);
+    checkTimestamp(this.nextHeader().timestamp! + seconds, "the next block's timestamp");
     this.chain.nextHeaderChanged();
     this.increase += seconds;
     this.totalIncrease += seconds;
@@ -99,6 +121,7 @@ export class Miner {
 
   /** The next block's timestamp; it must be after head's. */
   setNextBlockTimestamp(timestamp: bigint): void {
+    checkTimestamp(timestamp, "the next block's timestamp");
     const parent = this.chain.head().header.timestamp;
     if (timestamp <= parent) throw new InvalidArgument(`timestamp ${timestamp} is lower than or equal to the previous block's timestamp ${parent}`);
     this.chain.nextHeaderChanged();
@@ -108,6 +131,7 @@ export class Miner {
   /** Every following block `seconds` after its parent; undefined removes the interval (answers whether one was set). */
   setTimestampInterval(seconds: bigint | undefined): boolean {
     if (seconds !== undefined && seconds < 1n) throw new InvalidArgument(`a block timestamp interval is at least 1 second, got ${seconds}`);
+    if (seconds !== undefined) checkTimestamp(this.chain.head().header.timestamp + seconds, "the next block's timestamp");
     this.chain.nextHeaderChanged();
     const had = this.timestampInterval !== undefined;
     this.timestampInterval = seconds;
@@ -160,11 +184,15 @@ export class Miner {
     return this.gasLimit ?? this.chain.head().header.gasLimit;
   }
 
+  /** Seconds between a block and its parent when nothing one-shot says otherwise. */
+  private step(): bigint {
+    return this.timestampInterval ?? (this.intervalMs === undefined ? DEFAULT_BLOCK_STEP : BigInt(Math.max(1, Math.ceil(this.intervalMs / 1000))));
+  }
+
   /** The header fields of the next block as the controls set them (the pending block shows the same). */
   nextHeader(): NextHeader {
     const parent = this.chain.head().header.timestamp;
-    const step = this.timestampInterval ?? (this.intervalMs === undefined ? DEFAULT_BLOCK_STEP : BigInt(Math.max(1, Math.ceil(this.intervalMs / 1000))));
-    const timestamp = this.nextTimestamp ?? parent + step + this.increase;
+    const timestamp = this.nextTimestamp ?? parent + this.step() + this.increase;
     return {
       timestamp,
       ...(this.coinbase !== undefined ? { coinbase: this.coinbase } : {}),
@@ -177,14 +205,21 @@ export class Miner {
   /**
    * Mines `count` blocks on the writer (the first at the next timestamp; with `intervalSeconds`, each later one
    * that many seconds after the one before; 0, as viem sends by default, is the usual block time). The first
-   * takes every executable pool transaction.
+   * takes every executable pool transaction. Between blocks other requests are served (the writer stays held, so
+   * no other write comes between); a call whose work (blocks + pool transactions) is past the limit is refused.
    */
   mine(count = 1n, intervalSeconds?: bigint, timestamp?: bigint): Promise<MineResult[]> {
-    if (count < 1n || count > 1_000_000n) throw new InvalidArgument(`number of blocks must be between 1 and 1000000, got ${count}`);
+    if (count < 1n) throw new InvalidArgument(`number of blocks must be at least 1, got ${count}`);
+    this.checkWork(count);
     return this.chain.writer.run(async () => {
+      this.checkWork(count);
+      const first = timestamp ?? this.nextHeader().timestamp!;
+      const later = intervalSeconds !== undefined && intervalSeconds > 0n ? intervalSeconds : this.step();
+      checkTimestamp(first + (count - 1n) * later, `block ${this.chain.head().number + count}'s timestamp`);
       if (timestamp !== undefined) this.setNextBlockTimestamp(timestamp);
       const results: MineResult[] = [];
       for (let i = 0n; i < count; i++) {
+        if (i > 0n) await yieldToOthers();
         const header = this.nextHeader();
         if (i > 0n && intervalSeconds !== undefined && intervalSeconds > 0n) header.timestamp = this.chain.head().header.timestamp + intervalSeconds;
         results.push(await this.mineOne(header));
@@ -193,8 +228,18 @@ export class Miner {
     });
   }
 
+  /** Refuses a mining call of more work (blocks, and the pool transactions its first block takes) than the limit. */
+  private checkWork(count: bigint): void {
+    const max = BigInt(this.limits().maxMineBlocks);
+    const pooled = BigInt(this.chain.pendingTransactions().length);
+    if (count + pooled <= max) return;
+    const what = pooled === 0n ? `${count} blocks` : `${count} blocks and ${pooled} pool transactions`;
+    throw new LimitExceeded(`mining ${what} is past the limit of ${max} blocks of work per call (maxMineBlocks, --max-mine-blocks); mine in smaller steps`);
+  }
+
   /** Mines one block now; call only on the writer. The one-shot controls are spent by it. */
   async mineOne(header: NextHeader = this.nextHeader()): Promise<MineResult> {
+    if (header.timestamp !== undefined) checkTimestamp(header.timestamp, `block ${this.chain.head().number + 1n}'s timestamp`);
     const result = await this.chain.mineNow(header);
     this.increase = 0n;
     this.nextTimestamp = undefined;

@@ -9,7 +9,8 @@ import { bytesToHex } from '@ethereumjs/util';
 import { TxRejected } from './txRejected.js';
 import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock, PendingTx } from '../chain/types.js';
-import { checkTransaction } from './pool.js';
+import { checkTransaction, poolView } from './pool.js';
+import { checkTxSize, GETH_POOL_LIMITS, makeRoom, type PoolEntry, type PoolLimits } from './poolLimits.js';
 import type { Miner } from './miner.js';
 
 export { TxRejected } from './txRejected.js';
@@ -23,11 +24,19 @@ export interface PoolSettings {
   allowUnprotected: boolean;
 }
 
-/** geth's txpool checks (pool.ts) at head, for the next block the miner would seal. */
-export function poolAdmission(miner: Miner, settings: PoolSettings = { minTip: 0n, allowUnprotected: false }): Admission {
+/**
+ * geth's txpool checks (pool.ts) at head, for the next block the miner would seal, and its size limits
+ * (poolLimits.ts): a new transaction that needs room evicts the cheapest of other senders' (dropped, and said so).
+ */
+export function poolAdmission(
+  miner: Miner,
+  settings: PoolSettings = { minTip: 0n, allowUnprotected: false },
+  limits: () => PoolLimits = () => GETH_POOL_LIMITS,
+): Admission {
   return async (chain, tx, sender) => {
+    checkTxSize(tx, limits());
     const account = await chain.getAccount(sender, chain.head());
-    return checkTransaction(tx, sender, chain.pendingTransactions(), {
+    const replaced = checkTransaction(tx, sender, chain.pendingTransactions(), {
       chainId: chain.chainId,
       nonce: account?.nonce ?? 0n,
       balance: account?.balance ?? 0n,
@@ -36,7 +45,28 @@ export function poolAdmission(miner: Miner, settings: PoolSettings = { minTip: 0
       minTip: settings.minTip,
       allowUnprotected: settings.allowUnprotected,
     });
+    if (replaced === undefined) await makeRoomFor(chain, tx, sender, limits());
+    return replaced;
   };
+}
+
+/** Makes room in the pool for a new transaction within its limits (evicting, or throwing TxRejected). */
+async function makeRoomFor(chain: EthChain, tx: TypedTransaction, sender: Address, limits: PoolLimits): Promise<void> {
+  const pool = chain.pendingTransactions();
+  if (pool.length === 0) return;
+  const nonceOf = async (a: Address) => (await chain.getAccount(a, chain.head()))?.nonce ?? 0n;
+  const { pending, queued } = await poolView(pool, nonceOf);
+  const entries: PoolEntry[] = [];
+  for (const list of pending.values()) for (const p of list) entries.push({ pending: p, queued: false });
+  for (const list of queued.values()) for (const p of list) entries.push({ pending: p, queued: true });
+  const own = pending.get(sender.toString());
+  const next = own === undefined ? await nonceOf(sender) : own[own.length - 1]!.tx.nonce + 1n;
+  const evict = makeRoom(tx, sender, tx.nonce > next, entries, limits);
+  if (evict.length > 0)
+    chain.dropPending(
+      evict.map((p) => p.tx.hash()),
+      'dropped',
+    );
 }
 
 /** The sender of a signed transaction, or TxRejected('invalid sender'). */

@@ -16,6 +16,7 @@ import type { Common } from '@ethereumjs/common';
 import { bytesToHex, createAddressFromString, equalsBytes, hexToBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { EthChain } from '../../chain/chain.js';
+import { hasSchedule } from '../../chain/create.js';
 import type { DevAccount, EthChainOptions, MinedBlock, PendingTx } from '../../chain/types.js';
 import { prepareCommon } from '../../exec/common.js';
 import type { Miner, MinerState } from '../../mining/miner.js';
@@ -109,7 +110,10 @@ export async function restoreStore(db: NetworkDb, common: Common, opts: EthChain
   const meta = storedMeta(db, where);
   const headBytes = db.get(HEAD);
   if (meta === undefined || headBytes === undefined) throw new DataDirError(`${where}: the network's records are incomplete`);
-  const blockOpts: BlockOptions = { common: prepareCommon(common), setHardfork: true };
+  // The hardfork each block was built under (chain.ts draftBlock): picked by number and time only with a schedule.
+  // Without one, @ethereumjs's pick by time would refuse a timestamp past 2^53 it cannot hold exactly (a mined head
+  // at 0x400000000000000c did not reopen: "Maximum HF determined by block number is lower than timestamp HF").
+  const blockOpts: BlockOptions = { common: prepareCommon(common), setHardfork: hasSchedule(common) };
   const keccak = common.customCrypto.keccak256 ?? keccak_256;
   const blocks = storedBlocks(db, headNumberOf(headBytes), blockOpts, keccak);
   const headOf = () => blocks[blocks.length - 1]!.header.common;

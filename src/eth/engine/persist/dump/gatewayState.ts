@@ -8,7 +8,7 @@ import { crc32 } from 'node:zlib';
 import { DumpError, decodeEthDump, encodeEthDump, ethDumpFingerprint, type EthDump, type EthDumpTarget } from './ethDump.js';
 import { loadEthDump } from './ethLoad.js';
 import { applyAnvilState } from './anvilState.js';
-import { encodeStateFile, readStateInput, type StateSection } from './stateFile.js';
+import { encodeStateFile, readStateInput, type StateSection, unzipStateInput } from './stateFile.js';
 import { decodeRollupDump, encodeRollupDump, loadRollupDump, type RollupDump } from './rollupDump.js';
 import type { RollupChain } from '../../../../rollup/engine/chain.js';
 
@@ -57,7 +57,7 @@ type Planned = { readonly n: StateNetwork; readonly eth?: EthDump; readonly roll
  * else to the first eth network. Throws DumpError, having changed nothing, for anything unsound.
  */
 export async function loadGateway(networks: readonly StateNetwork[], input: Uint8Array, into?: string, anvilRefused?: string): Promise<LoadReport> {
-  const parsed = readStateInput(input);
+  const parsed = readStateInput(await unzipStateInput(input));
   if (parsed.kind === 'anvil' && anvilRefused !== undefined) throw new DumpError(anvilRefused);
   if (parsed.kind === 'anvil') {
     const target = networks.find((n) => n.kind === 'eth' && (into === undefined || n.name === into));

@@ -6,9 +6,10 @@
  * Layout: MAGIC, u32 format, u32 length of the JSON index, the index (`[{ "name", "kind", "length" }, ...]`, UTF-8),
  * the sections one after the other, and the CRC-32 of everything before it (u32, little-endian).
  */
-import { crc32, gunzipSync } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import { DumpError } from './ethDump.js';
 import { isAnvilState, parseAnvilState, type AnvilState } from './anvilState.js';
+import { gunzipCapped, gunzipCappedSync, isGzip, UnzipTooLarge } from './unzip.js';
 
 const MAGIC = Buffer.from('devgate-state\0');
 /** Bumped whenever the layout changes (each section has its own format too). */
@@ -39,16 +40,31 @@ export function encodeStateFile(sections: readonly StateSection[]): Buffer {
   return out;
 }
 
-const GZIP = [0x1f, 0x8b];
+const unzipError = (err: unknown) =>
+  new DumpError(
+    err instanceof UnzipTooLarge
+      ? `the state is gzip'd and ${err.message}`
+      : `the state is gzip'd but does not unzip (truncated or damaged): ${(err as Error).message}`,
+  );
 
-/** Reads a state input: devgate's state file or anvil's JSON, either gzip'd or not. Throws DumpError naming the problem. */
+/** A state input unzipped (off the event loop, within the unzip cap) if it is gzip'd; DumpError naming the problem otherwise. */
+export async function unzipStateInput(input: Uint8Array): Promise<Uint8Array> {
+  if (!isGzip(input)) return input;
+  try {
+    return await gunzipCapped(input);
+  } catch (err) {
+    throw unzipError(err);
+  }
+}
+
+/** Reads a state input: devgate's state file or anvil's JSON, either gzip'd (within the unzip cap) or not. Throws DumpError naming the problem. */
 export function readStateInput(input: Uint8Array): StateInput {
   let buf = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
-  if (buf[0] === GZIP[0] && buf[1] === GZIP[1]) {
+  if (isGzip(buf)) {
     try {
-      buf = gunzipSync(buf);
+      buf = gunzipCappedSync(buf);
     } catch (err) {
-      throw new DumpError(`the state is gzip'd but does not unzip (truncated or damaged): ${(err as Error).message}`);
+      throw unzipError(err);
     }
   }
   if (buf.length >= MAGIC.length && buf.subarray(0, MAGIC.length).equals(MAGIC)) return { kind: 'devgate', sections: decodeStateFile(buf) };
