@@ -147,6 +147,8 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
           mining,
           devMethods: opts.devMethods,
           allowUnprotectedTxs: opts.allowUnprotectedTxs,
+          // Filter budgets follow devgate_setLimits.
+          limits: () => (server === undefined ? limits : server.control.getLimits()),
           ...(dumpDir === undefined ? {} : { dumpDir }),
         }),
       );
