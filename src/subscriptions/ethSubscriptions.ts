@@ -19,6 +19,9 @@ import { bool } from '../rpc/params.js';
 import { logFilterParam } from '../eth/params.js';
 import { FanOut } from './fanOut.js';
 
+/** The work of sending one notification beyond its bytes (framing, a socket write), in FanOut units (bytes). */
+const NOTIFICATION_WORK = 1024;
+
 /** Subscriptions one connection may hold at once. */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1000;
 
@@ -148,7 +151,7 @@ export class EthSubscriptions {
       this.close();
       return undefined;
     }
-    return this.fan.spend(text.length);
+    return this.fan.spend(NOTIFICATION_WORK + text.length);
   }
 
   private async deliver(e: Event): Promise<void> {

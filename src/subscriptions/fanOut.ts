@@ -10,7 +10,7 @@
  */
 
 /** Work (about bytes of notifications or filter items) done before yielding to the event loop. */
-export const FAN_OUT_SLICE = 256 * 1024;
+export const FAN_OUT_SLICE = 64 * 1024;
 
 export class FanOut<E> {
   private readonly queue: E[] = [];
