@@ -159,6 +159,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
           mining,
           devMethods: opts.devMethods,
           allowUnprotectedTxs: opts.allowUnprotectedTxs,
+          // Filter budgets follow devgate_setLimits.
           limits: () => (server === undefined ? limits : server.control.getLimits()),
           ...(dumpDir === undefined ? {} : { dumpDir }),
         }),

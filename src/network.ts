@@ -1,5 +1,5 @@
 /** Builds the networks a gateway serves from their seeds (the types: networkTypes.ts). */
-import type { CallOrigin, Network, NetworkConnection, NetworkEnv, NetworkKind } from './networkTypes.js';
+import type { CallOrigin, ConnectionCaller, Network, NetworkConnection, NetworkEnv, NetworkKind } from './networkTypes.js';
 import { ethConnection } from './subscriptions/ethConnection.js';
 import { cachedEthChain } from './cache/chainCache.js';
 import { Miner } from './eth/engine/mining/miner.js';
@@ -25,11 +25,11 @@ class TableNetwork<C> implements Network {
     readonly methods: MethodTable<C>,
     private readonly ctx: C,
     private readonly onClose: () => Promise<void> = async () => {},
-    private readonly connector?: (push: (text: string) => void) => NetworkConnection,
+    private readonly connector?: (push: (text: string) => unknown, caller?: ConnectionCaller) => NetworkConnection,
   ) {}
 
-  connect(push: (text: string) => void): NetworkConnection {
-    return this.connector?.(push) ?? { execute: (call, origin) => this.execute(call, origin), close: () => {} };
+  connect(push: (text: string) => unknown, caller?: ConnectionCaller): NetworkConnection {
+    return this.connector?.(push, caller) ?? { execute: (call, origin) => this.execute(call, origin), close: () => {} };
   }
 
   execute(call: RpcCall, origin?: CallOrigin): Promise<RpcResponse> {
@@ -68,7 +68,7 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
       // The start's own settings (a mining mode given to it) are stored before anything is served.
       if (kept !== undefined) await chain.writer.run(() => undefined);
       const snapshots = new Snapshots(chain, miner, impersonation, kept?.initial);
-      const filters = new EthFilters(chain, env.clock);
+      const filters = new EthFilters(chain, env.clock, undefined, env.limits);
       const pool: PoolSettings = { minTip: 0n, allowUnprotected: env.allowUnprotectedTxs === true };
       const ctx: EthContext = {
         chain,
@@ -98,8 +98,15 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
         await chain.writer.idle();
         kept?.detach();
       };
-      return new TableNetwork(seed.name, 'eth', chain.chainId.toString(10), { chain, miner, snapshots, impersonation, pool }, table, ctx, onClose, (push) =>
-        ethConnection(table, ctx, push),
+      return new TableNetwork(
+        seed.name,
+        'eth',
+        chain.chainId.toString(10),
+        { chain, miner, snapshots, impersonation, pool },
+        table,
+        ctx,
+        onClose,
+        (push, caller) => ethConnection(table, ctx, push, caller),
       );
     }
     case 'rollup': {

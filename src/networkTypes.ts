@@ -32,7 +32,7 @@ export interface NetworkEnv {
   readonly devMethods?: boolean;
   /** Accept legacy transactions without EIP-155 replay protection (geth refuses them over RPC). */
   readonly allowUnprotectedTxs?: boolean;
-  /** The gateway's limits as they are now (admin can change them); eth networks read the mining and pool budgets. */
+  /** The gateway's limits as they are now (admin can change them); eth networks read the mining, pool and filter budgets; undefined: the defaults. */
   readonly limits?: () => GatewayLimits;
   /** Rollup networks: the directory devnet_dump / devnet_load may name files in (`--dump-dir`); undefined: paths are off. */
   readonly dumpDir?: DumpDir;
@@ -53,9 +53,9 @@ export interface Network extends NetworkInfo {
   execute(call: RpcCall, origin?: CallOrigin): Promise<RpcResponse>;
   /**
    * A WebSocket connection's own view of the network, where it has one (eth networks: eth_subscribe); `push`
-   * sends a notification on the connection. Close it when the connection closes.
+   * sends a notification on the connection (false: the connection is gone). Close it when the connection closes.
    */
-  connect?(push: (text: string) => void): NetworkConnection;
+  connect?(push: (text: string) => unknown, caller?: ConnectionCaller): NetworkConnection;
   /**
    * The network as it answers at a versioned path (`/v3/<key>/rpc/v0_9`: `version` is `0_9`), where it serves
    * several versions of its interface (rollup networks: Starknet JSON-RPC 0.8 and 0.9); undefined: not served.
@@ -63,6 +63,12 @@ export interface Network extends NetworkInfo {
   atRpcVersion?(version: string): Network | undefined;
   /** Stops timers and frees what the network holds. */
   close(): Promise<void>;
+}
+
+/** Who holds a WebSocket connection (its key), and that key's subscription limit as it is now. */
+export interface ConnectionCaller {
+  readonly key: string;
+  maxSubscriptions(): number;
 }
 
 /** What a WebSocket connection runs its calls through (see Network.connect). */

@@ -1,4 +1,4 @@
-/** Request limits of the gateway: batch size, body and message size, HTTP timeouts. */
+/** Request limits of the gateway: batch size, body and message size, HTTP timeouts, filter, subscription and WebSocket budgets. */
 import { z } from 'zod';
 
 export interface GatewayLimits {
@@ -40,6 +40,23 @@ export interface GatewayLimits {
   readonly txpoolAccountQueue: number;
   /** Queued transactions of all accounts (geth's --txpool.globalqueue). */
   readonly txpoolGlobalQueue: number;
+  /**
+   * Polling filters one network holds in all; a new filter past it evicts the least recently polled filter of the key
+   * holding the most, so no key can lock the others out.
+   */
+  readonly maxFilters: number;
+  /** Bytes one filter may buffer unpolled (as eth_getFilterChanges would answer them); past it the filter is dropped. */
+  readonly maxFilterBytes: number;
+  /** Bytes the filters of one key may buffer on one network; past it the key's largest filter is dropped. */
+  readonly maxFilterBytesPerKey: number;
+  /** Bytes all filters of one network may buffer; past it the network's largest filter is dropped. */
+  readonly maxFilterBytesTotal: number;
+  /** eth_subscribe subscriptions one key may hold at once on one network, over all its connections; past it: -32005. */
+  readonly maxSubscriptionsPerKey: number;
+  /** Unsent WebSocket bytes all connections of one key may hold; past it the key's connection holding the most is closed (1008). */
+  readonly maxBufferedBytesPerKey: number;
+  /** Unsent WebSocket bytes the gateway may hold in all; past it the connection holding the most is closed (1008). */
+  readonly maxBufferedBytesTotal: number;
 }
 
 export const DEFAULT_LIMITS: GatewayLimits = {
@@ -59,6 +76,13 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   txpoolGlobalSlots: 4096 + 1024,
   txpoolAccountQueue: 64,
   txpoolGlobalQueue: 1024,
+  maxFilters: 10_000,
+  maxFilterBytes: 16 * 1024 * 1024,
+  maxFilterBytesPerKey: 64 * 1024 * 1024,
+  maxFilterBytesTotal: 256 * 1024 * 1024,
+  maxSubscriptionsPerKey: 1000,
+  maxBufferedBytesPerKey: 64 * 1024 * 1024,
+  maxBufferedBytesTotal: 256 * 1024 * 1024,
 };
 
 const positive = z.number().int().positive();
@@ -82,6 +106,13 @@ export const LimitsOptions = z
     txpoolGlobalSlots: positive,
     txpoolAccountQueue: positive,
     txpoolGlobalQueue: positive,
+    maxFilters: positive,
+    maxFilterBytes: positive,
+    maxFilterBytesPerKey: positive,
+    maxFilterBytesTotal: positive,
+    maxSubscriptionsPerKey: positive,
+    maxBufferedBytesPerKey: positive,
+    maxBufferedBytesTotal: positive,
   })
   .partial()
   .strict();

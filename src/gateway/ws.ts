@@ -10,6 +10,7 @@ import { BAD_SECRET, INVALID_KEY, MISSING_KEY, refusalBody, type TextReply } fro
 import { resolveRoute } from './route.js';
 import { networkFor } from './versioned.js';
 import type { GatewayContext } from './context.js';
+import { UnsentBytes, type Unsent } from './unsent.js';
 
 function refuse(socket: Duplex, status: number, statusText: string, headers: Readonly<Record<string, string>>, body: string, type: string): void {
   const lines = [`HTTP/1.1 ${status} ${statusText}`, `Content-Type: ${type}`, `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
@@ -62,16 +63,38 @@ export function handleUpgrade(ctx: GatewayContext, req: IncomingMessage, socket:
 /** Close code and reason when a connection's key has been removed. */
 export const KEY_REMOVED = { code: 1008, reason: 'invalid project id' } as const;
 
-/** Close code and reason of a connection whose peer does not read what it is sent (limits.maxBufferedBytes). */
-export const SLOW_READER = { code: 1008, reason: 'slow reader: too many bytes not read' } as const;
+/**
+ * Close code and reason of a connection whose peer does not read what it is sent (past maxBufferedBytes, or holding
+ * the most past maxBufferedBytesPerKey / maxBufferedBytesTotal), in geth's words.
+ */
+export const SLOW_READER = { code: 1008, reason: 'slow reader: subscription queue overflow' } as const;
+
+/** A slow reader that has not finished the closing handshake this long after is cut off, freeing what it holds. */
+export const SLOW_READER_GRACE_MS = 5000;
+
+/** The unsent bytes of each gateway's connections, and how to close each of them. */
+const unsentOf = new WeakMap<GatewayContext, UnsentBytes>();
+const closers = new WeakMap<Unsent, () => void>();
 
 function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, caller: Caller): void {
   const key = caller.key.key;
-  // Everything sent goes through here: a peer that does not read (past maxBufferedBytes) is closed, others are unaffected.
-  const send = (text: string) => {
-    if (ws.readyState !== ws.OPEN) return;
-    if (ws.bufferedAmount > ctx.limits().maxBufferedBytes) return ws.close(SLOW_READER.code, SLOW_READER.reason);
-    ws.send(text);
+  let unsent = unsentOf.get(ctx);
+  if (unsent === undefined) unsentOf.set(ctx, (unsent = new UnsentBytes()));
+  const budget = unsent;
+  const me = budget.open(key);
+  let cutOff: NodeJS.Timeout | undefined;
+  closers.set(me, () => {
+    ws.close(SLOW_READER.code, SLOW_READER.reason);
+    cutOff ??= setTimeout(() => ws.terminate(), SLOW_READER_GRACE_MS).unref();
+  });
+  // Everything sent goes through here and is counted until written: past a budget the connection holding the most
+  // is closed (this one, or another of the key or the gateway); others are unaffected. False: this one is gone.
+  const send = (text: string): boolean => {
+    if (ws.readyState !== ws.OPEN || me.gone) return false;
+    const bytes = Buffer.byteLength(text);
+    ws.send(text, () => budget.written(me, bytes));
+    for (const slow of budget.sent(me, bytes, ctx.limits())) closers.get(slow)?.();
+    return !me.gone;
   };
   // A silent peer (no pong to the last ping) is closed; one that answers stays.
   let alive = true;
@@ -83,7 +106,7 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
   }, ctx.limits().wsPingIntervalMs);
   pinger.unref();
   // The connection's own view of the network (eth_subscribe); notifications go out as they come, in order.
-  const conn = network.connect?.(send);
+  const conn = network.connect?.(send, { key, maxSubscriptions: () => ctx.limits().maxSubscriptionsPerKey });
   const target: Pick<Network, 'name' | 'execute' | 'methods'> =
     conn === undefined ? network : { name: network.name, methods: network.methods, execute: (call, origin) => conn.execute(call, origin) };
   let mine = ctx.sockets.get(key);
@@ -91,6 +114,8 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
   mine.add(ws);
   ws.on('close', () => {
     clearInterval(pinger);
+    clearTimeout(cutOff);
+    budget.gone(me);
     conn?.close();
     mine.delete(ws);
     if (mine.size === 0 && ctx.sockets.get(key) === mine) ctx.sockets.delete(key);

@@ -5,12 +5,39 @@
 import { failure, success, type RpcCall, type RpcResponse } from '../rpc/envelope.js';
 import { toRpcError } from '../rpc/errors.js';
 import type { MethodTable } from '../rpc/dispatch.js';
-import type { NetworkConnection } from '../networkTypes.js';
+import type { ConnectionCaller, NetworkConnection } from '../networkTypes.js';
+import { LimitExceeded } from '../errors.js';
 import type { EthContext } from '../eth/context.js';
-import { EthSubscriptions } from './ethSubscriptions.js';
+import { EthSubscriptions, type SubscriptionQuota } from './ethSubscriptions.js';
 
-export function ethConnection(table: MethodTable<EthContext>, ctx: EthContext, push: (text: string) => void): NetworkConnection {
-  const subs = new EthSubscriptions(ctx.chain, push);
+/** Subscriptions each key holds on a network, over all its connections. */
+const held = new WeakMap<EthContext, Map<string, number>>();
+
+/** A key's place among its subscriptions on the network: at most `caller.maxSubscriptions()` (-32005 past it). */
+function quotaOf(ctx: EthContext, caller: ConnectionCaller): SubscriptionQuota {
+  let counts = held.get(ctx);
+  if (counts === undefined) held.set(ctx, (counts = new Map()));
+  const map = counts;
+  return {
+    take: () => {
+      const n = map.get(caller.key) ?? 0;
+      const max = caller.maxSubscriptions();
+      if (n >= max)
+        throw new LimitExceeded(`too many subscriptions for this key (at most ${max} on this network); eth_unsubscribe some or close connections`, {
+          limit: max,
+        });
+      map.set(caller.key, n + 1);
+    },
+    give: () => {
+      const n = (map.get(caller.key) ?? 1) - 1;
+      if (n <= 0) map.delete(caller.key);
+      else map.set(caller.key, n);
+    },
+  };
+}
+
+export function ethConnection(table: MethodTable<EthContext>, ctx: EthContext, push: (text: string) => unknown, caller?: ConnectionCaller): NetworkConnection {
+  const subs = new EthSubscriptions(ctx.chain, push, undefined, caller === undefined ? undefined : quotaOf(ctx, caller));
   const own = (call: RpcCall, run: () => unknown): Promise<RpcResponse> => {
     try {
       return Promise.resolve(success(call.id ?? null, run()));

@@ -7,47 +7,54 @@
  * Filters are kept per API key, as the hosted gateway does (a filter id can be polled with the key that made it, from
  * any connection): `of(origin)` is one key's view, which holds at most `origin.maxFilters` filters (-32005 past it)
  * and sees no other key's filter. Without a gateway caller (in-process use) every filter is seen.
+ *
+ * Budgets (filterBudget.ts): what a filter buffers is counted in bytes, per filter, per key and per network; past
+ * one, a filter is dropped as geth drops it, and its next poll answers `filter not found`. A network full of filters
+ * evicts the least recently polled filter of the key holding the most, so a new key always gets one. Events reach
+ * the filters through a FanOut (yielding by work done); a poll first catches its own filter up.
  */
 import { setClockTimer, type Clock } from '../clock.js';
 import { DevgateError, LimitExceeded } from '../errors.js';
 import type { CallOrigin } from '../networkTypes.js';
 import type { EthChain } from '../eth/engine/chain/chain.js';
 import type { MinedBlock } from '../eth/engine/chain/types.js';
-import { blockLogs, type FoundLog, type LogFilter } from '../eth/engine/query/logs.js';
+import { DEFAULT_LIMITS } from '../gateway/limits.js';
+import { FilterBudget, HASH_BYTES, logBytes, type FilterLimits } from './filterBudget.js';
+import { FanOut } from './fanOut.js';
+import { criteriaKey, matchingLogs, type FilterLog, type LogCriteria } from './sharedLogs.js';
 
-/** A log a filter hands out: where it sits, and whether its block left the chain. */
-export interface FilterLog extends FoundLog {
-  readonly removed: boolean;
-}
-
-/** The block range of a log filter: undefined ends are open (latest). */
-export interface LogCriteria {
-  readonly filter: LogFilter;
-  readonly fromBlock?: bigint;
-  readonly toBlock?: bigint;
-  /** A filter on one block (blockHash): it never sees new logs. */
-  readonly blockHash?: Uint8Array;
-}
+export type { FilterLog, LogCriteria } from './sharedLogs.js';
 
 export type FilterChanges =
   | { readonly kind: 'blocks'; readonly hashes: readonly Uint8Array[] }
   | { readonly kind: 'pendingTransactions'; readonly hashes: readonly Uint8Array[] }
   | { readonly kind: 'logs'; readonly logs: readonly FilterLog[] };
 
-type Filter = (
-  | { kind: 'blocks'; items: Uint8Array[]; lastPoll: number }
-  | { kind: 'pendingTransactions'; items: Uint8Array[]; lastPoll: number }
-  | { kind: 'logs'; items: FilterLog[]; lastPoll: number; criteria: LogCriteria; query: unknown }
-) & { owner?: string };
+interface FilterBase {
+  readonly id: bigint;
+  /** The key that made it; '' without a gateway caller (seen by every caller). */
+  readonly owner: string;
+  lastPoll: number;
+  /** The last event (seq) it has taken. */
+  seen: number;
+  /** Bytes of what it buffers, as a poll would answer them. */
+  bytes: number;
+}
+type HashFilter = FilterBase & { kind: 'blocks' | 'pendingTransactions'; items: Uint8Array[] };
+type LogFilterEntry = FilterBase & { kind: 'logs'; items: FilterLog[]; criteria: LogCriteria; query: unknown; group: string };
+export type Filter = HashFilter | LogFilterEntry;
+
+/** A chain event as the filters take it, numbered. */
+type Event =
+  | { readonly seq: number; readonly kind: 'sealed'; readonly block: MinedBlock }
+  | { readonly seq: number; readonly kind: 'removed'; readonly blocks: readonly MinedBlock[] }
+  | { readonly seq: number; readonly kind: 'pooled'; readonly hashes: readonly Uint8Array[] };
 
 /** What the filter methods use: the whole store, or one key's view of it (EthFilters.of). */
 export type FilterStore = Pick<EthFilters, 'newBlockFilter' | 'newPendingTransactionFilter' | 'newLogFilter' | 'changes' | 'logQuery' | 'uninstall'>;
 
 /** geth's: a filter not polled for 5 minutes is removed. */
 export const FILTER_IDLE_MS = 5 * 60_000;
-/** Filters kept per network, and items buffered per filter (the oldest go first past it). */
-export const MAX_FILTERS = 10_000;
-export const MAX_FILTER_ITEMS = 100_000;
 
 export class FilterNotFound extends DevgateError {
   override name = 'FilterNotFound';
@@ -58,8 +65,11 @@ export class FilterNotFound extends DevgateError {
 
 export class EthFilters {
   private readonly filters = new Map<bigint, Filter>();
-  /** How many filters each key holds. */
-  private readonly owned = new Map<string, number>();
+  /** Log filters by their criteria: one match per block serves every filter of a group. */
+  private readonly groups = new Map<string, Set<LogFilterEntry>>();
+  private readonly budget: FilterBudget<Filter>;
+  private readonly fan: FanOut<Event>;
+  private seq = 0;
   private nextId = 1n;
   private readonly off: (() => void)[];
   private cancelSweep: (() => void) | undefined;
@@ -68,13 +78,14 @@ export class EthFilters {
     chain: EthChain,
     private readonly clock: Clock,
     private readonly idleMs = FILTER_IDLE_MS,
+    limits: () => FilterLimits = () => DEFAULT_LIMITS,
   ) {
+    this.budget = new FilterBudget(limits, (f) => this.remove(f));
+    this.fan = new FanOut((e) => this.deliver(e));
     this.off = [
-      chain.events.on('blockSealed', (block) => this.sealed(block)),
-      chain.events.on('blocksRemoved', (blocks) => this.removed(blocks)),
-      chain.events.on('txPooled', (txs) => {
-        for (const f of this.filters.values()) if (f.kind === 'pendingTransactions') push(f.items, ...txs.map((p) => p.tx.hash()));
-      }),
+      chain.events.on('blockSealed', (block) => this.fan.push({ seq: ++this.seq, kind: 'sealed', block })),
+      chain.events.on('blocksRemoved', (blocks) => this.fan.push({ seq: ++this.seq, kind: 'removed', blocks })),
+      chain.events.on('txPooled', (txs) => this.fan.push({ seq: ++this.seq, kind: 'pooled', hashes: txs.map((p) => p.tx.hash()) })),
     ];
   }
 
@@ -91,23 +102,27 @@ export class EthFilters {
   }
 
   newBlockFilter(origin?: CallOrigin): bigint {
-    return this.add({ kind: 'blocks', items: [], lastPoll: this.clock.now() }, origin);
+    return this.add((base) => ({ ...base, kind: 'blocks', items: [] }), origin);
   }
 
   newPendingTransactionFilter(origin?: CallOrigin): bigint {
-    return this.add({ kind: 'pendingTransactions', items: [], lastPoll: this.clock.now() }, origin);
+    return this.add((base) => ({ ...base, kind: 'pendingTransactions', items: [] }), origin);
   }
 
   /** A log filter; `query` is kept as given, for eth_getFilterLogs. */
   newLogFilter(criteria: LogCriteria, query: unknown, origin?: CallOrigin): bigint {
-    return this.add({ kind: 'logs', items: [], lastPoll: this.clock.now(), criteria, query }, origin);
+    return this.add((base) => ({ ...base, kind: 'logs', items: [], criteria, query, group: criteriaKey(criteria) }), origin);
   }
 
   /** What happened since the last poll (and empties the buffer). */
   changes(id: bigint, origin?: CallOrigin): FilterChanges {
     const f = this.get(id, origin);
     f.lastPoll = this.clock.now();
+    // Events the fan-out has not brought to this filter yet come first.
+    for (const e of this.fan.pending) if (e.seq > f.seen && this.filters.has(f.id)) this.take(f, e);
+    if (!this.filters.has(f.id)) throw new FilterNotFound();
     const items = f.items.splice(0);
+    this.budget.emptied(f);
     return f.kind === 'logs' ? { kind: 'logs', logs: items as FilterLog[] } : { kind: f.kind, hashes: items as Uint8Array[] };
   }
 
@@ -123,13 +138,18 @@ export class EthFilters {
     this.sweep();
     const f = this.filters.get(id);
     if (f === undefined || !visible(f, origin)) return false;
-    this.remove(id, f);
+    this.remove(f);
     return true;
   }
 
   /** Filters one key holds (on this network). */
   countOf(key: string): number {
-    return this.owned.get(key) ?? 0;
+    return this.budget.countOf(key);
+  }
+
+  /** Bytes the filters buffer: of one key, or of all. */
+  bytesOf(key?: string): number {
+    return this.budget.bytesOf(key);
   }
 
   get size(): number {
@@ -138,30 +158,35 @@ export class EthFilters {
 
   close(): void {
     for (const off of this.off) off();
+    this.fan.close();
     this.cancelSweep?.();
-    this.filters.clear();
-    this.owned.clear();
+    for (const f of [...this.filters.values()]) this.remove(f);
   }
 
-  private add(filter: Filter, origin: CallOrigin | undefined): bigint {
+  private add(make: (base: FilterBase) => Filter, origin: CallOrigin | undefined): bigint {
     this.sweep();
-    if (this.filters.size >= MAX_FILTERS)
-      throw new DevgateError(`too many filters (at most ${MAX_FILTERS} per network); uninstall some with eth_uninstallFilter`);
+    const owner = origin?.key ?? '';
     if (origin !== undefined) {
-      const held = this.countOf(origin.key);
+      const held = this.countOf(owner);
       if (held >= origin.maxFilters) {
         throw new LimitExceeded(
           `too many filters for this key (at most ${origin.maxFilters}); uninstall some with eth_uninstallFilter or let them expire (5 minutes unpolled)`,
           { limit: origin.maxFilters },
         );
       }
-      filter.owner = origin.key;
-      this.owned.set(origin.key, held + 1);
     }
-    const id = this.nextId++;
-    this.filters.set(id, filter);
+    // A full network makes room: the least recently polled filter of the key holding the most goes.
+    this.budget.makeRoom(this.filters.size);
+    const f = make({ id: this.nextId++, owner, lastPoll: this.clock.now(), seen: this.seq, bytes: 0 });
+    this.filters.set(f.id, f);
+    this.budget.added(f);
+    if (f.kind === 'logs') {
+      let group = this.groups.get(f.group);
+      if (group === undefined) this.groups.set(f.group, (group = new Set()));
+      group.add(f);
+    }
     this.scheduleSweep();
-    return id;
+    return f.id;
   }
 
   private get(id: bigint, origin: CallOrigin | undefined): Filter {
@@ -171,18 +196,21 @@ export class EthFilters {
     return f;
   }
 
-  private remove(id: bigint, f: Filter): void {
-    this.filters.delete(id);
-    if (f.owner === undefined) return;
-    const left = (this.owned.get(f.owner) ?? 1) - 1;
-    if (left <= 0) this.owned.delete(f.owner);
-    else this.owned.set(f.owner, left);
+  private remove(f: Filter): void {
+    if (!this.filters.delete(f.id)) return;
+    this.budget.removed(f);
+    f.items.length = 0;
+    if (f.kind === 'logs') {
+      const group = this.groups.get(f.group);
+      group?.delete(f);
+      if (group?.size === 0) this.groups.delete(f.group);
+    }
   }
 
   /** Removes filters idle past the limit. */
   private sweep(): void {
     const now = this.clock.now();
-    for (const [id, f] of this.filters) if (now - f.lastPoll >= this.idleMs) this.remove(id, f);
+    for (const f of this.filters.values()) if (now - f.lastPoll >= this.idleMs) this.remove(f);
   }
 
   private scheduleSweep(): void {
@@ -194,34 +222,64 @@ export class EthFilters {
     });
   }
 
-  private sealed(block: MinedBlock): void {
-    for (const f of this.filters.values()) {
-      if (f.kind === 'blocks') push(f.items, block.hash);
-      else if (f.kind === 'logs') push(f.items, ...matching(block, f.criteria, false));
+  /** One event to every filter that has not taken it, log filters a criteria group at a time, yielding by work done. */
+  private async deliver(e: Event): Promise<void> {
+    if (e.kind === 'pooled' || e.kind === 'sealed') {
+      const kind = e.kind === 'pooled' ? 'pendingTransactions' : 'blocks';
+      for (const f of this.filters.values()) {
+        if (f.kind !== kind || f.seen >= e.seq) continue;
+        this.take(f, e);
+        const pause = this.fan.spend(64 + 32 * (e.kind === 'pooled' ? e.hashes.length : 1));
+        if (pause !== undefined) await pause;
+      }
+    }
+    if (e.kind === 'pooled') return;
+    for (const group of this.groups.values()) {
+      let logs: readonly FilterLog[] | undefined;
+      for (const f of group) {
+        if (f.seen >= e.seq) continue;
+        logs ??= eventLogs(e, f.criteria);
+        this.takeLogs(f, logs, e.seq);
+        const pause = this.fan.spend(64 + 32 * logs.length);
+        if (pause !== undefined) await pause;
+      }
     }
   }
 
-  private removed(blocks: readonly MinedBlock[]): void {
-    for (const f of this.filters.values()) {
-      if (f.kind !== 'logs') continue;
-      for (const block of blocks) push(f.items, ...matching(block, f.criteria, true));
-    }
+  /** One event to one filter (a poll catching its filter up). */
+  private take(f: Filter, e: Event): void {
+    if (f.kind === 'logs' && e.kind !== 'pooled') this.takeLogs(f, eventLogs(e, f.criteria), e.seq);
+    else if (f.kind === 'blocks' && e.kind === 'sealed') this.takeHashes(f, [e.block.hash], e.seq);
+    else if (f.kind === 'pendingTransactions' && e.kind === 'pooled') this.takeHashes(f, e.hashes, e.seq);
+    else f.seen = e.seq;
   }
+
+  private takeHashes(f: HashFilter, hashes: readonly Uint8Array[], seq: number): void {
+    f.seen = seq;
+    if (hashes.length === 0 || !this.budget.fits(f, hashes.length * HASH_BYTES)) return;
+    for (const h of hashes) f.items.push(h);
+    this.budget.grew(f, hashes.length * HASH_BYTES);
+  }
+
+  private takeLogs(f: LogFilterEntry, logs: readonly FilterLog[], seq: number): void {
+    f.seen = seq;
+    if (logs.length === 0) return;
+    let bytes = 0;
+    for (const l of logs) bytes += logBytes(l.log);
+    if (!this.budget.fits(f, bytes)) return;
+    for (const l of logs) f.items.push(l);
+    this.budget.grew(f, bytes);
+  }
+}
+
+/** The logs an event brings a log filter: those of the sealed block, or again (removed) those of the blocks that left. */
+function eventLogs(e: Event, criteria: LogCriteria): readonly FilterLog[] {
+  if (e.kind === 'sealed') return matchingLogs(e.block, criteria, false);
+  if (e.kind === 'removed') return e.blocks.flatMap((b) => matchingLogs(b, criteria, true));
+  return [];
 }
 
 /** Whether a caller sees a filter: its own key's, or any without a gateway caller. */
 function visible(f: Filter, origin: CallOrigin | undefined): boolean {
-  return origin === undefined || f.owner === undefined || f.owner === origin.key;
-}
-
-/** The logs of `block` a log filter's criteria take. */
-function matching(block: MinedBlock, c: LogCriteria, removed: boolean): FilterLog[] {
-  if (c.blockHash !== undefined) return [];
-  if ((c.fromBlock !== undefined && block.number < c.fromBlock) || (c.toBlock !== undefined && block.number > c.toBlock)) return [];
-  return blockLogs(block, c.filter).map((found) => ({ ...found, removed }));
-}
-
-function push<T>(items: T[], ...more: T[]): void {
-  items.push(...more);
-  if (items.length > MAX_FILTER_ITEMS) items.splice(0, items.length - MAX_FILTER_ITEMS);
+  return origin === undefined || f.owner === '' || f.owner === origin.key;
 }

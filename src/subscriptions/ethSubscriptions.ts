@@ -17,6 +17,10 @@ import { formatTransaction } from '../eth/format/transaction.js';
 import { minedLogJson } from '../eth/format/log.js';
 import { bool } from '../rpc/params.js';
 import { logFilterParam } from '../eth/params.js';
+import { FanOut } from './fanOut.js';
+
+/** The work of sending one notification beyond its bytes (framing, a socket write), in FanOut units (bytes). */
+const NOTIFICATION_WORK = 1024;
 
 /** Subscriptions one connection may hold at once. */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1000;
@@ -50,20 +54,42 @@ function logJson(l: FoundLog): string {
   return text;
 }
 
+/** A chain event as a connection's subscriptions take it, numbered (with the head after a removal, as it was then). */
+type Event =
+  | { readonly seq: number; readonly kind: 'sealed'; readonly block: MinedBlock }
+  | { readonly seq: number; readonly kind: 'removed'; readonly blocks: readonly MinedBlock[]; readonly head: MinedBlock }
+  | { readonly seq: number; readonly kind: 'pooled'; readonly txs: readonly PendingTx[] };
+
+/** One key's subscriptions over all its connections to a network (maxSubscriptionsPerKey). */
+export interface SubscriptionQuota {
+  /** Takes a place, or throws -32005 naming the limit. */
+  take(): void;
+  give(): void;
+}
+
+/**
+ * Events reach the subscriptions through a FanOut, in order, yielding by bytes of notifications made; a subscription
+ * made after an event was queued does not get it. `push` answers false once the connection is gone: then nothing
+ * more is made.
+ */
 export class EthSubscriptions {
-  private readonly subs = new Map<string, Subscription>();
+  private readonly subs = new Map<string, Subscription & { since: number }>();
   private nextId = 1n;
+  private seq = 0;
+  private readonly fan: FanOut<Event>;
   private readonly off: (() => void)[];
 
   constructor(
-    private readonly chain: EthChain,
-    private readonly push: (text: string) => void,
+    chain: EthChain,
+    private readonly push: (text: string) => unknown,
     private readonly max = MAX_SUBSCRIPTIONS_PER_CONNECTION,
+    private readonly quota?: SubscriptionQuota,
   ) {
+    this.fan = new FanOut((e) => this.deliver(e));
     this.off = [
-      chain.events.on('blockSealed', (block) => this.sealed(block)),
-      chain.events.on('blocksRemoved', (blocks) => this.removed(blocks)),
-      chain.events.on('txPooled', (txs) => this.pooled(txs)),
+      chain.events.on('blockSealed', (block) => this.queue({ seq: ++this.seq, kind: 'sealed', block })),
+      chain.events.on('blocksRemoved', (blocks) => this.queue({ seq: ++this.seq, kind: 'removed', blocks, head: chain.head() })),
+      chain.events.on('txPooled', (txs) => this.queue({ seq: ++this.seq, kind: 'pooled', txs })),
     ];
   }
 
@@ -88,15 +114,18 @@ export class EthSubscriptions {
         throw new InvalidArgument(`no "${kind.slice(0, 40)}" subscription in eth namespace`);
     }
     if (this.subs.size >= this.max) throw new DevgateError(`too many subscriptions on this connection (at most ${this.max}); eth_unsubscribe some first`);
+    this.quota?.take();
     const id = quantityHex(this.nextId++);
-    this.subs.set(id, sub);
+    this.subs.set(id, { ...sub, since: this.seq });
     return id;
   }
 
   /** eth_unsubscribe: whether the id was a subscription of this connection. */
   unsubscribe(id: unknown): boolean {
     if (typeof id !== 'string') throw new InvalidArgument('expected a subscription id');
-    return this.subs.delete(id);
+    if (!this.subs.delete(id)) return false;
+    this.quota?.give();
+    return true;
   }
 
   get size(): number {
@@ -105,38 +134,62 @@ export class EthSubscriptions {
 
   close(): void {
     for (const off of this.off) off();
+    this.fan.close();
+    for (let n = this.subs.size; n > 0; n--) this.quota?.give();
     this.subs.clear();
   }
 
-  private notify(id: string, resultJson: string): void {
-    this.push(`{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":${resultJson}}}`);
+  private queue(e: Event): void {
+    if (this.subs.size > 0) this.fan.push(e);
   }
 
-  private sealed(block: MinedBlock): void {
+  /** Sends one notification; a pause to await when a slice of work is used up. */
+  private notify(id: string, resultJson: string): Promise<void> | undefined {
+    const text = `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":${resultJson}}}`;
+    if (this.push(text) === false) {
+      // The connection is gone: nothing more to make for it.
+      this.close();
+      return undefined;
+    }
+    return this.fan.spend(NOTIFICATION_WORK + text.length);
+  }
+
+  private async deliver(e: Event): Promise<void> {
+    if (e.kind === 'pooled') return this.pooled(e);
     let header: string | undefined;
     for (const [id, sub] of this.subs) {
-      if (sub.kind === 'newHeads') this.notify(id, (header ??= headerJson(block)));
-      else if (sub.kind === 'logs') for (const l of blockLogs(block, sub.filter)) this.notify(id, logJson(l));
-    }
-  }
-
-  private removed(blocks: readonly MinedBlock[]): void {
-    for (const [id, sub] of this.subs) {
-      if (sub.kind !== 'logs') continue;
-      for (const block of blocks) {
-        for (const l of blockLogs(block, sub.filter)) this.notify(id, logJson(l).replace(/"removed":false}$/, '"removed":true}'));
+      if (sub.since >= e.seq) continue;
+      // A pause is awaited only when one is due: small events are sent in the emitter's turn, as before.
+      let pause: Promise<void> | undefined;
+      if (e.kind === 'sealed') {
+        if (sub.kind === 'newHeads') pause = this.notify(id, (header ??= headerJson(e.block)));
+        else if (sub.kind === 'logs') for (const l of blockLogs(e.block, sub.filter)) if ((pause = this.notify(id, logJson(l))) !== undefined) await pause;
+      } else if (sub.kind === 'logs') {
+        for (const block of e.blocks)
+          for (const l of blockLogs(block, sub.filter))
+            if ((pause = this.notify(id, logJson(l).replace(/"removed":false}$/, '"removed":true}'))) !== undefined) await pause;
       }
+      if (pause !== undefined) await pause;
     }
+    if (e.kind !== 'removed') return;
     // The new head, as after a reorg.
-    let header: string | undefined;
-    for (const [id, sub] of this.subs) if (sub.kind === 'newHeads') this.notify(id, (header ??= headerJson(this.chain.head())));
+    for (const [id, sub] of this.subs) {
+      if (sub.kind !== 'newHeads' || sub.since >= e.seq) continue;
+      const pause = this.notify(id, (header ??= headerJson(e.head)));
+      if (pause !== undefined) await pause;
+    }
   }
 
-  private pooled(txs: readonly PendingTx[]): void {
+  private async pooled(e: Extract<Event, { kind: 'pooled' }>): Promise<void> {
+    const texts = new Map<PendingTx, string>();
     for (const [id, sub] of this.subs) {
-      if (sub.kind !== 'newPendingTransactions') continue;
-      for (const p of txs)
-        this.notify(id, sub.full ? JSON.stringify(formatTransaction(p.tx, p.sender, { kind: 'pending' })) : `"0x${Buffer.from(p.tx.hash()).toString('hex')}"`);
+      if (sub.kind !== 'newPendingTransactions' || sub.since >= e.seq) continue;
+      for (const p of e.txs) {
+        let text = sub.full ? texts.get(p) : `"0x${Buffer.from(p.tx.hash()).toString('hex')}"`;
+        if (text === undefined) texts.set(p, (text = JSON.stringify(formatTransaction(p.tx, p.sender, { kind: 'pending' }))));
+        const pause = this.notify(id, text);
+        if (pause !== undefined) await pause;
+      }
     }
   }
 }

@@ -1,0 +1,69 @@
+/**
+ * Hands chain events to filters or subscribers in order, yielding to the event loop by work done: a block of 36,000
+ * logs going to 1,000 filters, or 2,000 logs to 1,000 subscriptions of one connection, is millions of steps, and
+ * other requests (of every network) must not wait for all of them.
+ *
+ * Events are queued and handled one at a time, in the order they came. A handler counts its work with `spend(n)`
+ * (roughly bytes made or moved) and awaits what it returns: nothing while the slice lasts, so small events are
+ * handled at once in the emitter's turn, as before; once a slice of work is used up, a promise that resumes after
+ * pending I/O (setImmediate). A handler that throws loses its event, never the process.
+ */
+
+/** Work (about bytes of notifications or filter items) done before yielding to the event loop. */
+export const FAN_OUT_SLICE = 64 * 1024;
+
+export class FanOut<E> {
+  private readonly queue: E[] = [];
+  private running = false;
+  private closed = false;
+  private used = 0;
+
+  constructor(
+    private readonly handle: (event: E) => Promise<void> | void,
+    private readonly slice = FAN_OUT_SLICE,
+  ) {}
+
+  /** Queues an event; handled at once when nothing is queued before it. */
+  push(event: E): void {
+    if (this.closed) return;
+    this.queue.push(event);
+    if (!this.running) void this.drain();
+  }
+
+  /** Counts work; when the slice is used up, a promise to await (it resumes after pending I/O). */
+  spend(work: number): Promise<void> | undefined {
+    this.used += work;
+    if (this.used < this.slice) return undefined;
+    this.used = 0;
+    return new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /** The events not yet handled to the end (the first may be in progress). */
+  get pending(): readonly E[] {
+    return this.queue;
+  }
+
+  /** Drops what is queued; nothing more is handled. */
+  close(): void {
+    this.closed = true;
+    this.queue.length = 0;
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    try {
+      while (!this.closed && this.queue.length > 0) {
+        try {
+          const done = this.handle(this.queue[0]!);
+          if (done !== undefined) await done;
+        } catch {
+          // A failing handler loses its event; the queue goes on.
+        }
+        this.queue.shift();
+      }
+    } finally {
+      this.running = false;
+      this.used = 0;
+    }
+  }
+}

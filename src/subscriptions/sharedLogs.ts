@@ -1,0 +1,51 @@
+/**
+ * The logs a log filter takes from a block, as objects shared by every filter that takes them: a block of 36,000
+ * logs going to 1,000 filters makes 36,000 objects, not 36 million (a sealed block never changes).
+ */
+import { createHash } from 'node:crypto';
+import type { MinedBlock } from '../eth/engine/chain/types.js';
+import { blockLogs, type FoundLog, type LogFilter } from '../eth/engine/query/logs.js';
+
+/** A log a filter hands out: where it sits, and whether its block left the chain. Shared by every filter that takes it. */
+export interface FilterLog extends FoundLog {
+  readonly removed: boolean;
+}
+
+/** The block range of a log filter: undefined ends are open (latest). */
+export interface LogCriteria {
+  readonly filter: LogFilter;
+  readonly fromBlock?: bigint;
+  readonly toBlock?: bigint;
+  /** A filter on one block (blockHash): it never sees new logs. */
+  readonly blockHash?: Uint8Array;
+}
+
+const live = new WeakMap<MinedBlock, FilterLog[]>();
+const gone = new WeakMap<MinedBlock, FilterLog[]>();
+const NONE: readonly FilterLog[] = [];
+
+/** The logs of `block` a log filter's criteria take (removed: the block left the chain), in log order. */
+export function matchingLogs(block: MinedBlock, c: LogCriteria, removed: boolean): readonly FilterLog[] {
+  if (c.blockHash !== undefined) return NONE;
+  if ((c.fromBlock !== undefined && block.number < c.fromBlock) || (c.toBlock !== undefined && block.number > c.toBlock)) return NONE;
+  const found = blockLogs(block, c.filter);
+  if (found.length === 0) return NONE;
+  const byBlock = removed ? gone : live;
+  let shared = byBlock.get(block);
+  if (shared === undefined) byBlock.set(block, (shared = []));
+  const out: FilterLog[] = new Array(found.length);
+  for (let i = 0; i < found.length; i++) {
+    const l = found[i]!;
+    out[i] = shared[l.position] ??= { log: l.log, block: l.block, txIndex: l.txIndex, position: l.position, removed };
+  }
+  return out;
+}
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+/** A text equal for two criteria exactly when they take the same logs of every block (long ones hashed). */
+export function criteriaKey(c: LogCriteria): string {
+  const topics = c.filter.topics.map((t) => (t === undefined || t.length === 0 ? '*' : t.map(hex).join(','))).join(';');
+  const key = `${c.fromBlock ?? ''}|${c.toBlock ?? ''}|${c.blockHash === undefined ? '' : hex(c.blockHash)}|${c.filter.addresses.map(hex).join(',')}|${topics}`;
+  return key.length <= 200 ? key : createHash('sha256').update(key).digest('base64');
+}
