@@ -18,6 +18,7 @@ import type { Common } from '@ethereumjs/common';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { Address, bigIntToUnpaddedBytes, bytesToBigInt, equalsBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { hasSchedule } from '../chain/create.js';
 import { EthChain, type ChainParts, type EthChainOptions } from '../chain/chain.js';
 import { prepareCommon } from '../exec/common.js';
 import { big as uintOf, rawBlockFields } from '../chain/rawBlock.js';
@@ -159,7 +160,9 @@ function decodeParts(buf: Buffer, ctx: ChainImageContext): ChainParts {
     return view;
   };
 
-  const opts = { common: prepareCommon(ctx.common), setHardfork: true };
+  // A block picks its hardfork only on a scheduled chain, as the chain built it (a far-future time on a one-fork
+  // chain would make @ethereumjs's timestamp-to-number rounding pick a fork the block was not built under).
+  const opts = { common: prepareCommon(ctx.common), setHardfork: hasSchedule(ctx.common) };
   const keccak = ctx.common.customCrypto.keccak256 ?? keccak_256;
   const blocks: MinedBlock[] = [];
   let td = 0n;
