@@ -16,6 +16,7 @@
  * must never be changed in place, and its hardfork must not change (its opcode table would).
  */
 import { EVMError } from '@ethereumjs/evm';
+import { clockOfEvm, HEAVY, tick, workOf } from './callClock.js';
 import { internals } from './modules.js';
 import { isOptedIn, jumpAnalyses } from './optIn.js';
 import { emitStep, syncStepListeners } from './steps.js';
@@ -53,6 +54,8 @@ async function fastRun(interpreter: InterpreterLike, code: Uint8Array, steps?: P
   if (steps !== undefined) fastLoopRuns.stepped++;
   const opcodeMap = interpreter._evm._opcodeMap;
   const consumePostCallOog = internals!.consumeEip7928PostTargetCallOog;
+  // The call's clock (callClock.ts), checked by work done: a unit per opcode, the gas of heavy ones.
+  const clock = clockOfEvm(interpreter._evm);
   runState.code = code;
   let err: EvmErrorLike | undefined;
   let cachedOpcodes: OpEntry[] | undefined;
@@ -106,6 +109,13 @@ async function fastRun(interpreter: InterpreterLike, code: Uint8Array, steps?: P
       const done = entry.opHandler(runState, common) as Promise<void> | undefined;
       if (info.isAsync && done !== undefined && typeof done.then === 'function') await done;
       runState.env.accessWitness?.commit();
+      if (clock !== undefined) {
+        const heavy = HEAVY[info.code]!;
+        if ((clock.credit -= heavy === 0 ? 1 : workOf(heavy, gas)) <= 0) {
+          const wait = tick(clock);
+          if (wait !== undefined) await wait;
+        }
+      }
     } catch (e) {
       runState.env.accessWitness?.revert();
       // As run(): rethrow what is not an EVM error; STOP ends the frame without one.
