@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import type { EthChain } from '../../../src/eth/engine/chain/chain.js';
 import { callAt } from '../../../src/eth/engine/exec/call.js';
+import { simulate } from '../../../src/eth/engine/simulate/simulate.js';
 import { start, type Gateway } from '../../../src/index.js';
 import { loadSeedFile } from '../../../src/seed/load.js';
 import { post } from '../../support/http.js';
@@ -92,5 +93,42 @@ describe('over HTTP, two networks', () => {
     expect(waits.length).toBeGreaterThan(5);
     expect(waits[Math.floor(waits.length * 0.9)]!).toBeLessThan(100);
     expect(waits.at(-1)!).toBeLessThan(400);
+  });
+});
+
+describe('work that runs no opcodes yields too', () => {
+  it('eth_simulateV1 of 128 blocks of 9 transfers lets the event loop turn between calls', async () => {
+    const from = createAddressFromString('0x00000000000000000000000000000000000000d1');
+    const to = createAddressFromString('0x00000000000000000000000000000000000000d2');
+    const blocks = Array.from({ length: 128 }, (_, i) => ({
+      ...(i === 0 ? { stateOverrides: [[from, { balance: 10n ** 24n }]] as const } : {}),
+      calls: Array.from({ length: 9 }, () => ({ from, to, value: 1n })),
+    }));
+    const sim = simulate(chain, chain.head(), { blocks, traceTransfers: false, validation: false } as never);
+    const { stall, took } = await longestStall(sim);
+    const result = await sim;
+    expect(result).toHaveLength(128);
+    expect(result.every((b) => b.calls.every((c) => c.status === 1))).toBe(true);
+    // Without the yields the one stall is the whole request; relative, as the machine is shared.
+    expect(stall).toBeLessThan(Math.max(50, took / 8));
+  });
+
+  it('an eth_call with 6,000 overridden accounts lets the event loop turn while they are written', async () => {
+    const state = Array.from(
+      { length: 6_000 },
+      (_, i) => [createAddressFromString('0x' + (0x100000 + i).toString(16).padStart(40, '0')), { balance: 1n, nonce: 1n }] as const,
+    );
+    const call = callAt(chain, chain.head(), { to: createAddressFromString(CALLER_AT), gas: 100_000n }, 60_000, { state } as never);
+    const { stall, took } = await longestStall(call);
+    await call;
+    expect(stall).toBeLessThan(Math.max(50, took / 8));
+  });
+
+  it('state overrides past their byte budget are refused with -32005 naming it', async () => {
+    const code = new Uint8Array(24_576);
+    const state = Array.from({ length: 1_400 }, (_, i) => [createAddressFromString('0x' + (0x200000 + i).toString(16).padStart(40, '0')), { code }] as const);
+    await expect(callAt(chain, chain.head(), { to: createAddressFromString(CALLER_AT) }, 5_000, { state } as never)).rejects.toThrow(
+      /state override too large: \d+ bytes of accounts, code and storage, over the limit of 33554432/,
+    );
   });
 });

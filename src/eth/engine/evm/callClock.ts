@@ -140,6 +140,15 @@ export function tick(clock: CallClock): Promise<void> | undefined {
   });
 }
 
+/**
+ * A check of `vm`'s clock between two pieces of work that run no opcodes (a simulated transfer, a block built, a
+ * state override applied): past the deadline it throws CallTimeout; after SLICE_MS of work since the last turn it
+ * answers with a promise of one (setImmediate), else undefined.
+ */
+export function pause(vm: VM): Promise<void> | undefined {
+  return tick(clockOf(vm));
+}
+
 /** Starts a call's clock: the EVM time it may use, and a fresh slice. */
 export function startClock(vm: VM, timeoutMs: number): CallClock {
   const clock = clockOf(vm);
