@@ -57,6 +57,8 @@ export interface CallClock {
   sliceStart: number;
   /** Work units the fast loop may still run before it checks the clock. */
   credit: number;
+  /** The last turn of the event loop (sliceStart counts only the call's own EVM work; this, all work since). */
+  turnStart: number;
   /** The opcode table whose JUMP and JUMPI check this clock. */
   readonly table: OpcodeEntry[];
 }
@@ -77,7 +79,7 @@ export function clockOf(vm: VM): CallClock {
   const table = (vm.evm as unknown as { _opcodeMap: OpcodeEntry[] })._opcodeMap;
   const clock = clocks.get(vm);
   if (clock !== undefined && clock.table === table) return clock;
-  const own: CallClock = { remaining: Infinity, jumps: 0, sliceStart: performance.now(), credit: CHECK_UNITS, table };
+  const own: CallClock = { remaining: Infinity, jumps: 0, sliceStart: performance.now(), credit: CHECK_UNITS, turnStart: performance.now(), table };
   for (const op of [0x56, 0x57]) {
     const entry = table[op]!;
     const inner = entry.opHandler;
@@ -89,7 +91,7 @@ export function clockOf(vm: VM): CallClock {
         if (used > SLICE_MS) {
           own.remaining -= used;
           return yieldNow().then(() => {
-            own.sliceStart = performance.now();
+            own.sliceStart = own.turnStart = performance.now();
             return inner(runState, common);
           });
         }
@@ -131,29 +133,35 @@ export function workOf(heavy: number, gas: bigint): number {
  */
 export function tick(clock: CallClock): Promise<void> | undefined {
   clock.credit = CHECK_UNITS;
-  const used = performance.now() - clock.sliceStart;
+  const now = performance.now();
+  const used = now - clock.sliceStart;
   if (used > clock.remaining) throw new CallTimeout();
-  if (used <= SLICE_MS) return undefined;
+  if (now - clock.turnStart <= SLICE_MS) return undefined;
   clock.remaining -= used;
   return yieldNow().then(() => {
-    clock.sliceStart = performance.now();
+    clock.sliceStart = clock.turnStart = performance.now();
   });
 }
 
 /**
- * A check of `vm`'s clock between two pieces of work that run no opcodes (a simulated transfer, a block built, a
- * state override applied): past the deadline it throws CallTimeout; after SLICE_MS of work since the last turn it
- * answers with a promise of one (setImmediate), else undefined.
+ * A look at `vm`'s clock between two pieces of work that run no opcodes (a simulated transfer, a block built, a state
+ * override applied): after SLICE_MS since the last turn it answers with a promise of one (setImmediate), else
+ * undefined. That work is not counted against the call's deadline (as before: the deadline counts EVM work); a new
+ * slice starts after the turn.
  */
 export function pause(vm: VM): Promise<void> | undefined {
-  return tick(clockOf(vm));
+  const clock = clockOf(vm);
+  if (performance.now() - clock.turnStart <= SLICE_MS) return undefined;
+  return yieldNow().then(() => {
+    clock.sliceStart = clock.turnStart = performance.now();
+  });
 }
 
 /** Starts a call's clock: the EVM time it may use, and a fresh slice. */
 export function startClock(vm: VM, timeoutMs: number): CallClock {
   const clock = clockOf(vm);
   clock.remaining = timeoutMs;
-  clock.sliceStart = performance.now();
+  clock.sliceStart = clock.turnStart = performance.now();
   clock.credit = CHECK_UNITS;
   return clock;
 }

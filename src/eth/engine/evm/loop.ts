@@ -25,6 +25,9 @@ import type { EvmErrorLike, InterpreterLike, InterpreterResult, OpEntry, RunStat
 const { STOP, INVALID_OPCODE, OUT_OF_GAS } = EVMError.errorMessages;
 const EVM_ERROR_TYPE = new EVMError(STOP).errorType;
 
+/** Work units of a traced step beyond the opcode's own, plus one per 8 KB of memory (callClock.ts counts the units). */
+const TRACED_STEP_UNITS = 3;
+
 /** Frames the fast loop ran, and those of them with step listeners (for tests). */
 export const fastLoopRuns = { frames: 0, stepped: 0 };
 
@@ -111,7 +114,10 @@ async function fastRun(interpreter: InterpreterLike, code: Uint8Array, steps?: P
       runState.env.accessWitness?.commit();
       if (clock !== undefined) {
         const heavy = HEAVY[info.code]!;
-        if ((clock.credit -= heavy === 0 ? 1 : workOf(heavy, gas)) <= 0) {
+        let units = heavy === 0 ? 1 : workOf(heavy, gas);
+        // A traced step is a tracer's work too: an event, its stack copy and, with memory, a copy of memory.
+        if (steps !== undefined) units += TRACED_STEP_UNITS + Number(memoryWords >> 8n);
+        if ((clock.credit -= units) <= 0) {
           const wait = tick(clock);
           if (wait !== undefined) await wait;
         }
