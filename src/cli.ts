@@ -43,6 +43,9 @@ Options:
   --txpool-global-slots N   executable slots in all (default 5120)
   --txpool-account-queue N  nonce-gap transactions per account (default 64)
   --txpool-global-queue N   nonce-gap transactions in all (default 1024)
+  --max-trace-bytes N       bytes a struct-logger trace (stack, memory,
+                    storage maps) may take; past it -32005 (default
+                    268435456, 256 MB; geth has no such bound)
   --cache-dir DIR   where built chains are cached, so the next start of the same
                     chains skips building (default node_modules/.cache/devgate,
                     or the OS cache folder)
@@ -143,6 +146,7 @@ async function main(argv: string[]): Promise<number> {
         state: { type: 'string' },
         'state-interval': { type: 'string' },
         'dump-dir': { type: 'string' },
+        'max-trace-bytes': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -169,6 +173,11 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     limits[option] = n;
+  }
+  const maxTraceBytes = args['max-trace-bytes'] === undefined ? undefined : Number(args['max-trace-bytes']);
+  if (maxTraceBytes !== undefined && !(Number.isInteger(maxTraceBytes) && maxTraceBytes > 0)) {
+    console.error(`devgate: --max-trace-bytes must be a positive whole number, got ${JSON.stringify(args['max-trace-bytes'])}`);
+    return 2;
   }
   if (args.plan !== undefined && args.keys !== undefined) {
     console.error('devgate: --plan applies without --keys; in a keys file, set "open" and "defaultPlan" instead');
@@ -211,6 +220,7 @@ async function main(argv: string[]): Promise<number> {
     idleGc: !args['no-idle-gc'],
     state,
     dumpDir: args['dump-dir'],
+    maxTraceBytes,
   });
   for (const line of gw.stateLoaded) console.log(`Loaded state: ${line}`);
   if (!LOOPBACK.has(host)) {

@@ -24,6 +24,7 @@ import { StateKeeper } from './eth/engine/persist/dump/stateKeeper.js';
 import { loadGateway } from './eth/engine/persist/dump/gatewayState.js';
 import { readStateFile } from './eth/engine/persist/dump/atomicFile.js';
 import { prepareDumpDir } from './rollup/dumpFiles.js';
+import { setTraceBudget } from './eth/engine/trace/budget.js';
 
 export type { NetworkInfo, NetworkKind } from './network.js';
 export type { BlockSummary, BlockTag, EthNetwork, Hex, RollupNetwork } from './handles.js';
@@ -164,6 +165,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
           ...(dumpDir === undefined ? {} : { dumpDir }),
         }),
       );
+    if (opts.maxTraceBytes !== undefined) for (const n of networks) if (n.kind === 'eth') setTraceBudget((n.engine as EthEngine).chain, opts.maxTraceBytes);
     stateLoaded = await keeper.loadAtStart();
     const admin = { token: adminToken, host: opts.host };
     server = new GatewayServer(networks, { limits, keys, clock: opts.clock, rawHttp: opts.rawHttp, idleGc: opts.idleGc, admin });

@@ -82,6 +82,12 @@ export interface StartOptions {
    * files directly in it, no links). Default: none, and a request naming a path is refused.
    */
   dumpDir?: string;
+  /**
+   * Bytes a struct-logger trace (debug_trace* without a tracer) may take (default 268,435,456, 256 MB): its entries'
+   * stacks, memory, return data and storage maps, counted as logged; past it the trace is answered -32005 naming the
+   * limit. geth has no such bound.
+   */
+  maxTraceBytes?: number;
 }
 
 /** The run-time check of StartOptions, with the defaults filled in. */
@@ -112,6 +118,7 @@ export const StartOptionsSchema = z
       .optional(),
     dataDir: z.string().min(1).optional(),
     dumpDir: z.string().min(1).optional(),
+    maxTraceBytes: z.number().int().positive().optional(),
     clock: z.custom<Clock>((v) => typeof (v as Clock | undefined)?.now === 'function', 'expected a clock with a now() method').default(systemClock),
   })
   .strict();

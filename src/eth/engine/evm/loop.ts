@@ -16,6 +16,7 @@
  * must never be changed in place, and its hardfork must not change (its opcode table would).
  */
 import { EVMError } from '@ethereumjs/evm';
+import { clockOfEvm, HEAVY, tick, workOf } from './callClock.js';
 import { internals } from './modules.js';
 import { isOptedIn, jumpAnalyses } from './optIn.js';
 import { emitStep, syncStepListeners } from './steps.js';
@@ -23,6 +24,9 @@ import type { EvmErrorLike, InterpreterLike, InterpreterResult, OpEntry, RunStat
 
 const { STOP, INVALID_OPCODE, OUT_OF_GAS } = EVMError.errorMessages;
 const EVM_ERROR_TYPE = new EVMError(STOP).errorType;
+
+/** Work units of a traced step beyond the opcode's own, plus one per 8 KB of memory (callClock.ts counts the units). */
+const TRACED_STEP_UNITS = 3;
 
 /** Frames the fast loop ran, and those of them with step listeners (for tests). */
 export const fastLoopRuns = { frames: 0, stepped: 0 };
@@ -53,6 +57,8 @@ async function fastRun(interpreter: InterpreterLike, code: Uint8Array, steps?: P
   if (steps !== undefined) fastLoopRuns.stepped++;
   const opcodeMap = interpreter._evm._opcodeMap;
   const consumePostCallOog = internals!.consumeEip7928PostTargetCallOog;
+  // The call's clock (callClock.ts), checked by work done: a unit per opcode, the gas of heavy ones.
+  const clock = clockOfEvm(interpreter._evm);
   runState.code = code;
   let err: EvmErrorLike | undefined;
   let cachedOpcodes: OpEntry[] | undefined;
@@ -106,6 +112,16 @@ async function fastRun(interpreter: InterpreterLike, code: Uint8Array, steps?: P
       const done = entry.opHandler(runState, common) as Promise<void> | undefined;
       if (info.isAsync && done !== undefined && typeof done.then === 'function') await done;
       runState.env.accessWitness?.commit();
+      if (clock !== undefined) {
+        const heavy = HEAVY[info.code]!;
+        let units = heavy === 0 ? 1 : workOf(heavy, gas);
+        // A traced step is a tracer's work too: an event, its stack copy and, with memory, a copy of memory.
+        if (steps !== undefined) units += TRACED_STEP_UNITS + Number(memoryWords >> 8n);
+        if ((clock.credit -= units) <= 0) {
+          const wait = tick(clock);
+          if (wait !== undefined) await wait;
+        }
+      }
     } catch (e) {
       runState.env.accessWitness?.revert();
       // As run(): rethrow what is not an EVM error; STOP ends the frame without one.

@@ -8,7 +8,8 @@
 import type { Common } from '@ethereumjs/common';
 import { Account, type Address, toChecksumAddress } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
-import { ExecutionFailed } from '../../../errors.js';
+import { ExecutionFailed, LimitExceeded } from '../../../errors.js';
+import { pause } from '../evm/callClock.js';
 import type { MinedBlock } from '../chain/types.js';
 import { swapPrecompiles } from '../evm/precompiles.js';
 import { plainHex } from '../../../hex.js';
@@ -46,12 +47,34 @@ export interface BlockOverride {
 }
 
 /**
+ * The most bytes a request's state overrides may write (issue 25: 18,000 accounts took 1.65 s): code bytes, plus
+ * OVERRIDE_SLOT_BYTES a storage slot and OVERRIDE_ACCOUNT_BYTES an account, as they take in the call's state. 32 MB:
+ * the default body limit (5 MB of hex) cannot reach it; a larger --max-body-bytes can, and is refused with -32005.
+ */
+export const MAX_OVERRIDE_BYTES = 32 * 1024 * 1024;
+const OVERRIDE_SLOT_BYTES = 96;
+const OVERRIDE_ACCOUNT_BYTES = 128;
+
+/** The bytes `overrides` write (see MAX_OVERRIDE_BYTES). */
+export function overrideBytes(overrides: StateOverride): number {
+  let bytes = 0;
+  for (const [, o] of overrides) {
+    bytes += OVERRIDE_ACCOUNT_BYTES + (o.code?.length ?? 0);
+    bytes += ((o.state?.length ?? 0) + (o.stateDiff?.length ?? 0)) * OVERRIDE_SLOT_BYTES;
+  }
+  return bytes;
+}
+
+/**
  * Writes `overrides` into `vm`'s state (inside the caller's checkpoint) and moves or removes precompiles on `vm`'s
  * EVM. `precompiles: false` treats no address as a precompile (geth's eth_createAccessList passes none). Returns the
  * function that puts the EVM's precompiles back (the state is put back by the caller's revert()).
  */
 export async function applyStateOverride(vm: VM, overrides: StateOverride | undefined, opts: { precompiles?: boolean } = {}): Promise<() => void> {
   if (overrides === undefined || overrides.length === 0) return () => {};
+  const bytes = overrideBytes(overrides);
+  if (bytes > MAX_OVERRIDE_BYTES)
+    throw new LimitExceeded(`state override too large: ${bytes} bytes of accounts, code and storage, over the limit of ${MAX_OVERRIDE_BYTES}`);
   const usePrecompiles = opts.precompiles ?? true;
   const sorted = [...overrides].sort((a, b) => Buffer.compare(Buffer.from(a[0].bytes), Buffer.from(b[0].bytes)));
   const overridden = new Set(sorted.map(([a]) => plainHex(a.bytes)));
@@ -73,6 +96,9 @@ export async function applyStateOverride(vm: VM, overrides: StateOverride | unde
       }
       if (precompile !== undefined) swap.delete(key);
       await applyAccount(vm, address, account);
+      // Many accounts take long to write: a turn of the event loop after each 1 ms of it (the call's clock).
+      const wait = pause(vm);
+      if (wait !== undefined) await wait;
     }
     return swap.restore;
   } catch (err) {

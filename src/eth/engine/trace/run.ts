@@ -27,7 +27,8 @@ import { applyStateOverride, overrideBlock, type BlockOverride, type StateOverri
 import { useOverrideHashes } from '../exec/overrideHashes.js';
 import { CallTimeout, startClock } from '../evm/callClock.js';
 import { attach, TraceAborted, type StepState, type Tracer } from './hooks.js';
-import { MAX_STRUCT_LOGS, StructLogger, TraceTooLarge } from './structLogger.js';
+import { StructLogger, TraceTooLarge } from './structLogger.js';
+import { traceBudgetOf } from './budget.js';
 import { CallTracer } from './callTracer.js';
 import { PrestateTracer } from './prestateTracer.js';
 import { FourByteTracer, NoopTracer } from './fourByteTracer.js';
@@ -44,7 +45,12 @@ const BEACON_ROOTS = createAddressFromString('0x000F3df6D732807Ef1319fB7B8bB8522
 export interface TraceRequest {
   readonly spec: TracerSpec;
   readonly timeoutMs: number;
+  /** The struct logs' byte budget (structLogger.ts); default: the chain's (budget.ts). */
+  readonly maxBytes?: number;
 }
+
+/** `req` with the chain's trace byte budget when it names none. */
+const budgeted = (chain: EthChain, req: TraceRequest): TraceRequest => (req.maxBytes !== undefined ? req : { ...req, maxBytes: traceBudgetOf(chain) });
 
 /** The header a run sees. */
 type Context = { header: MinedBlock['header'] };
@@ -155,10 +161,11 @@ function tracerFor(
   vm: VM,
   spec: TracerSpec,
   run: Run,
+  maxBytes: number | undefined,
 ): { tracer: Tracer; start?: () => Promise<void>; end?: () => Promise<void>; result: (gasUsed: bigint) => TraceResult } {
   switch (spec.kind) {
     case 'structLogger': {
-      const t = new StructLogger(spec.opts);
+      const t = new StructLogger(spec.opts, maxBytes);
       return { tracer: t, end: () => t.settle(), result: (g) => t.result(g) };
     }
     case 'callTracer': {
@@ -205,7 +212,7 @@ function tracerFor(
 
 /** Runs one transaction on `vm` under the tracer of `req` (its state changes stay, inside the caller's checkpoint). */
 async function runTraced(vm: VM, run: Run, req: TraceRequest): Promise<TraceResult> {
-  const { tracer, start, end, result } = tracerFor(vm, req.spec, run);
+  const { tracer, start, end, result } = tracerFor(vm, req.spec, run, req.maxBytes);
   const deadline = performance.now() + req.timeoutMs;
   const check = () => {
     if (performance.now() > deadline) throw new TraceAborted();
@@ -225,16 +232,27 @@ async function runTraced(vm: VM, run: Run, req: TraceRequest): Promise<TraceResu
     });
   } catch (err) {
     if (err instanceof CallTimeout || err instanceof TraceAborted) throw new ExecutionFailed('execution timeout');
-    if (err instanceof TraceTooLarge)
-      throw new LimitExceeded(`trace too large: more than ${MAX_STRUCT_LOGS} struct logs; set a limit (bytes of logs), or trace with callTracer`);
+    if (err instanceof TraceTooLarge) throw tooLarge(err);
     throw new ExecutionFailed(`tracing failed: ${err instanceof Error ? err.message.replace(/ -> .*$/s, '') : String(err)}`);
   } finally {
     listening.detach();
     clock.remaining = Infinity;
   }
-  await end?.();
+  try {
+    await end?.();
+  } catch (err) {
+    if (err instanceof TraceTooLarge) throw tooLarge(err);
+    throw err;
+  }
   return result(res.totalGasSpent);
 }
+
+/** The -32005 answer of a trace past its byte budget, naming the limit and how to stay under it. */
+const tooLarge = (err: TraceTooLarge) =>
+  new LimitExceeded(
+    `trace too large: the struct logs would take more than ${err.maxBytes} bytes (the trace byte limit, --max-trace-bytes); ` +
+      'trace with a smaller limit, without enableMemory or with disableStack/disableStorage, or with callTracer',
+  );
 
 /**
  * Traces the transaction at `index` of `block` on `vm`, a VM at the parent's post-state under the block's rules
@@ -261,7 +279,7 @@ function parentOf(chain: EthChain, block: MinedBlock): MinedBlock {
 export async function traceTransaction(chain: EthChain, block: MinedBlock, index: number, req: TraceRequest): Promise<TraceResult> {
   const parent = parentOf(chain, block);
   const kept = replayCacheOf(chain).of(block, chain.stateRootOf(parent));
-  return withTraceVm(chain, parent, block, (vm) => traceTxOn(vm, block, index, req, kept));
+  return withTraceVm(chain, parent, block, (vm) => traceTxOn(vm, block, index, budgeted(chain, req), kept));
 }
 
 /** Traces every transaction of `block` on `vm`, a VM at the parent's post-state under the block's rules (see traceBlock). */
@@ -282,7 +300,7 @@ export function traceBlockOn(vm: VM, block: MinedBlock, req: TraceRequest): Prom
 /** debug_traceBlockByNumber/ByHash: every transaction of `block`, traced in order on the state the ones before left. */
 export async function traceBlock(chain: EthChain, block: MinedBlock, req: TraceRequest): Promise<TxTrace[]> {
   const parent = parentOf(chain, block);
-  return withTraceVm(chain, parent, block, (vm) => traceBlockOn(vm, block, req));
+  return withTraceVm(chain, parent, block, (vm) => traceBlockOn(vm, block, budgeted(chain, req)));
 }
 
 /**
@@ -301,6 +319,7 @@ export async function traceCall(
   blockOverrides?: BlockOverride,
 ): Promise<TraceResult> {
   if (txIndex !== undefined && (txIndex < 0 || txIndex >= block.txHashes.length)) throw new ExecutionFailed(`transaction index ${txIndex} out of range`);
+  req = budgeted(chain, req);
   const seen = overrideBlock(block, blockOverrides);
   const traceIt = async (vm: VM, firstLogIndex: number) => {
     // From Osaka (EIP-7825) a transaction carries at most 2^24 gas: the call runs with at most that.

@@ -13,15 +13,33 @@ import type { StructLogEntry, StructLoggerOptions, StructResult } from './types.
 const SLOAD = 0x54;
 const SSTORE = 0x55;
 /**
- * Most entries a trace keeps without a `limit` (a gas-cap loop would otherwise fill the process's memory): past it
- * the trace stops with TraceTooLarge. geth has no such bound; its entries are smaller.
+ * The bytes a trace's struct logs may take (issue 25), counted as they are logged: each entry, its stack, memory, return
+ * data and storage map (every copy: an SLOAD or SSTORE entry carries the contract's whole storage seen so far), at what
+ * the entry holds in memory plus what its JSON takes. Past it the trace stops with TraceTooLarge, answered -32005
+ * naming the limit (`--max-trace-bytes`, `maxTraceBytes`). geth has no such bound (a gas-cap loop with memory fills
+ * its memory); 256 MB keeps a refused trace's peak under 1 GB of RSS and holds every real trace we met (a 300,000-opcode
+ * trace with stacks of ~10 words takes ~100 MB).
  */
-export const MAX_STRUCT_LOGS = 300_000;
+export const DEFAULT_MAX_TRACE_BYTES = 256 * 1024 * 1024;
+/** An entry's object, its three bigints and its slot in the list, with its JSON's fixed fields (pc, op, gas, ...). */
+const ENTRY_BYTES = 160;
+/** A stack word: its slot in the copied stack, and its JSON (`"0x…",`) for a small word or a full one. */
+const SMALL_WORD_BYTES = 8 + 13;
+const WORD_BYTES = 8 + 69;
+const SMALL_WORD = 0xffffffffn;
+/** A storage map entry: the Map's entry, and its JSON (`"<64 hex>":"<64 hex>",`). */
+const STORAGE_ENTRY_BYTES = 80 + 134;
+/** Memory and return data: the copy, and its JSON (hex, two characters a byte, plus quotes and commas). */
+const BYTES_PER_BYTE = 3;
 /** The shortest JSON a struct log entry can have (`{"pc":0,"op":"LT","gas":0,"gasCost":0,"depth":1}` is 47 bytes). */
 const MIN_ENTRY_BYTES = 40;
 
-/** Thrown from a step when a trace without a limit passes MAX_STRUCT_LOGS entries. */
-export class TraceTooLarge extends Error {}
+/** Thrown from a step (or once the trace ends) when the struct logs pass the trace's byte budget. */
+export class TraceTooLarge extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`trace too large: the struct logs would take more than ${maxBytes} bytes`);
+  }
+}
 
 /** Failures geth meets before logging the opcode. */
 const BEFORE_LOGGING = new Set(['out of gas', 'stack underflow', 'stack overflow']);
@@ -45,10 +63,21 @@ export class StructLogger implements Tracer {
 
   /** Entries worth keeping: with a `limit` (bytes), no entry past limit / MIN_ENTRY_BYTES can be shown. */
   private readonly most: number;
+  /** The bytes the logs take so far (see DEFAULT_MAX_TRACE_BYTES). */
+  private bytes = 0;
 
-  constructor(private readonly opts: StructLoggerOptions) {
+  /** `maxBytes`: the byte budget of the logs (DEFAULT_MAX_TRACE_BYTES unless the gateway was given another). */
+  constructor(
+    private readonly opts: StructLoggerOptions,
+    readonly maxBytes = DEFAULT_MAX_TRACE_BYTES,
+  ) {
     this.stepMemory = opts.enableMemory;
-    this.most = opts.limit > 0 ? Math.min(MAX_STRUCT_LOGS, Math.floor(opts.limit / MIN_ENTRY_BYTES) + 1) : MAX_STRUCT_LOGS;
+    this.most = opts.limit > 0 ? Math.floor(opts.limit / MIN_ENTRY_BYTES) + 1 : Infinity;
+  }
+
+  /** The bytes the logs take so far. */
+  get size(): number {
+    return this.bytes;
   }
 
   enter(frame: Frame): void {
@@ -98,14 +127,23 @@ export class StructLogger implements Tracer {
       this.load = undefined;
       this.loaded(load, stack[stack.length - 1] ?? 0n);
     }
-    if (this.logs.length >= this.most) {
-      if (opts.limit > 0) return;
-      throw new TraceTooLarge();
-    }
+    if (this.logs.length >= this.most) return;
+    if (this.bytes > this.maxBytes) throw new TraceTooLarge(this.maxBytes);
     const entry: { -readonly [K in keyof StructLogEntry]: StructLogEntry[K] } = { pc, op, gas, gasCost: cost, depth, refund };
-    if (!opts.disableStack) entry.stack = stack;
-    if (opts.enableMemory && memory !== undefined && memory.length > 0) entry.memory = memory;
-    if (opts.enableReturnData && frame.returnData.length > 0) entry.returnData = frame.returnData;
+    let bytes = ENTRY_BYTES;
+    if (!opts.disableStack) {
+      entry.stack = stack;
+      for (let i = 0; i < stack.length; i++) bytes += stack[i]! <= SMALL_WORD ? SMALL_WORD_BYTES : WORD_BYTES;
+    }
+    if (opts.enableMemory && memory !== undefined && memory.length > 0) {
+      entry.memory = memory;
+      bytes += memory.length * BYTES_PER_BYTE;
+    }
+    if (opts.enableReturnData && frame.returnData.length > 0) {
+      entry.returnData = frame.returnData;
+      bytes += frame.returnData.length * BYTES_PER_BYTE;
+    }
+    this.bytes += bytes;
     this.logs.push(entry);
     this.lastOfFrame[depth - 1] = entry;
     if (opts.disableStorage || (opcode !== SLOAD && opcode !== SSTORE)) return;
@@ -114,6 +152,7 @@ export class StructLogger implements Tracer {
       const seen = this.seen(address);
       seen.set(stack[n - 1]!, stack[n - 2]!);
       entry.storage = new Map(seen);
+      this.bytes += seen.size * STORAGE_ENTRY_BYTES;
     } else if (opcode === SLOAD && n >= 1) {
       this.load = { entry, address, slot: stack[n - 1]!, depth };
     }
@@ -124,11 +163,13 @@ export class StructLogger implements Tracer {
     const seen = this.seen(load.address);
     seen.set(load.slot, value);
     (load.entry as { storage?: ReadonlyMap<bigint, bigint> }).storage = new Map(seen);
+    this.bytes += seen.size * STORAGE_ENTRY_BYTES;
   }
 
-  /** Waits for the reads still under way. */
+  /** Waits for the reads still under way; throws TraceTooLarge when the logs ended past the budget. */
   async settle(): Promise<void> {
     await Promise.all(this.reads);
+    if (this.bytes > this.maxBytes) throw new TraceTooLarge(this.maxBytes);
   }
 
   private seen(address: Address): Map<bigint, bigint> {
