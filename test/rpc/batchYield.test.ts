@@ -57,15 +57,19 @@ describe('batches yield between calls', () => {
     afterAll(() => gw.stop());
 
     it("another network's eth_blockNumber answers while a batch of nonce-gap eth_sendRawTransaction runs", async () => {
-      const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+      // Two senders of 50 each: the pool queues at most 64 nonce-gap transactions per account (geth's AccountQueue).
+      const accounts = [
+        privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'),
+        privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a'),
+      ];
       const raws = await Promise.all(
         Array.from({ length: 100 }, (_, i) =>
-          account.signTransaction({
+          accounts[i % 2]!.signTransaction({
             chainId: 11155111,
             type: 'eip1559',
             to: '0x000000000000000000000000000000000000dEaD',
             value: 1n,
-            nonce: 1_000 + i,
+            nonce: 1_000 + Math.floor(i / 2),
             gas: 21_000n,
             maxFeePerGas: 100_000_000_000n,
             maxPriorityFeePerGas: 1n,
