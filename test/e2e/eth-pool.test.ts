@@ -68,11 +68,15 @@ describe('refusals, with geth messages, leaving nothing behind', () => {
       [
         'chain id',
         await a5.signTransaction({ chainId: 1, type: 'eip1559', to: TO, value: 1n, gas: 21_000n, maxFeePerGas: GWEI, maxPriorityFeePerGas: 1n, nonce: 0 }),
-        /invalid chain id/,
+        /^invalid sender: invalid chain id for signer: have 1 want 11155111$/,
       ],
-      ['type', '0x05c0', /^transaction type not supported: 0x05$/],
-      ['rlp', '0xf8', /^invalid transaction: /],
-      ['signature', '0x02' + (await sign(a5, { nonce: Number(nonce) })).slice(4, -64) + '00'.repeat(32), /invalid (transaction|sender)/],
+      ['type', '0x05c0', /^transaction type not supported$/],
+      ['rlp', '0xf8', /^rlp: value size exceeds available input length$/],
+      [
+        'signature',
+        '0x02' + (await sign(a5, { nonce: Number(nonce) })).slice(4, -64) + '00'.repeat(32),
+        /^rlp: non-canonical integer \(leading zero bytes\) for \*big\.Int, decoding into \(types\.DynamicFeeTx\)\.S$/,
+      ],
     ];
     for (const [what, raw, message] of cases) {
       const r = await call(url, 'eth_sendRawTransaction', [raw]);
