@@ -1,5 +1,5 @@
 /**
- * eth_sendRawTransaction refusals worded exactly as go-ethereum words them (issue 28), on a prague chain with chain
+ * eth_sendRawTransaction refusals and eth_call errors worded exactly as go-ethereum words them (issue 28), on an osaka chain with chain
  * id 1337. Each case names the go-ethereum function whose text it holds devgate to (go-ethereum master of
  * 2026-08-20): no @ethereumjs text (or JavaScript source) reaches a client.
  */
@@ -18,7 +18,7 @@ const GWEI = 1_000_000_000n;
 let gw: Gateway;
 let url: string;
 beforeAll(async () => {
-  gw = await start({ port: 0, chains: [{ name: 'dev', kind: 'eth', chainId: 1337, hardfork: 'prague' }], keys: UNLIMITED });
+  gw = await start({ port: 0, chains: [{ name: 'dev', kind: 'eth', chainId: 1337, hardfork: 'osaka' }], keys: UNLIMITED });
   url = gw.url('dev');
 });
 afterAll(() => gw?.stop());
@@ -154,5 +154,31 @@ describe('refusals with geth texts', () => {
       nonce: 0,
     });
     expect((await call(url, 'eth_sendRawTransaction', [raw])).result).toBe(keccak256(raw));
+  });
+});
+
+describe('eth_call texts', () => {
+  const callError = async (req: Record<string, unknown>) => (await call(url, 'eth_call', [req, 'latest'])).error;
+
+  it("BLAKE2F with a wrong input: blake2F.Run's errBlake2FInvalidInputLength / errBlake2FInvalidFinalFlag (core/vm/contracts.go)", async () => {
+    expect(await callError({ to: '0x0000000000000000000000000000000000000009', data: '0x00' })).toEqual({ code: -32000, message: 'invalid input length' });
+    const badFlag = concat([toHex(new Uint8Array(212)), '0x02']);
+    expect(await callError({ to: '0x0000000000000000000000000000000000000009', data: badFlag })).toEqual({ code: -32000, message: 'invalid final flag' });
+  });
+
+  it("MODEXP with a 1,025-byte base (osaka, EIP-7823): bigModExp.Run's size cap text, not out of gas", async () => {
+    const data = concat([toHex(1025n, { size: 32 }), toHex(1n, { size: 32 }), toHex(1n, { size: 32 }), toHex(new Uint8Array(1025).fill(7)), '0x03', '0x05']);
+    expect(await callError({ to: '0x0000000000000000000000000000000000000005', data })).toEqual({
+      code: -32000,
+      message: 'one or more of base/exponent/modulus length exceeded 1024 bytes',
+    });
+  });
+
+  it("insufficient funds names the address checksummed: StateTransition.buyGas's From.Hex()", async () => {
+    const poor = '0x000000000000000000000000000000000000beef';
+    expect(await callError({ from: poor, to: TO, value: '0x1' })).toEqual({
+      code: -32000,
+      message: 'insufficient funds for gas * price + value: address 0x000000000000000000000000000000000000bEEF have 0 want 1',
+    });
   });
 });
