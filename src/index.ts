@@ -147,6 +147,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
           mining,
           devMethods: opts.devMethods,
           allowUnprotectedTxs: opts.allowUnprotectedTxs,
+          txFeeCap: opts.txFeeCap,
           ...(dumpDir === undefined ? {} : { dumpDir }),
         }),
       );

@@ -30,6 +30,8 @@ export interface NetworkEnv {
   readonly devMethods?: boolean;
   /** Accept legacy transactions without EIP-155 replay protection (geth refuses them over RPC). */
   readonly allowUnprotectedTxs?: boolean;
+  /** The fee cap of sent transactions in ether (geth's --rpc.txfeecap); 0 or undefined: none. */
+  readonly txFeeCap?: number;
   /** Rollup networks: the directory devnet_dump / devnet_load may name files in (`--dump-dir`); undefined: paths are off. */
   readonly dumpDir?: DumpDir;
 }

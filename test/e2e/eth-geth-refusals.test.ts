@@ -182,3 +182,41 @@ describe('eth_call texts', () => {
     });
   });
 });
+
+describe("the RPC fee cap: geth's --rpc.txfeecap (internal/ethapi/api.go checkTxFee), 1 ether by default", () => {
+  // 40,000 gas at 50,000 gwei: a 2-ether fee.
+  const costly = { chainId: 1337, type: 'eip1559', to: TO, value: 1n, gas: 40_000n, maxFeePerGas: 50_000n * GWEI, maxPriorityFeePerGas: GWEI } as const;
+  const refusal2 = { code: -32000, message: 'tx fee (2.00 ether) exceeds the configured cap (1.00 ether)' };
+
+  it('refuses a 2-ether fee on eth_sendRawTransaction (before the pool: even with gas over the EIP-7825 cap), eth_sendTransaction and eth_signTransaction; leaves nothing behind', async () => {
+    const nonce = Number((await call(url, 'eth_getTransactionCount', [dev0.address, 'pending'])).result);
+    const before = (await call(url, 'txpool_status')).result;
+    const head = (await call(url, 'eth_blockNumber')).result;
+    expect(await refusal(await dev0.signTransaction({ ...costly, nonce }))).toEqual(refusal2);
+    const overGas = await dev0.signTransaction({ ...costly, nonce, gas: 20_000_000n, maxFeePerGas: 100n * GWEI });
+    expect(await refusal(overGas)).toEqual({ code: -32000, message: 'tx fee (2.00 ether) exceeds the configured cap (1.00 ether)' });
+    const req = { from: dev0.address, to: TO, value: '0x1', gas: toHex(40_000n), maxFeePerGas: toHex(50_000n * GWEI), maxPriorityFeePerGas: toHex(GWEI) };
+    expect((await call(url, 'eth_sendTransaction', [req])).error).toEqual(refusal2);
+    expect((await call(url, 'eth_signTransaction', [req])).error).toEqual(refusal2);
+    expect((await call(url, 'eth_blockNumber')).result).toBe(head);
+    expect((await call(url, 'txpool_status')).result).toEqual(before);
+    // Exactly 1 ether is not over the cap.
+    const oneEther = await dev0.signTransaction({ ...costly, nonce, gas: 25_000n, maxFeePerGas: 40_000n * GWEI });
+    expect(await call(url, 'eth_sendRawTransaction', [oneEther])).toMatchObject({ result: keccak256(oneEther) });
+  });
+
+  it('start({ txFeeCap }) sets it (0.5 ether), and 0 turns it off', async () => {
+    const half = await start({ port: 0, chains: [{ name: 'dev', kind: 'eth', chainId: 1337, hardfork: 'osaka' }], keys: UNLIMITED, txFeeCap: 0.5 });
+    const off = await start({ port: 0, chains: [{ name: 'dev', kind: 'eth', chainId: 1337, hardfork: 'osaka' }], keys: UNLIMITED, txFeeCap: 0 });
+    try {
+      const raw = await dev0.signTransaction({ ...costly, nonce: 0 });
+      expect((await call(half.url('dev'), 'eth_sendRawTransaction', [raw])).error).toEqual({
+        code: -32000,
+        message: 'tx fee (2.00 ether) exceeds the configured cap (0.50 ether)',
+      });
+      expect((await call(off.url('dev'), 'eth_sendRawTransaction', [raw])).result).toBe(keccak256(raw));
+    } finally {
+      await Promise.all([half.stop(), off.stop()]);
+    }
+  });
+});

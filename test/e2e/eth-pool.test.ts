@@ -58,7 +58,12 @@ describe('refusals, with geth messages, leaving nothing behind', () => {
       ['nonce too low', await sign(a5, { nonce: Number(nonce) - 1 }), new RegExp(`^nonce too low: next nonce ${nonce}, tx nonce ${nonce - 1n}$`)],
       ['funds', await sign(poor, { nonce: 0 }), /^insufficient funds for gas \* price \+ value: balance 0, tx cost \d+, overshot \d+$/],
       ['intrinsic', await sign(a5, { nonce: Number(nonce), gas: 20_000n }), /^intrinsic gas too low: gas 20000, minimum needed 21000$/],
-      ['gas cap', await sign(a5, { nonce: Number(nonce), gas: 100_000_000n }), /^transaction gas limit too high \(cap: 16777216, tx: 100000000\)$/],
+      // Fee 0.5 ether: under geth's 1-ether RPC fee cap, which geth checks first.
+      [
+        'gas cap',
+        await sign(a5, { nonce: Number(nonce), gas: 100_000_000n, maxFeePerGas: 5n * GWEI }),
+        /^transaction gas limit too high \(cap: 16777216, tx: 100000000\)$/,
+      ],
       [
         'base fee',
         await sign(a5, { nonce: Number(nonce), maxFeePerGas: 1n, maxPriorityFeePerGas: 1n }),

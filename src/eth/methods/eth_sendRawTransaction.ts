@@ -16,7 +16,7 @@ export const eth_sendRawTransaction = defineMethod({
   name: 'eth_sendRawTransaction',
   params: [required('transaction', gethBytes)],
   handler: async (ctx: EthContext, raw) => {
-    const tx = decodeRawTransaction(raw, ctx.chain.commonAt(ctx.chain.head().number + 1n, ctx.miner.nextHeader().timestamp!));
+    const tx = decodeRawTransaction(raw, ctx.chain.commonAt(ctx.chain.head().number + 1n, ctx.miner.nextHeader().timestamp!), ctx.pool?.txFeeCap);
     return bytesHex((await sendTransaction(ctx.chain, ctx.miner, tx, ctx.admission)).hash);
   },
 });

@@ -23,7 +23,7 @@ export const eth_sendRawTransactionSync = defineMethod({
   params: [required('transaction', gethBytes), optional('timeout', numberOrQuantity)],
   handler: async (ctx: EthContext, raw, timeout) => {
     const ms = timeout === undefined || timeout <= 0n || timeout > BigInt(SYNC_SEND_MAX_MS) ? SYNC_SEND_DEFAULT_MS : Number(timeout);
-    const tx = decodeRawTransaction(raw, ctx.chain.commonAt(ctx.chain.head().number + 1n, ctx.miner.nextHeader().timestamp!));
+    const tx = decodeRawTransaction(raw, ctx.chain.commonAt(ctx.chain.head().number + 1n, ctx.miner.nextHeader().timestamp!), ctx.pool?.txFeeCap);
     const sent = await sendTransaction(ctx.chain, ctx.miner, tx, ctx.admission);
     const block = sent.block ?? (await waitForMined(ctx.chain, sent.hash, ms));
     const found = block === undefined ? undefined : ctx.chain.transaction(sent.hash);

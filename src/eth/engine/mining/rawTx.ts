@@ -11,6 +11,7 @@
 import type { Common } from '@ethereumjs/common';
 import { createBlob4844TxFromSerializedNetworkWrapper, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { blobTxFields, GethDecodeError, gethTxFields } from '../codec/gethTxShape.js';
+import { checkFee } from './txFeeCap.js';
 import { TxRejected } from './txRejected.js';
 
 /** Each typed transaction's EIP, and the fork geth's pool names when it is not active yet. */
@@ -25,8 +26,12 @@ const TYPES: Record<number, { fork: string; eip: number }> = {
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const SECP256K1_HALF_N = SECP256K1_N >> 1n;
 
-/** Decodes a raw transaction for a chain at the rules of `common`; TxRejected names what is wrong. */
-export function decodeRawTransaction(raw: Uint8Array, common: Common): TypedTransaction {
+/**
+ * Decodes a raw transaction for a chain at the rules of `common`; TxRejected names what is wrong. `txFeeCap` (ether,
+ * 0: none) is geth's RPC fee cap, checked as geth's SubmitTransaction checks it: once the bytes decode, before any
+ * other rule.
+ */
+export function decodeRawTransaction(raw: Uint8Array, common: Common, txFeeCap = 0): TypedTransaction {
   let fields: Uint8Array[] | undefined;
   try {
     fields = gethTxFields(raw);
@@ -35,11 +40,15 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common): TypedTran
     throw err;
   }
   const first = raw[0]!;
+  fields ??= blobTxFields(raw);
+  if (fields !== undefined && txFeeCap > 0) {
+    const [price, gas] = first > 0x7f ? [fields[1], fields[2]] : first === 1 ? [fields[2], fields[3]] : [fields[3], fields[4]];
+    checkFee(num(price), num(gas), txFeeCap);
+  }
   if (first <= 0x7f) {
     const type = TYPES[first]!;
     if (!common.isActivatedEIP(type.eip)) throw new TxRejected(`transaction type not supported: type ${first} rejected, pool not yet in ${type.fork}`);
   }
-  fields ??= blobTxFields(raw);
   if (fields !== undefined) checkFields(first <= 0x7f ? first : 0, fields, common);
   try {
     if (first === 3) return createBlob4844TxFromSerializedNetworkWrapper(raw, { common });

@@ -10,6 +10,7 @@ import { TxRejected } from './txRejected.js';
 import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock, PendingTx } from '../chain/types.js';
 import { checkTransaction } from './pool.js';
+import { checkTxFee } from './txFeeCap.js';
 import type { Miner } from './miner.js';
 
 export { TxRejected } from './txRejected.js';
@@ -21,11 +22,14 @@ export type Admission = (chain: EthChain, tx: TypedTransaction, sender: Address)
 export interface PoolSettings {
   minTip: bigint;
   allowUnprotected: boolean;
+  /** geth's --rpc.txfeecap in ether (txFeeCap.ts); 0 or undefined: none. */
+  txFeeCap?: number;
 }
 
 /** geth's txpool checks (pool.ts) at head, for the next block the miner would seal. */
 export function poolAdmission(miner: Miner, settings: PoolSettings = { minTip: 0n, allowUnprotected: false }): Admission {
   return async (chain, tx, sender) => {
+    checkTxFee(tx, settings.txFeeCap ?? 0);
     const account = await chain.getAccount(sender, chain.head());
     return checkTransaction(tx, sender, chain.pendingTransactions(), {
       chainId: chain.chainId,
