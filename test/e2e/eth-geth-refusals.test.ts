@@ -220,3 +220,34 @@ describe("the RPC fee cap: geth's --rpc.txfeecap (internal/ethapi/api.go checkTx
     }
   });
 });
+
+describe("a queued transaction unlocked by a set-code authorization: geth's miner takes only pending ones (miner/worker.go fillTransactions)", () => {
+  it('the block takes the set-code transaction; the authority own transaction (nonce 1) waits for the next block', async () => {
+    const own = await start({
+      port: 0,
+      chains: [{ name: 'dev', kind: 'eth', chainId: 1337, hardfork: 'osaka' }],
+      keys: UNLIMITED,
+      mining: { automine: false },
+    });
+    try {
+      const u = own.url('dev');
+      const auth3 = privateKeyToAccount('0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6');
+      const authorization = await auth3.signAuthorization({ contractAddress: '0x00000000000000000000000000000000000000c0', chainId: 1337, nonce: 0 });
+      const fees = { chainId: 1337, maxFeePerGas: 10n * GWEI, maxPriorityFeePerGas: GWEI } as const;
+      const setCode = await dev0.signTransaction({ ...fees, type: 'eip7702', authorizationList: [authorization], to: TO, gas: 100_000n, nonce: 0 });
+      const own1 = await auth3.signTransaction({ ...fees, type: 'eip1559', to: TO, value: 1n, gas: 21_000n, nonce: 1 });
+      expect(await call(u, 'eth_sendRawTransaction', [setCode])).toMatchObject({ result: keccak256(setCode) });
+      expect(await call(u, 'eth_sendRawTransaction', [own1])).toMatchObject({ result: keccak256(own1) });
+      expect((await call(u, 'txpool_status')).result).toEqual({ pending: '0x1', queued: '0x1' });
+      await call(u, 'evm_mine');
+      const first = (await call(u, 'eth_getBlockByNumber', ['latest', false])).result;
+      expect(first.transactions).toEqual([keccak256(setCode)]);
+      expect((await call(u, 'eth_getTransactionCount', [auth3.address, 'latest'])).result).toBe('0x1');
+      expect((await call(u, 'txpool_status')).result).toEqual({ pending: '0x1', queued: '0x0' });
+      await call(u, 'evm_mine');
+      expect((await call(u, 'eth_getBlockByNumber', ['latest', false])).result.transactions).toEqual([keccak256(own1)]);
+    } finally {
+      await own.stop();
+    }
+  });
+});
