@@ -251,3 +251,28 @@ describe("a queued transaction unlocked by a set-code authorization: geth's mine
     }
   });
 });
+
+describe('system contracts with other code: geth runs it (core/state_processor.go ProcessBeaconBlockRoot, ProcessParentBlockHash)', () => {
+  it('STOP at the EIP-4788 address stores no beacon root; code at the EIP-2935 address runs with the parent hash as its input', async () => {
+    const BEACON = '0x000f3df6d732807ef1319fb7b8bb8522d0beac02';
+    const HISTORY = '0x0000f90827f1c53a10cb7a02335b175320002935';
+    // PUSH1 0 CALLDATALOAD PUSH1 7 SSTORE STOP: the input word into slot 7.
+    const alloc = { [BEACON]: { code: '0x00' }, [HISTORY]: { code: '0x60003560075500' } };
+    const own = await start({ port: 0, chains: [{ name: 'dev', kind: 'eth', chainId: 1337, hardfork: 'osaka', alloc }], keys: UNLIMITED });
+    try {
+      const u = own.url('dev');
+      await call(u, 'evm_mine');
+      const genesis = (await call(u, 'eth_getBlockByNumber', ['0x0', false])).result;
+      const block = (await call(u, 'eth_getBlockByNumber', ['0x1', false])).result;
+      const slot = (n: bigint) => toHex(n, { size: 32 });
+      const at = async (address: string, n: bigint) => (await call(u, 'eth_getStorageAt', [address, slot(n), '0x1'])).result;
+      const index = BigInt(block.timestamp) % 8191n;
+      expect(await at(BEACON, index)).toBe(slot(0n));
+      expect(await at(BEACON, index + 8191n)).toBe(slot(0n));
+      expect(await at(HISTORY, 0n)).toBe(slot(0n));
+      expect(await at(HISTORY, 7n)).toBe(genesis.hash);
+    } finally {
+      await own.stop();
+    }
+  });
+});
