@@ -67,6 +67,8 @@ Options:
   --no-idle-gc      no full GCs when devgate goes idle after work
   --allow-unprotected-txs   accept legacy transactions without EIP-155
                     replay protection (refused by default, as geth does)
+  --tx-fee-cap ETHER  refuse a sent transaction whose fee (gas x fee cap) is
+                    over ETHER, as geth's --rpc.txfeecap (default 1; 0: none)
   --load-state FILE load a state file at start: devgate's (--dump-state,
                     anvil_dumpState) or anvil's --dump-state JSON
   --dump-state FILE write every network's state to FILE on exit (atomically:
@@ -138,6 +140,7 @@ async function main(argv: string[]): Promise<number> {
         'no-mining': { type: 'boolean' },
         'no-dev-methods': { type: 'boolean' },
         'allow-unprotected-txs': { type: 'boolean' },
+        'tx-fee-cap': { type: 'string' },
         'no-raw-http': { type: 'boolean' },
         'no-idle-gc': { type: 'boolean' },
         ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((f) => [f, { type: 'string' as const }])),
@@ -195,6 +198,11 @@ async function main(argv: string[]): Promise<number> {
     console.error(`devgate: --block-time must be a positive number of seconds, got ${JSON.stringify(args['block-time'])}`);
     return 2;
   }
+  const txFeeCap = args['tx-fee-cap'] === undefined ? undefined : Number(args['tx-fee-cap']);
+  if (txFeeCap !== undefined && !(args['tx-fee-cap']!.trim() !== '' && Number.isFinite(txFeeCap) && txFeeCap >= 0)) {
+    console.error(`devgate: --tx-fee-cap must be a number of ether, 0 or more, got ${JSON.stringify(args['tx-fee-cap'])}`);
+    return 2;
+  }
   // Without a mining flag each network mines as its seed says (automine by default).
   const mining = blockTime === undefined && !args['no-mining'] ? undefined : { automine: !args['no-mining'] && blockTime === undefined, blockTime };
   const { state, error } = stateFlags(args);
@@ -216,6 +224,7 @@ async function main(argv: string[]): Promise<number> {
     dataDir: args['data-dir'],
     devMethods: !args['no-dev-methods'],
     allowUnprotectedTxs: args['allow-unprotected-txs'] === true,
+    txFeeCap,
     rawHttp: !args['no-raw-http'],
     idleGc: !args['no-idle-gc'],
     state,

@@ -162,6 +162,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
           allowUnprotectedTxs: opts.allowUnprotectedTxs,
           // Filter budgets follow devgate_setLimits.
           limits: () => (server === undefined ? limits : server.control.getLimits()),
+          txFeeCap: opts.txFeeCap,
           ...(dumpDir === undefined ? {} : { dumpDir }),
         }),
       );

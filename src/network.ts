@@ -69,7 +69,7 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
       if (kept !== undefined) await chain.writer.run(() => undefined);
       const snapshots = new Snapshots(chain, miner, impersonation, kept?.initial);
       const filters = new EthFilters(chain, env.clock, undefined, env.limits);
-      const pool: PoolSettings = { minTip: 0n, allowUnprotected: env.allowUnprotectedTxs === true };
+      const pool: PoolSettings = { minTip: 0n, allowUnprotected: env.allowUnprotectedTxs === true, txFeeCap: env.txFeeCap ?? 0 };
       const ctx: EthContext = {
         chain,
         networkName: seed.name,

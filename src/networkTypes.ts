@@ -34,6 +34,8 @@ export interface NetworkEnv {
   readonly allowUnprotectedTxs?: boolean;
   /** The gateway's limits as they are now (admin can change them); eth networks read the mining, pool and filter budgets; undefined: the defaults. */
   readonly limits?: () => GatewayLimits;
+  /** The fee cap of sent transactions in ether (geth's --rpc.txfeecap); 0 or undefined: none. */
+  readonly txFeeCap?: number;
   /** Rollup networks: the directory devnet_dump / devnet_load may name files in (`--dump-dir`); undefined: paths are off. */
   readonly dumpDir?: DumpDir;
 }

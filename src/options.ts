@@ -68,6 +68,11 @@ export interface StartOptions {
   /** Accept legacy transactions without EIP-155 replay protection (default false: refused, as geth refuses them over RPC). */
   allowUnprotectedTxs?: boolean;
   /**
+   * The highest fee (gas limit x fee cap, in ether) a sent transaction may carry, as geth's `--rpc.txfeecap`
+   * (default 1, geth's; 0: no cap). eth_sendRawTransaction, eth_sendTransaction and eth_signTransaction refuse more.
+   */
+  txFeeCap?: number;
+  /**
    * Keep every eth network's chain (blocks, receipts, trie nodes, pool, mining settings) in this directory, durably:
    * each block is written before it is answered, and the next start with the same seeds restores the chain from it
    * (see README "Data directory"). Default: in memory only.
@@ -110,6 +115,7 @@ export const StartOptionsSchema = z
     rawHttp: z.boolean().default(true),
     idleGc: z.boolean().default(false),
     allowUnprotectedTxs: z.boolean().default(false),
+    txFeeCap: z.number().finite().min(0).default(1),
     state: z
       .union([
         z.string().min(1),

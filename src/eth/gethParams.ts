@@ -50,6 +50,23 @@ function fixedText(text: string, length: number, typeName: string, wrap: (what: 
   return new Uint8Array(Buffer.from(body, 'hex'));
 }
 
+/**
+ * Bytes as geth's hexutil.Bytes reads a JSON argument (the raw transaction of eth_sendRawTransaction), with its
+ * errors: `json: cannot unmarshal non-string into Go value of type hexutil.Bytes`, and for the text `hex string
+ * without 0x prefix`, `hex string of odd length` or `invalid hex string` in the same sentence. `""` and `"0x"` are
+ * no bytes.
+ */
+export const gethBytes: Decoder<Uint8Array> = (value) => {
+  const typeError = (what: string) => new InvalidArgument(`json: cannot unmarshal ${what} into Go value of type hexutil.Bytes`);
+  if (typeof value !== 'string') throw typeError('non-string');
+  if (value.length === 0) return new Uint8Array(0);
+  if (!hasPrefix(value)) throw typeError('hex string without 0x prefix');
+  const body = value.slice(2);
+  if (body.length % 2 !== 0) throw typeError('hex string of odd length');
+  if (!/^[0-9a-fA-F]*$/.test(body)) throw typeError('invalid hex string');
+  return new Uint8Array(Buffer.from(body, 'hex'));
+};
+
 /** A 32-byte hash as geth reads a common.Hash argument. */
 export const gethHash = gethFixedBytes(32, 'common.Hash');
 

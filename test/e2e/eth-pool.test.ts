@@ -58,7 +58,12 @@ describe('refusals, with geth messages, leaving nothing behind', () => {
       ['nonce too low', await sign(a5, { nonce: Number(nonce) - 1 }), new RegExp(`^nonce too low: next nonce ${nonce}, tx nonce ${nonce - 1n}$`)],
       ['funds', await sign(poor, { nonce: 0 }), /^insufficient funds for gas \* price \+ value: balance 0, tx cost \d+, overshot \d+$/],
       ['intrinsic', await sign(a5, { nonce: Number(nonce), gas: 20_000n }), /^intrinsic gas too low: gas 20000, minimum needed 21000$/],
-      ['gas cap', await sign(a5, { nonce: Number(nonce), gas: 100_000_000n }), /^transaction gas limit too high \(cap: 16777216, tx: 100000000\)$/],
+      // Fee 0.5 ether: under geth's 1-ether RPC fee cap, which geth checks first.
+      [
+        'gas cap',
+        await sign(a5, { nonce: Number(nonce), gas: 100_000_000n, maxFeePerGas: 5n * GWEI }),
+        /^transaction gas limit too high \(cap: 16777216, tx: 100000000\)$/,
+      ],
       [
         'base fee',
         await sign(a5, { nonce: Number(nonce), maxFeePerGas: 1n, maxPriorityFeePerGas: 1n }),
@@ -68,11 +73,15 @@ describe('refusals, with geth messages, leaving nothing behind', () => {
       [
         'chain id',
         await a5.signTransaction({ chainId: 1, type: 'eip1559', to: TO, value: 1n, gas: 21_000n, maxFeePerGas: GWEI, maxPriorityFeePerGas: 1n, nonce: 0 }),
-        /invalid chain id/,
+        /^invalid sender: invalid chain id for signer: have 1 want 11155111$/,
       ],
-      ['type', '0x05c0', /^transaction type not supported: 0x05$/],
-      ['rlp', '0xf8', /^invalid transaction: /],
-      ['signature', '0x02' + (await sign(a5, { nonce: Number(nonce) })).slice(4, -64) + '00'.repeat(32), /invalid (transaction|sender)/],
+      ['type', '0x05c0', /^transaction type not supported$/],
+      ['rlp', '0xf8', /^rlp: value size exceeds available input length$/],
+      [
+        'signature',
+        '0x02' + (await sign(a5, { nonce: Number(nonce) })).slice(4, -64) + '00'.repeat(32),
+        /^rlp: non-canonical integer \(leading zero bytes\) for \*big\.Int, decoding into \(types\.DynamicFeeTx\)\.S$/,
+      ],
     ];
     for (const [what, raw, message] of cases) {
       const r = await call(url, 'eth_sendRawTransaction', [raw]);

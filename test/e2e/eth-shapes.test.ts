@@ -273,7 +273,7 @@ describe('eth_call', () => {
     expect((await call(url, 'eth_call', [counter, '0x99'])).error).toEqual({ code: -32000, message: 'header not found' });
     expect(await rpcError('eth_call', [{ from: '0x000000000000000000000000000000000000dEaD', to: ACCOUNT1, value: '0x1' }, 'latest'])).toEqual({
       code: -32000,
-      message: 'insufficient funds for gas * price + value: address 0x000000000000000000000000000000000000dead have 0 want 1',
+      message: 'insufficient funds for gas * price + value: address 0x000000000000000000000000000000000000dEaD have 0 want 1',
     });
   });
 
@@ -355,7 +355,7 @@ describe('the calls around them', () => {
     });
     expect(await rpcError('eth_estimateGas', [{ from: poor, to: ACCOUNT1, value: '0x10' }])).toEqual({
       code: -32000,
-      message: `insufficient funds for gas * price + value: address ${poor} have 0 want 16`,
+      message: 'insufficient funds for gas * price + value: address 0x000000000000000000000000000000000000dEaD have 0 want 16',
     });
     const code = await rpc('eth_getCode', [GAS_LEFT_ADDRESS, 'latest']);
     const initCode = '0x69' + code.slice(2).padEnd(20, '0') + '600052600a6016f3'; // PUSH10 runtime, MSTORE, RETURN(22, 10)

@@ -1,6 +1,6 @@
 import { bytesHex } from '../../hex.js';
 import { defineMethod, required } from '../../rpc/method.js';
-import { hexData } from '../../rpc/params.js';
+import { gethBytes } from '../gethParams.js';
 import { decodeRawTransaction } from '../engine/mining/rawTx.js';
 import { sendTransaction } from '../engine/mining/send.js';
 import type { EthContext } from '../context.js';
@@ -14,9 +14,9 @@ import type { EthContext } from '../context.js';
  */
 export const eth_sendRawTransaction = defineMethod({
   name: 'eth_sendRawTransaction',
-  params: [required('transaction', hexData)],
+  params: [required('transaction', gethBytes)],
   handler: async (ctx: EthContext, raw) => {
-    const tx = decodeRawTransaction(raw, ctx.chain.commonAt(ctx.chain.head().number + 1n, ctx.miner.nextHeader().timestamp!));
+    const tx = decodeRawTransaction(raw, ctx.chain.commonAt(ctx.chain.head().number + 1n, ctx.miner.nextHeader().timestamp!), ctx.pool?.txFeeCap);
     return bytesHex((await sendTransaction(ctx.chain, ctx.miner, tx, ctx.admission)).hash);
   },
 });

@@ -1,6 +1,6 @@
 import { bytesHex } from '../../hex.js';
 import { defineMethod, optional, required } from '../../rpc/method.js';
-import { hexData } from '../../rpc/params.js';
+import { gethBytes } from '../gethParams.js';
 import { RpcError } from '../../rpc/errors.js';
 import { decodeRawTransaction } from '../engine/mining/rawTx.js';
 import { sendTransaction, waitForMined } from '../engine/mining/send.js';
@@ -20,10 +20,10 @@ export const SYNC_SEND_MAX_MS = 60_000;
  */
 export const eth_sendRawTransactionSync = defineMethod({
   name: 'eth_sendRawTransactionSync',
-  params: [required('transaction', hexData), optional('timeout', numberOrQuantity)],
+  params: [required('transaction', gethBytes), optional('timeout', numberOrQuantity)],
   handler: async (ctx: EthContext, raw, timeout) => {
     const ms = timeout === undefined || timeout <= 0n || timeout > BigInt(SYNC_SEND_MAX_MS) ? SYNC_SEND_DEFAULT_MS : Number(timeout);
-    const tx = decodeRawTransaction(raw, ctx.chain.commonAt(ctx.chain.head().number + 1n, ctx.miner.nextHeader().timestamp!));
+    const tx = decodeRawTransaction(raw, ctx.chain.commonAt(ctx.chain.head().number + 1n, ctx.miner.nextHeader().timestamp!), ctx.pool?.txFeeCap);
     const sent = await sendTransaction(ctx.chain, ctx.miner, tx, ctx.admission);
     const block = sent.block ?? (await waitForMined(ctx.chain, sent.hash, ms));
     const found = block === undefined ? undefined : ctx.chain.transaction(sent.hash);

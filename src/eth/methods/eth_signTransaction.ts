@@ -1,6 +1,7 @@
 import { bytesHex } from '../../hex.js';
 import { defineMethod, required } from '../../rpc/method.js';
 import type { EthContext } from '../context.js';
+import { checkTxFee } from '../engine/mining/txFeeCap.js';
 import { signRequest } from '../engine/wallet/sendRequest.js';
 import { sendObject } from './sendParams.js';
 
@@ -12,5 +13,9 @@ import { sendObject } from './sendParams.js';
 export const eth_signTransaction = defineMethod({
   name: 'eth_signTransaction',
   params: [required('transaction', sendObject)],
-  handler: async (ctx: EthContext, req) => bytesHex((await signRequest(ctx.chain, ctx.miner, req)).serialize()),
+  handler: async (ctx: EthContext, req) => {
+    const tx = await signRequest(ctx.chain, ctx.miner, req);
+    checkTxFee(tx, ctx.pool?.txFeeCap ?? 0); // geth's SignTransaction checks the RPC fee cap too
+    return bytesHex(tx.serialize());
+  },
 });

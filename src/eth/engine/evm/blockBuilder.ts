@@ -4,10 +4,12 @@
  * runTx: the transaction, its result and the gas counters. build() then computes the same roots, bloom and gas as
  * for a transaction added the stock way (test/eth/evm/blockBuilder.test.ts).
  */
-import { Block } from '@ethereumjs/block';
+import { Block, createBlock, type HeaderData } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { RLP } from '@ethereumjs/rlp';
-import { encodeReceipt, type BlockBuilder, type RunTxResult } from '@ethereumjs/vm';
+import { type Address, bigIntToBytes, createAddressFromString, equalsBytes, hexToBytes, setLengthLeft, toType, TypeOutput } from '@ethereumjs/util';
+import { BlockBuilder, encodeReceipt, type BuildBlockOpts, type RunTxResult, type VM } from '@ethereumjs/vm';
+import { SYSTEM_CONTRACTS } from '../build/systemContracts.js';
 import { TrieWriter } from '../state/trieWriter.js';
 
 interface BuilderInternals {
@@ -82,4 +84,74 @@ export async function buildWithTransactions(builder: BlockBuilder): Promise<Bloc
   if (b.withdrawals?.length === 0) b.withdrawals = undefined;
   const { block } = await builder.build();
   return new Block(block.header, txs, [], block.withdrawals);
+}
+
+/** The caller of system calls (EIP-4788, EIP-2935): geth's params.SystemAddress. */
+const SYSTEM_ADDRESS = createAddressFromString('0xfffffffffffffffffffffffffffffffffffffffe');
+/** geth's system-call gas (ProcessBeaconBlockRoot, ProcessParentBlockHash). */
+const SYSTEM_CALL_GAS = 30_000_000n;
+
+/** A system contract's address and the code its EIP gives it (build/systemContracts.ts). */
+const systemContract = (name: string) => {
+  const c = SYSTEM_CONTRACTS.find((s) => s.name.startsWith(name))!;
+  return { address: createAddressFromString(c.address), code: hexToBytes(c.code as `0x${string}`) };
+};
+
+interface SystemCall {
+  readonly address: Address;
+  readonly slots: Uint8Array[];
+  readonly data: Uint8Array;
+  readonly code: Uint8Array;
+}
+
+/**
+ * The block's start as geth's (core/state_processor.go ProcessBeaconBlockRoot, ProcessParentBlockHash): the code at the
+ * EIP-4788 and EIP-2935 addresses runs, called from the system address with 30,000,000 gas. @ethereumjs's initState
+ * writes the ring-buffer slots directly, which is what the EIPs' own code does; where the account holds other code
+ * (a genesis may put any there) that code runs instead: the slots initState wrote are put back and the code is called
+ * (with `0x00`, STOP, nothing is stored). Without code both skip it, as geth's call of an empty account changes nothing.
+ */
+export async function initStateAsGeth(builder: BlockBuilder): Promise<void> {
+  const b = builder as unknown as { vm: VM; headerData: HeaderData };
+  const { vm, headerData: h } = b;
+  const common = vm.common;
+  const planned: SystemCall[] = [];
+  if (common.isActivatedEIP(4788)) {
+    const length = BigInt(common.param('historicalRootsLength'));
+    const index = (toType(h.timestamp, TypeOutput.BigInt) ?? 0n) % length;
+    planned.push({
+      ...systemContract('EIP-4788'),
+      slots: [index, index + length].map((i) => setLengthLeft(bigIntToBytes(i), 32)),
+      data: toType(h.parentBeaconBlockRoot, TypeOutput.Uint8Array) ?? new Uint8Array(32),
+    });
+  }
+  if (common.isActivatedEIP(2935)) {
+    const slot = ((toType(h.number, TypeOutput.BigInt) ?? 0n) - 1n) % common.param('historyServeWindow');
+    planned.push({
+      ...systemContract('EIP-2935'),
+      slots: [setLengthLeft(bigIntToBytes(slot), 32)],
+      data: toType(h.parentHash, TypeOutput.Uint8Array) ?? new Uint8Array(32),
+    });
+  }
+  const custom: (SystemCall & { old: Uint8Array[] })[] = [];
+  for (const call of planned) {
+    const code = await vm.stateManager.getCode(call.address);
+    if (code.length === 0 || equalsBytes(code, call.code)) continue;
+    custom.push({ ...call, old: await Promise.all(call.slots.map((s) => vm.stateManager.getStorage(call.address, s))) });
+  }
+  await builder.initState();
+  if (custom.length === 0) return;
+  const block = createBlock({ header: h }, { common, skipConsensusFormatValidation: true });
+  for (const call of custom) {
+    for (const [i, slot] of call.slots.entries()) await vm.stateManager.putStorage(call.address, slot, call.old[i]!);
+    await vm.evm.runCall({ caller: SYSTEM_ADDRESS, origin: SYSTEM_ADDRESS, to: call.address, data: call.data, gasLimit: SYSTEM_CALL_GAS, block });
+    await vm.evm.journal.cleanup();
+  }
+}
+
+/** @ethereumjs's buildBlock with the block's system calls as geth makes them (initStateAsGeth). */
+export async function openBlockBuilder(vm: VM, opts: BuildBlockOpts): Promise<BlockBuilder> {
+  const builder = new BlockBuilder(vm, opts);
+  await initStateAsGeth(builder);
+  return builder;
 }

@@ -19,6 +19,8 @@ import { patchInterpreter } from './loop.js';
 import { replaceGasHandlers } from './gas.js';
 import { replaceHandlers } from './opcodes.js';
 import { optIn } from './optIn.js';
+// Precompile failures in geth's words, for every EVM (precompiles.ts wraps EVM.prototype.runPrecompile on load).
+import './precompiles.js';
 
 /** True when the fast path is in place (for tests). */
 export const interpreterPatched = patchInterpreter() && patchFrame();

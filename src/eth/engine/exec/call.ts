@@ -15,7 +15,7 @@ import {
   type AccessListBytes,
   type TypedTransaction,
 } from '@ethereumjs/tx';
-import { createZeroAddress, type Address, bytesToBigInt, type EOACode7702AuthorizationListBytes } from '@ethereumjs/util';
+import { createZeroAddress, type Address, bytesToBigInt, type EOACode7702AuthorizationListBytes, toChecksumAddress } from '@ethereumjs/util';
 import { runTx, type VM } from '@ethereumjs/vm';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -189,7 +189,8 @@ const formatSeconds = (ms: number) => `${ms / 1000}s`;
 
 async function checkFunds(vm: VM, caller: Address, want: bigint): Promise<void> {
   const have = (await vm.stateManager.getAccount(caller))?.balance ?? 0n;
-  if (have < want) throw new ExecutionFailed(`insufficient funds for gas * price + value: address ${caller.toString()} have ${have} want ${want}`);
+  if (have < want)
+    throw new ExecutionFailed(`insufficient funds for gas * price + value: address ${toChecksumAddress(caller.toString())} have ${have} want ${want}`);
 }
 
 /** The domain error of a failed execution: ExecutionReverted for REVERT, ExecutionFailed otherwise. */

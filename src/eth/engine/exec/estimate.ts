@@ -5,7 +5,7 @@
  * allowance (a revert answers as eth_call's), an optimistic guess, and a binary search that stops within
  * 1.5% of the answer. Every run is a full transaction run on a checkpoint that is reverted.
  */
-import { createZeroAddress } from '@ethereumjs/util';
+import { createZeroAddress, toChecksumAddress } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { ExecutionFailed } from '../../../errors.js';
 import { callGasPrice, executionError, gasCap, runCallTx, withTxVmAt, type CallRequest, type TxRun } from './call.js';
@@ -80,7 +80,7 @@ async function highestAllowance(vm: VM, block: MinedBlock, req: CallRequest, cap
     if (hi > allowance) hi = allowance;
   } else if (value > balance) {
     // Unpriced runs skip the fee check but a transfer still needs the value (geth's buyGas check).
-    throw new ExecutionFailed(`insufficient funds for gas * price + value: address ${from.toString()} have ${balance} want ${value}`);
+    throw new ExecutionFailed(`insufficient funds for gas * price + value: address ${toChecksumAddress(from.toString())} have ${balance} want ${value}`);
   }
   if (hi > cap) hi = cap;
   if (vm.common.isActivatedEIP(7825)) {

@@ -3,10 +3,11 @@ import { Block, createBlock, type HeaderData } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Address, CLRequest, CLRequestType, WithdrawalData } from '@ethereumjs/util';
 import { RLP } from '@ethereumjs/rlp';
-import { buildBlock, encodeReceipt, runTx, type BlockBuilder, type RunTxResult, type VM } from '@ethereumjs/vm';
+import { encodeReceipt, runTx, type BlockBuilder, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { minedBlock, storedReceipts } from '../chain/receipts.js';
 import { TrieWriter } from '../state/trieWriter.js';
 import type { MinedBlock } from '../chain/types.js';
+import { openBlockBuilder } from '../evm/blockBuilder.js';
 
 /** Header fields of the child of `parent` at `timestamp`; the rest (base fee, gas limit, blob gas) buildBlock derives. */
 export function nextHeaderData(parent: Block, timestamp: bigint, coinbase: Address | undefined): HeaderData {
@@ -94,7 +95,7 @@ export class BlockDraft {
     const pow = vm.common.consensusType() === 'pow';
     const blockOpts = { putBlockIntoBlockchain: false, ...(pow ? { calcDifficultyFromHeader: parent.block.header } : {}) };
     const withdrawals = vm.common.isActivatedEIP(4895) ? [...blockWithdrawals] : undefined;
-    const builder = await buildBlock(vm, { parentBlock: parent.block, headerData, withdrawals, blockOpts });
+    const builder = await openBlockBuilder(vm, { parentBlock: parent.block, headerData, withdrawals, blockOpts });
     const fullHeader = builder['headerData'] as HeaderData;
     const context = createBlock({ header: fullHeader, withdrawals }, { common: vm.common, ...(pow ? { calcDifficultyFromHeader: parent.block.header } : {}) });
     const draft = new BlockDraft(vm, parent, context, builder, onSeal);

@@ -5,7 +5,7 @@
  * messages (answered as -32000) and leaving nothing behind. The pool itself is EthChain's list of PendingTx.
  */
 import { Capability, type TypedTransaction } from '@ethereumjs/tx';
-import type { Address } from '@ethereumjs/util';
+import { type Address, toChecksumAddress } from '@ethereumjs/util';
 import type { PendingTx, SkippedTx } from '../chain/types.js';
 import type { BlockDraft } from './draft.js';
 import { TxRejected } from './txRejected.js';
@@ -145,10 +145,37 @@ export function checkTransaction(tx: TypedTransaction, sender: Address, pool: re
   return same;
 }
 
+/**
+ * The pool's transactions queued (behind a nonce gap) at the start of a block, by the nonces of its state before any
+ * transaction: geth's miner takes only pending transactions, so one whose gap an earlier transaction of the same block
+ * fills (a set-code transaction's authorization raises the authority's nonce, EIP-7702) waits for the next block
+ * (miner/worker.go fillTransactions takes txpool.Pending). Answered with geth's nonce too high text.
+ */
+export async function queuedAtStart(draft: BlockDraft, pool: readonly PendingTx[]): Promise<Map<PendingTx, string>> {
+  const state = draft.vm.stateManager;
+  const nonces = new Map<string, bigint>();
+  const { queued } = await poolView(pool, async (sender) => {
+    const nonce = (await state.getAccount(sender))?.nonce ?? 0n;
+    nonces.set(sender.toString(), nonce);
+    return nonce;
+  });
+  const out = new Map<PendingTx, string>();
+  for (const [key, list] of queued) {
+    for (const p of list) out.set(p, `nonce too high: address ${toChecksumAddress(key)}, tx: ${p.tx.nonce} state: ${nonces.get(key)}`);
+  }
+  return out;
+}
+
 /** Adds the pool's transactions to a draft in block order; those that do not apply (nonce gap, funds, gas) are answered with the reason. */
 export async function fillFromPool(draft: BlockDraft, pool: readonly PendingTx[]): Promise<SkippedTx[]> {
   const skipped: SkippedTx[] = [];
+  const queued = await queuedAtStart(draft, pool);
   for (const p of orderForBlock(pool, draft.context.header.baseFeePerGas)) {
+    const gap = queued.get(p);
+    if (gap !== undefined) {
+      skipped.push({ pending: p, error: gap });
+      continue;
+    }
     try {
       await draft.add(p.tx, p.sender);
     } catch (err) {

@@ -11,6 +11,7 @@ import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock, PendingTx } from '../chain/types.js';
 import { checkTransaction, poolView } from './pool.js';
 import { checkTxSize, GETH_POOL_LIMITS, makeRoom, type PoolEntry, type PoolLimits } from './poolLimits.js';
+import { checkTxFee } from './txFeeCap.js';
 import type { Miner } from './miner.js';
 
 export { TxRejected } from './txRejected.js';
@@ -22,6 +23,8 @@ export type Admission = (chain: EthChain, tx: TypedTransaction, sender: Address)
 export interface PoolSettings {
   minTip: bigint;
   allowUnprotected: boolean;
+  /** geth's --rpc.txfeecap in ether (txFeeCap.ts); 0 or undefined: none. */
+  txFeeCap?: number;
 }
 
 /**
@@ -34,6 +37,8 @@ export function poolAdmission(
   limits: () => PoolLimits = () => GETH_POOL_LIMITS,
 ): Admission {
   return async (chain, tx, sender) => {
+    // geth's SubmitTransaction checks the fee cap before the pool sees the transaction.
+    checkTxFee(tx, settings.txFeeCap ?? 0);
     checkTxSize(tx, limits());
     const account = await chain.getAccount(sender, chain.head());
     const replaced = checkTransaction(tx, sender, chain.pendingTransactions(), {

@@ -15,7 +15,7 @@ import { CALL_TIMEOUT_MS } from '../exec/call.js';
 import type { EthChain } from '../chain/chain.js';
 import { minedBlock } from '../chain/receipts.js';
 import type { MinedBlock } from '../chain/types.js';
-import { builderGasUsed, buildWithTransactions, openBuilder, recordTransaction } from '../evm/blockBuilder.js';
+import { builderGasUsed, buildWithTransactions, initStateAsGeth, openBuilder, recordTransaction } from '../evm/blockBuilder.js';
 import { applyStateOverride, overrideHeader } from '../exec/overrides.js';
 import { callError, runSimCall, type CallEnv } from './call.js';
 import { sanitizeChain, type SettledBlock } from './sanitize.js';
@@ -153,7 +153,7 @@ async function simulateBlock(
     checkUnmergedSystemCalls(chain, forks);
     await openBuilder(builder);
     await resumeClock(vm);
-    await builder.initState();
+    await initStateAsGeth(builder);
     const header = createBlockHeader({ ...headerData, gasUsed: 0n }, { common, skipConsensusFormatValidation: true });
     const runHeader = overrideHeader(header, o?.blobBaseFee === undefined ? undefined : { blobBaseFee: o.blobBaseFee });
     const noBaseFeeHeader = overrideHeader(runHeader, { baseFeePerGas: 0n });
