@@ -49,9 +49,20 @@ function entry(f: CallFrame, intrinsic: bigint): { action: Record<string, unknow
   if (isCreate(f)) {
     const action = { from: f.from.toString(), gas: quantityHex(gas), init: bytesHex(f.input), value, creationMethod: f.type.toLowerCase() };
     if (error !== undefined) return { action, error, result: null, type: 'create' };
-    return { action, result: { address: f.to?.toString() ?? ZERO, code: bytesHex(f.output ?? new Uint8Array()), gasUsed: quantityHex(gasUsed) }, type: 'create' };
+    return {
+      action,
+      result: { address: f.to?.toString() ?? ZERO, code: bytesHex(f.output ?? new Uint8Array()), gasUsed: quantityHex(gasUsed) },
+      type: 'create',
+    };
   }
-  const action = { from: f.from.toString(), callType: f.type.toLowerCase(), gas: quantityHex(gas), input: bytesHex(f.input), to: f.to?.toString() ?? ZERO, value };
+  const action = {
+    from: f.from.toString(),
+    callType: f.type.toLowerCase(),
+    gas: quantityHex(gas),
+    input: bytesHex(f.input),
+    to: f.to?.toString() ?? ZERO,
+    value,
+  };
   // A revert keeps its output (parity, reth, anvil); any other failure has no result.
   const result = error === undefined || error === 'Reverted' ? { gasUsed: quantityHex(gasUsed), output: bytesHex(f.output ?? new Uint8Array()) } : null;
   return error === undefined ? { action, result, type: 'call' } : { action, error, result, type: 'call' };
@@ -71,7 +82,7 @@ export function parityTraces(top: CallFrame, intrinsic: bigint, at?: ParityPlace
     if (at !== undefined) Object.assign(t, { transactionHash: bytesHex(at.txHash), transactionPosition: at.txIndex });
     t.type = type;
     out.push(t);
-    f.calls.forEach((c, i) => walk(c, [...path, i], depth + 1));
+    for (let i = 0; i < f.calls.length; i++) walk(f.calls[i]!, [...path, i], depth + 1);
   };
   walk(top, [], 0);
   return out;

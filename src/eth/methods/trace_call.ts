@@ -15,7 +15,10 @@ const traceTypes = (value: unknown): string[] => {
   const types = arrayOf(string, 'an array of trace types')(value);
   for (const t of types) {
     if (!TRACE_TYPES.includes(t)) throw new InvalidArgument(`unknown trace type ${JSON.stringify(t)}, want trace, vmTrace or stateDiff`);
-    if (t !== 'trace') throw new InvalidArgument(`trace type ${JSON.stringify(t)} is not supported by devgate: ask for ["trace"] (debug_traceCall's prestateTracer gives state diffs)`);
+    if (t !== 'trace')
+      throw new InvalidArgument(
+        `trace type ${JSON.stringify(t)} is not supported by devgate: ask for ["trace"] (debug_traceCall's prestateTracer gives state diffs)`,
+      );
   }
   return types;
 };

@@ -22,6 +22,11 @@ export const trace_transaction = defineMethod({
     if (found === undefined || found.kind !== 'mined') return null;
     const { block, index } = found;
     const top = await callTreeOf(ctx.chain, block, index);
-    return parityTraces(top, intrinsicGasOfTx(block, index), { blockHash: block.hash, blockNumber: block.number, txHash: block.txHashes[index]!, txIndex: index });
+    return parityTraces(top, intrinsicGasOfTx(block, index), {
+      blockHash: block.hash,
+      blockNumber: block.number,
+      txHash: block.txHashes[index]!,
+      txIndex: index,
+    });
   },
 });
