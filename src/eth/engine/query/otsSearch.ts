@@ -78,19 +78,27 @@ function touchedBy(top: CallFrame): Set<string> {
   return out;
 }
 
+/** What one search may do. */
+export interface SearchLimits {
+  readonly blocks: number;
+  readonly traces: number;
+}
+export const SEARCH_LIMITS: SearchLimits = { blocks: MAX_SEARCH_BLOCKS, traces: MAX_SEARCH_TRACES };
+
 /** Counts what a search has done against its limits. */
 class Budget {
   blocks = 0;
   traces = 0;
+  constructor(private readonly limits: SearchLimits) {}
   async block(): Promise<void> {
-    if (++this.blocks > MAX_SEARCH_BLOCKS)
-      throw new LimitExceeded(`search scanned ${MAX_SEARCH_BLOCKS} blocks without filling the page: search from a nearer block`);
+    if (++this.blocks > this.limits.blocks)
+      throw new LimitExceeded(`search scanned ${this.limits.blocks} blocks without filling the page: search from a nearer block`);
     if (this.blocks % YIELD_EVERY === 0) await yieldNow();
   }
   trace(n: number): void {
     this.traces += n;
-    if (this.traces > MAX_SEARCH_TRACES)
-      throw new LimitExceeded(`search ran more than ${MAX_SEARCH_TRACES} transactions again without filling the page: search from a nearer block`);
+    if (this.traces > this.limits.traces)
+      throw new LimitExceeded(`search ran more than ${this.limits.traces} transactions again without filling the page: search from a nearer block`);
   }
 }
 
@@ -130,9 +138,9 @@ async function matchesIn(chain: EthChain, block: MinedBlock, who: string, budget
  * The transactions touching `address` in blocks before `before` (0: from head, included), newest first, in whole
  * blocks until at least `pageSize` are found (Erigon's paging: a block is never split).
  */
-export async function searchBefore(chain: EthChain, address: Address, before: bigint, pageSize: number): Promise<SearchPage> {
+export async function searchBefore(chain: EthChain, address: Address, before: bigint, pageSize: number, limits = SEARCH_LIMITS): Promise<SearchPage> {
   const who = address.toString().toLowerCase();
-  const budget = new Budget();
+  const budget = new Budget(limits);
   const head = chain.head().number;
   const start = before === 0n || before > head + 1n ? head : before - 1n;
   const txs: TxAt[] = [];
@@ -151,9 +159,9 @@ export async function searchBefore(chain: EthChain, address: Address, before: bi
  * The transactions touching `address` in blocks after `after` (0: from genesis), in whole blocks until at least
  * `pageSize` are found; answered newest first, as Otterscan wants.
  */
-export async function searchAfter(chain: EthChain, address: Address, after: bigint, pageSize: number): Promise<SearchPage> {
+export async function searchAfter(chain: EthChain, address: Address, after: bigint, pageSize: number, limits = SEARCH_LIMITS): Promise<SearchPage> {
   const who = address.toString().toLowerCase();
-  const budget = new Budget();
+  const budget = new Budget(limits);
   const head = chain.head().number;
   const txs: TxAt[] = [];
   let n = after + 1n;
