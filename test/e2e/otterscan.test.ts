@@ -12,6 +12,7 @@ import { start, type Gateway } from '../../src/index.js';
 import { UNLIMITED } from '../eth/methods/seed.js';
 import { call, result } from '../support/http.js';
 import { OTTER, OTTER_BYTECODE } from './otterFixture.js';
+import { readFileSync } from 'node:fs';
 
 const A0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 const A1 = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
@@ -246,6 +247,29 @@ describe('the methods anvil users reach for', () => {
     const over = await call(url, 'anvil_addBalance', [who, '0x' + 'f'.repeat(64)]);
     expect(over.error.code).toBe(-32602);
     expect(await result(url, 'eth_getBalance', [who, 'latest'])).toBe('0x20');
+  });
+
+  it('anvil_dealERC20 and anvil_setERC20Allowance find the slot by tracing the read, as anvil (null; a non-token is refused)', async () => {
+    const artifact = JSON.parse(readFileSync('chains/contracts/Token.json', 'utf8'));
+    const bytecode: string = artifact.bytecode?.object ?? artifact.bytecode;
+    const deployed = await send({ data: bytecode.startsWith('0x') ? bytecode : `0x${bytecode}`, gas: '0x300000' });
+    const token = (await result(url, 'eth_getTransactionReceipt', [deployed])).contractAddress;
+    const balanceOf = async (who: string) => BigInt(await result(url, 'eth_call', [{ to: token, data: `0x70a08231${pad(who)}` }, 'latest']));
+    const supply = await result(url, 'eth_call', [{ to: token, data: '0x18160ddd' }, 'latest']);
+    expect(await result(url, 'anvil_dealERC20', [A1, token, '0x1234567'])).toBeNull();
+    expect(await balanceOf(A1)).toBe(0x1234567n);
+    // The deployer's balance and the supply are untouched (anvil does not touch the supply either).
+    expect(await balanceOf(A0)).toBe(10n ** 24n);
+    expect(await result(url, 'eth_call', [{ to: token, data: '0x18160ddd' }, 'latest'])).toBe(supply);
+    // Setting a balance to what it already is still finds the right slot (the probe differs from it).
+    expect(await result(url, 'anvil_dealERC20', [A1, token, '0x1234567'])).toBeNull();
+    expect(await balanceOf(A1)).toBe(0x1234567n);
+    expect(await result(url, 'anvil_setERC20Allowance', [A0, A1, token, '0x99'])).toBeNull();
+    expect(BigInt(await result(url, 'eth_call', [{ to: token, data: `0xdd62ed3e${pad(A0)}${pad(A1)}` }, 'latest']))).toBe(0x99n);
+    const refused = await call(url, 'anvil_dealERC20', [A1, A0, '0x1']);
+    expect(refused.error.message).toContain('not an ERC-20');
+    const notToken = await call(url, 'anvil_dealERC20', [A1, otter, '0x1']);
+    expect(notToken.error.code).toBe(-32000);
   });
 
   it('evm_setTime stamps the next block and answers the seconds moved; evm_mine_detailed answers full blocks with outputs', async () => {

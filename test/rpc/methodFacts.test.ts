@@ -244,6 +244,8 @@ describe('method facts', () => {
         'ots_getContractCreator',
         'evm_mine_detailed',
         'anvil_mine_detailed',
+        'anvil_dealERC20',
+        'anvil_setERC20Allowance',
         'eth_sendTransaction',
         'eth_fillTransaction',
         'rollup_estimateFee',

@@ -34,6 +34,8 @@ import { anvil_loadState, hardhat_loadState } from './anvil_loadState.js';
 import { anvil_addBalance } from './anvil_addBalance.js';
 import { evm_setTime } from './evm_setTime.js';
 import { anvil_mine_detailed, evm_mine_detailed } from './anvil_mine_detailed.js';
+import { anvil_dealERC20 } from './anvil_dealERC20.js';
+import { anvil_setERC20Allowance } from './anvil_setERC20Allowance.js';
 
 /** Every dev method; a network started with devMethods: false serves none of them (-32601, as the hosted gateway). */
 export const DEV_METHODS: readonly MethodDef[] = [
@@ -101,4 +103,6 @@ export const DEV_METHODS: readonly MethodDef[] = [
   evm_setTime,
   evm_mine_detailed,
   anvil_mine_detailed,
+  anvil_dealERC20,
+  anvil_setERC20Allowance,
 ];
