@@ -75,6 +75,21 @@ import { debug_traceBlockByHash } from './debug_traceBlockByHash.js';
 import { debug_traceBlockByNumber } from './debug_traceBlockByNumber.js';
 import { debug_traceCall } from './debug_traceCall.js';
 import { debug_traceTransaction } from './debug_traceTransaction.js';
+import { eth_requestAccounts } from './eth_requestAccounts.js';
+import { eth_getAccount } from './eth_getAccount.js';
+import { trace_block } from './trace_block.js';
+import { trace_call } from './trace_call.js';
+import { trace_transaction } from './trace_transaction.js';
+import { ots_getApiLevel } from './ots_getApiLevel.js';
+import { ots_hasCode } from './ots_hasCode.js';
+import { ots_getInternalOperations } from './ots_getInternalOperations.js';
+import { ots_getTransactionError } from './ots_getTransactionError.js';
+import { ots_traceTransaction } from './ots_traceTransaction.js';
+import { ots_getBlockDetails, ots_getBlockDetailsByHash } from './ots_getBlockDetails.js';
+import { ots_getBlockTransactions } from './ots_getBlockTransactions.js';
+import { ots_searchTransactionsAfter, ots_searchTransactionsBefore } from './ots_searchTransactions.js';
+import { ots_getTransactionBySenderAndNonce } from './ots_getTransactionBySenderAndNonce.js';
+import { ots_getContractCreator } from './ots_getContractCreator.js';
 
 /** Every eth_ method, for the dispatch table and for listings. */
 export const ETH_METHODS = [
@@ -164,6 +179,28 @@ export const GETH_METHODS = [
 /** Tracing, as geth's debug API (src/eth/engine/trace). */
 export const TRACE_METHODS = [debug_traceTransaction, debug_traceCall, debug_traceBlockByNumber, debug_traceBlockByHash] as const;
 
+/** What anvil and hardhat users reach for (issue 27): wallet and account reads. */
+export const DROPIN_METHODS = [eth_requestAccounts, eth_getAccount] as const;
+
+/** parity's trace_ methods, from callTracer's tree (src/eth/format/parityTrace.ts). */
+export const PARITY_TRACE_METHODS = [trace_transaction, trace_block, trace_call] as const;
+
+/** Otterscan's ots_ methods, API level 8 (src/eth/engine/query/otsSearch.ts, src/eth/format/ots.ts). */
+export const OTS_METHODS = [
+  ots_getApiLevel,
+  ots_hasCode,
+  ots_getInternalOperations,
+  ots_getTransactionError,
+  ots_traceTransaction,
+  ots_getBlockDetails,
+  ots_getBlockDetailsByHash,
+  ots_getBlockTransactions,
+  ots_searchTransactionsBefore,
+  ots_searchTransactionsAfter,
+  ots_getTransactionBySenderAndNonce,
+  ots_getContractCreator,
+] as const;
+
 /** Every method of eth networks, dev methods included. */
 export const ALL_ETH_METHODS: readonly MethodDef<EthContext, any>[] = [
   ...ETH_METHODS,
@@ -172,6 +209,9 @@ export const ALL_ETH_METHODS: readonly MethodDef<EthContext, any>[] = [
   ...FILTER_METHODS,
   ...GETH_METHODS,
   ...TRACE_METHODS,
+  ...DROPIN_METHODS,
+  ...PARITY_TRACE_METHODS,
+  ...OTS_METHODS,
   ...DEV_METHODS,
 ];
 

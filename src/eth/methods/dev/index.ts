@@ -31,6 +31,11 @@ import { anvil_autoImpersonateAccount } from './anvil_autoImpersonateAccount.js'
 import { anvil_setMinGasPrice, hardhat_setMinGasPrice } from './anvil_setMinGasPrice.js';
 import { anvil_dumpState, hardhat_dumpState } from './anvil_dumpState.js';
 import { anvil_loadState, hardhat_loadState } from './anvil_loadState.js';
+import { anvil_addBalance } from './anvil_addBalance.js';
+import { evm_setTime } from './evm_setTime.js';
+import { anvil_mine_detailed, evm_mine_detailed } from './anvil_mine_detailed.js';
+import { anvil_dealERC20 } from './anvil_dealERC20.js';
+import { anvil_setERC20Allowance } from './anvil_setERC20Allowance.js';
 
 /** Every dev method; a network started with devMethods: false serves none of them (-32601, as the hosted gateway). */
 export const DEV_METHODS: readonly MethodDef[] = [
@@ -93,4 +98,11 @@ export const DEV_METHODS: readonly MethodDef[] = [
   hardhat_dumpState,
   anvil_loadState,
   hardhat_loadState,
+  // What anvil users reach for (issue 27).
+  anvil_addBalance,
+  evm_setTime,
+  evm_mine_detailed,
+  anvil_mine_detailed,
+  anvil_dealERC20,
+  anvil_setERC20Allowance,
 ];
