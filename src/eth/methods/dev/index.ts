@@ -31,6 +31,8 @@ import { anvil_autoImpersonateAccount } from './anvil_autoImpersonateAccount.js'
 import { anvil_setMinGasPrice, hardhat_setMinGasPrice } from './anvil_setMinGasPrice.js';
 import { anvil_dumpState, hardhat_dumpState } from './anvil_dumpState.js';
 import { anvil_loadState, hardhat_loadState } from './anvil_loadState.js';
+import { anvil_metadata, hardhat_metadata } from './anvil_metadata.js';
+import { anvil_nodeInfo } from './anvil_nodeInfo.js';
 
 /** Every dev method; a network started with devMethods: false serves none of them (-32601, as the hosted gateway). */
 export const DEV_METHODS: readonly MethodDef[] = [
@@ -93,4 +95,8 @@ export const DEV_METHODS: readonly MethodDef[] = [
   hardhat_dumpState,
   anvil_loadState,
   hardhat_loadState,
+  // What the node is.
+  anvil_metadata,
+  hardhat_metadata,
+  anvil_nodeInfo,
 ];
