@@ -5,9 +5,13 @@
  * it refers to). Every output file sits directly in dist/, one level below the package root, as
  * src/packageRoot.ts expects. The bundle cannot read devgate's source folders or its packages'
  * versions for the cache keys, so they are recorded here (src/cache/buildFacts.ts).
+ *
+ * `--if-stale` (the `prepare` script, which every `npm install` runs): no build when dist/ was built after its
+ * inputs last changed (src/, scripts/build.ts, package.json, package-lock.json, the tsconfig files).
+ * Source maps carry their sources (`sourcesContent`): an installed package has no src/ for them to point to.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -18,6 +22,20 @@ import { evmEsmFolder } from '../src/eth/engine/evm/evmFiles.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'src');
 const DIST = join(ROOT, 'dist');
+
+/** Written last by a build that succeeded: its time is dist/'s. */
+const STAMP = join(DIST, '.built');
+
+/** The newest modification time (ms) of the build's inputs. */
+function newestInput(): number {
+  const files = [join(ROOT, 'scripts/build.ts'), ...['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'].map((f) => join(ROOT, f))];
+  const walk = (dir: string): number =>
+    readdirSync(dir, { withFileTypes: true }).reduce(
+      (max, e) => Math.max(max, e.isDirectory() ? walk(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs),
+      statSync(dir).mtimeMs,
+    );
+  return Math.max(walk(SRC), ...files.filter((f) => existsSync(f)).map((f) => statSync(f).mtimeMs));
+}
 
 /** Entry points: output name (dist/<name>.js) -> source. A worker's name is the file its starter loads next to it. */
 const ENTRIES = {
@@ -119,7 +137,7 @@ async function bundle(): Promise<void> {
     format: 'esm',
     target: 'node20',
     sourcemap: true,
-    sourcesContent: false,
+    sourcesContent: true,
     metafile: true,
     logLevel: 'warning',
     // lmdb (the data directory) loads its prebuilt binary from its own package folder: it stays a package.
@@ -152,7 +170,7 @@ async function library(): Promise<void> {
     format: 'esm',
     target: 'node20',
     sourcemap: true,
-    sourcesContent: false,
+    sourcesContent: true,
     metafile: true,
     logLevel: 'warning',
     define: { DEVGATE_BUILD_FACTS: JSON.stringify(buildFacts()) },
@@ -160,9 +178,14 @@ async function library(): Promise<void> {
   check(result.metafile);
 }
 
+if (process.argv.includes('--if-stale') && existsSync(STAMP) && statSync(STAMP).mtimeMs > newestInput()) {
+  console.log('build: dist/ is newer than its inputs, not rebuilt (npm run build rebuilds)');
+  process.exit(0);
+}
 rmSync(DIST, { recursive: true, force: true });
 const [tscCode] = await Promise.all([declarations(), bundle().then(library)]);
 if (tscCode !== 0) {
   console.error('build: tsc reported errors (the bundle in dist/ was written)');
   process.exit(tscCode);
 }
+writeFileSync(STAMP, `${new Date().toISOString()}\n`);

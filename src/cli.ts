@@ -9,6 +9,10 @@ Usage: devgate [options]
 
 Options:
   -p, --port N      port to listen on (default 8545; 0 picks a free port)
+  --bare NETWORK    the network served at the bare address http://HOST:PORT/
+                    and ws://HOST:PORT/, as the key devgate (default: the
+                    built-in dev network; with --chain, the first eth chain
+                    given); --bare none turns the bare address off
   -H, --host H      address to bind (default 127.0.0.1)
   -c, --chain FILE  a seed file to serve; repeat for several networks
                     (default: the shipped chains in chains/)
@@ -79,9 +83,29 @@ Options:
                     directly in DIR (created if missing; no links, no
                     subdirectories); without it a request naming a path is
                     refused
+
+The dev network (anvil's flags; giving any adds it, also beside --chain):
+  --accounts N      dev accounts (default 10)
+  --balance ETH     each dev account's balance in ether (default 10000)
+  -m, --mnemonic M  the BIP-39 mnemonic of the dev accounts (default "test
+                    test test test test test test test test test test junk")
+  --chain-id N      chain id (default 31337)
+  --hardfork NAME   hardfork (default osaka; e.g. prague, cancun, bpo1)
+  --gas-limit N     block gas limit (default 30000000)
+  --base-fee WEI    genesis base fee (default 1000000000)
+  --timestamp SECS  genesis timestamp (default 1700000000: a fixed genesis,
+                    so the chain is the same, and cached, at every start)
+  --init FILE       start from an anvil or geth genesis.json (chain id,
+                    alloc, header fields); the dev accounts stay funded
+  --auto-impersonate  any address may send eth_sendTransaction unsigned
+  (--block-time and --no-mining above apply to it as to every eth network;
+  --code-size-limit and --disable-code-size-limit are not supported yet)
+
   -h, --help        show this help
   -v, --version     print the version
 
+The bare address http://HOST:PORT/ (and ws://HOST:PORT/) serves one network as
+anvil does, as the key "devgate" (with a keys file, that key must exist).
 Each network is served at http://HOST:PORT/<network>/v3/<API_KEY> (HTTP JSON-RPC)
 and ws://HOST:PORT/<network>/ws/v3/<API_KEY> (WebSocket). The admin interface
 (JSON-RPC, methods devgate_*) is at http://HOST:PORT/admin: it wants the admin
@@ -121,42 +145,119 @@ function starknetDevnetHint(argv: readonly string[]): string {
   );
 }
 
+/** Options beside the gateway's own: the bare address and anvil's flags for the dev network. */
+const OPTIONS = {
+  bare: { type: 'string' },
+  accounts: { type: 'string' },
+  balance: { type: 'string' },
+  mnemonic: { type: 'string', short: 'm' },
+  'chain-id': { type: 'string' },
+  hardfork: { type: 'string' },
+  'gas-limit': { type: 'string' },
+  'base-fee': { type: 'string' },
+  timestamp: { type: 'string' },
+  init: { type: 'string' },
+  'auto-impersonate': { type: 'boolean' },
+  'code-size-limit': { type: 'string' },
+  'disable-code-size-limit': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+/** Every option the command takes (parseArgs'), anvil's among them. */
+const PARSE_OPTIONS = {
+  port: { type: 'string', short: 'p' },
+  host: { type: 'string', short: 'H' },
+  chain: { type: 'string', short: 'c', multiple: true },
+  keys: { type: 'string', short: 'k' },
+  plan: { type: 'string' },
+  'admin-token': { type: 'string' },
+  'cache-dir': { type: 'string' },
+  'no-cache': { type: 'boolean' },
+  'data-dir': { type: 'string' },
+  'block-time': { type: 'string', short: 'b' },
+  'no-mining': { type: 'boolean' },
+  'no-dev-methods': { type: 'boolean' },
+  'allow-unprotected-txs': { type: 'boolean' },
+  'tx-fee-cap': { type: 'string' },
+  'no-raw-http': { type: 'boolean' },
+  'no-idle-gc': { type: 'boolean' },
+  ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((f) => [f, { type: 'string' as const }])),
+  'load-state': { type: 'string' },
+  'dump-state': { type: 'string' },
+  state: { type: 'string' },
+  'state-interval': { type: 'string' },
+  'dump-dir': { type: 'string' },
+  'max-trace-bytes': { type: 'string' },
+  ...OPTIONS,
+} as const;
+
+/** Every long option name, for "did you mean": the parser's own table, so no flag is missing from it. */
+const LONG_NAMES = Object.keys(PARSE_OPTIONS);
+
+/** ` (did you mean --x?)` for an unknown option close to a known one (edit distance at most a third of its length). */
+function closestHint(err: Error): string {
+  const m = /Unknown option '--?([^']+)'/.exec(err.message);
+  if (m === null) return '';
+  const given = m[1]!.replace(/=.*$/, '');
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const name of LONG_NAMES) {
+    const d = editDistance(given, name);
+    if (d < bestDistance) [best, bestDistance] = [name, d];
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(given.length / 3)) ? ` (did you mean --${best}?)` : '';
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/** The dev network's options from anvil's flags, or what is wrong with one. */
+function devFlags(args: Record<string, unknown>): { dev?: Record<string, unknown>; error?: string } {
+  if (args['code-size-limit'] !== undefined || args['disable-code-size-limit'] === true)
+    return { error: '--code-size-limit and --disable-code-size-limit are not supported yet: contracts are held to EIP-170 (24576 bytes)' };
+  const dev: Record<string, unknown> = {};
+  const whole = (flag: string, option: string, min: number) => {
+    const raw = args[flag];
+    if (raw === undefined) return undefined;
+    const n = Number(raw);
+    if (!Number.isSafeInteger(n) || n < min) return `--${flag} must be a whole number from ${min}, got ${JSON.stringify(raw)}`;
+    dev[option] = n;
+    return undefined;
+  };
+  const error =
+    whole('accounts', 'accounts', 0) ??
+    whole('chain-id', 'chainId', 1) ??
+    whole('gas-limit', 'gasLimit', 1) ??
+    whole('base-fee', 'baseFee', 0) ??
+    whole('timestamp', 'timestamp', 0);
+  if (error !== undefined) return { error };
+  if (args.balance !== undefined) {
+    const n = Number(args.balance);
+    if (!(Number.isFinite(n) && n >= 0)) return { error: `--balance must be a number of ether, got ${JSON.stringify(args.balance)}` };
+    dev.balance = n;
+  }
+  // Checked by start() against the hardforks devgate knows (README "The command")
+  if (args.hardfork !== undefined) dev.hardfork = args.hardfork;
+  if (args.mnemonic !== undefined) dev.mnemonic = args.mnemonic;
+  if (args.init !== undefined) dev.init = args.init;
+  if (args['auto-impersonate'] === true) dev.autoImpersonate = true;
+  return Object.keys(dev).length === 0 ? {} : { dev };
+}
+
 async function main(argv: string[]): Promise<number> {
   let args;
   try {
-    args = parseArgs({
-      args: argv,
-      options: {
-        port: { type: 'string', short: 'p' },
-        host: { type: 'string', short: 'H' },
-        chain: { type: 'string', short: 'c', multiple: true },
-        keys: { type: 'string', short: 'k' },
-        plan: { type: 'string' },
-        'admin-token': { type: 'string' },
-        'cache-dir': { type: 'string' },
-        'no-cache': { type: 'boolean' },
-        'data-dir': { type: 'string' },
-        'block-time': { type: 'string', short: 'b' },
-        'no-mining': { type: 'boolean' },
-        'no-dev-methods': { type: 'boolean' },
-        'allow-unprotected-txs': { type: 'boolean' },
-        'tx-fee-cap': { type: 'string' },
-        'no-raw-http': { type: 'boolean' },
-        'no-idle-gc': { type: 'boolean' },
-        ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((f) => [f, { type: 'string' as const }])),
-        'load-state': { type: 'string' },
-        'dump-state': { type: 'string' },
-        state: { type: 'string' },
-        'state-interval': { type: 'string' },
-        'dump-dir': { type: 'string' },
-        'max-trace-bytes': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-      strict: true,
-    }).values;
+    args = parseArgs({ args: argv, options: PARSE_OPTIONS, strict: true }).values;
   } catch (err) {
-    console.error(`devgate: ${(err as Error).message}\n${starknetDevnetHint(argv)}Run devgate --help for the options.`);
+    console.error(`devgate: ${(err as Error).message}${closestHint(err as Error)}\n${starknetDevnetHint(argv)}Run devgate --help for the options.`);
     return 2;
   }
   if (args.help) return (console.log(HELP), 0);
@@ -210,6 +311,11 @@ async function main(argv: string[]): Promise<number> {
     console.error(`devgate: ${error}`);
     return 2;
   }
+  const { dev, error: devError } = devFlags(args);
+  if (devError !== undefined) {
+    console.error(`devgate: ${devError}`);
+    return 2;
+  }
   // Loaded here, so --help, --version and a bad flag answer without loading the engines.
   const { start } = await import('./index.js');
   const gw = await start({
@@ -230,12 +336,20 @@ async function main(argv: string[]): Promise<number> {
     state,
     dumpDir: args['dump-dir'],
     maxTraceBytes,
+    ...(args.bare === undefined ? {} : { bare: args.bare }),
+    ...(dev === undefined ? {} : { dev }),
   });
   for (const line of gw.stateLoaded) console.log(`Loaded state: ${line}`);
   if (!LOOPBACK.has(host)) {
     console.warn(
       `devgate: warning: bound to ${host}, not 127.0.0.1: other machines can reach this gateway, and its admin interface (/admin) with the admin token`,
     );
+  }
+  const hostPart = gw.host.includes(':') ? `[${gw.host}]` : gw.host;
+  if (gw.bare !== undefined) {
+    const n = gw.networks.find((x) => x.name === gw.bare)!;
+    console.log(`${n.name} (${n.kind}, chain id ${n.chainId}) at the bare address, as the key devgate`);
+    console.log(`  HTTP       ${gw.bareUrl()}\n  WebSocket  ${gw.bareUrl('ws')}`);
   }
   for (const n of gw.networks) {
     console.log(`${n.name} (${n.kind}, chain id ${n.chainId})`);
@@ -248,9 +362,9 @@ async function main(argv: string[]): Promise<number> {
       `Mining on ${n.name}: ${mode.intervalMs !== undefined ? `a block every ${mode.intervalMs / 1000} s` : mode.automine ? 'automine (a block per send)' : 'manual (evm_mine, anvil_mine)'}`,
     );
   }
-  const adminHost = gw.host.includes(':') ? `[${gw.host}]` : gw.host;
-  console.log(`Admin (devgate_*)  http://${adminHost}:${gw.port}/admin\n  Authorization: Bearer ${gw.adminToken}`);
-  const firstEth = gw.networks.find((n) => n.kind === 'eth');
+  console.log(`Admin (devgate_*)  http://${hostPart}:${gw.port}/admin\n  Authorization: Bearer ${gw.adminToken}`);
+  const bareNet = gw.networks.find((n) => n.name === gw.bare && n.kind === 'eth');
+  const firstEth = bareNet ?? gw.networks.find((n) => n.kind === 'eth');
   if (firstEth !== undefined) printDevAccounts(firstEth.name, gw.eth(firstEth.name).devAccounts());
   console.log(`Listening on ${gw.host}:${gw.port}`);
   await new Promise<void>((resolve) => {

@@ -25,6 +25,8 @@ import { loadGateway } from './eth/engine/persist/dump/gatewayState.js';
 import { readStateFile } from './eth/engine/persist/dump/atomicFile.js';
 import { prepareDumpDir } from './rollup/dumpFiles.js';
 import { setTraceBudget } from './eth/engine/trace/budget.js';
+import { DEV_NETWORK, devSeed } from './seed/dev.js';
+import { checkPortFree } from './portCheck.js';
 
 export type { NetworkInfo, NetworkKind } from './network.js';
 export type { BlockSummary, BlockTag, EthNetwork, Hex, RollupNetwork } from './handles.js';
@@ -39,7 +41,8 @@ export type { GatewayLimits } from './gateway/limits.js';
 export { ProviderRpcError, type DevgateProvider, type ProviderOptions, type RequestArguments } from './gateway/provider.js';
 export type { OutageSpec, OutageInfo } from './gateway/policy/outage.js';
 export { KeysError, type KeySpec } from './gateway/policy/keys.js';
-export type { CacheOptions, MiningOptions, StartOptions, StateOptions } from './options.js';
+export type { CacheOptions, DevNetworkOptions, MiningOptions, StartOptions, StateOptions } from './options.js';
+export { DEV_NETWORK } from './seed/dev.js';
 export { DumpError } from './eth/engine/persist/dump/ethDump.js';
 
 /** The chains devgate ships, in `chains/`. */
@@ -57,6 +60,10 @@ export interface Gateway {
   url(network: string, key?: string): string;
   /** WebSocket address of a network: `ws://host:port/<network>/ws/v3/<key>`. */
   wsUrl(network: string, key?: string): string;
+  /** The network the bare address serves (`bare` option), or undefined when it is off. */
+  readonly bare: string | undefined;
+  /** The bare address, `http://host:port/` (and `ws://host:port/` with `ws`), as anvil's; throws when it is off. */
+  bareUrl(transport?: 'http' | 'ws'): string;
   /**
    * An in-process EIP-1193 provider of a network (no socket): `custom(gw.provider('mainnet'))` for viem,
    * `new BrowserProvider(gw.provider('mainnet'))` for ethers. The same answers and policy as HTTP for `key`.
@@ -83,6 +90,17 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
+/**
+ * The network the bare address serves: `bare` if given ('none' or false: none); else the built-in dev network
+ * without chains (or with dev options), else the first eth chain given.
+ */
+function bareNetwork(opts: { bare?: string | false; chains?: unknown[]; dev?: object }, seeds: readonly LoadedSeed[]): string | undefined {
+  if (opts.bare === false || opts.bare === 'none') return undefined;
+  if (opts.bare !== undefined) return opts.bare;
+  if (opts.chains === undefined || opts.dev !== undefined) return DEV_NETWORK;
+  return seeds.find((s) => s.seed.kind === 'eth')?.seed.name;
+}
+
 /** Starts a gateway. Rejects with a message naming the bad option or seed field. */
 export async function start(options: StartOptions = {}): Promise<Gateway> {
   const parsed = StartOptionsSchema.safeParse(options);
@@ -102,12 +120,23 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   let keys;
   let limits;
   let adminToken: string;
+  let bare: string | undefined;
   try {
+    // A port in use is reported before any chain is built.
+    if (opts.port !== 0) await checkPortFree(opts.port, opts.host);
     seeds = (opts.chains ?? SHIPPED_CHAINS).map((c, i) => (typeof c === 'string' ? loadSeedFile(c, isCached) : parseSeed(c, `chains[${i}]`)));
     for (const s of seeds) {
       if (names.has(s.seed.name)) throw new TypeError(`two chains are named ${JSON.stringify(s.seed.name)}; network names must be unique`);
       names.add(s.seed.name);
     }
+    bare = bareNetwork(opts, seeds);
+    if (bare === DEV_NETWORK && !names.has(DEV_NETWORK)) {
+      const { autoImpersonate: _, ...dev } = opts.dev ?? {};
+      seeds.push(parseSeed(devSeed(dev), 'the dev network'));
+      names.add(DEV_NETWORK);
+    }
+    if (bare !== undefined && !names.has(bare))
+      throw new TypeError(`invalid devgate options:\nbare: no network is named ${JSON.stringify(bare)}; networks: ${[...names].join(', ')}`);
     keys = opts.keys === undefined ? OPEN_KEYS : typeof opts.keys === 'string' ? loadKeysFile(opts.keys) : parseKeys(opts.keys, 'option');
     adminToken = opts.adminToken ?? keys.adminToken ?? newAdminToken();
     try {
@@ -168,8 +197,11 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
       );
     if (opts.maxTraceBytes !== undefined) for (const n of networks) if (n.kind === 'eth') setTraceBudget((n.engine as EthEngine).chain, opts.maxTraceBytes);
     stateLoaded = await keeper.loadAtStart();
+    if (opts.dev?.autoImpersonate === true && bare === DEV_NETWORK) {
+      (networks.find((n) => n.name === DEV_NETWORK)!.engine as { impersonation: { auto: boolean } }).impersonation.auto = true;
+    }
     const admin = { token: adminToken, host: opts.host };
-    server = new GatewayServer(networks, { limits, keys, clock: opts.clock, rawHttp: opts.rawHttp, idleGc: opts.idleGc, admin });
+    server = new GatewayServer(networks, { limits, keys, clock: opts.clock, rawHttp: opts.rawHttp, idleGc: opts.idleGc, admin, bare });
     address = await server.listen(opts.port, opts.host);
   } catch (err) {
     await closeAll();
@@ -194,6 +226,11 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     wsUrl(network, key = DEFAULT_KEY) {
       check(network);
       return `ws://${hostPart}:${address.port}/${network}/ws/v3/${key}`;
+    },
+    bare,
+    bareUrl(transport = 'http') {
+      if (bare === undefined) throw new TypeError('the bare address is off (bare: "none")');
+      return `${transport}://${hostPart}:${address.port}/`;
     },
     provider(network, key = DEFAULT_KEY, options) {
       check(network);

@@ -6,6 +6,10 @@ import { z } from 'zod';
 import { systemClock, type Clock } from './clock.js';
 import { DEFAULT_LIMITS, LimitsOptions, type GatewayLimits } from './gateway/limits.js';
 import { AdminToken } from './gateway/policy/keys.js';
+import { HARDFORKS } from './seed/eth.js';
+import type { DevNetworkOptions } from './seed/dev.js';
+
+export type { DevNetworkOptions } from './seed/dev.js';
 
 /** How eth networks mine. */
 export interface MiningOptions {
@@ -93,6 +97,19 @@ export interface StartOptions {
    * limit. geth has no such bound.
    */
   maxTraceBytes?: number;
+  /**
+   * The network served at the bare address (`http://127.0.0.1:8545/`, `ws://127.0.0.1:8545/`), as anvil serves its
+   * chain there, as the key `devgate`: a network name, or `'none'` (or false) for no bare address. Default: without
+   * `chains` (or with `dev` options), the built-in `dev` network (chain id 31337, 10 funded dev accounts, automine),
+   * added beside the others; with `chains`, the first eth chain given. Naming `'dev'` adds the built-in one unless a
+   * chain is named `dev`.
+   */
+  bare?: string | false;
+  /** The built-in dev network's settings (anvil's flags: accounts, balance, mnemonic, chainId, ...); giving any adds it. */
+  dev?: DevNetworkOptions & {
+    /** Every address may send eth_sendTransaction unsigned on the dev network (anvil `--auto-impersonate`). */
+    autoImpersonate?: boolean;
+  };
 }
 
 /** The run-time check of StartOptions, with the defaults filled in. */
@@ -125,6 +142,22 @@ export const StartOptionsSchema = z
     dataDir: z.string().min(1).optional(),
     dumpDir: z.string().min(1).optional(),
     maxTraceBytes: z.number().int().positive().optional(),
+    bare: z.union([z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'a network name, or "none"'), z.literal(false)]).optional(),
+    dev: z
+      .object({
+        accounts: z.number().int().min(0).max(1000).optional(),
+        balance: z.number().nonnegative().finite().optional(),
+        mnemonic: z.string().min(1).optional(),
+        chainId: z.number().int().positive().optional(),
+        hardfork: z.enum(HARDFORKS).optional(),
+        gasLimit: z.number().int().positive().optional(),
+        baseFee: z.number().int().nonnegative().optional(),
+        timestamp: z.number().int().nonnegative().optional(),
+        init: z.string().min(1).optional(),
+        autoImpersonate: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
     clock: z.custom<Clock>((v) => typeof (v as Clock | undefined)?.now === 'function', 'expected a clock with a now() method').default(systemClock),
   })
   .strict();

@@ -16,6 +16,8 @@ export const ADMIN_PATH = '/admin';
 export interface GatewayContext {
   readonly networks: ReadonlyMap<string, Network>;
   readonly names: ReadonlySet<string>;
+  /** The network the bare address (`/`) serves, if any. */
+  readonly bare?: string;
   readonly policy: Policy;
   readonly control: GatewayControl;
   /** Who may use the admin interface (token, Origin, Host). */

@@ -83,8 +83,9 @@ function guardAdmin(ctx: GatewayContext, req: Request, res: Response, next: () =
 
 async function serve(ctx: GatewayContext, req: Request, res: Response): Promise<void> {
   if (isAdmin(req)) return serveAdmin(ctx, req, res);
-  const route = resolveRoute(req.path, req.headers.host, ctx.names);
-  if (route.kind === 'not-found' || route.transport === 'ws') {
+  const route = resolveRoute(req.path, req.headers.host, ctx.names, ctx.bare);
+  // The bare address answers JSON-RPC POSTs only: a GET there (a browser's page) is kept for a later explorer.
+  if (route.kind === 'not-found' || route.transport === 'ws' || (route.kind === 'rpc' && route.bare === true && req.method !== 'POST')) {
     res.status(404).json({ error: 'not found', networks: [...ctx.names].map((n) => `/${n}/v3/<API_KEY>`), admin: ADMIN_PATH });
     return;
   }

@@ -51,7 +51,7 @@ export interface HttpHandlers {
  */
 export function httpHandlers(ctx: GatewayContext): HttpHandlers {
   let app: Promise<(req: IncomingMessage, res: ServerResponse) => void> | undefined;
-  const routes = new RouteCache(ctx.names);
+  const routes = new RouteCache(ctx.names, ctx.bare);
   const node = (req: IncomingMessage, res: ServerResponse): void => {
     const route = fastRoute(ctx, routes, req);
     if (route === undefined) {

@@ -3,6 +3,8 @@
  * (`/mainnet/v3/<key>`, `/mainnet/ws/v3/<key>`) or by Host (`mainnet.localhost:8545` + `/v3/<key>`).
  * A rollup network is also reached at a versioned path, `/v3/<key>/rpc/v0_8` or `/rpc/v0_9`, as pathfinder
  * and juno serve each Starknet JSON-RPC version (`rpcVersion`: `0_8`, `0_9`; the network decides what it serves).
+ * The bare address `/` (HTTP and WebSocket alike) is the `bare` network's, as the key `devgate` (`bare: true`), as
+ * anvil serves its chain at `http://127.0.0.1:8545/`.
  */
 
 /** The version segment after `/rpc/`: `v0_9` and the like. */
@@ -10,8 +12,11 @@ const RPC_VERSION = /^v(\d{1,2}_\d{1,2})$/;
 
 export const KEY_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** The key a request to the bare address is served as (the key `url()` puts in an address when none is given). */
+export const BARE_KEY = 'devgate';
+
 export type Route =
-  | { kind: 'rpc'; network: string; key: string; transport: 'http' | 'ws'; rpcVersion?: string }
+  | { kind: 'rpc'; network: string; key: string; transport: 'http' | 'ws'; rpcVersion?: string; bare?: true }
   | { kind: 'missing-key'; network: string; transport: 'http' | 'ws' }
   | { kind: 'invalid-key'; network: string; transport: 'http' | 'ws' }
   | { kind: 'not-found' };
@@ -24,8 +29,10 @@ export function networkFromHost(host: string | undefined, networks: ReadonlySet<
   return name !== undefined && networks.has(name) ? name : undefined;
 }
 
-/** Resolves a request path (without query) and Host header to a route. */
-export function resolveRoute(pathname: string, host: string | undefined, networks: ReadonlySet<string>): Route {
+/** Resolves a request path (without query) and Host header to a route; `bare`: the network the bare address serves. */
+export function resolveRoute(pathname: string, host: string | undefined, networks: ReadonlySet<string>, bare?: string): Route {
+  if (pathname === '/' && bare !== undefined && networkFromHost(host, networks) === undefined)
+    return { kind: 'rpc', network: bare, key: BARE_KEY, transport: 'http', bare: true };
   const segments = pathname.split('/').filter((s) => s !== '');
   let network = networkFromHost(host, networks);
   let rest = segments;
@@ -64,6 +71,7 @@ export class RouteCache {
 
   constructor(
     private readonly networks: ReadonlySet<string>,
+    private readonly bare?: string,
     private readonly capacity = 1024,
   ) {}
 
@@ -74,7 +82,7 @@ export class RouteCache {
     let route = this.routes.get(key);
     if (route === undefined) {
       if (this.routes.size >= this.capacity) this.routes.clear();
-      this.routes.set(key, (route = resolveRoute(pathname, host, this.networks)));
+      this.routes.set(key, (route = resolveRoute(pathname, host, this.networks, this.bare)));
     }
     return route;
   }

@@ -35,6 +35,8 @@ export interface GatewayOptions {
   readonly idleGc?: boolean;
   /** The admin interface's token (default: made here) and the host devgate binds, which it accepts as Host (default 127.0.0.1). */
   readonly admin?: { readonly token?: string; readonly host?: string };
+  /** The network the bare address (`/`, HTTP and WebSocket) serves as the key `devgate`; default none. */
+  readonly bare?: string;
 }
 
 export { QUOTA_CLOSE, type GatewayContext } from './context.js';
@@ -66,6 +68,7 @@ export class GatewayServer {
     const ctx: GatewayContext = (this.ctx = {
       networks: byName,
       names: new Set(byName.keys()),
+      ...(options.bare === undefined ? {} : { bare: options.bare }),
       policy: this.policy,
       control: this.control,
       admin: new AdminGuard(options.admin?.token ?? newAdminToken(), options.admin?.host ?? '127.0.0.1'),

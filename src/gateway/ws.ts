@@ -25,8 +25,9 @@ function refuseText(socket: Duplex, reply: TextReply): void {
 export function handleUpgrade(ctx: GatewayContext, req: IncomingMessage, socket: Duplex, head: Buffer): void {
   socket.on('error', () => socket.destroy());
   const url = new URL(req.url ?? '/', 'http://localhost');
-  const route = resolveRoute(url.pathname, req.headers.host, ctx.names);
-  if (route.kind === 'not-found' || route.transport !== 'ws') {
+  const route = resolveRoute(url.pathname, req.headers.host, ctx.names, ctx.bare);
+  // The bare address (`/`) takes an upgrade too, as anvil's.
+  if (route.kind === 'not-found' || (route.transport !== 'ws' && !(route.kind === 'rpc' && route.bare === true))) {
     refuse(socket, 404, 'Not Found', {}, 'Not Found', 'text/plain');
     return;
   }

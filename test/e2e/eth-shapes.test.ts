@@ -332,7 +332,7 @@ describe('the calls around them', () => {
     expect(await rpc('eth_chainId')).toBe('0x539');
     expect(await rpc('net_version')).toBe('1337');
     expect(await rpc('net_listening')).toBe(true);
-    expect(await rpc('web3_clientVersion')).toMatch(/^devgate\//);
+    expect(await rpc('web3_clientVersion')).toMatch(/^anvil\/v1\.7\.1\/devgate\//);
     expect(await rpc('web3_sha3', ['0x68656c6c6f20776f726c64'])).toBe('0x47173285a8d7341e5e972fc677286384f802f8ef42a5ec5f03bbfa254cb01fad');
     expect(await rpc('eth_syncing')).toBe(false);
     expect(await rpc('eth_blockNumber')).toBe('0x4');

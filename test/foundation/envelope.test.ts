@@ -30,7 +30,7 @@ describe('single requests over HTTP', () => {
   });
 
   it('names the client and its version', async () => {
-    expect((await call(url, 'web3_clientVersion')).result).toMatch(/^devgate\/\d+\.\d+\.\d+/);
+    expect((await call(url, 'web3_clientVersion')).result).toMatch(/^anvil\/v1\.7\.1\/devgate\/\d+\.\d+\.\d+/);
   });
 
   it('rejects a request without jsonrpc "2.0" with -32600', async () => {

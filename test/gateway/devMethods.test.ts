@@ -56,6 +56,8 @@ describe('dev methods', () => {
         message: 'the method anvil_mine does not exist/is not available',
       });
       expect((await call(own.url('sepolia'), 'eth_sendRawTransaction', ['0x'])).error.code).toBe(-32000);
+      // No test tool takes it for anvil (it would call hardhat_mine and meet -32601).
+      expect((await call(own.url('sepolia'), 'web3_clientVersion', [])).result).toMatch(/^devgate\/\d+\.\d+\.\d+$/);
     } finally {
       await own.stop();
     }

@@ -166,6 +166,10 @@ const REVEALS_NONE = new Set([
   'devnet_mint',
   'devnet_getPredeployedAccounts',
   'devnet_getAccounts',
+  // What the node is (client, chain, head, snapshots): no account.
+  'anvil_metadata',
+  'hardhat_metadata',
+  'anvil_nodeInfo',
   'devnet_getConfig',
   'devnet_setGasPrice',
   'devnet_abortBlocks',
@@ -213,7 +217,16 @@ describe('method facts', () => {
 
   it('every dev method that changes node state persists (miner_* included); reads do not', () => {
     const nonPersisting = ETH.names().filter((n) => ETH.get(n)!.facts?.dev && !ETH.get(n)!.facts?.persists);
-    expect(nonPersisting.sort()).toEqual(['anvil_dumpState', 'anvil_getAutomine', 'eth_mining', 'hardhat_dumpState', 'hardhat_getAutomine']);
+    expect(nonPersisting.sort()).toEqual([
+      'anvil_dumpState',
+      'anvil_getAutomine',
+      'anvil_metadata',
+      'anvil_nodeInfo',
+      'eth_mining',
+      'hardhat_dumpState',
+      'hardhat_getAutomine',
+      'hardhat_metadata',
+    ]);
     for (const name of ['miner_start', 'miner_stop', 'evm_setAutomine', 'anvil_setIntervalMining']) expect(ETH.get(name)!.facts?.persists, name).toBe(true);
   });
 

@@ -33,7 +33,7 @@ import { eth_maxPriorityFeePerGas } from './eth_maxPriorityFeePerGas.js';
 import { eth_syncing } from './eth_syncing.js';
 import { net_listening } from './net_listening.js';
 import { net_version } from './net_version.js';
-import { web3_clientVersion } from './web3_clientVersion.js';
+import { hostedClientVersion, web3_clientVersion } from './web3_clientVersion.js';
 import { web3_sha3 } from './web3_sha3.js';
 import { DEV_METHODS } from './dev/index.js';
 import { eth_sendRawTransaction } from './eth_sendRawTransaction.js';
@@ -217,5 +217,7 @@ export const ALL_ETH_METHODS: readonly MethodDef<EthContext, any>[] = [
 
 /** The dispatch table of an eth network; without dev methods (those with the `dev` fact) it answers them -32601, as the hosted gateway. */
 export function ethMethods(opts: { devMethods?: boolean } = {}): MethodTable<EthContext> {
-  return new MethodTable<EthContext>(opts.devMethods === false ? ALL_ETH_METHODS.filter((def) => def.facts?.dev !== true) : ALL_ETH_METHODS);
+  // Without dev methods web3_clientVersion is devgate's own, which no test tool takes for anvil.
+  const hosted = () => ALL_ETH_METHODS.filter((def) => def.facts?.dev !== true).map((def) => (def === web3_clientVersion ? hostedClientVersion : def));
+  return new MethodTable<EthContext>(opts.devMethods === false ? hosted() : ALL_ETH_METHODS);
 }

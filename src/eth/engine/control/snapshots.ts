@@ -74,6 +74,9 @@ export class Snapshots {
     if (at === undefined || !equalsBytes(at.hash, this.initial.headHash)) this.initial = this.capture();
   }
 
+  /** The kept snapshots' ids, block numbers and hashes (anvil_metadata's `snapshots`). */
+  list = (): [bigint, bigint, Uint8Array][] => [...this.taken].map(([id, s]) => [id, s.head, s.headHash]);
+
   /** How many snapshots are kept (for tests). */
   get size(): number {
     return this.taken.size;

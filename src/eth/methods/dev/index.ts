@@ -36,6 +36,8 @@ import { evm_setTime } from './evm_setTime.js';
 import { anvil_mine_detailed, evm_mine_detailed } from './anvil_mine_detailed.js';
 import { anvil_dealERC20 } from './anvil_dealERC20.js';
 import { anvil_setERC20Allowance } from './anvil_setERC20Allowance.js';
+import { anvil_metadata, hardhat_metadata } from './anvil_metadata.js';
+import { anvil_nodeInfo } from './anvil_nodeInfo.js';
 
 /** Every dev method; a network started with devMethods: false serves none of them (-32601, as the hosted gateway). */
 export const DEV_METHODS: readonly MethodDef[] = [
@@ -105,4 +107,8 @@ export const DEV_METHODS: readonly MethodDef[] = [
   anvil_mine_detailed,
   anvil_dealERC20,
   anvil_setERC20Allowance,
+  // What the node is.
+  anvil_metadata,
+  hardhat_metadata,
+  anvil_nodeInfo,
 ];
