@@ -36,55 +36,57 @@ describe('filters', () => {
   it("a network full of strangers' filters still gives a new key one: the least recently polled of the busiest key goes", async () => {
     // The issue's repro, with the default limits: 10 made-up keys x 1,000 eth_newBlockFilter fill the network's 10,000.
     const ids: string[][] = [];
+    const newcomers: [string, string][] = [];
     for (let k = 0; k < 10; k++) ids.push((await batch(`stranger${k}`, 'eth_newBlockFilter', [], 1000)).map((r) => r.result));
-    expect(ids.flat().every((id) => /^0x/.test(id))).toBe(true);
-    // stranger0 polls its first filter: its second is now its least recently polled.
-    expect((await rpc('stranger0', 'eth_getFilterChanges', [ids[0]![0]])).result).toEqual([]);
-    const fresh = await rpc('newcomer', 'eth_newBlockFilter');
-    expect(fresh.result).toMatch(/^0x/);
-    // All hold 1,000: the first key's least recently polled filter went.
-    expect((await rpc('stranger0', 'eth_getFilterChanges', [ids[0]![1]])).error).toEqual({ code: -32000, message: 'filter not found' });
-    expect((await rpc('stranger0', 'eth_getFilterChanges', [ids[0]![0]])).result).toEqual([]);
-    expect((await rpc('stranger0', 'eth_getFilterChanges', [ids[0]![2]])).result).toEqual([]);
-    // stranger0 now holds 999: the next newcomer's room comes from stranger1, its oldest (none polled).
-    const second = await rpc('newcomer2', 'eth_newBlockFilter');
-    expect(second.result).toMatch(/^0x/);
-    expect((await rpc('stranger1', 'eth_getFilterChanges', [ids[1]![0]])).error).toEqual({ code: -32000, message: 'filter not found' });
-    expect((await rpc('newcomer', 'eth_getFilterChanges', [fresh.result])).result).toEqual([]);
-    await rpc('newcomer', 'eth_uninstallFilter', [fresh.result]);
-    await rpc('newcomer2', 'eth_uninstallFilter', [second.result]);
-    for (let k = 0; k < 10; k++)
-      await post(
-        gw.url('sepolia', `stranger${k}`),
-        ids[k]!.map((id, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_uninstallFilter', params: [id] })),
-      );
+    try {
+      expect(ids.flat().every((id) => /^0x/.test(id))).toBe(true);
+      // stranger0 polls its first filter: its second is now its least recently polled.
+      expect((await rpc('stranger0', 'eth_getFilterChanges', [ids[0]![0]])).result).toEqual([]);
+      const fresh = await rpc('newcomer', 'eth_newBlockFilter');
+      expect(fresh.result).toMatch(/^0x/);
+      newcomers.push(['newcomer', fresh.result]);
+      // All hold 1,000: the first key's least recently polled filter went.
+      expect((await rpc('stranger0', 'eth_getFilterChanges', [ids[0]![1]])).error).toEqual({ code: -32000, message: 'filter not found' });
+      expect((await rpc('stranger0', 'eth_getFilterChanges', [ids[0]![0]])).result).toEqual([]);
+      expect((await rpc('stranger0', 'eth_getFilterChanges', [ids[0]![2]])).result).toEqual([]);
+      // stranger0 now holds 999: the next newcomer's room comes from stranger1, its oldest (none polled).
+      const second = await rpc('newcomer2', 'eth_newBlockFilter');
+      expect(second.result).toMatch(/^0x/);
+      newcomers.push(['newcomer2', second.result]);
+      expect((await rpc('stranger1', 'eth_getFilterChanges', [ids[1]![0]])).error).toEqual({ code: -32000, message: 'filter not found' });
+      expect((await rpc('newcomer', 'eth_getFilterChanges', [fresh.result])).result).toEqual([]);
+    } finally {
+      // Also when it fails: the network's filters must not be left full for the tests after it.
+      for (const [key, id] of newcomers) await rpc(key, 'eth_uninstallFilter', [id]);
+      for (let k = 0; k < 10; k++)
+        await post(
+          gw.url('sepolia', `stranger${k}`),
+          ids[k]!.map((id, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_uninstallFilter', params: [id] })),
+        );
+    }
   }, 30_000);
 
-  it("past its key's byte budget the key's largest filters are dropped (the crash repro, scaled down); others keep theirs", async () => {
-    gw.policy.setLimits({ maxFilterBytesPerKey: 2_000_000 });
-    try {
-      const flood: string[] = (await batch('flood', 'eth_newFilter', [{}], 50)).map((r) => r.result);
-      const other = (await rpc('other', 'eth_newFilter', [{}])).result;
-      expect((await logs(2000)).result).toMatch(/^0x/);
-      // The fan-out yields as it goes; a poll would catch its own filter up first, so let it end.
-      await new Promise((r) => setTimeout(r, 1000));
-      const polls = await post(
-        gw.url('sepolia', 'flood'),
-        flood.map((id, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_getFilterChanges', params: [id] })),
-      );
-      const kept = polls.json.filter((r: any) => Array.isArray(r.result));
-      const dropped = polls.json.filter((r: any) => r.error !== undefined);
-      // 2,000 logs are ~740 KB as a poll answers them: two filters fit 2 MB.
-      expect(kept.length).toBe(2);
-      expect(kept.every((r: any) => r.result.length === 2000)).toBe(true);
-      expect(dropped.length).toBe(48);
-      expect(dropped[0].error).toEqual({ code: -32000, message: 'filter not found' });
-      expect((await rpc('other', 'eth_getFilterChanges', [other])).result).toHaveLength(2000);
-      await rpc('other', 'eth_uninstallFilter', [other]);
-      for (const r of kept) await rpc('flood', 'eth_uninstallFilter', [flood[r.id]]);
-    } finally {
-      gw.policy.setLimits({ maxFilterBytesPerKey: 64 * 1024 * 1024 });
-    }
+  it("past its key's byte budget (default 64 MB) the key's largest filters are dropped (the crash repro, scaled down); others keep theirs", async () => {
+    // 100 filters x 2,000 logs: 2,000 logs are 740,000 bytes as a poll answers them; 90 such filters fit 64 MiB.
+    const flood: string[] = (await batch('flood', 'eth_newFilter', [{}], 100)).map((r) => r.result);
+    const other = (await rpc('other', 'eth_newFilter', [{}])).result;
+    expect((await logs(2000)).result).toMatch(/^0x/);
+    // The fan-out yields as it goes; a poll would catch its own filter up first, so let it end.
+    await new Promise((r) => setTimeout(r, 1000));
+    // Two of the kept answer their 2,000 logs; then each answers whether it still existed (without 64 MB of polls).
+    expect((await rpc('flood', 'eth_getFilterChanges', [flood[99]])).result).toHaveLength(2000);
+    const polled = await rpc('flood', 'eth_getFilterChanges', [flood[0]]);
+    expect(polled.error).toEqual({ code: -32000, message: 'filter not found' });
+    const gone = await post(
+      gw.url('sepolia', 'flood'),
+      flood.map((id, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_uninstallFilter', params: [id] })),
+    );
+    const existed = gone.json.map((r: any) => r.result);
+    // The oldest go first among equals: the first 10.
+    expect(existed.filter((e: boolean) => !e)).toHaveLength(10);
+    expect(existed.slice(10).every((e: boolean) => e)).toBe(true);
+    expect((await rpc('other', 'eth_getFilterChanges', [other])).result).toHaveLength(2000);
+    await rpc('other', 'eth_uninstallFilter', [other]);
   });
 
   it("a filter polled as it goes keeps working; an abandoned one of the same key is dropped past its own or the key's budget", async () => {
@@ -129,6 +131,18 @@ const ask = (ws: WebSocket, id: number, method: string, params: unknown[]): Prom
   });
 
 describe('subscriptions', () => {
+  it("with the default limits a key's 1,001st subscription is refused, also on another of its connections", async () => {
+    const [a, b] = [await open('subs1000'), await open('subs1000')];
+    const many = await new Promise<any[]>((resolve) => {
+      a.once('message', (data) => resolve(JSON.parse(data.toString())));
+      a.send(JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_subscribe', params: ['newHeads'] }))));
+    });
+    expect(many.every((r) => /^0x/.test(r.result))).toBe(true);
+    expect((await ask(b, 1, 'eth_subscribe', ['newHeads'])).error).toMatchObject({ code: -32005, data: { limit: 1000 } });
+    a.close();
+    b.close();
+  });
+
   it('a key holds at most maxSubscriptionsPerKey over all its connections (-32005); a closed connection frees its own', async () => {
     gw.policy.setLimits({ maxSubscriptionsPerKey: 3 });
     try {
@@ -201,7 +215,8 @@ describe('subscriptions', () => {
   }, 60_000);
 
   it('a log fan-out yields: the event loop is never held long while 50 subscriptions get 1,000 logs each', async () => {
-    gw.policy.setLimits({ maxBufferedBytes: 512 * 1024 * 1024, maxBufferedBytesPerKey: 512 * 1024 * 1024, maxBufferedBytesTotal: 512 * 1024 * 1024 });
+    // ~22 MB of notifications to a reader: within the key's and the gateway's defaults (64 and 256 MB).
+    gw.policy.setLimits({ maxBufferedBytes: 512 * 1024 * 1024 });
     try {
       const ws = await open('fan');
       for (let s = 0; s < 50; s++) await ask(ws, s, 'eth_subscribe', ['logs', {}]);
@@ -226,7 +241,7 @@ describe('subscriptions', () => {
       expect(longest).toBeLessThan(all / 3);
       ws.close();
     } finally {
-      gw.policy.setLimits({ maxBufferedBytes: 16 * 1024 * 1024, maxBufferedBytesPerKey: 64 * 1024 * 1024, maxBufferedBytesTotal: 256 * 1024 * 1024 });
+      gw.policy.setLimits({ maxBufferedBytes: 16 * 1024 * 1024 });
     }
   }, 60_000);
 });
