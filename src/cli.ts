@@ -37,8 +37,29 @@ Options:
                     not answer the last ping is closed (default 30000)
   --max-buffered-bytes N    a WebSocket peer that leaves more than N bytes unread
                     is closed with 1008 (default 16777216, 16 MB)
+  --max-buffered-bytes-per-key N  unread WebSocket bytes of all connections
+                    of one key; past it the key's connection holding the
+                    most is closed with 1008 (default 67108864, 64 MB)
+  --max-buffered-bytes-total N    unread WebSocket bytes of all connections;
+                    past it the one holding the most is closed with 1008
+                    (default 268435456, 256 MB)
+  --max-subscriptions-per-key N   eth_subscribe subscriptions one key may hold
+                    on a network over all its connections; past it -32005
+                    (default 1000)
   --max-filters-per-key N   polling filters one key may hold on a network;
                     past it -32005 (default 1000)
+  --max-filters N   polling filters one network holds; a new one past it
+                    evicts the least recently polled filter of the key
+                    holding the most (default 10000)
+  --max-filter-bytes N      bytes one filter may buffer unpolled (as
+                    eth_getFilterChanges answers them); past it the filter is
+                    dropped: "filter not found" (default 16777216, 16 MB)
+  --max-filter-bytes-per-key N    bytes the filters of one key may buffer on
+                    a network; past it its largest filter is dropped
+                    (default 67108864, 64 MB)
+  --max-filter-bytes-total N      bytes all filters of a network may buffer;
+                    past it the largest filter is dropped (default
+                    268435456, 256 MB)
   --max-mine-blocks N       most blocks one anvil_mine / evm_mine call mines
                     (each pool transaction counts as one more); past it
                     -32005 (default 10000)
@@ -125,6 +146,13 @@ const LIMIT_FLAGS = {
   'ws-ping-interval': 'wsPingIntervalMs',
   'max-buffered-bytes': 'maxBufferedBytes',
   'max-filters-per-key': 'maxFiltersPerKey',
+  'max-filters': 'maxFilters',
+  'max-filter-bytes': 'maxFilterBytes',
+  'max-filter-bytes-per-key': 'maxFilterBytesPerKey',
+  'max-filter-bytes-total': 'maxFilterBytesTotal',
+  'max-subscriptions-per-key': 'maxSubscriptionsPerKey',
+  'max-buffered-bytes-per-key': 'maxBufferedBytesPerKey',
+  'max-buffered-bytes-total': 'maxBufferedBytesTotal',
   'max-mine-blocks': 'maxMineBlocks',
   'txpool-max-tx-bytes': 'txpoolMaxTxBytes',
   'txpool-account-slots': 'txpoolAccountSlots',

@@ -32,6 +32,7 @@ export function logBytes(log: { readonly topics: readonly unknown[]; readonly da
 }
 
 interface Held<F> {
+  /** In the order they were last polled (or made): the least recently polled first. */
   readonly filters: Set<F>;
   bytes: number;
 }
@@ -66,7 +67,14 @@ export class FilterBudget<F extends Budgeted> {
     if (held.filters.size === 0) this.keys.delete(f.owner);
   }
 
-  /** The filter was polled: it holds nothing now. */
+  /** The filter was polled: it goes last in its key's order (the least recently polled is found first, in O(1)). */
+  polled(f: F): void {
+    const held = this.keys.get(f.owner);
+    if (held === undefined || !held.filters.delete(f)) return;
+    held.filters.add(f);
+  }
+
+  /** The filter's buffer was handed out: it holds nothing now. */
   emptied(f: F): void {
     const held = this.keys.get(f.owner);
     if (held !== undefined) held.bytes -= f.bytes;
@@ -100,13 +108,16 @@ export class FilterBudget<F extends Budgeted> {
     }
   }
 
-  /** Before a filter is added to `size` filters: evicts until there is room (the least recently polled filter of the key holding the most). */
+  /**
+   * Before a filter is added to `size` filters: evicts until there is room (the least recently polled filter of the
+   * key holding the most: the first of its poll order). Work per eviction: the number of keys, not of filters.
+   */
   makeRoom(size: number): void {
     const max = this.limits().maxFilters;
     for (let n = size; n >= max && this.keys.size > 0; n--) {
       let most: Held<F> | undefined;
       for (const h of this.keys.values()) if (most === undefined || h.filters.size > most.filters.size) most = h;
-      this.drop(first(most!.filters, staler)!);
+      this.drop(most!.filters.values().next().value!);
     }
   }
 }

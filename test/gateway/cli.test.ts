@@ -27,6 +27,13 @@ describe('devgate policy flags', () => {
       'DEVGATE_ADMIN_TOKEN',
       '--max-mine-blocks',
       '--txpool-max-tx-bytes',
+      '--max-filters',
+      '--max-filter-bytes',
+      '--max-filter-bytes-per-key',
+      '--max-filter-bytes-total',
+      '--max-subscriptions-per-key',
+      '--max-buffered-bytes-per-key',
+      '--max-buffered-bytes-total',
       '/admin',
     ]) {
       expect(r.stdout).toContain(flag);
@@ -38,10 +45,14 @@ describe('devgate policy flags', () => {
     writeFileSync(seed, JSON.stringify({ name: 'alpha', kind: 'eth', chainId: 1 }));
     const keys = join(dir, 'keys.json');
     writeFileSync(keys, JSON.stringify({ adminToken: 'from-file', keys: [{ key: 'mine', plan: 'growth' }] }));
-    const child = spawn(process.execPath, [...CLI, '--port', '0', '--host', '0.0.0.0', '--chain', seed, '--keys', keys, '--max-batch', '2'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, DEVGATE_ADMIN_TOKEN: 'from-env' },
-    });
+    const child = spawn(
+      process.execPath,
+      [...CLI, '--port', '0', '--host', '0.0.0.0', '--chain', seed, '--keys', keys, '--max-batch', '2', '--max-filters', '1'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, DEVGATE_ADMIN_TOKEN: 'from-env' },
+      },
+    );
     let out = '';
     let err = '';
     child.stderr.on('data', (c) => (err += c));
@@ -63,6 +74,10 @@ describe('devgate policy flags', () => {
       expect((await post(`${base}/other`, rpc('eth_chainId'))).status).toBe(401);
       const batch = await post(`${base}/mine`, [rpc('eth_chainId', [], 1), rpc('eth_chainId', [], 2), rpc('eth_chainId', [], 3)]);
       expect(batch.json.error.code).toBe(-32005);
+      // --max-filters 1: a second filter evicts the first.
+      const first = (await post(`${base}/mine`, rpc('eth_newBlockFilter'))).json.result;
+      expect((await post(`${base}/mine`, rpc('eth_newBlockFilter'))).json.result).toMatch(/^0x/);
+      expect((await post(`${base}/mine`, rpc('eth_getFilterChanges', [first]))).json.error.message).toBe('filter not found');
       expect(out).toContain('Authorization: Bearer from-env');
       const admin = `http://127.0.0.1:${port}/admin`;
       expect((await post(admin, rpc('devgate_listOutages'), { authorization: 'Bearer from-env' })).status).toBe(200);
