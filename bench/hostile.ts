@@ -5,7 +5,8 @@
  * another key, while mainnet is attacked; anvil: the same anvil, its only chain) and samples the server's RSS. Per
  * attack and server: probe p50/p99/max and errors, RSS before and at peak, the attack's time and outcome. A server
  * that leaves a probe unanswered for --freeze-seconds is killed (`froze`), one past --rss-ceiling MB too (`killed`, so
- * that a shared machine keeps its memory), one that exits is `crashed`.
+ * that a shared machine keeps its memory), one still attacked after --attack-seconds too (`timed out`), one that exits
+ * is `crashed`.
  *
  *   npx tsx bench/hostile.ts                          # every attack; writes bench/results/hostile.{json,md}
  *   npx tsx bench/hostile.ts --attacks mine,sled --no-anvil --scale 0.2   # partial: .devgate-cache/bench/
@@ -40,11 +41,13 @@ export interface HostileOptions {
   scale: number;
   probeIntervalMs: number;
   freezeSeconds: number;
+  /** An attack still running after this long is stopped (its server killed): `timed out`. */
+  attackSeconds: number;
   rssCeilingMb: number;
   log: (line: string) => void;
 }
 
-export const HOSTILE_DEFAULTS = { scale: 1, probeIntervalMs: 20, freezeSeconds: 30, rssCeilingMb: 3072 } as const;
+export const HOSTILE_DEFAULTS = { scale: 1, probeIntervalMs: 20, freezeSeconds: 30, attackSeconds: 120, rssCeilingMb: 3072 } as const;
 export const ATTACK_IDS = ATTACKS.map((a) => a.id);
 
 /** A server under attack: its process, addresses, and what it wrote to stderr last. */
@@ -168,7 +171,14 @@ async function attackOne(attack: Attack, name: 'devgate' | 'anvil', opts: Hostil
     const done = new Promise<ProbeDone>((resolve) => w.on('message', (m) => m.kind === 'done' && resolve(m)));
     await new Promise<void>((resolve, reject) => (w.on('message', (m) => m.kind === 'ready' && resolve()), w.once('error', reject)));
     // Why the runner gave up on the server, if it did: it exited, left a probe unanswered too long, or grew too large.
-    const gaveUp = new Promise<string>((resolve) => {
+    let overtime: NodeJS.Timeout | undefined;
+    let gone = false;
+    const gaveUp = new Promise<string>((resolveOutcome) => {
+      const resolve = (outcome: string) => ((gone = true), resolveOutcome(outcome));
+      overtime = setTimeout(() => {
+        target.proc.kill('SIGKILL');
+        resolve(`timed out: still running after ${opts.attackSeconds} s (killed)`);
+      }, opts.attackSeconds * 1000);
       target.proc.once('exit', (code, signal) => {
         const last = target
           .stderrTail()
@@ -200,11 +210,13 @@ async function attackOne(attack: Attack, name: 'devgate' | 'anvil', opts: Hostil
     );
     let outcome = await Promise.race([ran, gaveUp]);
     const attackMs = performance.now() - t0;
+    clearTimeout(overtime);
     if (outcome.startsWith('failed') && (target.proc.exitCode !== null || target.proc.signalCode !== null))
       outcome = await Promise.race([gaveUp, new Promise<string>((r) => setTimeout(() => r(outcome), 100))]);
     abort.abort();
-    // A moment more of probing: what the attack left behind (a GC, a backlog) counts too.
-    await new Promise((r) => setTimeout(r, 500));
+    // A moment more of probing: what the attack left behind (a GC, a backlog) counts too; not after the server is gone
+    // (its refused connections would count as errors of the attack).
+    if (!gone) await new Promise((r) => setTimeout(r, 500));
     worker.postMessage('stop');
     const probe = await done;
     return {
@@ -267,7 +279,13 @@ export async function hostileTable(opts: HostileOptions): Promise<HostileResults
       loadAverageAtStart,
       loadAverageAtEnd: loadavg().map((l) => Math.round(l * 100) / 100),
     },
-    settings: { probeIntervalMs: opts.probeIntervalMs, freezeSeconds: opts.freezeSeconds, rssCeilingMb: opts.rssCeilingMb, scale: opts.scale },
+    settings: {
+      probeIntervalMs: opts.probeIntervalMs,
+      freezeSeconds: opts.freezeSeconds,
+      attackSeconds: opts.attackSeconds,
+      rssCeilingMb: opts.rssCeilingMb,
+      scale: opts.scale,
+    },
     attacks: results,
   };
   const full = attacks.length === ATTACKS.length && opts.scale === 1 && !!binary;
@@ -288,6 +306,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       scale: { type: 'string', default: String(HOSTILE_DEFAULTS.scale) },
       'probe-interval': { type: 'string', default: String(HOSTILE_DEFAULTS.probeIntervalMs) },
       'freeze-seconds': { type: 'string', default: String(HOSTILE_DEFAULTS.freezeSeconds) },
+      'attack-seconds': { type: 'string', default: String(HOSTILE_DEFAULTS.attackSeconds) },
       'rss-ceiling': { type: 'string', default: String(HOSTILE_DEFAULTS.rssCeilingMb) },
     },
   });
@@ -297,6 +316,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     scale: Number(values.scale),
     probeIntervalMs: Number(values['probe-interval']),
     freezeSeconds: Number(values['freeze-seconds']),
+    attackSeconds: Number(values['attack-seconds']),
     rssCeilingMb: Number(values['rss-ceiling']),
     log: (line) => console.log(line),
   }).then(

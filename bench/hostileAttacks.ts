@@ -15,6 +15,7 @@ import {
   mb,
   post,
   rpcBatch,
+  RpcError,
   rpcCall,
   senders,
   SLED,
@@ -134,7 +135,8 @@ const mine: Attack = {
     try {
       await rpcCall(ctx.url, 'anvil_mine', [toHex(n)], ctx.signal);
     } catch (err) {
-      return `refused: ${(err as Error).message}`;
+      if (err instanceof RpcError) return `refused: ${err.message}`;
+      throw err;
     }
     const after = Number(await rpcCall(ctx.url, 'eth_blockNumber', [], ctx.signal));
     return `completed: ${count(after - before)} blocks mined`;

@@ -43,7 +43,7 @@ export interface HostileResult {
 export interface HostileResults {
   date: string;
   machine: { cpu: string; cores: number; memoryGb: number; node: string; anvil?: string; loadAverageAtStart: number[]; loadAverageAtEnd?: number[] };
-  settings: { probeIntervalMs: number; freezeSeconds: number; rssCeilingMb: number; scale: number };
+  settings: { probeIntervalMs: number; freezeSeconds: number; attackSeconds: number; rssCeilingMb: number; scale: number };
   attacks: HostileResult[];
 }
 
@@ -124,7 +124,7 @@ export function hostileMarkdown(r: HostileResults): string {
       `Probe: eth_blockNumber every ${r.settings.probeIntervalMs} ms on one keep-alive connection from a worker thread ` +
       '(devgate: on sepolia while mainnet is attacked; anvil: on the same anvil), latency from when each probe was due. ' +
       `A server that leaves a probe unanswered for ${r.settings.freezeSeconds} s is killed (\`froze\`), one past ${num(r.settings.rssCeilingMb)} MB ` +
-      `RSS too (\`killed\`). Targets: probe p99 < ${TARGET_P99_MS} ms, peak RSS < ${num(TARGET_RSS_MB)} MB.` +
+      `RSS too (\`killed\`), one still under attack after ${r.settings.attackSeconds} s too (\`timed out\`). Targets: probe p99 < ${TARGET_P99_MS} ms, peak RSS < ${num(TARGET_RSS_MB)} MB.` +
       (r.settings.scale === 1 ? '' : ` Attacks scaled by ${r.settings.scale}.`),
     '',
     '| attack | server | probe p50 / p99 / max ms | p99 | RSS before → peak MB | RSS | attack: outcome |',

@@ -76,11 +76,14 @@ export function streamedError(s: Streamed): string | undefined {
   return m ? errorText({ error: JSON.parse(m[1]!) }) : undefined;
 }
 
-/** One call; throws `<method>: <code> <message>` on a JSON-RPC error. */
+/** A JSON-RPC error answer (the server refused), as opposed to a failed connection. */
+export class RpcError extends Error {}
+
+/** One call; throws an RpcError `<method>: <code> <message>` on a JSON-RPC error. */
 export async function rpcCall(url: string, method: string, params: unknown[] = [], signal?: AbortSignal): Promise<any> {
   const s = await post(url, { jsonrpc: '2.0', id: 1, method, params }, undefined, signal);
   const error = streamedError(s);
-  if (error) throw new Error(`${method}: ${error}`);
+  if (error) throw new RpcError(`${method}: ${error}`);
   if (s.text === undefined) throw new Error(`${method}: an answer of ${mb(s.bytes)}`);
   return JSON.parse(s.text).result;
 }

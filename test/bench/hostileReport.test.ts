@@ -52,7 +52,7 @@ describe('hostile table figures', () => {
     const r: HostileResults = {
       date: '2026-11-28T10:00:00.000Z',
       machine: { cpu: 'cpu', cores: 2, memoryGb: 24, node: 'v20', loadAverageAtStart: [1, 2, 3], loadAverageAtEnd: [4, 5, 6] },
-      settings: { probeIntervalMs: 20, freezeSeconds: 30, rssCeilingMb: 3072, scale: 1 },
+      settings: { probeIntervalMs: 20, freezeSeconds: 30, attackSeconds: 120, rssCeilingMb: 3072, scale: 1 },
       attacks: [
         {
           id: 'mine',
