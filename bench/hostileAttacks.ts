@@ -323,9 +323,15 @@ const txpool: Attack = {
     const raws = prepared as Hex[];
     const errors: string[] = [];
     for (const raw of raws) {
-      const s = await post(ctx.url, { jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] }, undefined, ctx.signal);
-      const error = streamedError(s);
-      if (error) errors.push(error);
+      try {
+        const s = await post(ctx.url, { jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] }, undefined, ctx.signal);
+        const error = streamedError(s);
+        if (error) errors.push(error);
+      } catch (err) {
+        // A server that refuses a 3 MB body may close the connection before the bench has sent it all (anvil does).
+        if (ctx.signal.aborted) throw err;
+        errors.push(`connection closed: ${(err as Error).message}`);
+      }
     }
     const s = await post(ctx.url, { jsonrpc: '2.0', id: 1, method: 'txpool_content', params: [] }, undefined, ctx.signal);
     const accepted = raws.length - errors.length;
