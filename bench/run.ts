@@ -9,7 +9,9 @@
  *   npm run bench -- --only none --writes-count 200 --writes-seconds 3   # only the write figures, short
  * After the read figures, the write figures (bench/writes.ts) run on both servers (--no-writes skips them), then the
  * subscription figures (bench/subscribers.ts: --subscribers 256, --subscribers-seconds 10, --subscribers-bursts 3;
- * --no-subscribers skips them).
+ * --no-subscribers skips them), then the hostile table (bench/hostile.ts: issue 25's attacks against fresh servers;
+ * --no-hostile skips it, --hostile-attacks mine,sled picks some, --hostile-scale 0.2 shrinks them).
+ *   npm run bench -- --only hostile        # the hostile table alone; writes bench/results/hostile.{json,md}
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -23,6 +25,7 @@ import { machine, markdown, terminalTable, type BenchResults, type FigureResult,
 import { benchChain, CACHE_DIR, DEFAULT_CHAIN_OPTIONS, REPO_ROOT, type BenchChain } from './seed.js';
 import { writeFigures, type WriteFigures } from './writes.js';
 import { subscriberFigures, subscribersMarkdown, type SubscriberFigures } from './subscribers.js';
+import { HOSTILE_DEFAULTS, hostileTable } from './hostile.js';
 import {
   anvilBinary,
   anvilVersion,
@@ -54,6 +57,9 @@ const { values: args } = parseArgs({
     subscribers: { type: 'string', default: '256' },
     'subscribers-seconds': { type: 'string', default: '10' },
     'subscribers-bursts': { type: 'string', default: '3' },
+    'no-hostile': { type: 'boolean', default: false },
+    'hostile-attacks': { type: 'string' },
+    'hostile-scale': { type: 'string', default: String(HOSTILE_DEFAULTS.scale) },
   },
 });
 /** Every figure: the reads, then tracing (bench/traceFigures.ts). */
@@ -64,12 +70,15 @@ const only = args.only
   ?.split(',')
   .map((s) => s.trim())
   .filter((s) => s !== 'none');
-const unknown = only?.filter((id) => !FIGURES.some((f) => f.id === id));
+const unknown = only?.filter((id) => id !== 'hostile' && !FIGURES.some((f) => f.id === id));
 if (unknown?.length) {
-  console.error(`unknown figure(s) ${unknown.join(', ')}; figures: ${FIGURES.map((f) => f.id).join(', ')}`);
+  console.error(`unknown figure(s) ${unknown.join(', ')}; figures: ${FIGURES.map((f) => f.id).join(', ')}, hostile`);
   process.exit(2);
 }
 const figures = FIGURES.filter((f) => !only || only.includes(f.id));
+/** `--only hostile` runs the hostile table alone; a full run ends with it unless --no-hostile. */
+const runHostile = only ? only.includes('hostile') : !args['no-hostile'];
+const hostileOnly = only?.length === 1 && only[0] === 'hostile';
 const fullRun = !only && !args.profile && !args['skip-startup'] && !args['no-anvil'] && !args['devgate-url'];
 const log = (line: string) => console.log(line);
 const running: Server[] = [];
@@ -77,6 +86,18 @@ const running: Server[] = [];
 const cleanups: (() => void)[] = [];
 
 async function main(): Promise<void> {
+  if (!hostileOnly) await figuresAndWrites();
+  if (runHostile)
+    await hostileTable({
+      ...HOSTILE_DEFAULTS,
+      attacks: args['hostile-attacks']?.split(',').map((s) => s.trim()),
+      anvil: !args['no-anvil'],
+      scale: Number(args['hostile-scale']),
+      log,
+    });
+}
+
+async function figuresAndWrites(): Promise<void> {
   const loadAtStart = loadavg();
   if (loadAtStart[0]! > 0.5 * cpus().length)
     log(`warning: the machine is busy (load average ${loadAtStart[0]!.toFixed(1)} on ${cpus().length} cores); the figures will be low`);

@@ -49,7 +49,7 @@ function rssOf(pid: number): number | undefined {
 }
 
 /** Waits for `Listening on <host>:<port>` on stdout; rejects if the process exits first or after `timeoutMs`. */
-function waitForPort(proc: ChildProcess, what: string, timeoutMs: number): Promise<number> {
+export function waitForPort(proc: ChildProcess, what: string, timeoutMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
@@ -111,7 +111,7 @@ export interface DevgateOptions {
 }
 
 /** devgate's command: the installed package's bin, which runs the built `dist/cli.js`. */
-const DEVGATE_BIN = join(REPO_ROOT, 'bin', 'devgate.js');
+export const DEVGATE_BIN = join(REPO_ROOT, 'bin', 'devgate.js');
 const BUILT_CLI = join(REPO_ROOT, 'dist', 'cli.js');
 
 /** The newest modification time (ms) of any file under `dir`. */
