@@ -1,6 +1,7 @@
 /** The admin interface at /admin: devgate_* methods over JSON-RPC drive keys, usage, outages and limits (with the admin token). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, start, type Gateway } from '../../src/index.js';
+import { DEFAULT_LIMITS } from '../../src/gateway/limits.js';
 import { post } from '../support/http.js';
 import { chain, rpc } from '../gateway/helpers.js';
 
@@ -104,7 +105,9 @@ describe('outages', () => {
 describe('limits', () => {
   it('reads and changes limits', async () => {
     const limits = await adm('devgate_getLimits');
-    expect(limits).toEqual({
+    // Every limit of GatewayLimits, with its default (README "Keys, plans and limits" lists them).
+    expect(limits).toEqual({ ...DEFAULT_LIMITS });
+    expect(limits).toMatchObject({
       maxBatch: 1000,
       maxBodyBytes: 5242880,
       maxMessageBytes: 5242880,
