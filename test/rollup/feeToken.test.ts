@@ -2,6 +2,7 @@
 import { hash } from 'starknet';
 import { describe, expect, it } from 'vitest';
 import { RollupChain } from '../../src/rollup/engine/chain.js';
+import { formatReceipt } from '../../src/rollup/format.js';
 import { balanceIn, balanceKey, totalSupplyIn } from '../../src/rollup/engine/feeToken.js';
 import { decodeRollupSnapshot, encodeRollupSnapshot } from '../../src/rollup/snapshot.js';
 import { invokeTransaction } from '../../src/rollup/params.js';
@@ -34,6 +35,8 @@ describe('fee tokens', () => {
     expect(okTx.revertReason).toBeUndefined();
     expect(badTx.revertReason).toContain("'ERC20: insufficient balance'");
     expect(badTx.outcome).toEqual({ events: [], messages: [], storageWrites: [] });
+    expect(formatReceipt(badTx, block)).toMatchObject({ execution_status: 'REVERTED', revert_reason: badTx.revertReason, events: [] });
+    expect(formatReceipt(okTx, block)).not.toHaveProperty('execution_status');
     const state = chain.stateAt(block);
     expect(balanceIn(state, ETH, BigInt(BOB.address))).toBe(bob0 + 5n);
     expect(balanceIn(state, ETH, BigInt(ALICE.address))).toBe(alice0 - 5n - okTx.actualFee - badTx.actualFee);
