@@ -6,6 +6,7 @@
  * the token's storage at OZ's addresses (starknet_getStorageAt reads them).
  */
 import { Account, CallData, Contract, RpcProvider, cairo, hash, num } from 'starknet';
+import { Account as Account10, RpcProvider as RpcProvider10 } from 'starknet10';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, start, type Gateway } from '../../src/index.js';
 import { ACCOUNT_CLASS, ERC20_CLASS, SEED_CLASSES } from '../rollup/classes.js';
@@ -202,5 +203,20 @@ describe('a STRK transfer with starknet.js 7', () => {
     expect(receipt.value.actual_fee.unit).toBe('WEI');
     expect(await balanceOf(CAROL.address, ETH_TOKEN)).toBe(eth0 - BigInt(receipt.value.actual_fee.amount));
     expect(await balanceOf(CAROL.address)).toBe(strk0 - 7n);
+  });
+});
+
+describe('a STRK transfer with starknet.js 10 (spec 0.9)', () => {
+  it('moves both balances and emits Transfer', async () => {
+    const provider10 = await RpcProvider10.create({ nodeUrl: `${url}/rpc/v0_9` });
+    const alice = new Account10({ provider: provider10, address: ALICE.address, signer: ALICE.privateKey, cairoVersion: '1' });
+    const [alice0, bob0] = await Promise.all([balanceOf(ALICE.address), balanceOf(BOB.address)]);
+    const { transaction_hash } = await alice.execute(transfer(BOB.address, 2n * ONE));
+    const receipt: any = await provider10.waitForTransaction(transaction_hash, { retryInterval: 50, successStates: ['PRE_CONFIRMED'] } as any);
+    expect(receipt.value.execution_status).toBe('SUCCEEDED');
+    expect(receipt.value.events).toHaveLength(1);
+    expect(receipt.value.events[0].keys[0]).toBe(num.toHex(hash.getSelectorFromName('Transfer')));
+    expect(await balanceOf(BOB.address)).toBe(bob0 + 2n * ONE);
+    expect(await balanceOf(ALICE.address)).toBe(alice0 - 2n * ONE - BigInt(receipt.value.actual_fee.amount));
   });
 });
