@@ -33,10 +33,26 @@ export const DEVNET_MINTER = 0x1caf2df5ed5dde1ae3faef4acd72522ac3cb16e23f6dc4c7f
 export const TRANSFER_EVENT = snKeccak('Transfer');
 export const APPROVAL_EVENT = snKeccak('Approval');
 
+/**
+ * Pedersen is slow in JS (a few ms a hash) and every transaction reads and writes the fee payer's and the
+ * sequencer's balances: storage addresses are remembered, by owner (and spender), up to 100,000 of each.
+ */
+const memo = <K>(cache: Map<K, Felt>, key: K, compute: () => Felt): Felt => {
+  let v = cache.get(key);
+  if (v === undefined) {
+    if (cache.size >= 100_000) cache.clear();
+    cache.set(key, (v = compute()));
+  }
+  return v;
+};
+const balanceKeys = new Map<Felt, Felt>();
+const allowanceKeys = new Map<string, Felt>();
+
 /** The storage address of `owner`'s balance (low felt; high is at +1). */
-export const balanceKey = (owner: Felt): Felt => hash2(BALANCES, owner) % STORAGE_BOUND;
+export const balanceKey = (owner: Felt): Felt => memo(balanceKeys, owner, () => hash2(BALANCES, owner) % STORAGE_BOUND);
 /** The storage address of what `spender` may spend of `owner`'s balance (low felt; high is at +1). */
-export const allowanceKey = (owner: Felt, spender: Felt): Felt => hash2(hash2(ALLOWANCES, owner), spender) % STORAGE_BOUND;
+export const allowanceKey = (owner: Felt, spender: Felt): Felt =>
+  memo(allowanceKeys, `${owner.toString(16)}:${spender.toString(16)}`, () => hash2(hash2(ALLOWANCES, owner), spender) % STORAGE_BOUND);
 
 export const u256 = (n: bigint): [Felt, Felt] => [n & U128, n >> 128n];
 
