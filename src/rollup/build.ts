@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import { SeedError } from '../seed/load.js';
 import type { RollupSeed } from '../seed/rollup.js';
 import { RollupChain, type RollupConfig } from './engine/chain.js';
+import { creditBalances } from './engine/feeToken.js';
 import { shortString } from './engine/hash.js';
 import type { ContractState, Felt } from './engine/types.js';
 import { declaredClass, invokeFromWire, outcomeFromWire } from './params.js';
@@ -29,29 +30,24 @@ export function rollupConfig(seed: RollupSeed): RollupConfig {
 export function buildRollupChain(seed: RollupSeed, clock: Clock): RollupChain {
   const state = new Map<Felt, ContractState>();
   for (const a of seed.accounts) {
-    state.set(BigInt(a.address), {
-      classHash: BigInt(a.classHash),
-      publicKey: BigInt(a.publicKey),
-      nonce: BigInt(a.nonce),
-      balanceWei: BigInt(a.balance),
-      balanceFri: BigInt(a.strkBalance),
-      storage: new Map(),
-    });
-  }
-  for (const f of seed.fundedAddresses) {
-    state.set(BigInt(f.address), {
-      classHash: 0n,
-      nonce: 0n,
-      balanceWei: BigInt(f.balance),
-      balanceFri: BigInt(f.strkBalance),
-      storage: new Map(),
-      deployed: false,
-    });
+    state.set(BigInt(a.address), { classHash: BigInt(a.classHash), publicKey: BigInt(a.publicKey), nonce: BigInt(a.nonce), storage: new Map() });
   }
   for (const c of seed.contracts) {
     const storage = new Map(Object.entries(c.storage).map(([k, v]) => [BigInt(k), BigInt(v)] as const));
-    state.set(BigInt(c.address), { classHash: BigInt(c.classHash), nonce: 0n, balanceWei: 0n, balanceFri: 0n, storage });
+    state.set(BigInt(c.address), { classHash: BigInt(c.classHash), nonce: 0n, storage });
   }
+  // Balances are the fee tokens' storage (src/rollup/engine/feeToken.ts): accounts' first, then funded addresses'.
+  const holders = [...seed.accounts, ...seed.fundedAddresses].map((h) => ({ address: BigInt(h.address), wei: BigInt(h.balance), fri: BigInt(h.strkBalance) }));
+  creditBalances(
+    state,
+    BigInt(seed.feeTokens.eth),
+    holders.map((h) => [h.address, h.wei] as const),
+  );
+  creditBalances(
+    state,
+    BigInt(seed.feeTokens.strk),
+    holders.map((h) => [h.address, h.fri] as const),
+  );
   const chain = new RollupChain(rollupConfig(seed), clock, state);
   const submit = (txs: RollupSeed['pending'], where: string) =>
     txs.forEach((t, i) => {

@@ -31,7 +31,7 @@ export function formatBlock(b: SealedBlock | PendingBlock): Record<string, unkno
   };
 }
 
-/** A receipt: fee, status of its block, messages sent to L1 and events. */
+/** A receipt: fee, status of its block, messages sent to L1 and events (and, reverted, execution_status and revert_reason). */
 export function formatReceipt(tx: ExecutedTx, block: SealedBlock): Record<string, unknown> {
   return {
     transaction_hash: feltHex(tx.hash),
@@ -45,6 +45,8 @@ export function formatReceipt(tx: ExecutedTx, block: SealedBlock): Record<string
       payload: m.payload.map(feltHex),
     })),
     events: tx.outcome.events.map((e) => ({ from_address: feltHex(e.fromAddress), keys: e.keys.map(feltHex), data: e.data.map(feltHex) })),
+    // Only a reverted transaction (a failed fee-token call) has these: the SPEC shape has no execution status.
+    ...(tx.revertReason === undefined ? {} : { execution_status: 'REVERTED', revert_reason: tx.revertReason }),
   };
 }
 

@@ -13,7 +13,7 @@ import { plainHex } from '../hex.js';
 
 const MAGIC = 'devgate-rollup';
 /** Bumped whenever the layout or the meaning of a field changes. */
-export const ROLLUP_SNAPSHOT_FORMAT = 1;
+export const ROLLUP_SNAPSHOT_FORMAT = 2;
 
 export class RollupSnapshotError extends Error {
   override name = 'RollupSnapshotError';

@@ -3,6 +3,7 @@ import { getPublicKey, getStarkKey, Signature, verify } from '@scure/starknet';
 import { describe, expect, it } from 'vitest';
 import { DevgateError, InvalidArgument } from '../../src/errors.js';
 import { CHARGEABLE_ACCOUNT, RollupControls } from '../../src/rollup/engine/controls.js';
+import { balanceIn } from '../../src/rollup/engine/feeToken.js';
 import { invokeTransactionHash, shortString, stateCommitment } from '../../src/rollup/engine/hash.js';
 import type { InvokeTransaction } from '../../src/rollup/engine/types.js';
 import { invokeTransaction } from '../../src/rollup/params.js';
@@ -209,7 +210,7 @@ describe('mint', () => {
     expect(payer.publicKey).toBe(0x4c37ab4f0994879337bfd4ead0800776db57da382b8ed8efaa478c5d3b942a4n); // starknet-devnet's
     expect(tx.outcome.events).toEqual([{ fromAddress: STRK_TOKEN, keys: [BigInt(selector('Transfer')), 0n, alice], data: [10n ** 18n, 0n] }]);
     expect(tx.actualFee).toBeGreaterThan(0n);
-    expect(payer.balanceFri).toBe((1n << 128n) - 1n - tx.actualFee);
+    expect(balanceIn(chain.stateAt(chain.pending()), STRK_TOKEN, CHARGEABLE_ACCOUNT.address)).toBe((1n << 128n) - 1n - tx.actualFee);
 
     const block = chain.createBlock();
     expect(block.newRoot).toBe(stateCommitment(block.state));

@@ -2,11 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { RollupError } from '../../src/errors.js';
 import { MAX_CATCH_UP_BLOCKS } from '../../src/rollup/engine/chain.js';
+import { balanceIn } from '../../src/rollup/engine/feeToken.js';
 import { GAS } from '../../src/rollup/engine/fees.js';
 import { invokeTransactionHash, shortString, stateCommitment } from '../../src/rollup/engine/hash.js';
 import type { SealedBlock } from '../../src/rollup/engine/types.js';
 import { invokeTransaction } from '../../src/rollup/params.js';
-import { ALICE, BOB, COUNTER, FRI_PRICE, GENESIS_TS, WEI_PRICE, increase, testChain } from './fixture.js';
+import { ALICE, BOB, COUNTER, ETH_TOKEN, FRI_PRICE, GENESIS_TS, WEI_PRICE, increase, testChain } from './fixture.js';
 import { invokeV1, invokeV3, QUERY_V1, starknetJsHash } from './txs.js';
 
 const SN_MAIN = shortString('SN_MAIN');
@@ -196,12 +197,12 @@ describe('fees and transactions', () => {
     // calldata: [1, to, selector, 1, 7] = 5 felts; signature 2; derived outcome: 1 slot, 1 event (1 key, 1 data)
     const gas = GAS.base + 5n * GAS.calldataFelt + 2n * GAS.signatureFelt + GAS.storageWrite + GAS.event + 2n * GAS.eventFelt;
     expect(estimate).toEqual({ gasConsumed: gas, gasPrice: 30n, overallFee: gas * 30n, unit: 'WEI' });
-    const before = chain.stateAt(chain.head()).get(BigInt(ALICE.address))!.balanceWei;
+    const before = balanceIn(chain.stateAt(chain.head()), BigInt(ETH_TOKEN), BigInt(ALICE.address));
     const hash = chain.addInvokeTransaction(tx);
     chain.createBlock();
     const { tx: executed } = chain.receipt(hash)!;
     expect(executed.actualFee).toBe(gas * WEI_PRICE);
-    expect(chain.stateAt(chain.head()).get(BigInt(ALICE.address))!.balanceWei).toBe(before - gas * WEI_PRICE);
+    expect(balanceIn(chain.stateAt(chain.head()), BigInt(ETH_TOKEN), BigInt(ALICE.address))).toBe(before - gas * WEI_PRICE);
     expect(chain.stateAt(chain.head()).get(BigInt(COUNTER))!.storage.size).toBe(2);
   });
 

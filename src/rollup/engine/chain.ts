@@ -245,6 +245,7 @@ export class RollupChain {
         chainId: c.chainId,
         gasPrices: c.gasPrices,
         sequencerAddress: c.sequencerAddress,
+        feeTokens: c.feeTokens,
         validate: opts.validate ?? true,
         charge: true,
         isDeclared: this.declaredIn('pending'),
@@ -259,9 +260,13 @@ export class RollupChain {
     return applied.executed.hash;
   }
 
-  /** Fee estimates, each transaction simulated on the state the previous ones left. */
+  /** Fee estimates, each transaction simulated on the state the previous ones left; one that would revert is error 41, as on Starknet. */
   estimateFee(txs: readonly RollupTransaction[], id: BlockId, opts: { validate?: boolean } = {}): FeeEstimate[] {
-    return this.simulate(txs, id, opts).map((s) => s.estimate);
+    return this.simulate(txs, id, opts).map((s, i) => {
+      const reason = s.executed.revertReason;
+      if (reason !== undefined) throw new RollupError(41, 'Transaction execution error', { transaction_index: i, execution_error: reason });
+      return s.estimate;
+    });
   }
 
   /** Each transaction simulated on the state the previous ones left: its execution, the states around it and its fee estimate. */

@@ -13,14 +13,16 @@
 import { getStarkKey, keccak, sign } from '@scure/starknet';
 import { DevgateError, InvalidArgument, RollupError } from '../../errors.js';
 import type { RollupChain } from './chain.js';
+import { deployedAt } from './execute.js';
+import { balanceIn, creditBalances, DEVNET_MINTER } from './feeToken.js';
 import { GWEI } from './fees.js';
 import { invokeTransactionHash } from './hash.js';
 import { RollupSnapshots } from './snapshots.js';
-import type { BlockId, ContractState, Felt, GasPrices, InvokeV3, RollupState, SealedBlock } from './types.js';
+import type { BlockId, ContractState, Felt, GasPrices, InvokeV3, SealedBlock } from './types.js';
 
 /** starknet-devnet's chargeable account: it signs and pays for mints. */
 export const CHARGEABLE_ACCOUNT = {
-  address: 0x1caf2df5ed5dde1ae3faef4acd72522ac3cb16e23f6dc4c7f9faed67124c511n,
+  address: DEVNET_MINTER,
   privateKey: 0x5fb2959e3011a873a7160f5bb32b0ecen,
   /** starknet-devnet's default (Cairo 1 OpenZeppelin) account class. */
   classHash: 0x61dac032f228abef9c6626f995015233097ae253a7f72d68552db02f2971b8fn,
@@ -53,7 +55,6 @@ export interface GasPriceReport {
 
 const selector = (name: string): Felt => keccak(new TextEncoder().encode(name));
 const PERMISSIONED_MINT = selector('permissioned_mint');
-const TRANSFER = selector('Transfer');
 const U128 = (1n << 128n) - 1n;
 const felt = (n: bigint) => '0x' + n.toString(16);
 
@@ -81,12 +82,15 @@ export class RollupControls {
     return registry.get(chain) ?? RollupControls.attach(chain, []);
   }
 
-  /** A fee-token balance (ETH in wei, STRK in fri) at a block; 0 where no contract is. */
+  /** A fee-token balance (ETH in wei, STRK in fri) at a block: the token's storage (0 where it holds none). */
   balance(address: Felt, unit: FeeUnit, id: BlockId = { tag: 'latest' }): bigint {
     const block = this.chain.block(id);
     if (block === undefined) throw new RollupError(24, 'Block not found');
-    const c = this.chain.stateAt(block).get(address);
-    return c === undefined ? 0n : unit === 'WEI' ? c.balanceWei : c.balanceFri;
+    return balanceIn(this.chain.stateAt(block), this.token(unit), address);
+  }
+
+  private token(unit: FeeUnit): Felt {
+    return unit === 'WEI' ? this.chain.config.feeTokens.eth : this.chain.config.feeTokens.strk;
   }
 
   /**
@@ -95,29 +99,33 @@ export class RollupControls {
    */
   mint(address: Felt, amount: bigint, unit: FeeUnit): { newBalance: bigint; txHash: Felt } {
     const chain = this.chain;
-    const token = unit === 'WEI' ? chain.config.feeTokens.eth : chain.config.feeTokens.strk;
+    const token = this.token(unit);
     const before = chain.stateAt(chain.pending());
-    if (!before.has(token))
+    if (deployedAt(before, token) === undefined)
       throw new DevgateError(`the ${unit === 'WEI' ? 'ETH' : 'STRK'} fee token ${felt(token)} is not deployed on this network (seed feeTokens and contracts)`);
     const recipient = before.get(address);
     if (recipient === undefined) {
       throw new DevgateError(`no contract at ${felt(address)}: devgate keeps fee-token balances on deployed contracts only (it models no DEPLOY_ACCOUNT)`);
     }
-    const newBalance = (unit === 'WEI' ? recipient.balanceWei : recipient.balanceFri) + amount;
+    const newBalance = balanceIn(before, token, address) + amount;
     if (newBalance >= MAX_BALANCE) throw new InvalidArgument(`"amount": the balance would reach ${newBalance}; devgate keeps fee-token balances below 2^128`);
 
     const c = chain.config;
     let payer = before.get(CHARGEABLE_ACCOUNT.address);
     if (payer === undefined) {
-      payer = {
+      const account: ContractState = {
         classHash: CHARGEABLE_ACCOUNT.classHash,
         publicKey: BigInt(getStarkKey(felt(CHARGEABLE_ACCOUNT.privateKey))),
         nonce: 0n,
-        balanceWei: CHARGEABLE_BALANCE,
-        balanceFri: CHARGEABLE_BALANCE,
         storage: new Map(),
       };
-      chain.editPendingState((s) => new Map(s).set(CHARGEABLE_ACCOUNT.address, payer!));
+      payer = account;
+      const { eth, strk } = c.feeTokens;
+      chain.editPendingState((s) => {
+        const next = new Map(s).set(CHARGEABLE_ACCOUNT.address, account);
+        for (const t of [eth, strk]) creditBalances(next, t, [[CHARGEABLE_ACCOUNT.address, CHARGEABLE_BALANCE]]);
+        return next;
+      });
     }
     const bound = (maxAmount: bigint, maxPricePerUnit: bigint) => ({ maxAmount, maxPricePerUnit });
     const unsigned: InvokeV3 = {
@@ -139,15 +147,13 @@ export class RollupControls {
       feeDataAvailabilityMode: 'L1',
     };
     const sig = sign(felt(invokeTransactionHash(unsigned, c.chainId)), felt(CHARGEABLE_ACCOUNT.privateKey));
-    const transfer = { fromAddress: token, keys: [TRANSFER, 0n, address], data: [amount & U128, amount >> 128n] };
     let txHash: Felt;
     try {
-      txHash = chain.addInvokeTransaction({ ...unsigned, signature: [sig.r, sig.s] }, { events: [transfer], messages: [], storageWrites: [] });
+      txHash = chain.addInvokeTransaction({ ...unsigned, signature: [sig.r, sig.s] });
     } catch (err) {
       chain.editPendingState(() => before); // a failed mint leaves nothing behind
       throw err;
     }
-    chain.editPendingState((s) => credit(s, address, unit, amount));
     return { newBalance: this.balance(address, unit, { tag: 'pending' }), txHash };
   }
 
@@ -189,15 +195,7 @@ export class RollupControls {
   /** The predeployed accounts with their balances at the pending state. */
   accountBalances(): { account: PredeployedAccount; wei: bigint; fri: bigint }[] {
     const state = this.chain.stateAt(this.chain.pending());
-    return this.accounts.map((account) => {
-      const c = state.get(account.address);
-      return { account, wei: c?.balanceWei ?? 0n, fri: c?.balanceFri ?? 0n };
-    });
+    const { eth, strk } = this.chain.config.feeTokens;
+    return this.accounts.map((account) => ({ account, wei: balanceIn(state, eth, account.address), fri: balanceIn(state, strk, account.address) }));
   }
-}
-
-function credit(state: RollupState, address: Felt, unit: FeeUnit, amount: bigint): RollupState {
-  const c = state.get(address)!;
-  const next: ContractState = unit === 'WEI' ? { ...c, balanceWei: c.balanceWei + amount } : { ...c, balanceFri: c.balanceFri + amount };
-  return new Map(state).set(address, next);
 }

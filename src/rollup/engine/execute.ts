@@ -4,6 +4,7 @@
  */
 import { Point, poseidonHashMany, Signature, verify } from '@scure/starknet';
 import { RollupError } from '../../errors.js';
+import { balanceIn, ERC20Failure, moveBalance, TokenRun, writeStorage } from './feeToken.js';
 import { feeUnit, gasConsumed, gasPriceFor, maxFeeOf } from './fees.js';
 import { deployedAddress, transactionHash } from './hash.js';
 import type {
@@ -14,9 +15,9 @@ import type {
   InvokeTransaction,
   L1HandlerTx,
   OutcomeInput,
+  RollupEvent,
   RollupState,
   RollupTransaction,
-  StorageWrite,
   TxOutcome,
 } from './types.js';
 
@@ -36,6 +37,8 @@ export interface ApplyOptions {
   readonly chainId: Felt;
   readonly gasPrices: GasPrices;
   readonly sequencerAddress: Felt;
+  /** The fee-token contracts: fees are charged from their balances, calls to them run natively (feeToken.ts). */
+  readonly feeTokens: { readonly eth: Felt; readonly strk: Felt };
   /** Check the signature against the account's public key (estimates may skip it). */
   readonly validate: boolean;
   /** Check max fee, resource bounds and balance, and charge the fee (estimates only measure it). */
@@ -161,12 +164,8 @@ function payerOf(
         'Account validation failed: the constructor calldata has no public key (an account constructor takes public_key first).',
       );
     if (tx.nonce !== 0n) throw new TransactionFailure('nonce', `Invalid transaction nonce. Expected: 0x0, got: ${felt(tx.nonce)}`);
-    const funded = state.get(address) ?? { classHash: 0n, nonce: 0n, balanceWei: 0n, balanceFri: 0n, storage: new Map() };
-    return {
-      address,
-      account: { classHash: tx.classHash, publicKey, nonce: 0n, balanceWei: funded.balanceWei, balanceFri: funded.balanceFri, storage: funded.storage },
-      publicKey,
-    };
+    const storage = state.get(address)?.storage ?? new Map<Felt, Felt>();
+    return { address, account: { classHash: tx.classHash, publicKey, nonce: 0n, storage }, publicKey };
   }
   const sender = deployedAt(state, tx.senderAddress);
   if (sender === undefined) throw new TransactionFailure('not-deployed', `Requested contract address ${felt(tx.senderAddress)} is not deployed.`);
@@ -177,26 +176,76 @@ function payerOf(
   return { address: tx.senderAddress, account: sender, publicKey: sender.publicKey };
 }
 
-/** What an INVOKE did (given, or derived from its calls); DEPLOY_ACCOUNT and DECLARE emit nothing in the simulation. */
-function outcomeOf(state: RollupState, tx: Exclude<RollupTransaction, L1HandlerTx>, given: OutcomeInput | undefined): TxOutcome {
-  if (tx.kind === 'DEPLOY_ACCOUNT' || tx.kind === 'DECLARE') return NO_OUTCOME;
+/** What an INVOKE did and, when a call failed, why it reverted (then it did nothing). */
+interface Execution {
+  readonly outcome: TxOutcome;
+  readonly revertReason?: string;
+}
+
+const asciiHex = (s: string) => '0x' + Buffer.from(s, 'latin1').toString('hex');
+
+/** A revert reason shaped as Starknet's: the failing call and the Cairo error (felt and text). */
+function revertReason(index: number, call: Call, message: string): string {
+  return (
+    `Transaction execution has failed:\n${index}: Error in the called contract (contract address: ${felt(call.to)}, selector: ${felt(call.selector)}):\n` +
+    `Execution failed. Failure reason: ${asciiHex(message.slice(0, 31))} ('${message}').\n`
+  );
+}
+
+/**
+ * What an INVOKE did: calls to a deployed fee token run natively (src/rollup/engine/feeToken.ts: balances
+ * move, OZ's Transfer/Approval events), the others as the simulation derives a call (or as given). A given
+ * part replaces that part for the whole transaction, except the token's balance writes, which always apply
+ * (given writes come after them). DEPLOY_ACCOUNT and DECLARE emit nothing in the simulation.
+ */
+function executionOf(state: RollupState, tx: Exclude<RollupTransaction, L1HandlerTx>, given: OutcomeInput | undefined, opts: ApplyOptions): Execution {
+  if (tx.kind === 'DEPLOY_ACCOUNT' || tx.kind === 'DECLARE') return { outcome: NO_OUTCOME };
   const calls = decodeCalls(tx.calldata);
   if (calls === undefined)
     throw new TransactionFailure(
       'execution',
       'Execution failed: calldata is not an account multicall [n_calls, (to, selector, calldata_len, ...calldata) * n_calls].',
     );
-  const outcome = derivedOutcome(calls, given);
-  for (const target of [...calls.map((c) => c.to), ...outcome.storageWrites.map((w) => w.contractAddress)]) {
+  const isToken = (c: Call) => (c.to === opts.feeTokens.eth || c.to === opts.feeTokens.strk) && deployedAt(state, c.to) !== undefined;
+  const others = calls.filter((c) => !isToken(c));
+  const derived = derivedOutcome(others, given);
+  for (const target of [...others.map((c) => c.to), ...derived.storageWrites.map((w) => w.contractAddress)]) {
     if (deployedAt(state, target) === undefined) throw new TransactionFailure('execution', `Requested contract address ${felt(target)} is not deployed.`);
   }
-  return outcome;
+  const runs = new Map<Felt, TokenRun>();
+  const events: RollupEvent[] = [];
+  for (const [i, c] of calls.entries()) {
+    if (!isToken(c)) {
+      events.push({ fromAddress: c.to, keys: [c.selector], data: c.calldata });
+      continue;
+    }
+    const run = runs.get(c.to) ?? runs.set(c.to, new TokenRun(state, c.to)).get(c.to)!;
+    const before = run.events.length;
+    try {
+      run.call(tx.senderAddress, c.selector, c.calldata);
+    } catch (err) {
+      if (err instanceof ERC20Failure) return { outcome: NO_OUTCOME, revertReason: revertReason(i, c, err.message) };
+      throw err;
+    }
+    events.push(...run.events.slice(before));
+  }
+  const tokenWrites = [...runs.values()].flatMap((r) => r.writes);
+  return {
+    outcome: {
+      events: given?.events ?? events,
+      messages: derived.messages,
+      storageWrites: [...tokenWrites, ...derived.storageWrites],
+    },
+  };
 }
 
 /**
  * Applies a transaction to `state`: its account's nonce and signature, what it did, its gas and fee
- * (checked against its bounds and the balance, and charged when `opts.charge`). Returns the new state
- * (a copy) and the executed transaction; throws TransactionFailure.
+ * (checked against its bounds and the balance, and charged when `opts.charge` from the fee token's
+ * balance of the payer to the sequencer's, after execution as Starknet does). A call that fails
+ * (ERC20: insufficient balance, ...) reverts the transaction: it is still included, its nonce moves and
+ * its fee is charged, its calls change nothing. Returns the new state (a copy) and the executed
+ * transaction; throws TransactionFailure for what Starknet refuses at submission.
  */
 export function applyTransaction(
   state: RollupState,
@@ -213,13 +262,13 @@ export function applyTransaction(
       `Account validation failed: invalid signature for transaction ${felt(hash)} and public key ${felt(payer.publicKey)}.`,
     );
   }
-  const outcome = outcomeOf(state, tx, given);
+  let execution = executionOf(state, tx, given, opts);
 
-  const gas = gasConsumed(tx, outcome);
   const price = gasPriceFor(tx, opts.gasPrices);
-  const fee = gas * price;
   const unit = feeUnit(tx);
-  const balance = unit === 'WEI' ? payer.account.balanceWei : payer.account.balanceFri;
+  const token = unit === 'WEI' ? opts.feeTokens.eth : opts.feeTokens.strk;
+  const gas = gasConsumed(tx, execution.outcome);
+  const fee = gas * price;
   if (opts.charge) {
     if (tx.version === 1 && tx.maxFee < fee)
       throw new TransactionFailure('resources', `Max fee (${tx.maxFee}) is below the minimal fee (${fee}) of the transaction.`);
@@ -233,6 +282,7 @@ export function applyTransaction(
       }
     }
     const maxFee = maxFeeOf(tx);
+    const balance = balanceIn(state, token, payer.address);
     if (balance < maxFee)
       throw new TransactionFailure(
         'balance',
@@ -240,20 +290,25 @@ export function applyTransaction(
       );
   }
 
-  const next = new Map(state);
   const charged = opts.charge ? fee : 0n;
-  const debit = (c: ContractState): ContractState =>
-    unit === 'WEI' ? { ...c, balanceWei: c.balanceWei - charged } : { ...c, balanceFri: c.balanceFri - charged };
-  next.set(payer.address, { ...debit(payer.account), nonce: payer.account.nonce + 1n });
-  const sequencer = next.get(opts.sequencerAddress);
-  if (sequencer !== undefined && charged > 0n) {
-    next.set(
-      opts.sequencerAddress,
-      unit === 'WEI' ? { ...sequencer, balanceWei: sequencer.balanceWei + charged } : { ...sequencer, balanceFri: sequencer.balanceFri + charged },
-    );
+  const settle = (e: Execution): Map<Felt, ContractState> => {
+    const next = new Map(state);
+    next.set(payer.address, { ...payer.account, nonce: payer.account.nonce + 1n });
+    writeStorage(next, e.outcome.storageWrites);
+    if (charged > 0n) moveBalance(next, token, payer.address, opts.sequencerAddress, charged);
+    return next;
+  };
+  let next: Map<Felt, ContractState>;
+  try {
+    next = settle(execution);
+  } catch (err) {
+    if (!(err instanceof ERC20Failure)) throw err;
+    // The calls spent what the fee needed: they revert, the fee is charged from the balance before them.
+    execution = { outcome: NO_OUTCOME, revertReason: `Insufficient fee token balance: the calls left less than the actual fee (${fee}).` };
+    next = settle(execution);
   }
-  writeStorage(next, outcome.storageWrites);
-  return { state: next, executed: { hash, tx, outcome, gasConsumed: gas, actualFee: fee } };
+  const executed: ExecutedTx = { hash, tx, outcome: execution.outcome, gasConsumed: gas, actualFee: fee };
+  return { state: next, executed: execution.revertReason === undefined ? executed : { ...executed, revertReason: execution.revertReason } };
 }
 
 /**
@@ -281,17 +336,6 @@ function applyL1Handler(
   const next = new Map(state);
   writeStorage(next, outcome.storageWrites);
   return { state: next, executed: { hash: transactionHash(tx, opts.chainId), tx, outcome, gasConsumed: gas, actualFee: fee } };
-}
-
-function writeStorage(state: Map<Felt, ContractState>, writes: readonly StorageWrite[]): void {
-  const byContract = new Map<Felt, StorageWrite[]>();
-  for (const w of writes) byContract.set(w.contractAddress, [...(byContract.get(w.contractAddress) ?? []), w]);
-  for (const [address, ws] of byContract) {
-    const c = state.get(address)!;
-    const storage = new Map(c.storage);
-    for (const w of ws) storage.set(w.key, w.value);
-    state.set(address, { ...c, storage });
-  }
 }
 
 /** The Starknet error a submission failure is answered with. */

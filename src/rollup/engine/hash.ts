@@ -160,7 +160,7 @@ function gasPricesHash(p: GasPrices): Felt {
 
 /**
  * The state commitment: Poseidon over a prefix and one leaf per contract, in address order; a
- * leaf is Poseidon(address, class hash, nonce, public key, ETH balance, STRK balance, storage root),
+ * leaf is Poseidon(address, class hash, nonce, public key, storage root) (fee-token balances are the tokens' storage),
  * the storage root Poseidon over the (key, value) pairs in key order.
  */
 export function stateCommitment(state: RollupState): Felt {
@@ -175,7 +175,7 @@ function contractLeaf(address: Felt, c: ContractState): Felt {
   const cached = leafCache.get(c);
   if (cached !== undefined && cached.address === address) return cached.leaf;
   const slots = [...c.storage.entries()].filter(([, v]) => v !== 0n).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const leaf = poseidonHashMany([address, c.classHash, c.nonce, c.publicKey ?? 0n, c.balanceWei, c.balanceFri, commit(slots.flat())]);
+  const leaf = poseidonHashMany([address, c.classHash, c.nonce, c.publicKey ?? 0n, commit(slots.flat())]);
   leafCache.set(c, { address, leaf });
   return leaf;
 }

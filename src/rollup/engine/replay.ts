@@ -10,6 +10,7 @@ export interface ReplayContext {
   readonly chainId: Felt;
   readonly gasPrices: GasPrices;
   readonly sequencerAddress: Felt;
+  readonly feeTokens: { readonly eth: Felt; readonly strk: Felt };
 }
 
 /** The states before and after each transaction of `txs`, applied in order from `start`. */

@@ -39,6 +39,7 @@ export function simulateTransactions(
         chainId: chain.config.chainId,
         gasPrices: block.gasPrices,
         sequencerAddress: block.sequencerAddress,
+        feeTokens: chain.config.feeTokens,
         validate: opts.validate ?? true,
         charge: opts.charge ?? false,
         isDeclared,

@@ -1,8 +1,8 @@
 /**
  * A block's state diff, as Starknet's state update reports it: what changed between the state before
- * the block and the state after it. The simulation's state holds contracts (class, nonce, storage)
- * and fee-token balances kept on the holder; the diff reports storage, nonces, deployed contracts
- * and declared classes. Balances are not storage in the simulation, so they are not in the diff.
+ * the block and the state after it. The simulation's state holds contracts (class, nonce, storage;
+ * fee-token balances are the tokens' storage); the diff reports storage, nonces, deployed contracts
+ * and declared classes.
  */
 import { declaredBy } from './classes.js';
 import type { ExecutedTx, Felt, RollupState } from './types.js';

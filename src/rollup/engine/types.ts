@@ -189,6 +189,8 @@ export interface ExecutedTx {
   readonly gasConsumed: bigint;
   /** Charged fee in wei (v1) or fri (v3). */
   readonly actualFee: bigint;
+  /** Present when execution reverted (the fee was charged, the nonce moved, the calls changed nothing). */
+  readonly revertReason?: string;
 }
 
 /** One contract (accounts are contracts with a public key). */
@@ -196,11 +198,9 @@ export interface ContractState {
   readonly classHash: Felt;
   readonly publicKey?: Felt;
   readonly nonce: bigint;
-  /** Fee-token balances: ETH in wei (v1 fees) and STRK in fri (v3 fees). */
-  readonly balanceWei: bigint;
-  readonly balanceFri: bigint;
+  /** Fee-token balances are storage of the token contracts (src/rollup/engine/feeToken.ts), not fields here. */
   readonly storage: ReadonlyMap<Felt, Felt>;
-  /** false: only balances, no contract deployed at the address yet. */
+  /** false: no contract deployed at the address (a fee token a seed does not deploy, holding balances). */
   readonly deployed?: false;
 }
 

@@ -1,13 +1,15 @@
 /**
  * What starknet_call answers without running Cairo: the views the simulation models, read from its
- * state. Fee tokens (seed `feeTokens`): balanceOf/balance_of (u256 [low, high] of the account's
- * ETH wei or STRK fri), decimals (18), symbol, name, totalSupply/total_supply (the sum of balances).
+ * state. Fee tokens (seed `feeTokens`): balanceOf/balance_of and allowance (u256 [low, high], read from
+ * the token's storage at OZ's addresses, src/rollup/engine/feeToken.ts), decimals (18), symbol, name,
+ * totalSupply/total_supply (its ERC20_total_supply storage).
  * Accounts: get_public_key/getPublicKey, get_nonce/getNonce. Anything else: error 40, saying so.
  */
 import { keccak } from '@scure/starknet';
 import { RollupError } from '../../errors.js';
 import type { RollupConfig } from '../engine/chain.js';
 import { deployedAt } from '../engine/execute.js';
+import { allowanceIn, balanceIn, totalSupplyIn, u256 } from '../engine/feeToken.js';
 import { shortString } from '../engine/hash.js';
 import type { Felt, RollupState } from '../engine/types.js';
 import { feltHex } from '../format.js';
@@ -21,8 +23,7 @@ const NAME = sel('name');
 const SUPPLY = sel('totalSupply', 'total_supply');
 const PUBLIC_KEY = sel('get_public_key', 'getPublicKey');
 const NONCE = sel('get_nonce', 'getNonce');
-const U128 = (1n << 128n) - 1n;
-const u256 = (n: bigint) => [n & U128, n >> 128n];
+const ALLOWANCE = sel('allowance');
 
 export interface CallRequest {
   readonly contractAddress: Felt;
@@ -35,16 +36,20 @@ export function modelledCall(state: RollupState, config: RollupConfig, req: Call
   const contract = deployedAt(state, req.contractAddress);
   if (contract === undefined) throw new RollupError(20, 'Contract not found');
   const token = req.contractAddress === config.feeTokens.eth ? 'eth' : req.contractAddress === config.feeTokens.strk ? 'strk' : undefined;
-  const balanceOf = (c: { balanceWei: bigint; balanceFri: bigint } | undefined) => (c === undefined ? 0n : token === 'eth' ? c.balanceWei : c.balanceFri);
   if (token !== undefined) {
+    const address = req.contractAddress;
     if (BALANCE.has(req.selector)) {
       if (req.calldata.length !== 1) throw notModelled(req, `balanceOf takes one argument (the account), got ${req.calldata.length}`);
-      return u256(balanceOf(state.get(req.calldata[0]!)));
+      return u256(balanceIn(state, address, req.calldata[0]!));
+    }
+    if (ALLOWANCE.has(req.selector)) {
+      if (req.calldata.length !== 2) throw notModelled(req, `allowance takes two arguments (owner, spender), got ${req.calldata.length}`);
+      return u256(allowanceIn(state, address, req.calldata[0]!, req.calldata[1]!));
     }
     if (DECIMALS.has(req.selector)) return [18n];
     if (SYMBOL.has(req.selector)) return [shortString(token === 'eth' ? 'ETH' : 'STRK')];
     if (NAME.has(req.selector)) return [shortString(token === 'eth' ? 'Ether' : 'Starknet Token')];
-    if (SUPPLY.has(req.selector)) return u256([...state.values()].reduce((sum, c) => sum + balanceOf(c), 0n));
+    if (SUPPLY.has(req.selector)) return u256(totalSupplyIn(state, address));
   }
   if (contract.publicKey !== undefined) {
     if (PUBLIC_KEY.has(req.selector)) return [contract.publicKey];

@@ -106,8 +106,8 @@ export function formatClass(c: SierraClass): Record<string, unknown> {
 
 /**
  * A receipt without block info. The simulation charges all gas at the L1 gas price (wei for v1, fri
- * for v3), so execution_resources reports it as l1_gas. Transactions the simulation accepts never
- * revert (a failing one is refused at submission), so execution_status is SUCCEEDED.
+ * for v3), so execution_resources reports it as l1_gas. A transaction whose call failed (a fee-token
+ * call's OZ assertion) is REVERTED with its revert_reason; what Starknet refuses is refused at submission.
  */
 export function formatReceiptBody(e: ExecutedTx, finality: Finality): Record<string, unknown> {
   const t = e.tx;
@@ -117,12 +117,17 @@ export function formatReceiptBody(e: ExecutedTx, finality: Finality): Record<str
     ...(t.kind === 'L1_HANDLER' ? { message_hash: '0x' + l1ToL2MessageHash(t).toString(16).padStart(64, '0') } : {}),
     transaction_hash: feltHex(e.hash),
     actual_fee: { amount: feltHex(e.actualFee), unit: feeUnit(e.tx) },
-    execution_status: 'SUCCEEDED',
+    ...executionStatus(e),
     finality_status: finality,
     messages_sent: e.outcome.messages.map((m) => ({ from_address: feltHex(m.fromAddress), to_address: feltHex(m.toAddress), payload: m.payload.map(feltHex) })),
     events: e.outcome.events.map((ev) => ({ from_address: feltHex(ev.fromAddress), keys: ev.keys.map(feltHex), data: ev.data.map(feltHex) })),
     execution_resources: { l1_gas: Number(e.gasConsumed), l1_data_gas: 0, l2_gas: 0 },
   };
+}
+
+/** execution_status, with revert_reason when REVERTED (receipts; transaction statuses call it failure_reason). */
+export function executionStatus(e: ExecutedTx): { execution_status: 'SUCCEEDED' } | { execution_status: 'REVERTED'; revert_reason: string } {
+  return e.revertReason === undefined ? { execution_status: 'SUCCEEDED' } : { execution_status: 'REVERTED', revert_reason: e.revertReason };
 }
 
 /** Finality statuses of receipts: spec 0.9 calls a pending transaction's PRE_CONFIRMED. */

@@ -126,5 +126,5 @@ export function formatTrace(e: ExecutedTx, before: RollupState, after: RollupSta
     events: on(events, -1),
     messages: on(messages, -1),
   });
-  return { type: 'INVOKE', ...common, execute_invocation: execute };
+  return { type: 'INVOKE', ...common, execute_invocation: e.revertReason === undefined ? execute : { revert_reason: e.revertReason } };
 }

@@ -103,11 +103,13 @@ interface Item {
   readonly isByte: boolean;
 }
 
-/** An item header at `at`, in an enclosing span ending at `limit`, as geth's Stream.Kind reads it. */
-function readItem(b: Uint8Array, at: number, limit: number, outer: boolean, goType: () => string): Item {
+/**
+ * An item header at `at`, in an enclosing span ending at `limit`, as geth's Stream.Kind reads it. `goType` names the Go
+ * type in an error; it is a function so that nothing is built for it unless an error is thrown (no closures or
+ * strings per field on the path every transaction takes).
+ */
+function readItem(b: Uint8Array, at: number, limit: number, outer: boolean, goType: TypeName): Item {
   const prefix = b[at]!;
-  const tooLarge = () => new GethDecodeError(outer ? TOO_LARGE : 'rlp: element is larger than containing list');
-  const canonSize = () => new GethDecodeError(`rlp: non-canonical size information for ${goType()}`);
   if (prefix < 0x80) return { isList: false, start: at, end: at + 1, isByte: true };
   let start: number;
   let length: number;
@@ -119,46 +121,61 @@ function readItem(b: Uint8Array, at: number, limit: number, outer: boolean, goTy
   } else {
     isList = prefix >= 0xf8;
     const n = prefix - (isList ? 0xf7 : 0xb7);
-    if (at + 1 + n > limit) throw tooLarge();
-    if (b[at + 1] === 0) throw canonSize();
+    if (at + 1 + n > limit) throw tooLarge(outer);
+    if (b[at + 1] === 0) throw canonSize(goType);
     length = 0;
     for (let i = 0; i < n; i++) length = length * 256 + b[at + 1 + i]!;
-    if (length < 56) throw canonSize();
+    if (length < 56) throw canonSize(goType);
     start = at + 1 + n;
   }
-  if (start + length > limit) throw tooLarge();
+  if (start + length > limit) throw tooLarge(outer);
   return { isList, start, end: start + length, isByte: false };
 }
 
+/** The Go type an item decodes into, for an error's text: a struct, or a field of one. */
+type TypeName = string | { readonly shape: Shape; readonly field: number };
+
+const typeText = (t: TypeName): string => {
+  if (typeof t === 'string') return t;
+  const [name, kind, listType] = t.shape.fields[t.field]!;
+  return `${kind === 'list' ? listType : GO_TYPE[kind]}, decoding into (${t.shape.goType}).${name}`;
+};
+const tooLarge = (outer: boolean) => new GethDecodeError(outer ? TOO_LARGE : 'rlp: element is larger than containing list');
+const canonSize = (t: TypeName) => new GethDecodeError(`rlp: non-canonical size information for ${typeText(t)}`);
+
 /** Checks one field's item as geth's decoder for its Go type does; throws geth's text. */
-function checkField(b: Uint8Array, item: Item, kind: Kind, listType: string | undefined, where: string): void {
-  const fail = (msg: string, goType = kind === 'list' ? listType! : GO_TYPE[kind]) => new GethDecodeError(`rlp: ${msg} for ${goType}, decoding into ${where}`);
+function checkField(b: Uint8Array, item: Item, kind: Kind, listType: string | undefined, struct: string, name: string): void {
   if (kind === 'list') {
-    if (!item.isList) throw fail('expected input list');
+    if (!item.isList) throw fieldError('expected input list', kind, listType, struct, name);
     return;
   }
-  if (item.isList) throw fail('expected input string or byte');
+  if (item.isList) throw fieldError('expected input string or byte', kind, listType, struct, name);
   const size = item.end - item.start;
   if (kind === 'bytes') {
-    if (!item.isByte && size === 1 && b[item.start]! < 0x80) throw fail('non-canonical size information');
+    if (!item.isByte && size === 1 && b[item.start]! < 0x80) throw fieldError('non-canonical size information', kind, listType, struct, name);
     return;
   }
   if (kind === 'addr' || kind === 'addrOrNil') {
     if (kind === 'addrOrNil' && !item.isByte && size === 0) return;
     const got = item.isByte ? 1 : size;
-    if (got < 20) throw fail('input string too short');
-    if (got > 20) throw fail('input string too long');
+    if (got < 20) throw fieldError('input string too short', kind, listType, struct, name);
+    if (got > 20) throw fieldError('input string too long', kind, listType, struct, name);
     return;
   }
   // Integers: uint64, *big.Int, *uint256.Int.
   if (item.isByte) {
-    if (b[item.start] === 0) throw fail('non-canonical integer (leading zero bytes)');
+    if (b[item.start] === 0) throw fieldError('non-canonical integer (leading zero bytes)', kind, listType, struct, name);
     return;
   }
-  if (kind === 'uint64' && size > 8) throw fail('input string too long');
+  if (kind === 'uint64' && size > 8) throw fieldError('input string too long', kind, listType, struct, name);
   if (kind === 'u256' && size > 32) throw new GethDecodeError('rlp: value too large for uint256');
-  if (size === 1 && b[item.start]! < 0x80) throw fail('non-canonical size information');
-  if (size > 0 && b[item.start] === 0) throw fail('non-canonical integer (leading zero bytes)');
+  if (size === 1 && b[item.start]! < 0x80) throw fieldError('non-canonical size information', kind, listType, struct, name);
+  if (size > 0 && b[item.start] === 0) throw fieldError('non-canonical integer (leading zero bytes)', kind, listType, struct, name);
+}
+
+/** geth's text for a field that does not decode into its Go type. */
+function fieldError(msg: string, kind: Kind, listType: string | undefined, struct: string, name: string): GethDecodeError {
+  return new GethDecodeError(`rlp: ${msg} for ${kind === 'list' ? listType! : GO_TYPE[kind]}, decoding into (${struct}).${name}`);
 }
 
 /**
@@ -173,15 +190,15 @@ export function gethTxFields(raw: Uint8Array): Uint8Array[] | undefined {
   const shape = SHAPES[type];
   if (shape === undefined) throw new GethDecodeError('transaction type not supported');
   const body = type === 0 ? 0 : 1;
-  const list = readItem(raw, body, raw.length, true, () => shape.goType);
+  const list = readItem(raw, body, raw.length, true, shape.goType);
   if (!list.isList) throw new GethDecodeError(`rlp: expected input list for ${shape.goType}`);
   const fields: Uint8Array[] = [];
   let at = list.start;
-  for (const [name, kind, listType] of shape.fields) {
+  for (let i = 0; i < shape.fields.length; i++) {
     if (at >= list.end) throw new GethDecodeError(`rlp: too few elements for ${shape.goType}`);
-    const where = `(${shape.goType}).${name}`;
-    const item = readItem(raw, at, list.end, false, () => `${kind === 'list' ? listType : GO_TYPE[kind]}, decoding into ${where}`);
-    checkField(raw, item, kind, listType, where);
+    const [name, kind, listType] = shape.fields[i]!;
+    const item = readItem(raw, at, list.end, false, { shape, field: i });
+    checkField(raw, item, kind, listType, shape.goType, name);
     fields.push(raw.subarray(item.start, item.end));
     at = item.end;
   }
@@ -193,13 +210,13 @@ export function gethTxFields(raw: Uint8Array): Uint8Array[] | undefined {
 /** The fields of a blob transaction's network form (or its canonical form) when they are a list of scalars; undefined if not. */
 export function blobTxFields(raw: Uint8Array): Uint8Array[] | undefined {
   try {
-    const outer = readItem(raw, 1, raw.length, true, () => 'types.BlobTx');
+    const outer = readItem(raw, 1, raw.length, true, 'types.BlobTx');
     if (!outer.isList || outer.start >= outer.end) return undefined;
-    const first = readItem(raw, outer.start, outer.end, false, () => 'types.BlobTx');
+    const first = readItem(raw, outer.start, outer.end, false, 'types.BlobTx');
     const list = first.isList ? first : outer;
     const fields: Uint8Array[] = [];
     for (let at = list.start; at < list.end; ) {
-      const item = readItem(raw, at, list.end, false, () => 'types.BlobTx');
+      const item = readItem(raw, at, list.end, false, 'types.BlobTx');
       fields.push(item.isList ? new Uint8Array(0) : raw.subarray(item.start, item.end));
       at = item.end;
     }

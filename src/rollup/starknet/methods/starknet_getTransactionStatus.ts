@@ -25,6 +25,10 @@ export const starknet_getTransactionStatus = defineMethod({
       if (isV09(ctx)) throw new RollupError(29, 'Transaction hash not found');
       return { finality_status: 'REJECTED' };
     }
-    return { finality_status: found.block === undefined ? pendingFinality(ctx) : finalityOf(found.block), execution_status: 'SUCCEEDED' };
+    const finality_status = found.block === undefined ? pendingFinality(ctx) : finalityOf(found.block);
+    const reason = found.tx.revertReason;
+    return reason === undefined
+      ? { finality_status, execution_status: 'SUCCEEDED' }
+      : { finality_status, execution_status: 'REVERTED', failure_reason: reason };
   },
 });

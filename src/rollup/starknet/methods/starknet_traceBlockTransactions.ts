@@ -17,7 +17,12 @@ export function blockTraces(ctx: RollupContext, block: SealedBlock | PendingBloc
     throw new DevgateError('the transactions of the genesis block cannot be traced: devgate keeps the seed state only after them');
   }
   const start = parent?.state ?? new Map();
-  const steps = replay(start, block.transactions, { chainId: config.chainId, gasPrices: block.gasPrices, sequencerAddress: block.sequencerAddress });
+  const steps = replay(start, block.transactions, {
+    chainId: config.chainId,
+    gasPrices: block.gasPrices,
+    sequencerAddress: block.sequencerAddress,
+    feeTokens: config.feeTokens,
+  });
   return steps.map((s) => ({
     transaction_hash: feltHex(s.executed.hash),
     trace_root: formatTrace(s.executed, s.before, s.after, config, {
