@@ -92,4 +92,12 @@ describe('eth_fillTransaction', () => {
     const receipt = await createPublicClient({ chain, transport: http(url) }).waitForTransactionReceipt({ hash });
     expect(receipt.status).toBe('success');
   });
+
+  it("a request past EIP-7825's gas cap is refused in geth's words (ValidateTransaction's ErrGasLimitTooHigh), not -32603", async () => {
+    const gas = '0x1000001';
+    for (const method of ['eth_sendTransaction', 'eth_signTransaction', 'eth_fillTransaction']) {
+      const { error } = await rpc(method, [{ from: ACCOUNT0, to: ACCOUNT1, gas }]);
+      expect(error, method).toEqual({ code: -32000, message: 'transaction gas limit too high (cap: 16777216, tx: 16777217)' });
+    }
+  });
 });

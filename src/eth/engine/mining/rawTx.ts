@@ -54,13 +54,21 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common, txFeeCap =
     if (first === 3) return createBlob4844TxFromSerializedNetworkWrapper(raw, { common });
     return createTxFromRLP(raw, { common });
   } catch (err) {
-    const full = err instanceof Error ? err.message : String(err);
-    // geth's ErrGasLimitTooHigh (EIP-7825: a transaction's gas is capped at 2^24 from osaka on).
-    const cap = /gas limit (\d+) exceeds the maximum allowed by EIP-7825 \((\d+)\)/.exec(full);
-    if (cap !== null) throw new TxRejected(`transaction gas limit too high (cap: ${cap[2]}, tx: ${cap[1]})`);
-    const message = full.split(' (')[0]!.split('\n')[0]!;
-    throw new TxRejected(`invalid transaction: ${message}`);
+    throw txBuildRejected(err);
   }
+}
+
+/**
+ * What @ethereumjs threw while making a transaction, as geth's pool refuses it: EIP-7825's gas cap as geth's
+ * ErrGasLimitTooHigh (core/txpool/validation.go ValidateTransaction), anything else `invalid transaction: ...` with
+ * @ethereumjs's first clause (never its object dump). Raw sends and eth_sendTransaction / eth_signTransaction share it.
+ */
+export function txBuildRejected(err: unknown): TxRejected {
+  const full = err instanceof Error ? err.message : String(err);
+  const cap = /gas limit (\d+) exceeds the maximum allowed by EIP-7825 \((\d+)\)/.exec(full);
+  if (cap !== null) return new TxRejected(`transaction gas limit too high (cap: ${cap[2]}, tx: ${cap[1]})`);
+  const message = full.split(' (')[0]!.split('\n')[0]!;
+  return new TxRejected(`invalid transaction: ${message}`);
 }
 
 const num = (b: Uint8Array | undefined): bigint => (b === undefined || b.length === 0 ? 0n : BigInt(`0x${Buffer.from(b).toString('hex')}`));

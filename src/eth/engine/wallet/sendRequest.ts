@@ -7,9 +7,19 @@ import { createTx, type TypedTransaction } from '@ethereumjs/tx';
 import { DevgateError } from '../../../errors.js';
 import type { EthChain } from '../chain/chain.js';
 import type { Miner } from '../mining/miner.js';
+import { txBuildRejected } from '../mining/rawTx.js';
 import { sendNow, type Admission, type SendOutcome } from '../mining/send.js';
 import { fillTransaction, type SendRequest } from './fill.js';
 import { impersonatedTx, type Impersonation } from './impersonation.js';
+
+/** A transaction made from filled fields; @ethereumjs's refusals (EIP-7825's gas cap, ...) in geth's words. */
+function made(make: () => TypedTransaction): TypedTransaction {
+  try {
+    return make();
+  } catch (err) {
+    throw txBuildRejected(err);
+  }
+}
 
 /** The filled transaction of a request: signed by a dev account, or from an impersonated address. */
 async function buildTransaction(
@@ -22,8 +32,8 @@ async function buildTransaction(
   const data = await fillTransaction(chain, req, miner.nextBaseFee());
   const common = chain.commonAt(chain.head().number + 1n, miner.nextHeader().timestamp!);
   const dev = chain.devAccounts().find((a) => a.address.equals(req.from));
-  if (dev !== undefined) return createTx(data as never, { common }).sign(dev.privateKey);
-  if (allowImpersonated && impersonation?.has(req.from)) return impersonatedTx(data, common, req.from);
+  if (dev !== undefined) return made(() => createTx(data as never, { common }).sign(dev.privateKey));
+  if (allowImpersonated && impersonation?.has(req.from)) return made(() => impersonatedTx(data, common, req.from));
   throw new DevgateError(
     `unknown account ${req.from.toString()}: devgate ${allowImpersonated ? 'sends' : 'signs'} only for its dev accounts (eth_accounts)${allowImpersonated ? ' and impersonated ones (anvil_impersonateAccount)' : ''}`,
   );
@@ -53,7 +63,13 @@ export function sendUnsignedRequest(chain: EthChain, miner: Miner, req: SendRequ
   return chain.writer.run(async () => {
     const data = await fillTransaction(chain, req, miner.nextBaseFee());
     const common = chain.commonAt(chain.head().number + 1n, miner.nextHeader().timestamp!);
-    return sendNow(chain, miner, impersonatedTx(data, common, req.from), admit, req.from);
+    return sendNow(
+      chain,
+      miner,
+      made(() => impersonatedTx(data, common, req.from)),
+      admit,
+      req.from,
+    );
   });
 }
 
@@ -64,5 +80,5 @@ export function sendUnsignedRequest(chain: EthChain, miner: Miner, req: SendRequ
  */
 export async function fillRequest(chain: EthChain, miner: Miner, req: SendRequest): Promise<TypedTransaction> {
   const data = await fillTransaction(chain, req, miner.nextBaseFee());
-  return createTx(data as never, { common: chain.commonAt(chain.head().number + 1n, miner.nextHeader().timestamp!) });
+  return made(() => createTx(data as never, { common: chain.commonAt(chain.head().number + 1n, miner.nextHeader().timestamp!) }));
 }
