@@ -62,7 +62,7 @@ Options:
                     268435456, 256 MB)
   --max-mine-blocks N       most blocks one anvil_mine / evm_mine call mines
                     (each pool transaction counts as one more); past it
-                    -32005 (default 10000)
+                    -32005 (default 20000)
   --txpool-max-tx-bytes N   largest pooled transaction (default 131072, geth's)
   --txpool-account-slots N  executable slots (32 KB each) per account (default 16)
   --txpool-global-slots N   executable slots in all (default 5120)

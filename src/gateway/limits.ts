@@ -70,7 +70,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   wsPingIntervalMs: 30_000,
   maxBufferedBytes: 16 * 1024 * 1024,
   maxFiltersPerKey: 1000,
-  maxMineBlocks: 10_000,
+  maxMineBlocks: 20_000,
   txpoolMaxTxBytes: 128 * 1024,
   txpoolAccountSlots: 16,
   txpoolGlobalSlots: 4096 + 1024,

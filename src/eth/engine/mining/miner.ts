@@ -39,7 +39,7 @@ export interface MiningLimits {
 }
 
 /** Without a gateway (engine tests): the gateway's default. */
-const DEFAULT_MINING_LIMITS: MiningLimits = { maxMineBlocks: 10_000 };
+const DEFAULT_MINING_LIMITS: MiningLimits = { maxMineBlocks: 20_000 };
 
 /** Lets other requests (reads of every network, this one's too) be served between two blocks of a long mining call. */
 const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
