@@ -1,23 +1,12 @@
 import { bytesHex } from '../../../hex.js';
 import { InvalidArgument } from '../../../errors.js';
 import { defineMethod, optional } from '../../../rpc/method.js';
-import { object } from '../../../rpc/params.js';
 import type { MinedBlock } from '../../engine/chain/types.js';
 import { TRACE_TIMEOUT_MS, traceBlock } from '../../engine/trace/run.js';
 import { decodeGethRevert } from '../../engine/trace/revert.js';
 import { formatBlock } from '../../format/block.js';
 import type { EthContext } from '../../context.js';
-import { numberOrQuantity } from './params.js';
-
-/** The one param, as evm_mine's: a timestamp, or anvil's `{ timestamp, blocks }`. */
-const mineOptions = (value: unknown): { timestamp?: bigint; blocks?: bigint } => {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { timestamp: numberOrQuantity(value) };
-  const o = object(value);
-  const read = (name: string) => (Object.hasOwn(o, name) && o[name] !== null && o[name] !== undefined ? numberOrQuantity(o[name]) : undefined);
-  const unknown = Object.keys(o).find((k) => k !== 'timestamp' && k !== 'blocks');
-  if (unknown !== undefined) throw new InvalidArgument(`unknown option ${JSON.stringify(unknown)}, want timestamp, blocks`);
-  return { timestamp: read('timestamp'), blocks: read('blocks') };
-};
+import { mineOptions } from './params.js';
 
 /** Most blocks one call mines and answers in full (anvil_mine mines up to 1,000,000 answering null; an answer that size is not). */
 export const MAX_DETAILED_BLOCKS = 1_000n;

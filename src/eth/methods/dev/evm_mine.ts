@@ -1,18 +1,6 @@
-import { InvalidArgument } from '../../../errors.js';
 import { defineMethod, optional } from '../../../rpc/method.js';
-import { object } from '../../../rpc/params.js';
 import type { EthContext } from '../../context.js';
-import { numberOrQuantity } from './params.js';
-
-/** evm_mine's one param: a timestamp (hardhat, ganache), or anvil's `{ timestamp, blocks }`. */
-const mineOptions = (value: unknown): { timestamp?: bigint; blocks?: bigint } => {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { timestamp: numberOrQuantity(value) };
-  const o = object(value);
-  const read = (name: string) => (Object.hasOwn(o, name) && o[name] !== null && o[name] !== undefined ? numberOrQuantity(o[name]) : undefined);
-  const unknown = Object.keys(o).find((k) => k !== 'timestamp' && k !== 'blocks');
-  if (unknown !== undefined) throw new InvalidArgument(`unknown option ${JSON.stringify(unknown)}, want timestamp, blocks`);
-  return { timestamp: read('timestamp'), blocks: read('blocks') };
-};
+import { mineOptions } from './params.js';
 
 /**
  * evm_mine: mines one block now (with every executable pool transaction), at an optional timestamp; anvil's
