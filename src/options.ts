@@ -55,7 +55,10 @@ export interface StartOptions {
    * Default: open, any well-formed key, no rate or daily limit (the `unlimited` plan).
    */
   keys?: string | Record<string, unknown>;
-  /** The admin interface's token, sent as `Authorization: Bearer <token>` (default: the keys file's `adminToken`, else 32 random bytes as hex); read it back as `gw.adminToken`. */
+  /**
+   * The admin interface's token, sent as `Authorization: Bearer <token>` (default: the keys file's `adminToken`, else
+   * 32 random bytes as hex); read it back as `gw.adminToken`.
+   */
   adminToken?: string;
   /** Request and connection limits (batch, sizes, timeouts, heavy calls, WebSocket liveness); each documented on `GatewayLimits`. */
   limits?: Partial<GatewayLimits>;

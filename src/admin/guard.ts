@@ -56,7 +56,9 @@ export class AdminGuard {
     if (host === undefined || !this.hostAllowed(host)) {
       return {
         status: 403,
-        message: `the admin interface answers only a loopback Host (localhost, *.localhost, an IP address) or the configured host, got ${JSON.stringify(headers.host ?? null)}`,
+        message:
+          'the admin interface answers only a loopback Host (localhost, *.localhost, an IP address) or the configured host, ' +
+          `got ${JSON.stringify(headers.host ?? null)}`,
         headers: NONE,
       };
     }

@@ -43,5 +43,8 @@ export const anvil_metadata = defineMethod({
   handler: (ctx: EthContext) => metadata(ctx),
 });
 
-/** hardhat_metadata: the same answer (hardhat's clientVersion, chainId, instanceId, latestBlockNumber, latestBlockHash, forkedNetwork, and anvil's extra fields), as anvil answers it. */
+/**
+ * hardhat_metadata: the same answer (hardhat's clientVersion, chainId, instanceId, latestBlockNumber, latestBlockHash,
+ * forkedNetwork, and anvil's extra fields), as anvil answers it.
+ */
 export const hardhat_metadata = { ...anvil_metadata, name: 'hardhat_metadata' };
