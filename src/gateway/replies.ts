@@ -20,7 +20,7 @@ export const BAD_SECRET = unauthorized('invalid project id or project secret');
 export const FORBIDDEN_TEXT = 'rejected due to project ID settings';
 
 /** Where a rate-limited client can read about limits. */
-export const LIMITS_DOC = 'README.md#keys-plans-and-limits';
+export const LIMITS_DOC = 'docs/limits.md';
 
 /** The HTTP status and JSON-RPC body of a refused request; `id` is the request's (null for a batch). */
 export function refusalBody(refusal: Refusal, id: RpcId, transport: 'http' | 'ws'): { status: number; body: object } {
