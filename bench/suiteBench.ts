@@ -74,15 +74,21 @@ export const median = (xs: number[]): number | undefined => {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 };
 
+/** A suite run that takes longer fails (a server that stopped answering must not hang the bench). */
+const RUN_TIMEOUT_MS = 20 * 60_000;
+
 /** Runs the suite once in a fresh process (bench/suiteChild.ts) and parses its answer. */
 function runChild(args: string[]): Promise<SuiteChildAnswer> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => void (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => void (err += c.toString()));
-    child.once('exit', (code) => {
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (signal === 'SIGKILL') return resolve({ ms: 0, cpuMs: 0, error: `the suite took longer than ${RUN_TIMEOUT_MS / 60_000} minutes` });
       const line = out.trim().split('\n').at(-1) ?? '';
       try {
         resolve(JSON.parse(line) as SuiteChildAnswer);
