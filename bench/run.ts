@@ -12,6 +12,12 @@
  * --no-subscribers skips them), then the hostile table (bench/hostile.ts: issue 25's attacks against fresh servers;
  * --no-hostile skips it, --hostile-attacks mine,sled picks some, --hostile-scale 0.2 shrinks them).
  *   npm run bench -- --only hostile        # the hostile table alone; writes bench/results/hostile.{json,md}
+ * Then the test-suite bench (bench/suiteBench.ts: a viem suite against anvil, devgate's CLI and devgate in-process;
+ * --suite-rounds 5, --suite-tests 150, --suite-profile runs the CLI once more under --cpu-prof; --no-suite skips it) and
+ * the per-kind latency table (bench/kinds.ts: one request in flight against anvil; --kinds-scale 0.2 takes fewer
+ * samples; --no-kinds skips it). Docs: docs/bench.md.
+ *   npm run bench -- --only suite          # the suite bench alone; writes bench/results/suite.{json,md}
+ *   npm run bench -- --only kinds          # the per-kind table alone; writes bench/results/kinds.{json,md}
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -26,6 +32,8 @@ import { benchChain, CACHE_DIR, DEFAULT_CHAIN_OPTIONS, REPO_ROOT, type BenchChai
 import { writeFigures, type WriteFigures } from './writes.js';
 import { subscriberFigures, subscribersMarkdown, type SubscriberFigures } from './subscribers.js';
 import { HOSTILE_DEFAULTS, hostileTable } from './hostile.js';
+import { suiteBench, suiteMarkdown } from './suiteBench.js';
+import { kindsMarkdown, kindsTable } from './kinds.js';
 import {
   anvilBinary,
   anvilVersion,
@@ -60,6 +68,12 @@ const { values: args } = parseArgs({
     'no-hostile': { type: 'boolean', default: false },
     'hostile-attacks': { type: 'string' },
     'hostile-scale': { type: 'string', default: String(HOSTILE_DEFAULTS.scale) },
+    'no-suite': { type: 'boolean', default: false },
+    'suite-rounds': { type: 'string', default: '5' },
+    'suite-tests': { type: 'string', default: '150' },
+    'suite-profile': { type: 'boolean', default: false },
+    'no-kinds': { type: 'boolean', default: false },
+    'kinds-scale': { type: 'string', default: '1' },
   },
 });
 /** Every figure: the reads, then tracing (bench/traceFigures.ts). */
@@ -70,15 +84,20 @@ const only = args.only
   ?.split(',')
   .map((s) => s.trim())
   .filter((s) => s !== 'none');
-const unknown = only?.filter((id) => id !== 'hostile' && !FIGURES.some((f) => f.id === id));
+/** The parts that run on their own servers and write their own results: `--only` picks them like figures. */
+const SEPARATE = ['hostile', 'suite', 'kinds'];
+const unknown = only?.filter((id) => !SEPARATE.includes(id) && !FIGURES.some((f) => f.id === id));
 if (unknown?.length) {
-  console.error(`unknown figure(s) ${unknown.join(', ')}; figures: ${FIGURES.map((f) => f.id).join(', ')}, hostile`);
+  console.error(`unknown figure(s) ${unknown.join(', ')}; figures: ${FIGURES.map((f) => f.id).join(', ')}, ${SEPARATE.join(', ')}`);
   process.exit(2);
 }
 const figures = FIGURES.filter((f) => !only || only.includes(f.id));
 /** `--only hostile` runs the hostile table alone; a full run ends with it unless --no-hostile. */
 const runHostile = only ? only.includes('hostile') : !args['no-hostile'];
-const hostileOnly = only?.length === 1 && only[0] === 'hostile';
+const runSuite = only ? only.includes('suite') : !args['no-suite'];
+const runKinds = only ? only.includes('kinds') : !args['no-kinds'];
+/** Only separate parts asked for: no read figures. */
+const separateOnly = only !== undefined && only.length > 0 && only.every((id) => SEPARATE.includes(id));
 const fullRun = !only && !args.profile && !args['skip-startup'] && !args['no-anvil'] && !args['devgate-url'];
 const log = (line: string) => console.log(line);
 const running: Server[] = [];
@@ -86,7 +105,9 @@ const running: Server[] = [];
 const cleanups: (() => void)[] = [];
 
 async function main(): Promise<void> {
-  if (!hostileOnly) await figuresAndWrites();
+  if (!separateOnly) await figuresAndWrites();
+  if (runSuite) await suiteAndKinds('suite');
+  if (runKinds) await suiteAndKinds('kinds');
   if (runHostile)
     await hostileTable({
       ...HOSTILE_DEFAULTS,
@@ -225,6 +246,32 @@ async function figuresAndWrites(): Promise<void> {
   writeFileSync(join(dir, `${name}.json`), `${JSON.stringify(out, null, 2)}\n`);
   writeFileSync(join(dir, `${name}.md`), `${markdown(out)}${Object.keys(subscribers).length > 0 ? `\n\n${subscribersMarkdown(subscribers)}` : ''}\n`);
   console.log(`results: ${join(dir, `${name}.json`)}`);
+}
+
+/** The suite bench or the per-kind table; results in bench/results/ (a full run or `--only`), else .devgate-cache/bench/. */
+async function suiteAndKinds(part: 'suite' | 'kinds'): Promise<void> {
+  const full = fullRun || only?.includes(part);
+  const dir = full ? join(REPO_ROOT, 'bench', 'results') : CACHE_DIR;
+  mkdirSync(dir, { recursive: true });
+  let json: unknown;
+  let md: string;
+  if (part === 'suite') {
+    const profileDir = args['suite-profile'] ? join(CACHE_DIR, 'profiles', `suite-${new Date().toISOString().replace(/[:.]/g, '-')}`) : undefined;
+    const r = await suiteBench({ rounds: Number(args['suite-rounds']), tests: Number(args['suite-tests']), profileDir, log });
+    if (r.profile) {
+      const { suiteProfileMarkdown } = await import('./suiteProfile.js');
+      const out = join(dir, 'suite-profile.md');
+      writeFileSync(out, `${suiteProfileMarkdown(r.profile.dir, r.profile.window, out)}\n`);
+      log(`suite profile: ${join(dir, 'suite-profile.md')}`);
+    }
+    [json, md] = [r, suiteMarkdown(r)];
+  } else {
+    const r = await kindsTable({ scale: Number(args['kinds-scale']), log });
+    [json, md] = [r, kindsMarkdown(r)];
+  }
+  writeFileSync(join(dir, `${part}.json`), `${JSON.stringify(json, null, 2)}\n`);
+  writeFileSync(join(dir, `${part}.md`), `${md}\n`);
+  console.log(`\n${md}\n\nresults: ${join(dir, `${part}.json`)}`);
 }
 
 /**

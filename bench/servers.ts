@@ -103,6 +103,11 @@ export interface DevgateOptions {
   chains?: string[];
   /** The network to talk to. */
   network: string;
+  /**
+   * Run as a user runs `npx devgate`: no `--plan` (unlimited) and the bare address (`http://127.0.0.1:<port>/`, the
+   * built-in dev network) as `url` and `wsUrl` instead of the network's path.
+   */
+  bare?: boolean;
   /** Write a V8 CPU profile into this folder (node --cpu-prof). */
   cpuProfDir?: string;
   /** devgate's cache of built chains (`--cache-dir`), where its CLI has one. */
@@ -158,21 +163,20 @@ export async function startDevgate(opts: DevgateOptions): Promise<Server> {
     '0',
     '--host',
     '127.0.0.1',
-    '--plan',
-    'growth',
+    ...(opts.bare ? [] : ['--plan', 'growth']),
     ...(opts.chains ?? []).flatMap((c) => ['--chain', c]),
     ...(opts.cacheDir ? ['--cache-dir', opts.cacheDir] : []),
   ];
   const started = performance.now();
   const proc = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const port = await waitForPort(proc, 'devgate', opts.timeoutMs ?? 900_000);
-  const url = `http://127.0.0.1:${port}/${opts.network}/v3/bench`;
+  const url = opts.bare ? `http://127.0.0.1:${port}/` : `http://127.0.0.1:${port}/${opts.network}/v3/bench`;
   await firstAnswer(url, 30_000);
   return {
     name: 'devgate',
     pid: proc.pid!,
     url,
-    wsUrl: `ws://127.0.0.1:${port}/${opts.network}/ws/v3/bench`,
+    wsUrl: opts.bare ? `ws://127.0.0.1:${port}/` : `ws://127.0.0.1:${port}/${opts.network}/ws/v3/bench`,
     startupMs: performance.now() - started,
     rssMb: () => rssOf(proc.pid!),
     stop: stopper(proc),
@@ -237,6 +241,35 @@ export async function startAnvil(binary: string, options: BenchChainOptions, ext
     rssMb: () => rssOf(proc.pid!),
     stop: stopper(proc),
   };
+}
+
+/** Starts anvil as a user runs it: no flags (chain id 31337, the 10 dev accounts, automine) but a free port. */
+export async function startAnvilDev(binary: string): Promise<Server> {
+  const started = performance.now();
+  const proc = spawn(binary, ['--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  proc.stdout!.resume();
+  const port = await waitForPort(proc, 'anvil', 60_000);
+  const url = `http://127.0.0.1:${port}`;
+  await firstAnswer(url, 30_000);
+  return {
+    name: 'anvil',
+    pid: proc.pid!,
+    url,
+    wsUrl: `ws://127.0.0.1:${port}`,
+    startupMs: performance.now() - started,
+    rssMb: () => rssOf(proc.pid!),
+    stop: stopper(proc),
+  };
+}
+
+/** CPU time (ms, user + system) a process has used so far, from /proc/<pid>/stat; undefined where /proc is missing. */
+export function cpuMsOf(pid: number): number | undefined {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Replays the chain on anvil: each block's raw transactions, then `evm_mine` at the block's timestamp. */
