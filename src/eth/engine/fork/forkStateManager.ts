@@ -10,6 +10,8 @@ import { HeadStateManager } from '../state/headState.js';
 import type { ForkState } from './forkState.js';
 
 export class ForkStateManager extends HeadStateManager {
+  /** Read by the chain's states (chain/states.ts): reads go through state managers, which can wait for the upstream. */
+  readonly lazy = true;
   constructor(
     private readonly opts: MerkleStateManagerOpts,
     readonly fork: ForkState,
