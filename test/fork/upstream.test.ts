@@ -81,7 +81,7 @@ describe('fork upstream client', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((r) => closed.close(() => r()));
     const up = new Upstream({ url: `http://127.0.0.1:${port}/`, retries: 2, backoffMs: 1 });
-    const failure = await up.request('eth_q').catch((e) => e);
+    const failure = (await up.request('eth_q').catch((e: unknown) => e)) as Error;
     expect(failure).toBeInstanceOf(UpstreamError);
     expect(failure.message).toMatch(/after 3 attempts.*ECONNREFUSED/);
   });

@@ -14,6 +14,7 @@
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes, type PrefixedHexString } from '@ethereumjs/util';
+import { DevgateError } from '../../../errors.js';
 import { plainHex } from '../../../hex.js';
 import { nativeKeccak256 } from '../exec/crypto.js';
 import type { ForkDiskCache } from './forkCache.js';
@@ -26,11 +27,8 @@ export const keccak256: (b: Uint8Array) => Uint8Array = nativeKeccak256 ?? kecca
 export const codeKey = (codeHash: Uint8Array) => `63${plainHex(codeHash)}`;
 
 /** A fork's state could not be made exact, or the upstream's answer does not fit its root. */
-export class ForkStateError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ForkStateError';
-  }
+export class ForkStateError extends DevgateError {
+  override name = 'ForkStateError';
 }
 
 export interface ForkStateOptions {

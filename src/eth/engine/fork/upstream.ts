@@ -5,6 +5,7 @@
  * `maxResponseBytes` is refused, and every HTTP request is counted (the bench and the cache tests read `requests`).
  * Uses Node's global fetch (undici).
  */
+import { DevgateError } from '../../../errors.js';
 
 /** What a fork's upstream client is told. */
 export interface UpstreamOptions {
@@ -36,14 +37,14 @@ export const UPSTREAM_DEFAULTS = {
 } as const;
 
 /** The upstream failed: unreachable after the retries, an answer too large or malformed, or a JSON-RPC error. */
-export class UpstreamError extends Error {
+export class UpstreamError extends DevgateError {
+  override name = 'UpstreamError';
   constructor(
     message: string,
     /** The upstream's JSON-RPC error code when it answered with one. */
     readonly rpcCode?: number,
   ) {
     super(message);
-    this.name = 'UpstreamError';
   }
 }
 
