@@ -1,5 +1,5 @@
 /**
- * The fork's lazy state against a real upstream (a second devgate serving the shipped mainnet): reads at the fork
+ * The fork's lazy state against a real upstream (a second devgate serving the small test seed): reads at the fork
  * block equal the upstream's; the upstream's next block, replayed on the fork's state, gives the root the upstream
  * computed (deletions that collapse a branch onto a node no proof brought included); eth_getProof on the fork is the
  * upstream's own proof and verifies against the fork's root; a second run reads everything from the disk cache.
@@ -18,6 +18,8 @@ import { start, type Gateway } from '../../src/index.js';
 import { call } from '../support/http.js';
 
 /** SSTORE(calldata[0:32], calldata[32:64]); STOP. */
+/** The upstream's seed: a few blocks with a token, contracts with storage and logs (fast to build). */
+const SMALL = 'test/fixtures/eth/small.json';
 const STORE_CODE = '0x6020356000355500';
 const STORE = '0x00000000000000000000000000000000000c0de5';
 const GONE = '0x00000000000000000000000000000000000000a1';
@@ -38,8 +40,8 @@ const rpc = async (method: string, params: unknown[] = []) => {
 };
 
 beforeAll(async () => {
-  up = await start({ port: 0, chains: ['chains/mainnet.json'] });
-  url = up.url('mainnet');
+  up = await start({ port: 0, chains: [SMALL] });
+  url = up.url('small');
   dir = mkdtempSync(join(tmpdir(), 'devgate-fork-'));
   accounts = await rpc('eth_accounts');
   await rpc('anvil_setCode', [STORE, STORE_CODE]);
@@ -142,6 +144,11 @@ describe('fork state from proofs', () => {
     expect(full.state.fetched.searches).toBe(0);
     // The lazy fork had only GONE's path: the neighbour its leaf's branch collapses onto came from a searched key.
     expect(lazy.state.fetched.searches).toBe(1);
+    // With the search limited below that neighbour's depth: an error naming the node, not a made-up root.
+    const limited = await openFork({ url, blockNumber: forkBlock, retries: 0, maxSearchNibbles: 0 });
+    await expect(limited.headState.deleteAccount(createAddressFromString(GONE))).rejects.toThrow(
+      /this deletion needs the fork block's trie node 0x[0-9a-f]{64} \(the account trie at path [0-9a-f]+\), which no fetched proof holds/,
+    );
   });
 
   it('reads nothing from the upstream on a second run with the same cache', async () => {

@@ -26,7 +26,7 @@ export interface ForkOptions extends Omit<UpstreamOptions, 'url'> {
   readonly hardfork?: string;
   /** The chain cache directory (the fork keeps its fetched state under `fork/`); undefined: no disk cache. */
   readonly cacheDir?: string;
-  /** See ForkState: the longest path a deletion's sibling is searched for (default 5 nibbles). */
+  /** See ForkState: the longest path a deletion's sibling is searched for (default 4 nibbles). */
   readonly maxSearchNibbles?: number;
 }
 
