@@ -1,5 +1,5 @@
 /**
- * A forked EthChain against a real upstream (a second devgate serving the shipped mainnet): its first block is the
+ * A forked EthChain against a real upstream (a second devgate serving the small test seed): its first block is the
  * upstream's fork block; the upstream's next block imports onto it (the import checks receipts, gas and the state
  * root against the upstream's header); a block mined locally carries a root its own proofs verify against; BLOCKHASH
  * of older blocks answers the upstream's hashes; cutting back to the fork block restores the fork's state.
@@ -14,6 +14,8 @@ import { forkedChain, type ForkedChain } from '../../src/eth/engine/fork/forkCha
 import { start, type Gateway } from '../../src/index.js';
 import { call } from '../support/http.js';
 
+/** The upstream's seed: a few blocks with a token, contracts with storage and logs (fast to build). */
+const SMALL = 'test/fixtures/eth/small.json';
 const DEV0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 const DEV0_KEY = hexToBytes('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
 const TO = '0x00000000000000000000000000000000000000d4';
@@ -31,8 +33,8 @@ const rpc = async (method: string, params: unknown[] = []) => {
 const q = (n: bigint) => `0x${n.toString(16)}`;
 
 beforeAll(async () => {
-  up = await start({ port: 0, chains: ['chains/mainnet.json'] });
-  url = up.url('mainnet');
+  up = await start({ port: 0, chains: [SMALL] });
+  url = up.url('small');
   forkBlock = BigInt(await rpc('eth_blockNumber'));
   forked = await forkedChain({ url, blockNumber: forkBlock, retries: 0 });
 });
@@ -63,7 +65,7 @@ describe('a forked chain', () => {
     const { chain } = forked;
     const nonce = (await chain.getAccount(createAddressFromString(DEV0), chain.head()))!.nonce;
     const tx = createFeeMarket1559Tx(
-      { nonce, to: TO, value: 5n, gasLimit: 21000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, chainId: 1n },
+      { nonce, to: TO, value: 5n, gasLimit: 21000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, chainId: 31337n },
       { common: chain.common },
     ).sign(DEV0_KEY);
     const draft = await chain.draftBlock();
