@@ -2,6 +2,8 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { VERSION } from './version.js';
+import { parseHeaders } from './eth/engine/fork/upstream.js';
+import type { ForkStartOptions } from './options.js';
 
 const HELP = `devgate ${VERSION}: a local devnet that emulates a hosted blockchain node gateway
 
@@ -122,6 +124,15 @@ The dev network (anvil's flags; giving any adds it, also beside --chain):
   (--block-time and --no-mining above apply to it as to every eth network;
   --code-size-limit and --disable-code-size-limit are not supported yet)
 
+Forking (docs/fork.md; the dev network at the bare address becomes the fork):
+  -f, --fork-url URL  fork the chain at URL (http or https JSON-RPC): its
+                    state is fetched as it is read, at the fork block, and
+                    cached; later blocks are local; chain id is URL's
+  --fork-block-number N  the fork block (default: URL's latest, at start)
+  --fork-retries N  retries of a failed upstream request (default 5)
+  --fork-headers "NAME: VALUE"  an HTTP header sent upstream (repeatable;
+                    also --fork-header), e.g. "Authorization: Bearer KEY"
+
   -h, --help        show this help
   -v, --version     print the version
 
@@ -186,6 +197,11 @@ const OPTIONS = {
   timestamp: { type: 'string' },
   init: { type: 'string' },
   'auto-impersonate': { type: 'boolean' },
+  'fork-url': { type: 'string', short: 'f' },
+  'fork-block-number': { type: 'string' },
+  'fork-retries': { type: 'string' },
+  'fork-headers': { type: 'string', multiple: true },
+  'fork-header': { type: 'string', multiple: true },
   'code-size-limit': { type: 'string' },
   'disable-code-size-limit': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -280,6 +296,33 @@ function devFlags(args: Record<string, unknown>): { dev?: Record<string, unknown
   return Object.keys(dev).length === 0 ? {} : { dev };
 }
 
+/** The fork's options from --fork-* flags (docs/fork.md), or what is wrong with one. */
+function forkFlags(args: Record<string, unknown>): { fork?: ForkStartOptions; error?: string } {
+  const url = args['fork-url'] as string | undefined;
+  const headerLines = [...((args['fork-headers'] as string[] | undefined) ?? []), ...((args['fork-header'] as string[] | undefined) ?? [])];
+  if (url === undefined) {
+    const stray = ['fork-block-number', 'fork-retries'].find((f) => args[f] !== undefined) ?? (headerLines.length > 0 ? 'fork-headers' : undefined);
+    return stray === undefined ? {} : { error: `--${stray} needs --fork-url` };
+  }
+  const fork: ForkStartOptions = { url };
+  for (const [flag, field] of [
+    ['fork-block-number', 'blockNumber'],
+    ['fork-retries', 'retries'],
+  ] as const) {
+    const raw = args[flag] as string | undefined;
+    if (raw === undefined) continue;
+    const n = Number(raw);
+    if (raw.trim() === '' || !Number.isSafeInteger(n) || n < 0) return { error: `--${flag} must be a whole number from 0, got ${JSON.stringify(raw)}` };
+    fork[field] = n;
+  }
+  try {
+    if (headerLines.length > 0) fork.headers = parseHeaders(headerLines);
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+  return { fork };
+}
+
 async function main(argv: string[]): Promise<number> {
   let args;
   try {
@@ -344,6 +387,11 @@ async function main(argv: string[]): Promise<number> {
     console.error(`devgate: ${devError}`);
     return 2;
   }
+  const { fork, error: forkError } = forkFlags(args);
+  if (forkError !== undefined) {
+    console.error(`devgate: ${forkError}`);
+    return 2;
+  }
   // Loaded here, so --help, --version and a bad flag answer without loading the engines.
   const { start } = await import('./index.js');
   const gw = await start({
@@ -366,6 +414,7 @@ async function main(argv: string[]): Promise<number> {
     maxTraceBytes,
     ...(args.bare === undefined ? {} : { bare: args.bare }),
     ...(dev === undefined ? {} : { dev }),
+    ...(fork === undefined ? {} : { fork }),
   });
   for (const line of gw.stateLoaded) console.log(`Loaded state: ${line}`);
   if (!LOOPBACK.has(host)) {

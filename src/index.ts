@@ -94,10 +94,10 @@ export interface Gateway {
  * The network the bare address serves: `bare` if given ('none' or false: none); else the built-in dev network
  * without chains (or with dev options), else the first eth chain given.
  */
-function bareNetwork(opts: { bare?: string | false; chains?: unknown[]; dev?: object }, seeds: readonly LoadedSeed[]): string | undefined {
+function bareNetwork(opts: { bare?: string | false; chains?: unknown[]; dev?: object; fork?: object }, seeds: readonly LoadedSeed[]): string | undefined {
   if (opts.bare === false || opts.bare === 'none') return undefined;
   if (opts.bare !== undefined) return opts.bare;
-  if (opts.chains === undefined || opts.dev !== undefined) return DEV_NETWORK;
+  if (opts.chains === undefined || opts.dev !== undefined || opts.fork !== undefined) return DEV_NETWORK;
   return seeds.find((s) => s.seed.kind === 'eth')?.seed.name;
 }
 
@@ -132,7 +132,9 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     bare = bareNetwork(opts, seeds);
     if (bare === DEV_NETWORK && !names.has(DEV_NETWORK)) {
       const { autoImpersonate: _, ...dev } = opts.dev ?? {};
-      seeds.push(parseSeed(devSeed(dev), 'the dev network'));
+      // With a fork (docs/fork.md) the dev network is a fork of the upstream, its chain id the upstream's.
+      const { chainId: _id, ...forked } = devSeed(dev);
+      seeds.push(parseSeed(opts.fork === undefined ? devSeed(dev) : { ...forked, fork: opts.fork }, 'the dev network'));
       names.add(DEV_NETWORK);
     }
     if (bare !== undefined && !names.has(bare))

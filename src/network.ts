@@ -53,7 +53,10 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
         env.dataDir === undefined
           ? undefined
           : await (await import('./eth/engine/persist/dataDir/seeded.js')).dataDirEthChain(env.dataDir, loaded, env.cacheDir, chainOpts);
-      const chain = stored?.chain ?? (await cachedEthChain(loaded, env.cacheDir, chainOpts)).chain;
+      if (seed.fork !== undefined && env.dataDir !== undefined) throw new Error(`network ${seed.name}: a fork cannot use a data directory yet (docs/fork.md)`);
+      const forked =
+        seed.fork === undefined ? undefined : await (await import('./eth/engine/fork/forkChain.js')).forkedSeedChain(seed, env.cacheDir, chainOpts);
+      const chain = stored?.chain ?? forked?.chain ?? (await cachedEthChain(loaded, env.cacheDir, chainOpts)).chain;
       // The gateway's options (CLI, start()) win; else the seed's own mining settings; else automine.
       const fromSeed =
         seed.mining === undefined
@@ -81,6 +84,8 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
         admission: poolAdmission(miner, pool, env.limits),
       };
       const table = ethMethods({ devMethods: env.devMethods });
+      // A fork's blocks, transactions, receipts and logs up to its fork block are its upstream's (docs/fork.md).
+      if (forked !== undefined) (await import('./eth/methods/forkRoutes.js')).routeForkHistory(table, chain, forked.fork.history);
       if (kept !== undefined) {
         // Controls that do not run on the writer (evm_setAutomine, miner_stop, evm_increaseTime, anvil_impersonateAccount,
         // ...: their `persists` fact) are made durable by an empty writer job (its commit writes what changed) before

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { systemClock, type Clock } from './clock.js';
 import { DEFAULT_LIMITS, LimitsOptions, type GatewayLimits } from './gateway/limits.js';
 import { AdminToken } from './gateway/policy/keys.js';
-import { HARDFORKS } from './seed/eth.js';
+import { ForkSpec, HARDFORKS } from './seed/eth.js';
 import type { DevNetworkOptions } from './seed/dev.js';
 
 export type { DevNetworkOptions } from './seed/dev.js';
@@ -113,6 +113,23 @@ export interface StartOptions {
     /** Every address may send eth_sendTransaction unsigned on the dev network (anvil `--auto-impersonate`). */
     autoImpersonate?: boolean;
   };
+  /**
+   * Fork a live chain (anvil's `--fork-url`, docs/fork.md): the dev network at the bare address becomes a fork of
+   * `url` at `blockNumber` (default: the upstream's latest, pinned at start), its chain id the upstream's.
+   */
+  fork?: ForkStartOptions;
+}
+
+/** `start({ fork })` and a seed's `fork` field (docs/fork.md). */
+export interface ForkStartOptions {
+  /** The upstream's JSON-RPC URL (http or https). */
+  url: string;
+  /** The fork block (default: the upstream's latest, pinned at start). */
+  blockNumber?: number;
+  /** HTTP headers sent upstream (anvil's `--fork-header`), e.g. `{ authorization: 'Bearer ...' }`. */
+  headers?: Record<string, string>;
+  /** Retries of a failed upstream request (network error, 5xx, 429), with exponential backoff (default 5). */
+  retries?: number;
 }
 
 /** The run-time check of StartOptions, with the defaults filled in. */
@@ -161,6 +178,7 @@ export const StartOptionsSchema = z
       })
       .strict()
       .optional(),
+    fork: ForkSpec.optional(),
     clock: z.custom<Clock>((v) => typeof (v as Clock | undefined)?.now === 'function', 'expected a clock with a now() method').default(systemClock),
   })
   .strict();

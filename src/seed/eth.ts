@@ -125,6 +125,16 @@ export const TxSpec = z
   })
   .meta({ id: 'EthTransaction' });
 
+/** A seed's `fork` field (docs/fork.md). */
+export const ForkSpec = z
+  .object({
+    url: z.url({ protocol: /^https?$/ }).describe("The upstream's JSON-RPC URL (http or https)."),
+    blockNumber: z.number().int().nonnegative().optional().describe("The fork block (default: the upstream's latest, pinned at start)."),
+    headers: z.record(z.string(), z.string()).optional().describe('HTTP headers sent upstream, e.g. an Authorization header.'),
+    retries: z.number().int().nonnegative().optional().describe('Retries of a failed upstream request (default 5).'),
+  })
+  .strict();
+
 export const SeedBlock = z
   .object({
     timestamp: quantity.optional().describe('Default: parent timestamp + 12.'),
@@ -177,9 +187,21 @@ export const EthSeed = z
       .min(1)
       .optional()
       .describe('With gethGenesis: a `geth export` file (RLP blocks back to back, optionally gzipped) whose blocks are imported and checked.'),
+    fork: ForkSpec.optional().describe(
+      'Fork a live chain (docs/fork.md): its state at blockNumber is fetched from url as it is read; chainId comes from there.',
+    ),
   })
   .strict()
   .superRefine((seed, ctx) => {
+    if (seed.fork !== undefined) {
+      for (const field of ['gethGenesis', 'rlpChain'] as const) {
+        if (seed[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'a fork takes its chain from its upstream: remove it' });
+      }
+      if (seed.blocks.length > 0 || seed.pending.length > 0 || Object.keys(seed.alloc).length > 0) {
+        ctx.addIssue({ code: 'custom', path: ['fork'], message: 'a fork takes no alloc, blocks or pending transactions' });
+      }
+      return;
+    }
     if (seed.gethGenesis === undefined) {
       if (seed.chainId === undefined)
         ctx.addIssue({ code: 'custom', path: ['chainId'], message: 'required (only a seed with gethGenesis takes it from the genesis file)' });

@@ -105,6 +105,18 @@ export class EthChain {
     return chain;
   }
 
+  /** A forked chain (fork/forkChain.ts): `base`, the upstream's fork block, is its first block; its state is lazy. */
+  static fromFork(core: ChainCore, base: MinedBlock, opts: EthChainOptions = {}): EthChain {
+    const chain = new EthChain(core, opts);
+    chain.append(base);
+    return chain;
+  }
+
+  /** The number of the chain's first block: 0, or a fork's fork block. */
+  private get first(): bigint {
+    return this.mined[0]?.number ?? 0n;
+  }
+
   /** The parts `restore` takes (the node store is shared, not copied: encode it before the chain moves on). */
   parts(): ChainParts {
     const db = this.headState['_trie'].database().db as unknown as { _database?: Map<string, Uint8Array> };
@@ -122,7 +134,8 @@ export class EthChain {
   }
 
   blockByNumber(n: bigint): MinedBlock | undefined {
-    return n >= 0n && n < BigInt(this.mined.length) ? this.mined[Number(n)] : undefined;
+    const i = n - this.first;
+    return i >= 0n && i < BigInt(this.mined.length) ? this.mined[Number(i)] : undefined;
   }
 
   blockByHash(hash: Uint8Array): MinedBlock | undefined {
@@ -141,7 +154,7 @@ export class EthChain {
 
   /** Every mined block from `from` to head, in order (e.g. for an RLP export). */
   *blocks(from = 0n): IterableIterator<MinedBlock> {
-    for (let i = Number(from); i < this.mined.length; i++) yield this.mined[i]!;
+    for (let i = Math.max(0, Number(from - this.first)); i < this.mined.length; i++) yield this.mined[i]!;
   }
 
   /**
@@ -306,8 +319,8 @@ export class EthChain {
    * unmined edits, as a snapshot saw it). Call it only from a job of `writer`. Emits `blocksRemoved`.
    */
   async truncate(number: bigint, editedRoot?: Uint8Array): Promise<readonly MinedBlock[]> {
-    if (number < 0n || number > this.head().number) throw new RangeError(`cannot cut the chain back to block ${number}: head is ${this.head().number}`);
-    const removed = this.mined.splice(Number(number) + 1);
+    if (number < this.first || number > this.head().number) throw new RangeError(`cannot cut the chain back to block ${number}: head is ${this.head().number}`);
+    const removed = this.mined.splice(Number(number - this.first) + 1);
     this.byHash.forget(removed);
     this.headEditedRoot = editedRoot;
     await this.headState.setStateRoot(this.stateRootOf(this.head()), true);

@@ -11,10 +11,16 @@ import type { MinedBlock } from './types.js';
 const UNKNOWN_BLOCK = { hash: () => new Uint8Array(32) } as unknown as Block;
 
 export class ChainView implements EVMMockBlockchainInterface {
-  constructor(private readonly blocks: readonly MinedBlock[]) {}
+  /** `before`: blocks older than the first (a fork's upstream blocks). */
+  constructor(
+    private readonly blocks: readonly MinedBlock[],
+    private readonly before?: (blockId: number) => Promise<Block | undefined>,
+  ) {}
 
   async getBlock(blockId: number): Promise<Block> {
-    const mined = this.blocks[blockId];
+    const first = Number(this.blocks[0]?.number ?? 0n);
+    if (blockId < first) return (await this.before?.(blockId)) ?? UNKNOWN_BLOCK;
+    const mined = this.blocks[blockId - first];
     // Past head (a call whose block override moves its number forward): a zero hash, as geth's GetHashFn answers.
     if (mined === undefined) return UNKNOWN_BLOCK;
     return mined.block;

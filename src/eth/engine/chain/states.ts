@@ -64,6 +64,7 @@ export class ChainStates {
   }
 
   withCallVmAt<T>(block: MinedBlock, fn: (vm: VM) => Promise<T>): Promise<T> {
+    if (this.lazy) return this.withVmAt(block, fn);
     this.callVms ??= this.callVmPool();
     return this.callVms.use(block, fn);
   }
@@ -86,17 +87,28 @@ export class ChainStates {
     }));
   }
 
+  /**
+   * True when the state is fetched as it is read (a fork: fork/forkStateManager.ts): reads and calls then go through
+   * state managers, whose reads can wait for the upstream, not through the synchronous node-store readers.
+   */
+  private get lazy(): boolean {
+    return (this.src.headState as { lazy?: boolean }).lazy === true;
+  }
+
   async getAccount(address: Address, block: MinedBlock): Promise<Account | undefined> {
+    if (this.lazy) return (await this.readStateAt(block)).getAccount(address);
     return this.rootReads().readsAt(block).account(address) ?? undefined;
   }
 
   async getCode(address: Address, block: MinedBlock): Promise<Uint8Array> {
+    if (this.lazy) return (await this.readStateAt(block)).getCode(address);
     const reads = this.rootReads().readsAt(block);
     const account = reads.account(address);
     return account === null || !account.isContract() ? new Uint8Array() : reads.code(account.codeHash);
   }
 
   async getStorage(address: Address, slot: Uint8Array, block: MinedBlock): Promise<Uint8Array> {
+    if (this.lazy) return (await this.readStateAt(block)).getStorage(address, slot);
     const reads = this.rootReads().readsAt(block);
     const account = reads.account(address);
     return account === null ? new Uint8Array() : reads.slot(account, slot, plainHex(address.bytes));
@@ -115,6 +127,7 @@ export class ChainStates {
   }
 
   private async readOnlyState(block: MinedBlock): Promise<MerkleStateManager> {
+    if (this.lazy) return this.stateAt(block);
     const head = this.src.headState;
     const trie = head['_trie'].shallowCopy(false);
     const state = new MerkleStateManager({

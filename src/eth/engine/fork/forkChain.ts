@@ -1,0 +1,96 @@
+/**
+ * A forked chain: an EthChain whose first block is the upstream's fork block (its header, hash checked) and whose
+ * state is the fork's lazy state (forkBase.ts). Blocks after it are built, imported and cut back as on any chain;
+ * BLOCKHASH of blocks before it answers the upstream's hashes.
+ */
+import { type Block, createBlock } from '@ethereumjs/block';
+import { Account, type Address, bigIntToBytes, createAddressFromString, hexToBytes, type PrefixedHexString, setLengthLeft } from '@ethereumjs/util';
+import { EthChain } from '../chain/chain.js';
+import { ChainView } from '../chain/chainView.js';
+import { minedBlock } from '../chain/receipts.js';
+import type { DevAccount, EthChainOptions, MinedBlock } from '../chain/types.js';
+import { deriveDevAccounts } from '../build/accounts.js';
+import type { EthSeed } from '../../../seed/eth.js';
+import { type ForkBase, type ForkOptions, openFork } from './forkBase.js';
+
+export interface ForkedChain {
+  readonly chain: EthChain;
+  readonly fork: ForkBase;
+}
+
+/** Opens the fork and makes its chain (the fork block's state root node is fetched, so the chain can return to it). */
+export async function forkedChain(options: ForkOptions, chainOpts: EthChainOptions = {}, accounts: readonly DevAccount[] = []): Promise<ForkedChain> {
+  const fork = await openFork(options);
+  await prefetch(fork, accounts);
+  const { common } = fork;
+  const block = createBlock({ header: fork.header, withdrawals: common.isActivatedEIP(4895) ? [] : undefined }, { common });
+  const mined: MinedBlock[] = [];
+  const before = async (n: number): Promise<Block | undefined> => {
+    const json = await fork.history.blockByNumber(BigInt(n), false).catch(() => null);
+    const hash = typeof json?.hash === 'string' ? hexToBytes(json.hash as PrefixedHexString) : undefined;
+    return hash === undefined ? undefined : ({ hash: () => hash } as unknown as Block);
+  };
+  const view = new ChainView(mined, before);
+  const totalDifficulty = 0n;
+  const core = { common, mined, view, headState: fork.headState, headVm: undefined, accounts, scheduled: false };
+  const chain = EthChain.fromFork(core, minedBlock(block, totalDifficulty - block.header.difficulty, [], []), chainOpts);
+  return { chain, fork };
+}
+
+/** EIP-4788, EIP-2935, EIP-7002 and EIP-7251's contracts: every block from Prague on runs them. */
+const SYSTEM_CONTRACTS = [
+  '0x000f3df6d732807ef1319fb7b8bb8522d0beac02',
+  '0x0000f90827f1c53a10cb7a02335b175320002935',
+  '0x00000961ef480eb55e80d19ad83579a64c007002',
+  '0x0000bbddc7ce488642fb579f8b00f3a590007251',
+].map((a) => createAddressFromString(a));
+
+const slotOf = (n: bigint) => setLengthLeft(bigIntToBytes(n), 32);
+
+/**
+ * What the first local block reads in any case, fetched in two batch requests instead of one round trip each as the
+ * block's execution would ask: the coinbase, the system contracts, the dev accounts (their funding edit), the
+ * withdrawal and consolidation queues' four slots, and the history contract's slot of the fork block.
+ */
+async function prefetch(fork: ForkBase, accounts: readonly DevAccount[]): Promise<void> {
+  const state = fork.headState;
+  await Promise.all([fork.header.coinbase, ...SYSTEM_CONTRACTS, ...accounts.map((a) => a.address)].map((a) => state.getAccount(a)));
+  const [, history, withdrawals, consolidations] = SYSTEM_CONTRACTS as [Address, Address, Address, Address];
+  const slots: [Address, bigint][] = [[history, fork.blockNumber % 8191n]];
+  for (const queue of [withdrawals, consolidations]) for (let i = 0n; i < 4n; i++) slots.push([queue, i]);
+  await Promise.all(slots.map(([address, slot]) => state.getStorage(address, slotOf(slot))));
+}
+
+/**
+ * The chain of a seed with a `fork` field: the fork, with the seed's dev accounts funded at head (as anvil funds
+ * them on a fork: an edit the next block commits). `cacheDir`: the chain cache directory (undefined: no disk cache).
+ */
+export async function forkedSeedChain(seed: EthSeed, cacheDir: string | undefined, chainOpts: EthChainOptions = {}): Promise<ForkedChain> {
+  const spec = seed.fork!;
+  const accounts = deriveDevAccounts(seed.accounts.mnemonic, seed.accounts.count);
+  const forked = await forkedChain(
+    {
+      url: spec.url,
+      blockNumber: spec.blockNumber === undefined ? undefined : BigInt(spec.blockNumber),
+      headers: spec.headers,
+      retries: spec.retries,
+      cacheDir,
+    },
+    chainOpts,
+    accounts,
+  );
+  const balance = BigInt(seed.accounts.balance);
+  const { chain } = forked;
+  if (accounts.length > 0) {
+    await chain.writer.run(() =>
+      chain.editHead(async (state) => {
+        for (const { address } of accounts) {
+          const account = (await state.getAccount(address)) ?? new Account();
+          account.balance = balance;
+          await state.putAccount(address, account);
+        }
+      }),
+    );
+  }
+  return forked;
+}

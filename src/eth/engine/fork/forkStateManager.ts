@@ -1,0 +1,88 @@
+/**
+ * The head state manager of a forked chain: the chain's HeadStateManager, which before each read or write of an
+ * account, slot or code not yet in the node store fetches it from the upstream at the fork block (ForkState), and
+ * before each deletion fetches the sibling nodes the trie will merge. Everything else (caches, the batched trie
+ * writes of a flush, roots) is the HeadStateManager's, so the roots are the ordinary trie's.
+ */
+import type { MerkleStateManagerOpts } from '@ethereumjs/statemanager';
+import { type Account, type Address, unpadBytes } from '@ethereumjs/util';
+import { HeadStateManager } from '../state/headState.js';
+import type { ForkState } from './forkState.js';
+
+export class ForkStateManager extends HeadStateManager {
+  /** Read by the chain's states (chain/states.ts): reads go through state managers, which can wait for the upstream. */
+  readonly lazy = true;
+  constructor(
+    private readonly opts: MerkleStateManagerOpts,
+    readonly fork: ForkState,
+  ) {
+    super(opts);
+  }
+
+  override async getAccount(address: Address): Promise<Account | undefined> {
+    if (this._caches?.account?.get(address) === undefined) await this.fork.ensureAccount(this._trie.root(), address.bytes);
+    return super.getAccount(address);
+  }
+
+  override async putAccount(address: Address, account: Account | undefined): Promise<void> {
+    if (account === undefined) return this.deleteAccount(address);
+    await this.getAccount(address);
+    return super.putAccount(address, account);
+  }
+
+  override async deleteAccount(address: Address): Promise<void> {
+    await this.getAccount(address);
+    await this.fork.ensureDeletable({ kind: 'accounts' }, this._trie.root(), address.bytes);
+    return super.deleteAccount(address);
+  }
+
+  override async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    if (key.length === 32 && this._caches?.storage?.get(address, key) === undefined) await this.ensureSlot(address, key);
+    return super.getStorage(address, key);
+  }
+
+  override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    if (key.length === 32) {
+      const account = await this.ensureSlot(address, key);
+      if (account !== undefined && unpadBytes(value).length === 0) {
+        await this.fork.ensureDeletable({ kind: 'storage', address: address.bytes }, account.storageRoot, key);
+      }
+    }
+    return super.putStorage(address, key, value);
+  }
+
+  override async getCode(address: Address): Promise<Uint8Array> {
+    if (this._caches?.code?.get(address) === undefined) {
+      const account = await this.getAccount(address);
+      if (account?.isContract()) await this.fork.ensureCode(address.bytes, account.codeHash);
+    }
+    return super.getCode(address);
+  }
+
+  override async getCodeSize(address: Address): Promise<number> {
+    return (await this.getCode(address)).length;
+  }
+
+  override async flush(): Promise<void> {
+    await super.flush();
+    this.fork.flushed();
+  }
+
+  /** A copy on the same fork (reads of the copy fetch as the head's do). */
+  override shallowCopy(downlevelCaches = true): ForkStateManager {
+    const common = this.common.copy();
+    common.setHardfork(this.common.hardfork());
+    const cacheSize = downlevelCaches ? 0 : (this._trie as unknown as { _opts: { cacheSize: number } })._opts.cacheSize;
+    return new ForkStateManager(
+      { ...this.opts, common, trie: this._trie.shallowCopy(false, { cacheSize }), caches: this._caches?.shallowCopy(downlevelCaches) },
+      this.fork,
+    );
+  }
+
+  /** Ensures slot `key` of `address` (and the account) is fetched; gives the account. */
+  private async ensureSlot(address: Address, key: Uint8Array): Promise<Account | undefined> {
+    const account = await this.getAccount(address);
+    if (account !== undefined) await this.fork.ensureSlot(address.bytes, account.storageRoot, key);
+    return account;
+  }
+}
