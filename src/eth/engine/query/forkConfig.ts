@@ -14,6 +14,7 @@ import { getActivePrecompiles } from '@ethereumjs/evm';
 import { Address } from '@ethereumjs/util';
 import { crc32 } from 'node:zlib';
 import type { EthChain } from '../chain/chain.js';
+import { chainDepositContract } from '../evm/common.js';
 
 /** geth's time-based forks, in geth's fork order (forks.Fork from Paris on); @ethereumjs names them alike. */
 const TIME_FORKS = ['shanghai', 'cancun', 'prague', 'osaka', 'bpo1', 'bpo2', 'bpo3', 'bpo4', 'bpo5', 'amsterdam'] as const;
@@ -145,8 +146,7 @@ function forkHash(common: Common, genesisHash: Uint8Array, genesisTime: bigint, 
 
 /** The deposit contract the VM reads deposit requests from: the chain's, else mainnet's (as @ethereumjs/vm's requests.ts reads it). */
 function depositContract(common: Common): string {
-  const params = (common as unknown as { _chainParams?: { depositContractAddress?: string } })._chainParams;
-  return params?.depositContractAddress ?? Mainnet.depositContractAddress!;
+  return chainDepositContract(common) ?? Mainnet.depositContractAddress!;
 }
 
 const byName = <T>(entries: [string, T][]) => entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

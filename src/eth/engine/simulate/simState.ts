@@ -13,7 +13,8 @@ import { Account, type Address, KECCAK256_RLP, equalsBytes } from '@ethereumjs/u
 import type { RootReads, TrieSource } from '../state/callState.js';
 import { nibbles, TrieWriter, type TrieUpdate } from '../state/trieWriter.js';
 import { plainHex } from '../../../hex.js';
-import { type AccountFieldChanges, copyAccount, withFields } from '../state/accountFields.js';
+import { type AccountFieldChanges, withFields } from '../state/accountFields.js';
+import { copyAccount, sameAccount } from '../evm/account.js';
 import { UndoLog } from '../state/undoLog.js';
 
 const hex = plainHex;
@@ -23,23 +24,6 @@ const EMPTY = new Uint8Array(0);
 function fromHex(hex: string): Uint8Array {
   const b = Buffer.from(hex, 'hex');
   return new Uint8Array(b.buffer, b.byteOffset, b.length);
-}
-
-type AccountFields = { _nonce: bigint; _balance: bigint; _storageRoot: Uint8Array; _codeHash: Uint8Array; _codeSize: number | null; _version: number | null };
-
-/** Whether `b` holds what `a` holds, field for field. */
-function sameAccount(a: Account | null, b: Account): boolean {
-  if (a === null) return false;
-  const x = a as unknown as AccountFields;
-  const y = b as unknown as AccountFields;
-  return (
-    x._nonce === y._nonce &&
-    x._balance === y._balance &&
-    x._codeSize === y._codeSize &&
-    x._version === y._version &&
-    equalsBytes(x._storageRoot, y._storageRoot) &&
-    equalsBytes(x._codeHash, y._codeHash)
-  );
 }
 
 export class SimState implements StateManagerInterface {

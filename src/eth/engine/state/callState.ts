@@ -9,7 +9,8 @@ import { RLP } from '@ethereumjs/rlp';
 import { Account, type Address, createAccountFromRLP } from '@ethereumjs/util';
 import { trieGet, type NodeStore } from './trieRead.js';
 import { plainHex } from '../../../hex.js';
-import { type AccountFieldChanges, copyAccount, withFields } from './accountFields.js';
+import { type AccountFieldChanges, withFields } from './accountFields.js';
+import { copyAccount } from '../evm/account.js';
 import { UndoLog } from './undoLog.js';
 
 const hex = plainHex;
