@@ -1,7 +1,6 @@
 /**
- * Account helpers shared by devgate's own state managers (state/callState.ts for calls, simulate/simState.ts for
- * eth_simulateV1): the StateManagerInterface's modifyAccountFields as one function (a field-for-field copy reads
- * Account's own fields: evm/account.ts).
+ * The StateManagerInterface's modifyAccountFields as one function, for devgate's own state manager
+ * (state/overlayState.ts; a field-for-field copy reads Account's own fields: evm/account.ts).
  */
 import type { Account } from '@ethereumjs/util';
 

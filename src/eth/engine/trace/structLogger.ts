@@ -88,7 +88,7 @@ export class StructLogger implements Tracer {
     const load = this.load;
     if (load !== undefined && load.depth === frame.depth + 1) {
       this.load = undefined;
-      // CallState and MerkleStateManager read the value when called: the state as the SLOAD saw it.
+      // OverlayState and MerkleStateManager read the value when called: the state as the SLOAD saw it.
       this.reads.push(
         frame.state
           .getStorage(load.address, setLengthLeft(bigIntToBytes(load.slot), 32))
