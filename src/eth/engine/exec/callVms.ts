@@ -14,7 +14,7 @@ import { speedUpInterpreter } from '../evm/index.js';
 import type { NodeStore } from '../state/trieRead.js';
 import type { MinedBlock } from '../chain/types.js';
 import { Lru } from './vmPool.js';
-import { plainHex } from '../../../hex.js';
+import { hexBytes, plainHex } from '../../../hex.js';
 
 /** What CallVms needs of its chain. */
 export interface CallVmsSource {
@@ -127,7 +127,7 @@ export class CallVms implements TrieSource {
     if (code === undefined) {
       // MerkleStateManager's CODEHASH_PREFIX is 'c' (0x63).
       const stored = this.nodes.get(this.source.prefixCodeHashes ? '63' + key : key);
-      code = stored === undefined ? new Uint8Array() : typeof stored === 'string' ? Uint8Array.from(Buffer.from(stored, 'hex')) : stored;
+      code = stored === undefined ? new Uint8Array() : typeof stored === 'string' ? hexBytes(stored) : stored;
       this.codes.set(key, code);
     }
     this.codeByHash.set(codeHash, code);

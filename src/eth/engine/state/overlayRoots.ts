@@ -10,14 +10,9 @@ import { type Account, type Address, KECCAK256_RLP } from '@ethereumjs/util';
 import { copyAccount } from '../evm/account.js';
 import type { RootReads, TrieSource } from './rootReads.js';
 import { nibbles, TrieWriter, type TrieUpdate } from './trieWriter.js';
+import { plainHexView } from '../../../hex.js';
 
 const EMPTY = new Uint8Array(0);
-
-/** Bytes of unprefixed hex (a view of the Buffer: Uint8Array.from would copy it byte by byte through an iterator). */
-function fromHex(hex: string): Uint8Array {
-  const b = Buffer.from(hex, 'hex');
-  return new Uint8Array(b.buffer, b.byteOffset, b.length);
-}
 
 /** What OverlayRoots reads of its overlay (by address key: plain hex of the address; slot keys plain hex too). */
 export interface OverlayView {
@@ -53,7 +48,7 @@ export class OverlayRoots {
       {
         get: (key) => {
           const v = this.nodes.get(key) ?? nodes.get(key);
-          return typeof v === 'string' ? fromHex(v) : v;
+          return typeof v === 'string' ? plainHexView(v) : v;
         },
         put: (key, encoded) => void this.nodes.set(key, encoded),
       },
@@ -99,7 +94,7 @@ export class OverlayRoots {
     const source = this.source;
     const updates: TrieUpdate[] = [];
     for (const key of this.changed) {
-      const addressBytes = fromHex(key);
+      const addressBytes = plainHexView(key);
       const address = { bytes: addressBytes } as Address;
       const account = overlay.current(address, key);
       const path = nibbles(source.hashedKey(addressBytes, key));
@@ -132,7 +127,7 @@ export class OverlayRoots {
       const baseAccount = overlay.cleared.has(key) ? null : base.account(address, key);
       const updates: TrieUpdate[] = [];
       for (const slotKey of changed) {
-        const slot = fromHex(slotKey);
+        const slot = plainHexView(slotKey);
         // A slot a revert put back holds the base's value again (none once the storage was cleared).
         const value = slots?.get(slotKey) ?? (baseAccount === null ? EMPTY : base.slot(baseAccount, slot, key));
         updates.push({ path: nibbles(this.source.hashedKey(slot, slotKey)), value: value.length === 0 ? null : RLP.encode(value) });
@@ -149,7 +144,7 @@ export class OverlayRoots {
     if (slots !== undefined && slots.size > 0) {
       const updates: TrieUpdate[] = [];
       for (const [slotKey, value] of slots) {
-        const slot = fromHex(slotKey);
+        const slot = plainHexView(slotKey);
         updates.push({ path: nibbles(this.source.hashedKey(slot, slotKey)), value: value.length === 0 ? null : RLP.encode(value) });
       }
       root = this.writer.apply(start, updates);

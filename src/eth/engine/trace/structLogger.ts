@@ -9,6 +9,7 @@
 import { bigIntToBytes, setLengthLeft, type Address } from '@ethereumjs/util';
 import type { FrameEnd, Frame, Step, StepState, Tracer } from './hooks.js';
 import type { StructLogEntry, StructLoggerOptions, StructResult } from './types.js';
+import { bytesHex } from '../../../hex.js';
 
 const SLOAD = 0x54;
 const SSTORE = 0x55;
@@ -92,7 +93,7 @@ export class StructLogger implements Tracer {
       this.reads.push(
         frame.state
           .getStorage(load.address, setLengthLeft(bigIntToBytes(load.slot), 32))
-          .then((v) => this.loaded(load, v.length === 0 ? 0n : BigInt('0x' + Buffer.from(v).toString('hex')))),
+          .then((v) => this.loaded(load, v.length === 0 ? 0n : BigInt(bytesHex(v)))),
       );
     }
     const last = this.lastOfFrame[frame.depth];
