@@ -82,6 +82,31 @@ const NOT_FOR_ENGINES = [
   'network.ts',
 ];
 
+/** Every `_name` member @ethereumjs's own code reads or writes (`this._name`, `x._name` in its ESM builds). */
+function upstreamPrivateNames(): Set<string> {
+  const root = fileURLToPath(new URL('../../node_modules/@ethereumjs/', import.meta.url));
+  const names = new Set<string>();
+  const scan = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) scan(path);
+      else if (e.name.endsWith('.js')) for (const m of readFileSync(path, 'utf8').matchAll(/\b[A-Za-z$][\w$]*\._([A-Za-z]\w*)/g)) names.add(`_${m[1]}`);
+    }
+  };
+  for (const pkg of readdirSync(root)) if (existsSync(join(root, pkg, 'dist/esm'))) scan(join(root, pkg, 'dist/esm'));
+  return names;
+}
+
+const UPSTREAM_PRIVATE = upstreamPrivateNames();
+/** A member access by dot or by a quoted name in brackets. */
+const PRIVATE_ACCESS = /\.(_[A-Za-z]\w*)\b|\[\s*'(_[A-Za-z]\w*)'\s*\]/g;
+/**
+ * Folders another change (issue 26's node) is moving right now, whose private accesses (chain/chain.ts and
+ * chain/states.ts: `_database`, `_trie`, `_prefixCodeHashes`, `_prefixStorageTrieKeys`; mining/draft.ts: BlockBuilder's
+ * `_minerValue`) go behind the fence after it lands (evm/merkleState.ts has the accessors): then remove these.
+ */
+const PRIVATE_ACCESS_EXCEPTIONS = ['eth/engine/chain/', 'eth/engine/mining/', 'eth/node/'];
+
 describe('the shape of the sources', () => {
   it('has no import cycles', () => {
     expect(cycles()).toEqual([]);
@@ -107,7 +132,16 @@ describe('the shape of the sources', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('only the EVM fence touches private members of @ethereumjs objects (`._name` of a name @ethereumjs itself uses)', () => {
+    const wrong = files
+      .filter((f) => !rel(f).startsWith('eth/engine/evm/') && !PRIVATE_ACCESS_EXCEPTIONS.some((e) => rel(f).startsWith(e)))
+      .flatMap((f) => [...text.get(f)!.matchAll(PRIVATE_ACCESS)].filter((m) => UPSTREAM_PRIVATE.has(m[1] ?? m[2]!)).map((m) => `${rel(f)}: ${m[0]}`));
+    expect(wrong).toEqual([]);
+  });
+
   it('sees the imports it checks (a sanity check of the reader)', () => {
+    for (const name of ['_caches', '_trie', '_activatedEIPsCache', '_codeAddress', '_nonce', '_database']) expect(UPSTREAM_PRIVATE.has(name), name).toBe(true);
+
     expect(graph.get('network.ts')).toContain('cache/chainCache.ts');
     expect(graph.get('eth/engine/build/chainFromSeed.ts')).toEqual(expect.arrayContaining(['eth/engine/build/seed.ts', 'eth/engine/build/import.ts']));
   });

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { callContext, type CallRequest } from '../../../src/eth/engine/exec/call.js';
 import { seedCommon } from '../../../src/eth/engine/exec/common.js';
 import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
-import { addressKey } from '../../../src/eth/engine/state/callState.js';
+import { addressKey } from '../../../src/eth/engine/state/rootReads.js';
 import { trieGet } from '../../../src/eth/engine/state/trieRead.js';
 import { Lru } from '../../../src/eth/engine/exec/vmPool.js';
 

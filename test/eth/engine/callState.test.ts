@@ -1,5 +1,5 @@
 /**
- * The eth_call state (callState.ts) and call VMs (callVms.ts): the same answers, gas and logs as a VM
+ * The eth_call state (state/overlayState.ts) and call VMs (callVms.ts): the same answers, gas and logs as a VM
  * on a MerkleStateManager copy at every block, and writes that never reach the reads shared per root.
  */
 import { readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { Account, createAddressFromString, hexToBytes, setLengthLeft, type Addre
 import type { VM } from '@ethereumjs/vm';
 import { encodeAbiParameters, encodeFunctionData, keccak256, parseAbi, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CallState } from '../../../src/eth/engine/state/callState.js';
+import type { OverlayState } from '../../../src/eth/engine/state/overlayState.js';
 import { CallVms } from '../../../src/eth/engine/exec/callVms.js';
 import type { EthChain } from '../../../src/eth/engine/chain/chain.js';
 import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
@@ -107,14 +107,31 @@ describe('call VMs', () => {
   });
 });
 
-describe('CallState', () => {
-  async function states(): Promise<[CallState, CallState]> {
+describe('OverlayState', () => {
+  async function states(): Promise<[OverlayState, OverlayState]> {
     const block = chain.head();
-    const pair: CallState[] = [];
+    const pair: OverlayState[] = [];
     // Two leases at once get two VMs on the same shared reads.
     await chain.withCallVmAt(block, (a) => chain.withCallVmAt(block, async (b) => void pair.push(a.stateManager as never, b.stateManager as never)));
-    return pair as [CallState, CallState];
+    return pair as [OverlayState, OverlayState];
   }
+
+  it('comes back empty from a reverted call, so the pool lends its VM again', async () => {
+    const block = chain.head();
+    const token = addr(TOKEN);
+    let first: VM | undefined;
+    await chain.withCallVmAt(block, async (vm) => {
+      first = vm;
+      const s = vm.stateManager as unknown as OverlayState;
+      await s.checkpoint();
+      await s.putStorage(token, new Uint8Array(32).fill(2), Uint8Array.of(1));
+      await s.putCode(token, Uint8Array.of(0x00));
+      await s.clearStorage(addr(ACCOUNT1));
+      await s.deleteAccount(addr(ACCOUNT2));
+      await s.revert();
+    });
+    await chain.withCallVmAt(block, async (vm) => void expect(vm).toBe(first));
+  });
 
   it('keeps writes to itself: another state on the same root never sees them, and revert undoes them', async () => {
     const [a, b] = await states();
@@ -133,6 +150,7 @@ describe('CallState', () => {
     await a.revert();
     expect({ account: await a.getAccount(token), code: await a.getCode(token), value: await a.getStorage(token, slot) }).toEqual(before);
     expect(a.depth).toBe(0);
+    expect(a.written()).toBe(false);
   });
 
   it('nests: an inner commit stays until the outer revert; deleting an account hides its storage', async () => {

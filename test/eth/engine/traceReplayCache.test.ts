@@ -7,7 +7,8 @@
 import { createFeeMarket1559Tx, type TypedTransaction } from '@ethereumjs/tx';
 import { Account, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import { keccak256 as viemKeccak } from 'viem';
-import { CallState, type RootReads } from '../../../src/eth/engine/state/callState.js';
+import { OverlayState } from '../../../src/eth/engine/state/overlayState.js';
+import type { RootReads } from '../../../src/eth/engine/state/rootReads.js';
 import { describe, expect, it } from 'vitest';
 import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import type { EthChain } from '../../../src/eth/engine/chain/chain.js';
@@ -125,7 +126,7 @@ describe('kept states and a chain that changes', () => {
 
 const keccak = (b: Uint8Array) => viemKeccak(b, 'bytes');
 
-describe('CallState overlay and restore', () => {
+describe('OverlayState overlay and restore', () => {
   it('carries accounts, slots, cleared storage, deleted accounts and code to another state at the same root, undone by revert', async () => {
     const chain = await chainFromSeed(parseSeed(traceSeed(), 'trace seed'));
     const reads = () => chain['states'].rootReads().readsAt(chain.blockByNumber(2n)!) as RootReads;
@@ -133,7 +134,7 @@ describe('CallState overlay and restore', () => {
     const fresh = createAddressFromString('0x00000000000000000000000000000000000000f1');
     const gone = createAddressFromString('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
     const slot = (n: number) => setLengthLeft(Uint8Array.of(n), 32);
-    const a = new CallState(reads(), keccak);
+    const a = new OverlayState(keccak, reads());
     await a.checkpoint();
     // balances[ACCOUNT0] of the Token (its mapping is at slot 0): not zero.
     const held = hexToBytes(viemKeccak(`0x${ACCOUNT0.slice(2).padStart(64, '0')}${'0'.repeat(64)}`));
@@ -146,7 +147,7 @@ describe('CallState overlay and restore', () => {
     const overlay = a.overlay();
     await a.revert();
 
-    const b = new CallState(reads(), keccak);
+    const b = new OverlayState(keccak, reads());
     await b.checkpoint();
     b.restore(overlay);
     expect(await b.getStorage(token, held)).toEqual(new Uint8Array());

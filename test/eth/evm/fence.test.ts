@@ -1,8 +1,9 @@
 /**
  * The fence around @ethereumjs: the fast path runs only on the exact versions it was tested with and not with
- * DEVGATE_EVM_FAST_PATH=0, and the stock files it reimplements or hooks (src/eth/engine/evm/, the call clock, the
- * block drafts) are the ones it was written against: a release that changes any of them fails here, naming the
- * file, so an upgrade is reviewed in one place (src/eth/engine/evm/README.md says how).
+ * DEVGATE_EVM_FAST_PATH=0, and the stock files src/eth/engine/evm/ reimplements, hooks or reads private members of
+ * (the fast path, the call clock, the block drafts, the state managers' internals) are the ones it was written
+ * against: a release that changes any of them fails here, naming the file, so an upgrade is reviewed in one place
+ * (src/eth/engine/evm/README.md says how).
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -16,8 +17,10 @@ import { decide, TESTED_VERSIONS } from '../../../src/eth/engine/evm/gate.js';
 const STOCK_FILES: Readonly<Record<string, string>> = {
   'evm/dist/esm/interpreter.js': '27106c4194446a01',
   'evm/dist/esm/evm.js': 'e978f659e72aeb8e',
-  // frame.ts pools memories (a fresh one is 8 KB of zeros) and makes a Stack as the Interpreter's constructor does.
+  // frame.ts pools memories (a fresh one is 8 KB of zeros) and makes a Stack as the Interpreter's constructor does;
+  // message.ts reads a Memory's bytes (`_store`) and a Message's `_codeAddress` (a CALLCODE's) for the tracers.
   'evm/dist/esm/memory.js': 'd5203f84ad27c846',
+  'evm/dist/esm/message.js': '3686f4c11921ec87',
   'evm/dist/esm/stack.js': 'b79441161e8b289d',
   'evm/dist/esm/opcodes/functions.js': '9a73c68a74d15dd4',
   'evm/dist/esm/opcodes/gas.js': '72087f58b0b78e2f',
@@ -28,6 +31,15 @@ const STOCK_FILES: Readonly<Record<string, string>> = {
   'vm/dist/esm/runTx.js': 'e64717c0ff4046a6',
   'vm/dist/esm/buildBlock.js': '5c6e6252e0870594',
   'vm/dist/esm/requests.js': '4191bd4fae1a47e4',
+  // account.ts: Account's own fields (a copy and a comparison that keep a partial account's nulls).
+  'util/dist/esm/account.js': '5301330d4b00b5eb',
+  // merkleState.ts: MerkleStateManager's caches, tries, code DB, key prefixes and checkpoint count (the head state's
+  // batch flush, the call-VM pool), its trie's CheckpointDB read and written as it does, and MapDB's Map.
+  'statemanager/dist/esm/merkleStateManager.js': '2e4fcfd5bdf860f3',
+  'mpt/dist/esm/db/checkpointDB.js': '6fc492210cd63983',
+  'util/dist/esm/mapDB.js': '3b415d2197a12b2e',
+  // common.ts: Common's list of active EIPs (isActivatedEIP through a Set) and its chain parameters (deposit contract).
+  'common/dist/esm/common.js': '0466f996894fc220',
 };
 
 const require = createRequire(import.meta.url);

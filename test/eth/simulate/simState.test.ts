@@ -1,6 +1,6 @@
 /**
- * SimState (eth_simulateV1's private state) against @ethereumjs's MerkleStateManager: random writes (accounts,
- * code, storage, clears, deletes) in nested checkpoints with commits and reverts. At each block's end SimState's
+ * OverlayState with state roots (eth_simulateV1's private state) against @ethereumjs's MerkleStateManager: random writes (accounts,
+ * code, storage, clears, deletes) in nested checkpoints with commits and reverts. At each block's end OverlayState's
  * state root, accounts (storage roots included), code and storage equal those of a fresh MerkleStateManager that
  * ran the writes that stayed (the ones no revert undid). The stock manager is not run through the checkpoints
  * itself: after a revert its flush can write a root that misses writes that stayed (seen here with a storage
@@ -12,7 +12,7 @@ import { Account, Address, MapDB, ValueEncoding } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { seedCommon } from '../../../src/eth/engine/exec/common.js';
 import { CallVms } from '../../../src/eth/engine/exec/callVms.js';
-import { SimState } from '../../../src/eth/engine/simulate/simState.js';
+import { OverlayState } from '../../../src/eth/engine/state/overlayState.js';
 import { prng } from '../../support/prng.js';
 
 const common = seedCommon(31337, 'sim', 'osaka');
@@ -40,9 +40,9 @@ async function baseState(addresses: Address[]) {
   return { db, root: await state.getStateRoot() };
 }
 
-type Op = (s: SimState | MerkleStateManager) => Promise<void>;
+type Op = (s: OverlayState | MerkleStateManager) => Promise<void>;
 
-describe('SimState', () => {
+describe('OverlayState', () => {
   it('gives the roots, accounts, code and storage of MerkleStateManager running the writes that stayed', async () => {
     const addresses = Array.from({ length: 10 }, (_, i) => new Address(Uint8Array.from({ length: 20 }, (_, j) => (i * 37 + j * 3 + 1) & 255)));
     let blocks = 0;
@@ -51,8 +51,8 @@ describe('SimState', () => {
       const store = (db as unknown as { _database: Map<string, Uint8Array | string> })._database;
       const nodesBefore = store.size;
       const reads = new CallVms({ nodes: store, prefixCodeHashes: true, keccak, view: undefined as never, commonAt: () => common });
-      const sim = new SimState(reads, keccak);
-      sim.reset(reads.readsAt({ header: { stateRoot: root } } as never));
+      const sim = new OverlayState(keccak, undefined, reads);
+      sim.at(reads.readsAt({ header: { stateRoot: root } } as never));
       /** The writes of each open checkpoint level (level 0: those that stay). */
       const levels: Op[][] = [[]];
       const deleted = new Set<Address>();
@@ -115,10 +115,10 @@ describe('SimState', () => {
     const { db, root } = await baseState(addresses);
     const store = (db as unknown as { _database: Map<string, Uint8Array | string> })._database;
     const reads = new CallVms({ nodes: store, prefixCodeHashes: true, keccak, view: undefined as never, commonAt: () => common });
-    const sim = new SimState(reads, keccak);
-    sim.reset(reads.readsAt({ header: { stateRoot: root } } as never));
+    const sim = new OverlayState(keccak, undefined, reads);
+    sim.at(reads.readsAt({ header: { stateRoot: root } } as never));
     const a = addresses[0]!; // base slots 0..5 hold word(1..6)
-    const internals = sim as unknown as { changed: Set<string>; dirty: Set<string>; storage: Map<string, Map<string, Uint8Array>> };
+    const roots = (sim as unknown as { roots: { changed: Set<string>; dirty: Map<string, unknown> } }).roots;
     await sim.checkpoint();
     // The base's value (padded or minimal), and zero into an empty slot: no-ops.
     await sim.putStorage(a, word(0), word(1));
@@ -129,7 +129,8 @@ describe('SimState', () => {
     await sim.putAccount(a, (await sim.getAccount(a))!);
     await sim.modifyAccountFields(addresses[1]!, { nonce: 1n });
     await sim.deleteAccount(addresses[3]!);
-    expect(internals.changed.size + internals.dirty.size + internals.storage.size).toBe(0);
+    expect(roots.changed.size + roots.dirty.size).toBe(0);
+    expect(sim.written()).toBe(false);
     expect(hex(await sim.getStateRoot())).toBe(hex(root));
     // A real write, then its own value again, then back: the original stays the transaction's first value.
     await sim.putStorage(a, word(2), word(9));

@@ -13,6 +13,7 @@ import { cappedGas, runCallTx, withTxVmAt, type CallRequest } from './call.js';
 import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock } from '../chain/types.js';
 import { withStateOverride, type StateOverride } from './overrides.js';
+import { hexBytes, plainHex } from '../../../hex.js';
 
 export interface AccessListResult {
   readonly accessList: AccessListBytes;
@@ -70,8 +71,7 @@ async function createdAddress(vm: VM, req: CallRequest): Promise<Uint8Array> {
   return generateAddress(from.bytes, bigIntToUnpaddedBytes(nonce));
 }
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
-const unhex = (s: string) => Uint8Array.from(Buffer.from(s, 'hex'));
+const hex = plainHex;
 
 /** Sorted by address, keys sorted and unique. */
 function normalize(list: AccessListBytes): AccessListBytes {
@@ -81,7 +81,7 @@ function normalize(list: AccessListBytes): AccessListBytes {
     for (const k of keys) set.add(hex(k));
     byAddress.set(hex(address), set);
   }
-  return [...byAddress.keys()].sort().map((a): [Uint8Array, Uint8Array[]] => [unhex(a), [...byAddress.get(a)!].sort().map(unhex)]);
+  return [...byAddress.keys()].sort().map((a): [Uint8Array, Uint8Array[]] => [hexBytes(a), [...byAddress.get(a)!].sort().map((k) => hexBytes(k))]);
 }
 
 function sameList(a: AccessListBytes, b: AccessListBytes): boolean {

@@ -27,6 +27,7 @@ import type { MinedBlock } from '../chain/types.js';
 import { CallTimeout, startClock } from '../evm/callClock.js';
 import { useOverrideHashes } from './overrideHashes.js';
 import { applyStateOverride, overrideBlock, type CallOverrides } from './overrides.js';
+import { bytesHex, plainHex } from '../../../hex.js';
 
 /** A call object (eth_call, eth_estimateGas, eth_createAccessList), decoded. */
 export interface CallRequest {
@@ -223,7 +224,7 @@ const PANIC_REASONS: Record<string, string> = {
  */
 export function decodeRevertReason(data: Uint8Array): string | undefined {
   if (data.length < 4) return undefined;
-  const selector = Buffer.from(data.subarray(0, 4)).toString('hex');
+  const selector = plainHex(data.subarray(0, 4));
   const body = data.subarray(4);
   if (selector === ERROR_SELECTOR) return decodeAbiString(body);
   if (selector === PANIC_SELECTOR) {
@@ -280,7 +281,7 @@ function decodeCustomError(data: Uint8Array): string | undefined {
 
 /** An ABI value as text: integers in decimal, bytes as hex, arrays in brackets. */
 function showArg(v: unknown): string {
-  if (v instanceof Uint8Array) return '0x' + Buffer.from(v).toString('hex');
+  if (v instanceof Uint8Array) return bytesHex(v);
   if (Array.isArray(v)) return `[${v.map(showArg).join(', ')}]`;
   if (v !== null && typeof v === 'object') return `(${Object.values(v).map(showArg).join(', ')})`;
   return String(v);

@@ -1,5 +1,5 @@
 /**
- * VMs for eth_call: each runs on a CallState (callState.ts) over the shared reads of its block's
+ * VMs for eth_call: each runs on an OverlayState (state/overlayState.ts) over the shared reads of its block's
  * root, with the interpreter's per-frame costs cut (evmFastPath/). Pooled like the chain's other VMs
  * (vmPool.ts): a VM is leased to one call at a time and re-pointed at another root by swapping the
  * reads its state falls through to, which costs nothing (no trie copy, no cache to drop).
@@ -8,12 +8,13 @@ import type { Common } from '@ethereumjs/common';
 import { bytesToHex } from '@ethereumjs/util';
 import { createVM, type VM } from '@ethereumjs/vm';
 import type { ChainView } from '../chain/chainView.js';
-import { CallState, RootReads, type ReadsBudget, type TrieSource } from '../state/callState.js';
+import { OverlayState } from '../state/overlayState.js';
+import { RootReads, type ReadsBudget, type TrieSource } from '../state/rootReads.js';
 import { speedUpInterpreter } from '../evm/index.js';
 import type { NodeStore } from '../state/trieRead.js';
 import type { MinedBlock } from '../chain/types.js';
 import { Lru } from './vmPool.js';
-import { plainHex } from '../../../hex.js';
+import { hexBytes, plainHex } from '../../../hex.js';
 
 /** What CallVms needs of its chain. */
 export interface CallVmsSource {
@@ -101,7 +102,7 @@ export class CallVms implements TrieSource {
 
   /** A new call VM at `block`'s post-state. */
   async create(block: MinedBlock): Promise<VM> {
-    const stateManager = new CallState(this.readsAt(block), this.keccak);
+    const stateManager = new OverlayState(this.keccak, this.readsAt(block));
     const vm = await createVM({ common: this.source.commonAt(block), stateManager: stateManager as never, blockchain: this.source.view });
     speedUpInterpreter(vm.evm);
     return vm;
@@ -109,12 +110,13 @@ export class CallVms implements TrieSource {
 
   /** Points an idle call VM at `block`'s post-state. */
   retarget(vm: VM, block: MinedBlock): void {
-    (vm.stateManager as unknown as CallState).at(this.readsAt(block));
+    (vm.stateManager as unknown as OverlayState).at(this.readsAt(block));
   }
 
   /** Whether a VM that comes back may serve again (no checkpoint left open). */
   reusable(vm: VM): boolean {
-    return (vm.stateManager as unknown as CallState).depth === 0;
+    const state = vm.stateManager as unknown as OverlayState;
+    return state.depth === 0 && !state.written();
   }
 
   code(codeHash: Uint8Array): Uint8Array {
@@ -125,7 +127,7 @@ export class CallVms implements TrieSource {
     if (code === undefined) {
       // MerkleStateManager's CODEHASH_PREFIX is 'c' (0x63).
       const stored = this.nodes.get(this.source.prefixCodeHashes ? '63' + key : key);
-      code = stored === undefined ? new Uint8Array() : typeof stored === 'string' ? Uint8Array.from(Buffer.from(stored, 'hex')) : stored;
+      code = stored === undefined ? new Uint8Array() : typeof stored === 'string' ? hexBytes(stored) : stored;
       this.codes.set(key, code);
     }
     this.codeByHash.set(codeHash, code);

@@ -6,6 +6,7 @@ import { paramsTx } from '@ethereumjs/tx';
 import { paramsVM } from '@ethereumjs/vm';
 import { nativeEcrecover, nativeEcsign, nativeKeccak256 } from './crypto.js';
 import { lazyKzg } from './kzg.js';
+import { isActivatedEIPBySet } from '../evm/common.js';
 
 /**
  * A Common for a seed: every mainnet hardfork up to `hardfork` activated at block 0 (so
@@ -26,31 +27,6 @@ const baseUpdateParams = Common.prototype.updateParams;
 /** The Commons prepareCommon readied (a restore hands one Common to it three times). */
 const prepared = new WeakSet<Common>();
 
-/** A Set of each list of active EIPs a Common computed (it builds a new list when its hardfork changes). */
-const eipSets = new WeakMap<readonly number[], Set<number>>();
-
-/**
- * Common.isActivatedEIP through a Set: Common's own scans its list of some 50 EIPs, and the EVM asks
- * several times per opcode (a tenth of an eth_call). Same answers: the Set is of that very list.
- */
-function isActivatedEIP(this: Common, eip: number): boolean {
-  const self = this as unknown as EipCache;
-  const list = self._activatedEIPsCache;
-  // The Set of the list last asked about, kept on the Common itself: no WeakMap lookup on the EVM's hot path.
-  if (self._devgateEipList === list) return self._devgateEipSet!.has(eip);
-  let set = eipSets.get(list);
-  if (set === undefined) eipSets.set(list, (set = new Set(list)));
-  self._devgateEipList = list;
-  self._devgateEipSet = set;
-  return set.has(eip);
-}
-
-interface EipCache {
-  _activatedEIPsCache: number[];
-  _devgateEipList?: readonly number[];
-  _devgateEipSet?: Set<number>;
-}
-
 /**
  * Readies a Common for the engine: registers the params of block, tx, EVM and VM (a fresh Common
  * throws `Missing parameter value` until someone did), makes later registrations of those same
@@ -66,7 +42,7 @@ export function prepareCommon(common: Common): Common {
   common.updateParams = function (this: Common, params) {
     if (!registered.has(params)) baseUpdateParams.call(this, params);
   };
-  common.isActivatedEIP = isActivatedEIP;
+  common.isActivatedEIP = isActivatedEIPBySet;
   common.customCrypto.ecrecover ??= nativeEcrecover;
   common.customCrypto.ecsign ??= nativeEcsign;
   if (nativeKeccak256 !== undefined && common.customCrypto.keccak256 === undefined) common.customCrypto.keccak256 = nativeKeccak256;

@@ -8,6 +8,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { bytesToHex } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import type { MinedBlock } from '../chain/types.js';
+import { openCheckpoints } from '../evm/merkleState.js';
 
 /** A map that forgets its least recently used entry past `capacity`. */
 export class Lru<K, V> {
@@ -104,7 +105,7 @@ export class VmPool<T extends object = VM> {
   }
 
   private release(key: string, vm: T): void {
-    const reusable = this.opts.reusable ?? ((v: T) => ((v as unknown as VM).stateManager as unknown as { _checkpointCount?: number })._checkpointCount === 0);
+    const reusable = this.opts.reusable ?? ((v: T) => openCheckpoints((v as unknown as VM).stateManager) === 0);
     if (!reusable(vm)) return;
     let list = this.idle.get(key);
     if (list === undefined) this.idle.set(key, (list = []));

@@ -14,6 +14,8 @@ import { getActivePrecompiles } from '@ethereumjs/evm';
 import { Address } from '@ethereumjs/util';
 import { crc32 } from 'node:zlib';
 import type { EthChain } from '../chain/chain.js';
+import { chainDepositContract } from '../evm/common.js';
+import { hexBytes } from '../../../hex.js';
 
 /** geth's time-based forks, in geth's fork order (forks.Fork from Paris on); @ethereumjs names them alike. */
 const TIME_FORKS = ['shanghai', 'cancun', 'prague', 'osaka', 'bpo1', 'bpo2', 'bpo3', 'bpo4', 'bpo5', 'amsterdam'] as const;
@@ -145,8 +147,7 @@ function forkHash(common: Common, genesisHash: Uint8Array, genesisTime: bigint, 
 
 /** The deposit contract the VM reads deposit requests from: the chain's, else mainnet's (as @ethereumjs/vm's requests.ts reads it). */
 function depositContract(common: Common): string {
-  const params = (common as unknown as { _chainParams?: { depositContractAddress?: string } })._chainParams;
-  return params?.depositContractAddress ?? Mainnet.depositContractAddress!;
+  return chainDepositContract(common) ?? Mainnet.depositContractAddress!;
 }
 
 const byName = <T>(entries: [string, T][]) => entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -163,7 +164,7 @@ function assemble(chain: EthChain, times: Map<TimeFork, bigint>, index: number):
   const precompiles = [...getActivePrecompiles(rules).keys()].map((address): [string, Address] => {
     const name = PRECOMPILE_NAMES.get(address.toLowerCase().replace(/^0x/, ''));
     if (name === undefined) throw new Error(`precompile ${address} has no name`);
-    return [name, new Address(Buffer.from(address.replace(/^0x/, '').padStart(40, '0'), 'hex'))];
+    return [name, new Address(hexBytes(address.replace(/^0x/, '').padStart(40, '0')))];
   });
   const system: [string, string][] = [];
   if (index >= TIME_FORKS.indexOf('cancun')) system.push(['BEACON_ROOTS_ADDRESS', BEACON_ROOTS]);
@@ -188,7 +189,7 @@ function assemble(chain: EthChain, times: Map<TimeFork, bigint>, index: number):
     chainId: chain.common.chainId(),
     forkId: forkHash(chain.common, genesis.hash, genesisTime, times, at),
     precompiles: byName(precompiles),
-    systemContracts: byName(system.map(([name, address]): [string, Address] => [name, new Address(Buffer.from(address.slice(2), 'hex'))])),
+    systemContracts: byName(system.map(([name, address]): [string, Address] => [name, new Address(hexBytes(address.slice(2)))])),
   };
 }
 

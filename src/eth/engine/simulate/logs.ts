@@ -10,9 +10,10 @@ import { type Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { hookLogs } from '../evm/logHook.js';
 import type { SimLog } from './types.js';
+import { hexBytes } from '../../../hex.js';
 
-const TRANSFER_TOPIC = Uint8Array.from(Buffer.from('ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef', 'hex'));
-const TRANSFER_ADDRESS = Uint8Array.from(Buffer.from('eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee', 'hex'));
+const TRANSFER_TOPIC = hexBytes('ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef');
+const TRANSFER_ADDRESS = hexBytes('eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee');
 
 interface MessageLike {
   to?: Address;

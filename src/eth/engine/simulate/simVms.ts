@@ -1,7 +1,7 @@
 /**
  * The VMs eth_simulateV1 runs on, kept per chain and hardfork and reused across requests (making one costs a VM,
  * an EVM with its opcode table, a Common, the `debug` loggers: as much as a whole simulated call). A VM is leased
- * to one request at a time; the request points it at its own state (simState.ts) and BLOCKHASH view, and gives
+ * to one request at a time; the request points it at its own state (state/overlayState.ts) and BLOCKHASH view, and gives
  * it back with no checkpoint open (a VM whose request failed half-way is dropped, not reused).
  */
 import type { Block } from '@ethereumjs/block';
@@ -13,7 +13,7 @@ import type { MinedBlock } from '../chain/types.js';
 import { speedUpInterpreter } from '../evm/index.js';
 import { shortcutRequestCalls } from '../evm/requestCalls.js';
 import { LogCollector } from './logs.js';
-import { SimState } from './simState.js';
+import { OverlayState } from '../state/overlayState.js';
 import { sharedReads } from './state.js';
 
 const ZERO32 = new Uint8Array(32);
@@ -45,7 +45,7 @@ export class SimView {
 export interface SimVm {
   readonly vm: VM;
   /** The state the VM was made with (a request may point the VM at its own: see useState). */
-  readonly own: SimState;
+  readonly own: OverlayState;
   readonly logs: LogCollector;
   readonly view: SimView;
   /** The Common transactions are made with: without EIP-7825's cap (geth's simulator skips the tx checks). */
@@ -65,7 +65,7 @@ export async function leaseVm(chain: EthChain, hardfork: string): Promise<SimVm>
   const common = chain.common.copy();
   if (common.hardfork() !== hardfork) common.setHardfork(hardfork);
   const view = new SimView();
-  const own = new SimState(sharedReads(chain), common.customCrypto.keccak256 ?? keccak_256);
+  const own = new OverlayState(common.customCrypto.keccak256 ?? keccak_256, undefined, sharedReads(chain));
   const vm = await createVM({ common, stateManager: own as never, blockchain: view as never });
   speedUpInterpreter(vm.evm);
   // Each block's EIP-7002/7251 system calls: answered without running the contracts when their queues are empty.
@@ -79,7 +79,7 @@ export async function leaseVm(chain: EthChain, hardfork: string): Promise<SimVm>
 }
 
 /** Points `sim`'s VM at `state` (a request's blocks of several hardforks share one state). */
-export function useState(sim: SimVm, state: SimState): void {
+export function useState(sim: SimVm, state: OverlayState): void {
   const vm = sim.vm as unknown as { stateManager: unknown; evm: { stateManager: unknown; journal: { stateManager: unknown } } };
   vm.stateManager = state;
   vm.evm.stateManager = state;
@@ -87,7 +87,7 @@ export function useState(sim: SimVm, state: SimState): void {
 }
 
 /** Gives `sim` back after a request (kept only when nothing of the request is left open). */
-export function releaseVm(chain: EthChain, sim: SimVm, state: SimState): void {
+export function releaseVm(chain: EthChain, sim: SimVm, state: OverlayState): void {
   useState(sim, sim.own);
   sim.view.chain = sim.view.base = undefined;
   sim.view.done = [];

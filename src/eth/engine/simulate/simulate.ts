@@ -19,7 +19,7 @@ import { builderGasUsed, buildWithTransactions, initStateAsGeth, openBuilder, re
 import { applyStateOverride, overrideHeader } from '../exec/overrides.js';
 import { callError, runSimCall, type CallEnv } from './call.js';
 import { sanitizeChain, type SettledBlock } from './sanitize.js';
-import type { SimState } from './simState.js';
+import type { OverlayState } from '../state/overlayState.js';
 import { type BlockForks, checkUnmergedSystemCalls, forksAt, unmergedBlock } from './forks.js';
 import { leaseVm, releaseVm, type SimVm, useState } from './simVms.js';
 import { resetAt } from './state.js';
@@ -63,7 +63,7 @@ async function simulateChain(chain: EthChain, base: MinedBlock, opts: SimOptions
   const budget = { remaining: SIMULATE_GAS_BUDGET };
   // A pooled VM per hardfork met (most requests stay in one), all on the request's one private state.
   const leased = new Map<string, SimVm>();
-  let state: SimState | undefined;
+  let state: OverlayState | undefined;
   let parent: Block = base.block;
   // geth's makeHeaders: each header copies the previous one's difficulty (the base's first) unless overridden.
   let difficulty = base.header.difficulty;

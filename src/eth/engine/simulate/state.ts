@@ -1,17 +1,17 @@
 /**
- * The private state of an eth_simulateV1 request (simState.ts) at its base block: the chain's reads shared per
+ * The private state of an eth_simulateV1 request (state/overlayState.ts, with state roots) at its base block: the chain's reads shared per
  * root (the ones eth_call uses) under the request's own overlay. Nothing of the request reaches the chain.
  */
 import type { EthChain } from '../chain/chain.js';
 import type { ChainStates } from '../chain/states.js';
 import type { MinedBlock } from '../chain/types.js';
 import type { CallVms } from '../exec/callVms.js';
-import type { SimState } from './simState.js';
+import type { OverlayState } from '../state/overlayState.js';
 
 /** The chain's reads shared per root (its states are private to the chain: simulation is one of their users). */
 export const sharedReads = (chain: EthChain): CallVms => (chain as unknown as { states: ChainStates }).states.rootReads();
 
 /** Points `state` at the post-state of `base`. */
-export function resetAt(state: SimState, chain: EthChain, base: MinedBlock): void {
-  state.reset(sharedReads(chain).readsAt(base));
+export function resetAt(state: OverlayState, chain: EthChain, base: MinedBlock): void {
+  state.at(sharedReads(chain).readsAt(base));
 }

@@ -1,24 +1,11 @@
 /**
- * Account helpers shared by devgate's own state managers (state/callState.ts for calls, simulate/simState.ts for
- * eth_simulateV1): a field-for-field copy, and the StateManagerInterface's modifyAccountFields as one function.
+ * The StateManagerInterface's modifyAccountFields as one function, for devgate's own state manager
+ * (state/overlayState.ts; a field-for-field copy reads Account's own fields: evm/account.ts).
  */
-import { Account } from '@ethereumjs/util';
+import type { Account } from '@ethereumjs/util';
 
 /** The fields modifyAccountFields may set. */
 export type AccountFieldChanges = Partial<Pick<Account, 'nonce' | 'balance' | 'storageRoot' | 'codeHash' | 'codeSize'>>;
-
-/** A copy of an account (the EVM changes the accounts it is given in place). */
-export function copyAccount(a: Account): Account {
-  const f = a as unknown as {
-    _nonce: bigint;
-    _balance: bigint;
-    _storageRoot: Uint8Array;
-    _codeHash: Uint8Array;
-    _codeSize: number | null;
-    _version: number | null;
-  };
-  return new Account(f._nonce, f._balance, f._storageRoot, f._codeHash, f._codeSize, f._version);
-}
 
 /** `account` (changed in place and given back) with the fields `changes` sets. */
 export function withFields(account: Account, changes: AccountFieldChanges): Account {

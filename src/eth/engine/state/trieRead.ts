@@ -7,7 +7,7 @@
  */
 import { RlpCursor } from '../codec/rlpReader.js';
 import { ImageNodes } from '../image/imageNodes.js';
-import { plainHex } from '../../../hex.js';
+import { hexBytes, plainHex, plainHexView } from '../../../hex.js';
 
 /** The node store: node hash (unprefixed hex) -> RLP-encoded node (bytes, or hex where a trie wrote strings). */
 export type NodeStore = ReadonlyMap<string, Uint8Array | string>;
@@ -15,7 +15,7 @@ export type NodeStore = ReadonlyMap<string, Uint8Array | string>;
 const hex = plainHex;
 
 /** keccak256 of RLP(''): the root of an empty trie. */
-const EMPTY_ROOT = Buffer.from('56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421', 'hex');
+const EMPTY_ROOT = hexBytes('56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421');
 
 /** Whether `root` is the empty trie's root, compared byte by byte (no hex string per read). */
 function isEmptyRoot(root: Uint8Array): boolean {
@@ -33,7 +33,7 @@ function load(store: NodeStore, ref: Uint8Array): Uint8Array {
   if (direct !== undefined) return direct;
   const stored = store.get(hex(ref));
   if (stored === undefined) throw new MissingNode(`missing trie node ${hex(ref)}`);
-  return typeof stored === 'string' ? Buffer.from(stored, 'hex') : stored;
+  return typeof stored === 'string' ? plainHexView(stored) : stored;
 }
 
 /** The item last parsed (trieGet reads each result before the next parse: one cursor, no object per item). */

@@ -1,5 +1,5 @@
 /**
- * The checkpoint/commit/revert journal of devgate's own state managers (state/callState.ts, simulate/simState.ts): each
+ * The checkpoint/commit/revert journal of devgate's own state manager (state/overlayState.ts): each
  * write made under an open checkpoint records how to undo itself; revert() runs those of the innermost checkpoint
  * backwards; commit() keeps them for the checkpoint around it, and forgets them when none stays open.
  */

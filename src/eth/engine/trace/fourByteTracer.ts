@@ -6,6 +6,7 @@
 import type { Address } from '@ethereumjs/util';
 import type { Frame, Tracer } from './hooks.js';
 import type { FourByteResult, NoopResult } from './types.js';
+import { plainHex } from '../../../hex.js';
 
 const CALL_TYPES = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL']);
 
@@ -19,7 +20,7 @@ export class FourByteTracer implements Tracer {
     if (f.input.length < 4 || !CALL_TYPES.has(f.type) || f.to === undefined || this.isPrecompile(f.to)) return;
     const selector = f.input.subarray(0, 4);
     const size = f.input.length - 4;
-    const key = `${Buffer.from(selector).toString('hex')}-${size}`;
+    const key = `${plainHex(selector)}-${size}`;
     const seen = this.ids.get(key);
     if (seen !== undefined) seen.count++;
     else this.ids.set(key, { selector: selector.slice(), size, count: 1 });

@@ -19,6 +19,7 @@ import type { Address } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { hookFrames } from '../evm/frameHooks.js';
 import { FLAT_STEP, LEAN_STEPS, type FlatStep } from '../evm/steps.js';
+import { hasOwnCodeAddress, memoryBytes } from '../evm/message.js';
 import { gethError, UNSTARTED } from './gethErrors.js';
 
 /** What a tracer sees of a frame. */
@@ -123,7 +124,6 @@ interface MessageLike {
   depth: number;
   caller: Address;
   to?: Address;
-  _codeAddress?: Address;
   codeAddress: Address;
   data: Uint8Array;
   gasLimit: bigint;
@@ -137,7 +137,7 @@ interface EndState {
   gasRefund: bigint;
   programCounter: number;
   stack?: { getStack(): bigint[] };
-  memory?: { _store: Uint8Array };
+  memory?: object;
   memoryWordCount?: bigint;
 }
 interface ResultLike {
@@ -178,7 +178,7 @@ export function attach(vm: VM, tracer: Tracer, check: () => void): { frames: Fra
       type: frameType(m, parent),
       // DELEGATECALL and CALLCODE frames come from the calling contract and go to the code they run, as geth shows them.
       from: m.delegatecall ? m.to! : m.caller,
-      to: m.delegatecall || m._codeAddress !== undefined ? m.codeAddress : m.to,
+      to: m.delegatecall || hasOwnCodeAddress(m) ? m.codeAddress : m.to,
       address: m.to,
       // A copy: a call's data is a view of its caller's memory, which changes afterwards.
       input: m.data === undefined ? new Uint8Array() : m.data.slice(),
@@ -214,7 +214,7 @@ export function attach(vm: VM, tracer: Tracer, check: () => void): { frames: Fra
         cost: 0n,
         depth: frame.depth + 1,
         stack: end.stack.getStack(),
-        memory: end.memory === undefined ? new Uint8Array() : end.memory._store.slice(0, words * 32),
+        memory: end.memory === undefined ? new Uint8Array() : memoryBytes(end.memory, words * 32),
         refund: end.gasRefund,
         address: frame.address!,
         frame,
@@ -341,7 +341,7 @@ function frameType(m: MessageLike, parent: Frame | undefined): string {
   if (byOp !== undefined) return byOp;
   if (m.to === undefined) return m.salt !== undefined ? 'CREATE2' : 'CREATE';
   if (m.delegatecall) return 'DELEGATECALL';
-  if (m._codeAddress !== undefined) return 'CALLCODE';
+  if (hasOwnCodeAddress(m)) return 'CALLCODE';
   if (m.isStatic && parent !== undefined) return 'STATICCALL';
   return 'CALL';
 }

@@ -1,7 +1,7 @@
 /**
  * The state between a mined block's transactions, kept for tracing: tracing transaction i of a block first runs the
  * block's system calls and transactions 0..i-1 again (run.ts); with this cache it starts from the nearest state kept
- * at or before i, a copy of the call state's writes (CallState.overlay: accounts, slots, cleared storage and code
+ * at or before i, a copy of the call state's writes (OverlayState.overlay: accounts, slots, cleared storage and code
  * that the block changed on top of its parent's state) and runs only the transactions after it.
  *
  * Exact by construction: a kept state is keyed by the block's hash (its header, transactions and ancestors) and the
@@ -13,7 +13,7 @@
 import { bytesToHex } from '@ethereumjs/util';
 import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock } from '../chain/types.js';
-import type { Overlay } from '../state/callState.js';
+import type { Overlay } from '../state/overlayState.js';
 
 /** Accounts, slots and codes kept over all blocks, at most (~100 bytes each: shared values, own map entries). */
 export const MAX_ENTRIES = 200_000;

@@ -34,7 +34,7 @@ import { PrestateTracer } from './prestateTracer.js';
 import { FourByteTracer, NoopTracer } from './fourByteTracer.js';
 import type { TraceResult, TracerSpec, TxTrace } from './types.js';
 import { replayCacheOf, type BlockReplays } from './replayCache.js';
-import { CallState } from '../state/callState.js';
+import { OverlayState } from '../state/overlayState.js';
 
 /** geth's defaultTraceTimeout. */
 export const TRACE_TIMEOUT_MS = 5_000;
@@ -124,7 +124,7 @@ async function systemCalls(vm: VM, block: MinedBlock): Promise<void> {
  * `count` and keeps the states it passes.
  */
 async function replayUpTo(vm: VM, block: MinedBlock, count: number, kept?: BlockReplays): Promise<number> {
-  const state = kept !== undefined && vm.stateManager instanceof CallState ? vm.stateManager : undefined;
+  const state = kept !== undefined && vm.stateManager instanceof OverlayState ? vm.stateManager : undefined;
   const near = state === undefined ? undefined : kept!.nearest(count);
   let from = 0;
   if (near !== undefined) {
@@ -264,7 +264,7 @@ export function traceTxOn(vm: VM, block: MinedBlock, index: number, req: TraceRe
     const result = await runTraced(vm, { tx: txAt(block, index), sender: block.senders[index]!, context: { header: block.header }, firstLogIndex }, req);
     // The traced run left the state the transaction leaves (tracers only read): the next transaction's starting point.
     const state = vm.stateManager;
-    if (kept !== undefined && state instanceof CallState) kept.keep(index + 1, () => state.overlay());
+    if (kept !== undefined && state instanceof OverlayState) kept.keep(index + 1, () => state.overlay());
     return result;
   });
 }

@@ -9,6 +9,7 @@
 import { bigIntToBytes, setLengthLeft, type Address } from '@ethereumjs/util';
 import type { FrameEnd, Frame, Step, StepState, Tracer } from './hooks.js';
 import type { StructLogEntry, StructLoggerOptions, StructResult } from './types.js';
+import { bytesHex } from '../../../hex.js';
 
 const SLOAD = 0x54;
 const SSTORE = 0x55;
@@ -88,11 +89,11 @@ export class StructLogger implements Tracer {
     const load = this.load;
     if (load !== undefined && load.depth === frame.depth + 1) {
       this.load = undefined;
-      // CallState and MerkleStateManager read the value when called: the state as the SLOAD saw it.
+      // OverlayState and MerkleStateManager read the value when called: the state as the SLOAD saw it.
       this.reads.push(
         frame.state
           .getStorage(load.address, setLengthLeft(bigIntToBytes(load.slot), 32))
-          .then((v) => this.loaded(load, v.length === 0 ? 0n : BigInt('0x' + Buffer.from(v).toString('hex')))),
+          .then((v) => this.loaded(load, v.length === 0 ? 0n : BigInt(bytesHex(v)))),
       );
     }
     const last = this.lastOfFrame[frame.depth];

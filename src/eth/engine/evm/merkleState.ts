@@ -1,0 +1,96 @@
+/**
+ * What devgate reads and changes inside @ethereumjs's MerkleStateManager (`statemanager/dist/esm/merkleStateManager.js`),
+ * its trie's CheckpointDB (`mpt/dist/esm/db/checkpointDB.js`) and MapDB (`util/dist/esm/mapDB.js`), for the head state
+ * manager's batch flush (state/headState.ts) and the call-VM pool (exec/vmPool.ts). One accessor per member, so an
+ * upgrade that renames or changes one is one place to look (the fence test pins those files).
+ */
+import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import type { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
+import { type DB, hexToBytes, MapDB } from '@ethereumjs/util';
+import type { NodeStore } from '../state/trieWriter.js';
+
+/** MerkleStateManager's protected members devgate uses. */
+interface MerkleInternals {
+  _caches?: Caches;
+  _trie: MerklePatriciaTrie;
+  _storageTries: Record<string, MerklePatriciaTrie>;
+  _prefixCodeHashes: boolean;
+  _prefixStorageTrieKeys: boolean;
+  _checkpointCount: number;
+  _getCodeDB(): DB;
+}
+
+const internals = (sm: MerkleStateManager) => sm as unknown as MerkleInternals;
+
+/** The state manager's caches (undefined when it runs without them). */
+export function stateCaches(sm: MerkleStateManager): Caches | undefined {
+  return internals(sm)._caches;
+}
+
+/** The account trie. */
+export function accountTrie(sm: MerkleStateManager): MerklePatriciaTrie {
+  return internals(sm)._trie;
+}
+
+/** Forgets the storage trie kept for the account whose address hashes to `addressHashHex` (unprefixed): its root is stale. */
+export function forgetStorageTrie(sm: MerkleStateManager, addressHashHex: string): void {
+  delete internals(sm)._storageTries[addressHashHex];
+}
+
+/** The database code is kept in. */
+export function codeDB(sm: MerkleStateManager): DB {
+  return internals(sm)._getCodeDB();
+}
+
+/** Whether code hashes (with "c") and storage-trie keys (with the address hash) are prefixed in the database. */
+export function keyPrefixes(sm: MerkleStateManager): { codeHashes: boolean; storageTrieKeys: boolean } {
+  const s = internals(sm);
+  return { codeHashes: s._prefixCodeHashes, storageTrieKeys: s._prefixStorageTrieKeys };
+}
+
+/** How many checkpoints are open (a state manager with none left open may be reused). */
+export function openCheckpoints(sm: unknown): number | undefined {
+  return (sm as Partial<MerkleInternals>)._checkpointCount;
+}
+
+/** The Map a MapDB keeps its entries in (keys unprefixed hex). */
+export function mapOfMapDB(db: MapDB<string, Uint8Array | string>): Map<string, Uint8Array | string> {
+  return (db as unknown as { _database: Map<string, Uint8Array | string> })._database;
+}
+
+/** A trie's CheckpointDB over a MapDB: its open checkpoints (oldest first) and the MapDB under them. */
+export interface CheckpointStore {
+  readonly checkpoints: { keyValueMap: Map<string, Uint8Array | undefined> }[];
+  readonly db: MapDB<string, Uint8Array | string>;
+}
+
+/** The account trie's CheckpointDB when it keeps its nodes in a MapDB, else undefined. */
+export function checkpointStoreOf(sm: MerkleStateManager): CheckpointStore | undefined {
+  const db = accountTrie(sm).database() as unknown as CheckpointStore;
+  return db.db instanceof MapDB ? db : undefined;
+}
+
+/**
+ * A trie's node store, read and written synchronously as @ethereumjs's CheckpointDB does: open checkpoints first
+ * (newest first), then the map. Nodes written while a checkpoint is open go into it (so a revert drops them), unless
+ * `direct`: storage-trie nodes go straight to the map, as @ethereumjs's storage tries (copies without checkpoints)
+ * write them.
+ */
+export function checkpointNodeStore(db: CheckpointStore, direct: boolean): NodeStore {
+  const map = mapOfMapDB(db.db);
+  return {
+    get(hex) {
+      for (let i = db.checkpoints.length - 1; i >= 0; i--) {
+        const v = db.checkpoints[i]!.keyValueMap.get(hex);
+        if (v !== undefined) return v;
+      }
+      const v = map.get(hex);
+      return typeof v === 'string' ? hexToBytes(`0x${v}`) : v;
+    },
+    put(hex, encoded) {
+      const top = direct ? undefined : db.checkpoints[db.checkpoints.length - 1];
+      if (top !== undefined) top.keyValueMap.set(hex, encoded);
+      else map.set(hex, encoded);
+    },
+  };
+}
