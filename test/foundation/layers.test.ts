@@ -80,6 +80,8 @@ const NOT_FOR_ENGINES = [
   'index.ts',
   'cli.ts',
   'network.ts',
+  'eth/network.ts',
+  'eth/node/',
 ];
 
 describe('the shape of the sources', () => {
@@ -107,8 +109,19 @@ describe('the shape of the sources', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('the node is the one door for writes: only src/eth/node/ takes the writer; the chain imports no block building', () => {
+    const takers = files.filter((f) => /\bwriter\.run\(/.test(text.get(f)!)).map(rel);
+    expect(takers.filter((f) => !f.startsWith('eth/node/'))).toEqual([]);
+    expect(takers.length).toBeGreaterThan(0);
+    const chainToMining = [...graph].flatMap(([from, tos]) =>
+      from.startsWith('eth/engine/chain/') ? tos.filter((t) => t.startsWith('eth/engine/mining/')) : [],
+    );
+    expect(chainToMining).toEqual([]);
+  });
+
   it('sees the imports it checks (a sanity check of the reader)', () => {
-    expect(graph.get('network.ts')).toContain('cache/chainCache.ts');
+    expect(graph.get('eth/network.ts')).toContain('cache/chainCache.ts');
+    expect(graph.get('eth/node/node.ts')).toContain('eth/node/writer.ts');
     expect(graph.get('eth/engine/build/chainFromSeed.ts')).toEqual(expect.arrayContaining(['eth/engine/build/seed.ts', 'eth/engine/build/import.ts']));
   });
 });

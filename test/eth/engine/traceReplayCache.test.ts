@@ -4,6 +4,7 @@
  * stock VM answers, in any order of requests, under every tracer; blocks that leave the chain (a revert, a reorg)
  * are forgotten, and the blocks mined in their place are traced right.
  */
+import { nodeOf } from '../../support/node.js';
 import { createFeeMarket1559Tx, type TypedTransaction } from '@ethereumjs/tx';
 import { Account, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import { keccak256 as viemKeccak } from 'viem';
@@ -75,7 +76,7 @@ describe('kept states and a chain that changes', () => {
     const dev = chain.devAccounts()[0]!.address;
     const nonce = (await chain.getAccount(dev, chain.head()))!.nonce;
     for (const [k, amount] of amounts.entries()) await chain.addPending(transfer(chain, nonce + BigInt(k), to, amount));
-    return chain.mineBlock();
+    return nodeOf(chain).mineBlock();
   }
 
   it('forgets the blocks a revert removes, and traces the blocks mined in their place right', async () => {
