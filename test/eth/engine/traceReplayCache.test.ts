@@ -83,11 +83,11 @@ describe('kept states and a chain that changes', () => {
     const chain = await chainFromSeed(parseSeed(traceSeed(), 'trace seed'));
     const cache = replayCacheOf(chain);
     const spec = SPECS[0]!;
-    const head = chain.head().number;
+    const atHead = await nodeOf(chain).snapshot();
     const first = await mineTransfers(chain, '0x00000000000000000000000000000000000000a1', [1n, 2n, 3n, 4n]);
     for (const i of [3, 1, 2]) await cachedTrace(chain, first, i, spec);
     expect(cache.size().blocks).toBe(1);
-    await chain.truncate(head);
+    expect(await nodeOf(chain).revert(atHead)).toBe(true);
     expect(cache.size()).toEqual({ blocks: 0, states: 0, entries: 0 });
     // The same senders and nonces, other amounts: a block at the same height on another state.
     const second = await mineTransfers(chain, '0x00000000000000000000000000000000000000a2', [5n, 6n, 7n, 8n]);

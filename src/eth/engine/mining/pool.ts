@@ -169,6 +169,7 @@ export async function queuedAtStart(draft: BlockDraft, pool: readonly PendingTx[
 /** Adds the pool's transactions to a draft in block order; those that do not apply (nonce gap, funds, gas) are answered with the reason. */
 export async function fillFromPool(draft: BlockDraft, pool: readonly PendingTx[]): Promise<SkippedTx[]> {
   const skipped: SkippedTx[] = [];
+  if (pool.length === 0) return skipped;
   const queued = await queuedAtStart(draft, pool);
   for (const p of orderForBlock(pool, draft.context.header.baseFeePerGas)) {
     const gap = queued.get(p);
