@@ -14,6 +14,7 @@ import type { BlockId, MinedBlock, MineResult, NextHeader, PendingTx, TxLookup }
 import type { Snapshot, Snapshots } from '../engine/control/snapshots.js';
 import type { StateEdit } from '../engine/control/stateEdits.js';
 import type { Miner } from '../engine/mining/miner.js';
+import { startClock } from '../engine/evm/callClock.js';
 import { openHeadDraft } from '../engine/mining/pending.js';
 import { fillFromPool } from '../engine/mining/pool.js';
 import type { Admission, PoolSettings } from '../engine/mining/send.js';
@@ -141,6 +142,9 @@ export class EthNode {
    */
   private async mineNow(header?: NextHeader): Promise<MineResult> {
     const draft = await openHeadDraft(this.chain, this.miner.blockHeader(header));
+    // Transactions being mined yield to other requests (of every network) by EVM work done, as calls do (#25): no
+    // deadline, a turn of the event loop every few ms. An empty block runs none and starts no clock.
+    if (this.chain.pendingTransactions().length > 0) startClock(draft.vm, Infinity);
     try {
       const skipped = await fillFromPool(draft, this.chain.pendingTransactions());
       const block = await draft.seal();
