@@ -6,7 +6,7 @@
 import { type Address, bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import type { EthEngine } from './eth/context.js';
 import { setBalance, setCode, setNonce, setStorageAt } from './eth/engine/control/stateEdits.js';
-import type { EthChain } from './eth/engine/chain/chain.js';
+import type { EthNode } from './eth/node/node.js';
 import type { BlockId as EngineBlockId, MinedBlock } from './eth/engine/chain/types.js';
 import type { RollupChain } from './rollup/engine/chain.js';
 import { RollupControls } from './rollup/engine/controls.js';
@@ -129,13 +129,13 @@ export interface RollupNetwork {
 
 const hex = (b: Uint8Array) => bytesToHex(b) as Hex;
 
-function engineBlock(chain: EthChain, tag: BlockTag = 'latest'): Promise<MinedBlock | undefined> {
-  return chain.resolveBlock(tag as EngineBlockId);
+function engineBlock(node: EthNode, tag: BlockTag = 'latest'): Promise<MinedBlock | undefined> {
+  return node.resolveBlock(tag as EngineBlockId);
 }
 
-async function at(chain: EthChain, tag: BlockTag | undefined): Promise<MinedBlock> {
-  const block = await engineBlock(chain, tag);
-  if (block === undefined) throw new RangeError(`block ${String(tag)} is beyond head ${chain.head().number}`);
+async function at(node: EthNode, tag: BlockTag | undefined): Promise<MinedBlock> {
+  const block = await engineBlock(node, tag);
+  if (block === undefined) throw new RangeError(`block ${String(tag)} is beyond head ${node.head().number}`);
   return block;
 }
 
@@ -143,13 +143,14 @@ const addressOf = (a: Hex): Address => createAddressFromString(a);
 const slotBytes = (slot: Hex | bigint) => setLengthLeft(hexToBytes(typeof slot === 'bigint' ? (`0x${slot.toString(16).padStart(64, '0')}` as Hex) : slot), 32);
 
 /** The handle of an eth network over its engine. */
-export function ethNetwork(name: string, { chain, miner, snapshots }: EthEngine): EthNetwork {
+export function ethNetwork(name: string, node: EthEngine): EthNetwork {
+  const { chain, miner } = node;
   return {
     name,
     chainId: chain.chainId,
     blockNumber: () => chain.head().number,
     async getBlock(tag) {
-      const b = await engineBlock(chain, tag);
+      const b = await engineBlock(node, tag);
       if (b === undefined) return undefined;
       const h = b.header;
       return {
@@ -164,15 +165,15 @@ export function ethNetwork(name: string, { chain, miner, snapshots }: EthEngine)
         transactions: b.txHashes.map(hex),
       };
     },
-    getBalance: async (address, tag) => (await chain.getAccount(addressOf(address), await at(chain, tag)))?.balance ?? 0n,
-    getTransactionCount: async (address, tag) => (await chain.getAccount(addressOf(address), await at(chain, tag)))?.nonce ?? 0n,
-    getCode: async (address, tag) => hex(await chain.getCode(addressOf(address), await at(chain, tag))),
+    getBalance: async (address, tag) => (await chain.getAccount(addressOf(address), await at(node, tag)))?.balance ?? 0n,
+    getTransactionCount: async (address, tag) => (await chain.getAccount(addressOf(address), await at(node, tag)))?.nonce ?? 0n,
+    getCode: async (address, tag) => hex(await chain.getCode(addressOf(address), await at(node, tag))),
     async getStorageAt(address, slot, tag) {
-      return hex(setLengthLeft(await chain.getStorage(addressOf(address), slotBytes(slot), await at(chain, tag)), 32));
+      return hex(setLengthLeft(await chain.getStorage(addressOf(address), slotBytes(slot), await at(node, tag)), 32));
     },
     devAccounts: () => chain.devAccounts().map((a) => ({ address: a.address.toString() as Hex, privateKey: hex(a.privateKey) })),
     mine: async (opts = {}) =>
-      (await miner.mine(BigInt(opts.blocks ?? 1), opts.interval === undefined ? undefined : BigInt(opts.interval))).map((r) => r.block.number),
+      (await node.mine(BigInt(opts.blocks ?? 1), opts.interval === undefined ? undefined : BigInt(opts.interval))).map((r) => r.block.number),
     setAutomine: (enabled) => miner.setAutomine(enabled),
     getAutomine: () => miner.mode().automine,
     miningMode: () => miner.mode(),
@@ -184,20 +185,14 @@ export function ethNetwork(name: string, { chain, miner, snapshots }: EthEngine)
     },
     setNextBlockBaseFeePerGas: (fee) => miner.setNextBlockBaseFeePerGas(fee),
     setBlockGasLimit: (limit) => miner.setBlockGasLimit(limit),
-    snapshot: () => snapshots.take(),
-    revert: (id) => snapshots.revert(id),
-    reset: () => snapshots.reset(),
-    setBalance: (address, wei) => setBalance(chain, addressOf(address), wei),
-    setCode: (address, code) => setCode(chain, addressOf(address), hexToBytes(code)),
-    setNonce: (address, nonce) => setNonce(chain, addressOf(address), nonce),
-    setStorageAt: (address, slot, value) => setStorageAt(chain, addressOf(address), slotBytes(slot), hexToBytes(value)),
-    dropAllTransactions: () =>
-      chain.writer.run(() => {
-        chain.dropPending(
-          chain.pendingTransactions().map((p) => p.tx.hash()),
-          'dropped',
-        );
-      }),
+    snapshot: () => node.snapshot(),
+    revert: (id) => node.revert(id),
+    reset: () => node.reset(),
+    setBalance: (address, wei) => node.editState(setBalance(addressOf(address), wei)),
+    setCode: (address, code) => node.editState(setCode(addressOf(address), hexToBytes(code))),
+    setNonce: (address, nonce) => node.editState(setNonce(addressOf(address), nonce)),
+    setStorageAt: (address, slot, value) => node.editState(setStorageAt(addressOf(address), slotBytes(slot), hexToBytes(value))),
+    dropAllTransactions: () => node.dropAllTransactions(),
   };
 }
 

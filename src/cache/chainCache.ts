@@ -76,7 +76,6 @@ export async function cachedEthChain(
     }
   }
   const chain = await chainFromSeed(loaded, opts);
-  await chain.pendingBlock();
   const image = encodeChainImage(chain.parts(), key);
   const stored = storeImage(file, image);
   // Serve the chain restored from its chain image, as a later start will: the same lazily decoded

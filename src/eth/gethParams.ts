@@ -6,7 +6,7 @@
 import { InvalidArgument } from '../errors.js';
 import type { EthChain } from './engine/chain/chain.js';
 import type { MinedBlock } from './engine/chain/types.js';
-import { findBlock, isPending } from './params.js';
+import { isPending } from './params.js';
 import { BLOCK_TAGS, blockNumberOrHash, blockNumberOrTag, describe, type BlockRef, type BlockSelector, type Decoder } from '../rpc/params.js';
 
 const isTag = (value: string) => (BLOCK_TAGS as readonly string[]).includes(value);
@@ -116,5 +116,6 @@ function describeGo(value: unknown): string {
  */
 export async function rawRequestBlock(chain: EthChain, sel: BlockSelector): Promise<MinedBlock | undefined> {
   if ('hash' in sel) return chain.blockByHash(sel.hash);
-  return isPending(sel) ? undefined : findBlock(chain, sel);
+  if (isPending(sel)) return undefined;
+  return chain.resolveMined('tag' in sel ? (sel.tag as Exclude<typeof sel.tag, 'pending'>) : sel.number);
 }

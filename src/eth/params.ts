@@ -23,10 +23,9 @@ import {
   type Decoder,
 } from '../rpc/params.js';
 import type { CallRequest } from './engine/exec/call.js';
-import type { EthChain } from './engine/chain/chain.js';
 import type { LogFilter } from './engine/query/logs.js';
 import type { StorageKey } from './engine/query/proof.js';
-import type { MinedBlock } from './engine/chain/types.js';
+import type { BlockId, MinedBlock } from './engine/chain/types.js';
 
 /** A 20-byte address as an @ethereumjs Address. */
 export const addressParam: Decoder<Address> = (value) => new Address(address(value));
@@ -174,7 +173,14 @@ export const logFilterParam: Decoder<LogQuery> = (value) => {
 };
 
 /** The block a selector names; undefined when there is none. `pending` is the pending block. */
-export async function findBlock(chain: EthChain, sel: BlockSelector): Promise<MinedBlock | undefined> {
+/** What selectors resolve against: the node (its `pending` is the pending block). */
+export interface BlockSource {
+  head(): MinedBlock;
+  blockByHash(hash: Uint8Array): MinedBlock | undefined;
+  resolveBlock(id: BlockId): Promise<MinedBlock | undefined>;
+}
+
+export async function findBlock(chain: BlockSource, sel: BlockSelector): Promise<MinedBlock | undefined> {
   if ('hash' in sel) return chain.blockByHash(sel.hash);
   return chain.resolveBlock('tag' in sel ? sel.tag : sel.number);
 }
@@ -183,7 +189,7 @@ export async function findBlock(chain: EthChain, sel: BlockSelector): Promise<Mi
  * The block of a state read (eth_getBalance, eth_call, ...): an error when there is none, as geth
  * answers `header not found` (or `header for hash not found`); omitted, latest (as geth).
  */
-export async function stateBlock(chain: EthChain, sel: BlockSelector | undefined): Promise<MinedBlock> {
+export async function stateBlock(chain: BlockSource, sel: BlockSelector | undefined): Promise<MinedBlock> {
   // geth's default for an omitted block parameter: latest.
   if (sel === undefined) return chain.head();
   const block = await findBlock(chain, sel);

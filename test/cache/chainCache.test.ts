@@ -4,6 +4,7 @@
  * artifact misses; a corrupt, truncated or foreign file is rebuilt, never trusted. Every test uses
  * its own temporary directory, so nothing depends on an earlier run.
  */
+import { nodeOf } from '../support/node.js';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +13,6 @@ import { createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cachedEthChain, chainKey } from '../../src/cache/chainCache.js';
 import { EthChain } from '../../src/eth/engine/chain/chain.js';
-import { Miner } from '../../src/eth/engine/mining/miner.js';
-import { systemClock } from '../../src/clock.js';
 import { chainFromSeed } from '../../src/eth/engine/build/chainFromSeed.js';
 import { ethMethods } from '../../src/eth/methods/index.js';
 import { encodeChainImage, restoreChainImage, ChainImageError } from '../../src/eth/engine/image/chainImage.js';
@@ -109,7 +108,7 @@ describe('a chain restored from the cache', () => {
   it('answers eth_call and eth_getProof at every block like the fresh chain (trie nodes read out of the chain image)', async () => {
     const methods = ethMethods();
     const ask = (chain: EthChain, method: string, params: unknown[]) =>
-      methods.execute({ chain, networkName: 'small', miner: new Miner(chain, systemClock) }, { id: 1, method, params });
+      methods.execute({ node: nodeOf(chain), chain, networkName: 'small', miner: nodeOf(chain).miner }, { id: 1, method, params });
     const token = fresh.blockByNumber(1n)!.receipts[0]!.contractAddress!.toString();
     const holders = fresh.devAccounts().map((d) => d.address.toString());
     for (const m of fresh.blocks()) {
@@ -145,10 +144,10 @@ describe('a chain restored from the cache', () => {
   it('has the same pending pool and pending block, and keeps mining like the fresh chain', async () => {
     expect(restored.pendingTransactions().map((p) => p.tx.hash())).toEqual(fresh.pendingTransactions().map((p) => p.tx.hash()));
     expect(restored.pendingTransactions().map((p) => p.sender.toString())).toEqual(fresh.pendingTransactions().map((p) => p.sender.toString()));
-    const [pa, pb] = await Promise.all([restored.pendingBlock(), fresh.pendingBlock()]);
+    const [pa, pb] = await Promise.all([nodeOf(restored).pendingBlock(), nodeOf(fresh).pendingBlock()]);
     expect(pa.hash).toEqual(pb.hash);
     expect(pa.receipts).toEqual(pb.receipts);
-    const [ma, mb] = [await restored.mineBlock(), await fresh.mineBlock()];
+    const [ma, mb] = [await nodeOf(restored).mineBlock(), await nodeOf(fresh).mineBlock()];
     expect(ma.hash).toEqual(mb.hash);
     expect(ma.block.header.stateRoot).toEqual(mb.block.header.stateRoot);
     // The hash indexes (built on first lookup, earlier tests looked up) know the new block and its transactions.
@@ -265,7 +264,7 @@ describe('an imported geth chain (genesis.json + chain.rlp)', () => {
       for (const s of m.senders) expect((await r.getAccount(s, x))?.balance).toBe((await built.getAccount(s, m))?.balance);
     }
     expect(r.common.hardfork()).toBe(built.common.hardfork());
-    expect((await r.pendingBlock()).hash).toEqual((await built.pendingBlock()).hash);
+    expect((await nodeOf(r).pendingBlock()).hash).toEqual((await nodeOf(built).pendingBlock()).hash);
     const again = await cachedEthChain(forks, d);
     expectSameFirstTouch(built.blocks(), again.chain);
   });

@@ -3,6 +3,7 @@
  * weakly (image/chainImage.ts): what nothing uses any more is freed by a full GC (a load touching every
  * block kept them all before), and what is made again equals what was made first.
  */
+import { nodeOf } from '../support/node.js';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -33,7 +34,7 @@ describe('restored blocks', () => {
     copyFileSync('chains/contracts/Token.json', join(seedDir, 'contracts', 'Token.json'));
     const loaded = parseSeed(JSON.parse(readFileSync('test/fixtures/eth/small.json', 'utf8')), 'small', seedDir);
     const built = await chainFromSeed(loaded);
-    await built.pendingBlock();
+    await nodeOf(built).pendingBlock();
     const key = chainKey(loaded);
     const chain = await restoreChainImage(encodeChainImage(built.parts(), key), { key, common: await chainCommon(loaded) });
     const mined = [...chain.blocks(1n)].find((m) => m.txHashes.length > 0)!;

@@ -3,7 +3,7 @@
  * account's nonce past its consecutive pooled transactions, a nonce gap not counted, and no pending block built.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { EthChain } from '../../src/eth/engine/chain/chain.js';
+import { EthNode } from '../../src/eth/node/node.js';
 import { start, type Gateway } from '../../src/index.js';
 import { ACCOUNT0, ACCOUNT1, readSurfaceSeed, UNLIMITED } from '../eth/methods/seed.js';
 
@@ -36,7 +36,7 @@ describe('the pending nonce', () => {
       await rpc('eth_sendTransaction', [{ from: ACCOUNT0, to: ACCOUNT1, value: '0x1' }]);
       await rpc('eth_sendTransaction', [{ from: ACCOUNT0, to: ACCOUNT1, value: '0x1' }]);
       await rpc('eth_sendTransaction', [{ from: ACCOUNT0, to: ACCOUNT1, value: '0x1', nonce: `0x${(pooled + 5n).toString(16)}` }]);
-      const built = vi.spyOn(EthChain.prototype, 'pendingBlock');
+      const built = vi.spyOn(EthNode.prototype, 'pendingBlock');
       expect(BigInt(await rpc('eth_getTransactionCount', [ACCOUNT0, 'pending']))).toBe(pooled + 2n);
       expect(BigInt(await rpc('eth_getTransactionCount', [ACCOUNT0, 'latest']))).toBe(latest);
       expect(BigInt(await rpc('eth_getTransactionCount', ['0x000000000000000000000000000000000000dead', 'pending']))).toBe(0n);

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forkedChain, type ForkedChain } from '../../src/eth/engine/fork/forkChain.js';
 import { start, type Gateway } from '../../src/index.js';
 import { call } from '../support/http.js';
+import { nodeOf } from '../support/node.js';
 
 /** The upstream's seed: a few blocks with a token, contracts with storage and logs (fast to build). */
 const SMALL = 'test/fixtures/eth/small.json';
@@ -68,9 +69,8 @@ describe('a forked chain', () => {
       { nonce, to: TO, value: 5n, gasLimit: 21000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, chainId: 31337n },
       { common: chain.common },
     ).sign(DEV0_KEY);
-    const draft = await chain.draftBlock();
-    await draft.add(tx, createAddressFromString(DEV0));
-    const mined = await draft.seal();
+    await nodeOf(chain).send(tx, createAddressFromString(DEV0));
+    const mined = chain.head();
     expect(mined.number).toBe(forkBlock + 2n);
     const state = await chain.readStateAt(mined);
     const proof = await getMerkleStateProof(state, createAddressFromString(TO), []);
@@ -86,7 +86,8 @@ describe('a forked chain', () => {
 
   it("cuts back to the fork block: the fork's state again", async () => {
     const { chain } = forked;
-    await chain.writer.run(() => chain.truncate(forkBlock));
+    await nodeOf(chain).idle();
+    await chain.truncate(forkBlock);
     expect(chain.head().number).toBe(forkBlock);
     expect(await chain.getAccount(createAddressFromString(TO), chain.head())).toBeUndefined();
   });

@@ -1,4 +1,5 @@
 /** The subscription and filter stores over an engine: they unhook from the chain's events when closed. */
+import { nodeOf } from '../support/node.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chainFromSeed } from '../../src/eth/engine/build/chainFromSeed.js';
 import type { EthChain } from '../../src/eth/engine/chain/chain.js';
@@ -21,13 +22,13 @@ describe('stores fed by engine events', () => {
     subs.subscribe(['newHeads']);
     subs.subscribe(['logs', {}]);
     expect(() => subs.subscribe(['newHeads'])).toThrow(/too many subscriptions/);
-    await chain.mineBlock();
+    await nodeOf(chain).mineBlock();
     expect(pushed.some((t) => t.includes('"eth_subscription"'))).toBe(true);
     subs.close();
     filters.close();
     expect(['blockSealed', 'blocksRemoved', 'txPooled'].map((e) => chain.events.count(e as never))).toEqual(before);
     const n = pushed.length;
-    await chain.mineBlock();
+    await nodeOf(chain).mineBlock();
     expect(pushed).toHaveLength(n);
   });
 });

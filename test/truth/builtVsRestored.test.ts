@@ -7,14 +7,13 @@
  * restored chain is restored before any lookup, so its blocks are read from their RLP on first
  * touch (by number, by hash, by transaction hash), the path a fresh restore serves.
  */
+import { nodeOf } from '../support/node.js';
 import { describe, expect, it } from 'vitest';
 import { chainCommon, chainKey } from '../../src/cache/chainCache.js';
 import { chainFromSeed } from '../../src/eth/engine/build/chainFromSeed.js';
 import type { EthChain } from '../../src/eth/engine/chain/chain.js';
 import { encodeChainImage, restoreChainImage } from '../../src/eth/engine/image/chainImage.js';
 import { ethMethods } from '../../src/eth/methods/index.js';
-import { Miner } from '../../src/eth/engine/mining/miner.js';
-import { systemClock } from '../../src/clock.js';
 import { responseText } from '../../src/rpc/envelope.js';
 import { loadSeedFile } from '../../src/seed/load.js';
 
@@ -26,7 +25,7 @@ const bytesHex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 async function bothChains(file: string): Promise<{ built: EthChain; restored: EthChain; name: string }> {
   const loaded = loadSeedFile(file);
   const built = await chainFromSeed(loaded);
-  await built.pendingBlock();
+  await nodeOf(built).pendingBlock();
   const key = chainKey(loaded);
   const image = encodeChainImage(built.parts(), key);
   const restored = await restoreChainImage(image, { key, common: await chainCommon(loaded) });
@@ -78,13 +77,8 @@ function queries(chain: EthChain): [string, unknown[]][] {
   return out;
 }
 
-/** One miner per chain (its next header shapes the pending block, alike on both paths). */
-const miners = new Map<EthChain, Miner>();
-
 async function ask(chain: EthChain, networkName: string, method: string, params: unknown[]): Promise<string> {
-  let miner = miners.get(chain);
-  if (miner === undefined) miners.set(chain, (miner = new Miner(chain, systemClock)));
-  return responseText(await methods.execute({ chain, networkName, miner }, { id: 1, method, params }));
+  return responseText(await methods.execute({ node: nodeOf(chain), chain, networkName, miner: nodeOf(chain).miner }, { id: 1, method, params }));
 }
 
 describe.each([['chains/mainnet.json'], ['chains/sepolia.json'], ['test/fixtures/forks/seed.json']])('built and restored %s', (file) => {

@@ -24,7 +24,7 @@ export const debug_traceBlockByNumber = defineMethod({
   facts: { heavy: true, reveals: revealsAny },
   params: [required('blockNumber', blockNumber), optional('config', traceConfig)],
   handler: async (ctx: EthContext, ref, config) => {
-    const block = await ctx.chain.resolveBlock('tag' in ref ? ref.tag : ref.number);
+    const block = await ctx.node.resolveBlock('tag' in ref ? ref.tag : ref.number);
     if (block === undefined) throw new ResourceNotFound(`block #${'number' in ref ? ref.number : ref.tag} not found`);
     return blockTracesText(await traceBlock(ctx.chain, block, config ?? DEFAULT_TRACE));
   },

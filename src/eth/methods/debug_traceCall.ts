@@ -23,7 +23,7 @@ export const debug_traceCall = defineMethod({
   params: [required('transaction', callObject), required('block', blockNumberOrHash), optional('config', traceCallConfig)],
   handler: async (ctx: EthContext, call, sel, config) => {
     if (isPending(sel)) throw new ExecutionFailed('tracing on top of pending is not supported');
-    const block = await findBlock(ctx.chain, sel);
+    const block = await findBlock(ctx.node, sel);
     if (block === undefined)
       throw new ResourceNotFound(
         'hash' in sel ? `block 0x${Buffer.from(sel.hash).toString('hex')} not found` : `block #${'number' in sel ? sel.number : sel.tag} not found`,

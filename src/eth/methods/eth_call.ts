@@ -27,6 +27,6 @@ export const eth_call = defineMethod({
   ],
   handler: async (ctx: EthContext, req, sel, state, block) => {
     checkCallBlockOverride(block);
-    return bytesHex(await callAt(ctx.chain, await stateBlock(ctx.chain, sel), req, undefined, { state, block }));
+    return bytesHex(await callAt(ctx.chain, await stateBlock(ctx.node, sel), req, undefined, { state, block }));
   },
 });

@@ -19,7 +19,7 @@ export const eth_createAccessList = defineMethod({
   facts: { heavy: true, reveals: callReveals(2) },
   params: [required('transaction', callObject), optional('block', blockNumberOrHash), optional('stateOverrides', stateOverrideParam)],
   handler: async (ctx: EthContext, req, sel, state) => {
-    const block = await stateBlock(ctx.chain, sel ?? { tag: 'pending' });
+    const block = await stateBlock(ctx.node, sel ?? { tag: 'pending' });
     const result = await createAccessListAt(ctx.chain, block, req, state);
     const out: Record<string, unknown> = { accessList: formatAccessList(result.accessList) };
     if (result.error !== undefined) out.error = result.error;

@@ -25,7 +25,7 @@ export const eth_estimateGas = defineMethod({
   ],
   handler: async (ctx: EthContext, req, sel, state, blockOverride) => {
     checkCallBlockOverride(blockOverride);
-    const block = await stateBlock(ctx.chain, sel ?? { tag: 'latest' });
+    const block = await stateBlock(ctx.node, sel ?? { tag: 'latest' });
     return quantityHex(await estimateGasAt(ctx.chain, block, req, { state, block: blockOverride }));
   },
 });

@@ -40,7 +40,7 @@ export const eth_feeHistory = defineMethod({
       if (i > 0 && p < percentiles[i - 1]!)
         throw new InvalidArgument(`invalid argument 2: invalid reward percentile: #${i - 1}:${percentiles[i - 1]} > #${i}:${p}`);
     });
-    const newest = await ctx.chain.resolveBlock('tag' in ref ? ref.tag : ref.number);
+    const newest = await ctx.node.resolveBlock('tag' in ref ? ref.tag : ref.number);
     if (newest === undefined)
       throw new InvalidArgument(`request beyond head block: requested ${'number' in ref ? ref.number : ref.tag}, head ${ctx.chain.head().number}`);
     if (count === 0n) return { oldestBlock: '0x0', gasUsedRatio: null };

@@ -17,7 +17,7 @@ export const eth_getAccount = defineMethod({
   facts: { reveals: addressAt(0) },
   params: [required('address', addressParam), optional('block', blockNumberOrHash)],
   handler: async (ctx: EthContext, address, sel) => {
-    const account = await ctx.chain.getAccount(address, await stateBlock(ctx.chain, sel));
+    const account = await ctx.chain.getAccount(address, await stateBlock(ctx.node, sel));
     return {
       codeHash: bytesHex(account?.codeHash ?? KECCAK256_NULL),
       storageRoot: bytesHex(account?.storageRoot ?? KECCAK256_RLP),

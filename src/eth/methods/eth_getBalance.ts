@@ -14,7 +14,7 @@ export const eth_getBalance = defineMethod({
   facts: { reveals: addressAt(0) },
   params: [required('address', addressParam), optional('block', blockNumberOrHash)],
   handler: async (ctx: EthContext, address, sel) => {
-    const account = await ctx.chain.getAccount(address, await stateBlock(ctx.chain, sel));
+    const account = await ctx.chain.getAccount(address, await stateBlock(ctx.node, sel));
     return quantityHex(account?.balance ?? 0n);
   },
 });

@@ -13,7 +13,7 @@ export const eth_getBlockByNumber = defineMethod({
   name: 'eth_getBlockByNumber',
   params: [required('block', blockNumberOrTag), required('fullTransactions', bool)],
   handler: async (ctx: EthContext, ref, fullTransactions) => {
-    const block = await ctx.chain.resolveBlock('tag' in ref ? ref.tag : ref.number);
+    const block = await ctx.node.resolveBlock('tag' in ref ? ref.tag : ref.number);
     if (block === undefined) return null;
     if ('tag' in ref && ref.tag === 'pending') return formatBlock(block, { fullTransactions, pending: true });
     return minedBlockJson(block, fullTransactions);

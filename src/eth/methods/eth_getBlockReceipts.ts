@@ -12,7 +12,7 @@ export const eth_getBlockReceipts = defineMethod({
   name: 'eth_getBlockReceipts',
   params: [required('block', receiptsBlockParam)],
   handler: async (ctx: EthContext, sel) => {
-    const block = await findBlock(ctx.chain, isPending(sel) ? { tag: 'latest' } : sel);
+    const block = await findBlock(ctx.node, isPending(sel) ? { tag: 'latest' } : sel);
     return block === undefined ? null : blockReceiptsJson(block);
   },
 });

@@ -11,7 +11,7 @@ export const eth_getBlockTransactionCountByNumber = defineMethod({
   name: 'eth_getBlockTransactionCountByNumber',
   params: [required('block', blockNumberOrTag)],
   handler: async (ctx: EthContext, arg) => {
-    const block = await ctx.chain.resolveBlock('tag' in arg ? arg.tag : arg.number);
+    const block = await ctx.node.resolveBlock('tag' in arg ? arg.tag : arg.number);
     return block === undefined ? null : quantityHex(block.txHashes.length);
   },
 });

@@ -28,5 +28,5 @@ export const eth_getCode = defineMethod({
   name: 'eth_getCode',
   facts: { reveals: addressAt(0) },
   params: [required('address', addressParam), optional('block', blockNumberOrHash)],
-  handler: async (ctx: EthContext, address, sel) => codeAnswer(await ctx.chain.getCode(address, await stateBlock(ctx.chain, sel))),
+  handler: async (ctx: EthContext, address, sel) => codeAnswer(await ctx.chain.getCode(address, await stateBlock(ctx.node, sel))),
 });

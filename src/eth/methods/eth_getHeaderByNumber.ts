@@ -14,7 +14,7 @@ export const eth_getHeaderByNumber = defineMethod({
   name: 'eth_getHeaderByNumber',
   params: [required('block', gethBlockNumber)],
   handler: async (ctx: EthContext, ref) => {
-    const block = await ctx.chain.resolveBlock('tag' in ref ? ref.tag : ref.number);
+    const block = await ctx.node.resolveBlock('tag' in ref ? ref.tag : ref.number);
     if (block === undefined) return null;
     if ('tag' in ref && ref.tag === 'pending') return formatPendingHeader(headerOf(block), block.hash);
     return formatHeader(headerOf(block), block.hash);

@@ -25,6 +25,6 @@ export const eth_getProof = defineMethod({
       throw new LimitExceeded(`too many storage keys: at most ${MAX_PROOF_KEYS} in one eth_getProof, got ${keys.length}`, { limit: MAX_PROOF_KEYS });
     // A block asked by number or hash is proved against its header's stateRoot, also while head carries unmined edits.
     const byNumberOrHash = sel !== undefined && !('tag' in sel);
-    return formatProof(await proveAt(ctx.chain, await stateBlock(ctx.chain, sel), address, keys, byNumberOrHash));
+    return formatProof(await proveAt(ctx.chain, await stateBlock(ctx.node, sel), address, keys, byNumberOrHash));
   },
 });

@@ -15,7 +15,7 @@ export const eth_getRawTransactionByBlockNumberAndIndex = defineMethod({
   name: 'eth_getRawTransactionByBlockNumberAndIndex',
   params: [required('block', gethBlockNumber), required('index', uint64)],
   handler: async (ctx: EthContext, ref, index) => {
-    const block = await ctx.chain.resolveBlock('tag' in ref ? ref.tag : ref.number);
+    const block = await ctx.node.resolveBlock('tag' in ref ? ref.tag : ref.number);
     const bytes = block === undefined || index >= BigInt(block.txHashes.length) ? undefined : txBytesAt(block, Number(index));
     return bytes === undefined ? null : bytesHex(bytes);
   },

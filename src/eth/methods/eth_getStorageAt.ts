@@ -25,7 +25,7 @@ export const eth_getStorageAt = defineMethod({
   params: [required('address', addressParam), required('position', keyText), optional('block', blockNumberOrHash)],
   handler: async (ctx: EthContext, address, position, sel) => {
     const slot = storageKey(position);
-    const block = await stateBlock(ctx.chain, sel);
+    const block = await stateBlock(ctx.node, sel);
     return wordHex(await ctx.chain.getStorage(address, slot, block));
   },
 });

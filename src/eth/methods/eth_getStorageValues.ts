@@ -33,7 +33,7 @@ export const eth_getStorageValues = defineMethod({
       if (total > MAX_STORAGE_SLOTS) throw new RpcError(CLIENT_LIMIT_EXCEEDED, `too many slots (max ${MAX_STORAGE_SLOTS})`);
     }
     if (total === 0) throw new InvalidArgument('empty request');
-    const block = await stateBlock(ctx.chain, sel);
+    const block = await stateBlock(ctx.node, sel);
     const out: Record<string, string[]> = {};
     let read = 0;
     for (const key of [...requests.keys()].sort()) {

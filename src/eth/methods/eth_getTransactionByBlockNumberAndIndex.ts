@@ -12,7 +12,7 @@ export const eth_getTransactionByBlockNumberAndIndex = defineMethod({
   name: 'eth_getTransactionByBlockNumberAndIndex',
   params: [required('block', blockNumberOrTag), required('index', uint64)],
   handler: async (ctx: EthContext, ref, index) => {
-    const block = await ctx.chain.resolveBlock('tag' in ref ? ref.tag : ref.number);
+    const block = await ctx.node.resolveBlock('tag' in ref ? ref.tag : ref.number);
     if (block === undefined || index >= BigInt(block.txHashes.length)) return null;
     const i = Number(index);
     if ('tag' in ref && ref.tag === 'pending') return formatTransaction(block.block.transactions[i]!, block.senders[i]!, { kind: 'pending' });

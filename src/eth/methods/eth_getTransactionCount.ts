@@ -17,7 +17,7 @@ export const eth_getTransactionCount = defineMethod({
   params: [required('address', addressParam), optional('block', blockNumberOrHash)],
   handler: async (ctx: EthContext, address, sel) => {
     if (sel !== undefined && isPending(sel)) return quantityHex(await nextNonce(ctx.chain, address));
-    const account = await ctx.chain.getAccount(address, await stateBlock(ctx.chain, sel));
+    const account = await ctx.chain.getAccount(address, await stateBlock(ctx.node, sel));
     return quantityHex(account?.nonce ?? 0n);
   },
 });

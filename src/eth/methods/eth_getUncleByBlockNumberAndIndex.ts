@@ -16,7 +16,7 @@ export const eth_getUncleByBlockNumberAndIndex = defineMethod({
   name: 'eth_getUncleByBlockNumberAndIndex',
   params: [required('block', gethBlockNumber), required('index', uint64)],
   handler: async (ctx: EthContext, ref, index) => {
-    const block = await ctx.chain.resolveBlock('tag' in ref ? ref.tag : ref.number);
+    const block = await ctx.node.resolveBlock('tag' in ref ? ref.tag : ref.number);
     if (block === undefined) return null;
     const uncle = uncleHeaders(block)[Number(index)];
     return uncle === undefined ? null : formatUncle(uncle);

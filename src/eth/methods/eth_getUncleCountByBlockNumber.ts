@@ -11,7 +11,7 @@ export const eth_getUncleCountByBlockNumber = defineMethod({
   name: 'eth_getUncleCountByBlockNumber',
   params: [required('block', blockNumberOrTag)],
   handler: async (ctx: EthContext, arg) => {
-    const block = await ctx.chain.resolveBlock('tag' in arg ? arg.tag : arg.number);
+    const block = await ctx.node.resolveBlock('tag' in arg ? arg.tag : arg.number);
     return block === undefined ? null : quantityHex(block.block.uncleHeaders.length);
   },
 });

@@ -1,8 +1,6 @@
 import { bytesHex } from '../../hex.js';
 import { defineMethod, required } from '../../rpc/method.js';
 import { gethBytes } from '../gethParams.js';
-import { decodeRawTransaction } from '../engine/mining/rawTx.js';
-import { sendTransaction } from '../engine/mining/send.js';
 import type { EthContext } from '../context.js';
 
 /**
@@ -16,7 +14,6 @@ export const eth_sendRawTransaction = defineMethod({
   name: 'eth_sendRawTransaction',
   params: [required('transaction', gethBytes)],
   handler: async (ctx: EthContext, raw) => {
-    const tx = decodeRawTransaction(raw, ctx.chain.commonAt(ctx.chain.head().number + 1n, ctx.miner.nextHeader().timestamp!), ctx.pool?.txFeeCap);
-    return bytesHex((await sendTransaction(ctx.chain, ctx.miner, tx, ctx.admission)).hash);
+    return bytesHex((await ctx.node.sendRaw(raw)).hash);
   },
 });

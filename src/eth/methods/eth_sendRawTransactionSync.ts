@@ -2,8 +2,7 @@ import { bytesHex } from '../../hex.js';
 import { defineMethod, optional, required } from '../../rpc/method.js';
 import { gethBytes } from '../gethParams.js';
 import { RpcError } from '../../rpc/errors.js';
-import { decodeRawTransaction } from '../engine/mining/rawTx.js';
-import { sendTransaction, waitForMined } from '../engine/mining/send.js';
+import { waitForMined } from '../engine/mining/send.js';
 import type { EthContext } from '../context.js';
 import { receiptJson } from '../format/receipt.js';
 import { numberOrQuantity } from './dev/params.js';
@@ -23,8 +22,7 @@ export const eth_sendRawTransactionSync = defineMethod({
   params: [required('transaction', gethBytes), optional('timeout', numberOrQuantity)],
   handler: async (ctx: EthContext, raw, timeout) => {
     const ms = timeout === undefined || timeout <= 0n || timeout > BigInt(SYNC_SEND_MAX_MS) ? SYNC_SEND_DEFAULT_MS : Number(timeout);
-    const tx = decodeRawTransaction(raw, ctx.chain.commonAt(ctx.chain.head().number + 1n, ctx.miner.nextHeader().timestamp!), ctx.pool?.txFeeCap);
-    const sent = await sendTransaction(ctx.chain, ctx.miner, tx, ctx.admission);
+    const sent = await ctx.node.sendRaw(raw);
     const block = sent.block ?? (await waitForMined(ctx.chain, sent.hash, ms));
     const found = block === undefined ? undefined : ctx.chain.transaction(sent.hash);
     if (found?.kind !== 'mined') throw new RpcError(4, `The transaction was added to the mempool but wasn't processed in ${ms}ms.`, bytesHex(sent.hash));

@@ -1,7 +1,6 @@
 import { bytesHex } from '../../hex.js';
 import { defineMethod, required } from '../../rpc/method.js';
 import type { EthContext } from '../context.js';
-import { sendRequest } from '../engine/wallet/sendRequest.js';
 import { sendObject } from './sendParams.js';
 
 /**
@@ -14,5 +13,5 @@ export const eth_sendTransaction = defineMethod({
   name: 'eth_sendTransaction',
   facts: { heavy: true },
   params: [required('transaction', sendObject)],
-  handler: async (ctx: EthContext, req) => bytesHex((await sendRequest(ctx.chain, ctx.miner, req, ctx.impersonation, ctx.admission)).hash),
+  handler: async (ctx: EthContext, req) => bytesHex((await ctx.node.sendRequest(req)).hash),
 });

@@ -2,7 +2,6 @@ import { bytesHex } from '../../hex.js';
 import { defineMethod, required } from '../../rpc/method.js';
 import type { EthContext } from '../context.js';
 import { checkTxFee } from '../engine/mining/txFeeCap.js';
-import { signRequest } from '../engine/wallet/sendRequest.js';
 import { sendObject } from './sendParams.js';
 
 /**
@@ -14,8 +13,8 @@ export const eth_signTransaction = defineMethod({
   name: 'eth_signTransaction',
   params: [required('transaction', sendObject)],
   handler: async (ctx: EthContext, req) => {
-    const tx = await signRequest(ctx.chain, ctx.miner, req);
-    checkTxFee(tx, ctx.pool?.txFeeCap ?? 0); // geth's SignTransaction checks the RPC fee cap too
+    const tx = await ctx.node.signRequest(req);
+    checkTxFee(tx, ctx.node.pool.txFeeCap ?? 0); // geth's SignTransaction checks the RPC fee cap too
     return bytesHex(tx.serialize());
   },
 });

@@ -104,7 +104,7 @@ export const eth_simulateV1 = defineMethod({
   handler: async (ctx: EthContext, payload, sel) => {
     // geth checks the request's size before it looks for the block.
     checkSimulateLimits(payload);
-    const base = await stateBlock(ctx.chain, sel);
+    const base = await stateBlock(ctx.node, sel);
     const blocks = await simulate(ctx.chain, base, payload);
     return blocks.map((b) => formatSimBlock(b, payload.returnFullTransactions));
   },

@@ -12,5 +12,5 @@ export const ots_hasCode = defineMethod({
   name: 'ots_hasCode',
   facts: { reveals: addressAt(0) },
   params: [required('address', addressParam), optional('block', blockNumberOrHash)],
-  handler: async (ctx: EthContext, address, sel) => (await ctx.chain.getCode(address, await stateBlock(ctx.chain, sel))).length > 0,
+  handler: async (ctx: EthContext, address, sel) => (await ctx.chain.getCode(address, await stateBlock(ctx.node, sel))).length > 0,
 });

@@ -18,7 +18,7 @@ export const trace_block = defineMethod({
   params: [required('block', blockNumberOrTag)],
   handler: async (ctx: EthContext, ref) => {
     if ('tag' in ref && ref.tag === 'pending') throw new ExecutionFailed('tracing the pending block is not supported');
-    const block = await ctx.chain.resolveBlock('tag' in ref ? ref.tag : ref.number);
+    const block = await ctx.node.resolveBlock('tag' in ref ? ref.tag : ref.number);
     if (block === undefined) return null;
     const trees = await callTreesOf(ctx.chain, block);
     return trees.flatMap((top, index) =>

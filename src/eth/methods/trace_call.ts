@@ -36,7 +36,7 @@ export const trace_call = defineMethod({
   params: [required('transaction', callObject), required('traceTypes', traceTypes), optional('block', blockNumberOrHash)],
   handler: async (ctx: EthContext, call, types, sel) => {
     if (sel !== undefined && isPending(sel)) throw new ExecutionFailed('tracing on top of pending is not supported');
-    const block = sel === undefined ? ctx.chain.head() : await findBlock(ctx.chain, sel);
+    const block = sel === undefined ? ctx.chain.head() : await findBlock(ctx.node, sel);
     if (block === undefined) throw new ResourceNotFound('header not found');
     const top = await callTreeOfCall(ctx.chain, block, call);
     return {

@@ -1,4 +1,6 @@
 /** A seeded osaka chain: receipts and logs, historical state, tags, the pending pool, BLOCKHASH, dev accounts. */
+import { openPendingDraft } from '../../../src/eth/engine/mining/pending.js';
+import { nodeOf } from '../../support/node.js';
 import { readFileSync } from 'node:fs';
 import { type Address, bytesToBigInt, bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import { decodeFunctionResult, encodeFunctionData, keccak256, toEventSelector, type Abi, type Hex } from 'viem';
@@ -134,12 +136,12 @@ describe('blocks and receipts', () => {
   });
 
   it('tags: latest, earliest, safe and finalized (clamped at genesis)', async () => {
-    expect(await chain.resolveBlock('latest')).toBe(chain.head());
-    expect(await chain.resolveBlock('earliest')).toBe(chain.blockByNumber(0n));
+    expect(await nodeOf(chain).resolveBlock('latest')).toBe(chain.head());
+    expect(await nodeOf(chain).resolveBlock('earliest')).toBe(chain.blockByNumber(0n));
     expect(chain.resolveMined('safe')).toBe(chain.blockByNumber(0n));
     expect(chain.resolveMined('finalized')).toBe(chain.blockByNumber(0n));
-    expect(await chain.resolveBlock(2n)).toBe(chain.blockByNumber(2n));
-    expect(await chain.resolveBlock(99n)).toBeUndefined();
+    expect(await nodeOf(chain).resolveBlock(2n)).toBe(chain.blockByNumber(2n));
+    expect(await nodeOf(chain).resolveBlock(99n)).toBeUndefined();
   });
 });
 
@@ -200,8 +202,8 @@ describe('pending pool', () => {
     expect(pool).toHaveLength(3);
     expect(pool.map((p) => p.tx.nonce)).toEqual([1n, 2n, 7n]);
     expect(pool[0]!.sender.toString()).toBe('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
-    const pending = await chain.pendingBlock();
-    expect(await chain.pendingBlock()).toBe(pending);
+    const pending = await nodeOf(chain).pendingBlock();
+    expect(await nodeOf(chain).pendingBlock()).toBe(pending);
     expect(pending.number).toBe(chain.head().number + 1n);
     expect(pending.block.header.parentHash).toEqual(chain.head().hash);
     expect(pending.block.header.baseFeePerGas).toBe(chain.head().block.header.calcNextBaseFee());
@@ -210,7 +212,7 @@ describe('pending pool', () => {
     expect(pending.receipts[2]!.logs).toHaveLength(1);
     const lookup = chain.transaction(pool[1]!.tx.hash());
     expect(lookup).toEqual({ kind: 'pending', pending: pool[1] });
-    expect(await chain.resolveBlock('pending')).toBe(pending);
+    expect(await nodeOf(chain).resolveBlock('pending')).toBe(pending);
     // Building the pending block changed nothing on the chain.
     expect(chain.head().number).toBe(4n);
     expect(await chain.getAccount(addr('0x00000000000000000000000000000000000000b4'), chain.head())).toBeUndefined();
@@ -221,7 +223,7 @@ describe('mining the pool', () => {
   it('addPending rebuilds the pending block; mineBlock turns the pool into the next block', async () => {
     const own = await chainFromSeed(loadSeedFile('test/fixtures/eth/small.json'));
     const before = own.head();
-    const draft = await own.pendingDraft();
+    const draft = await openPendingDraft(own);
     const { createFeeMarket1559Tx } = await import('@ethereumjs/tx');
     const dev3 = own.devAccounts()[3]!;
     const nonce = (await own.getAccount(dev3.address, before))!.nonce;
@@ -238,14 +240,14 @@ describe('mining the pool', () => {
       },
       { common: own.common },
     ).sign(dev3.privateKey);
-    const firstPending = await own.pendingBlock();
+    const firstPending = await nodeOf(own).pendingBlock();
     await own.addPending(tx);
-    const pending = await own.pendingBlock();
+    const pending = await nodeOf(own).pendingBlock();
     expect(pending).not.toBe(firstPending);
     expect(pending.block.transactions).toHaveLength(4);
     expect(own.transaction(tx.hash())?.kind).toBe('pending');
 
-    const mined = await own.mineBlock();
+    const mined = await nodeOf(own).mineBlock();
     expect(mined.number).toBe(before.number + 1n);
     expect(own.head()).toBe(mined);
     expect(mined.block.transactions.map((t) => bytesToHex(t.hash()))).toEqual(pending.block.transactions.map((t) => bytesToHex(t.hash())));
@@ -253,7 +255,7 @@ describe('mining the pool', () => {
     expect(own.pendingTransactions()).toHaveLength(0);
     expect(own.transaction(tx.hash())).toMatchObject({ kind: 'mined', index: 3 });
     expect((await own.getAccount(addr('0x00000000000000000000000000000000000000b6'), mined))!.balance).toBe(99n);
-    expect((await own.pendingBlock()).block.transactions).toHaveLength(0);
+    expect((await nodeOf(own).pendingBlock()).block.transactions).toHaveLength(0);
   });
 });
 

@@ -10,21 +10,24 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import type { EthChain } from '../../../src/eth/engine/chain/chain.js';
-import { Miner } from '../../../src/eth/engine/mining/miner.js';
+import type { Miner } from '../../../src/eth/engine/mining/miner.js';
+import type { EthNode } from '../../../src/eth/node/node.js';
+import { standaloneNode } from '../../../src/eth/node/standalone.js';
 import { ManualClock } from '../../../src/clock.js';
 import { reachableNodes, MissingStateError } from '../../../src/eth/engine/persist/dump/reachable.js';
 import { decodeEthDump, DumpError, encodeEthDump } from '../../../src/eth/engine/persist/dump/ethDump.js';
-import { loadEthDump } from '../../../src/eth/engine/persist/dump/ethLoad.js';
 import { loadSeedFile } from '../../../src/seed/load.js';
 
 const TOKEN = createAddressFromString('0x5fbdb2315678afecb367f032d93f642f64180aa3');
 const SINK = createAddressFromString('0x00000000000000000000000000000000000000b8');
 let chain: EthChain;
 let miner: Miner;
+let node: EthNode;
 
 beforeAll(async () => {
   chain = await chainFromSeed(loadSeedFile('chains/sepolia.json'));
-  miner = new Miner(chain, new ManualClock(), { automine: false });
+  node = standaloneNode(chain, { clock: new ManualClock(), mining: { automine: false } });
+  miner = node.miner;
 });
 
 async function send(value: bigint): Promise<void> {
@@ -34,8 +37,8 @@ async function send(value: bigint): Promise<void> {
     { chainId: chain.chainId, nonce, gasLimit: 21000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n, to: SINK, value },
     { common: chain.common },
   ).sign(dev.privateKey);
-  await chain.addPending(tx);
-  await miner.mine(1n);
+  await node.send(tx);
+  await node.mine(1n);
 }
 
 /** Every node of the trie at `root` as @ethereumjs walks it (accounts, their storage tries and code). */
@@ -56,7 +59,7 @@ describe('the nodes a dump keeps', () => {
     const keep = chain.head().number;
     await send(2n); // a block that leaves again
     const gone = chain.head().header.stateRoot;
-    await chain.writer.run(() => chain.truncate(keep));
+    await chain.truncate(keep);
     await send(3n);
     const roots = [...chain.blocks()].map((m) => m.header.stateRoot);
     const kept = reachableNodes(chain.parts().nodes, roots);
@@ -89,9 +92,10 @@ describe('the nodes a dump keeps', () => {
     miner.setNextBlockPrevRandao(new Uint8Array(32).fill(7));
     const bytes = await encodeEthDump('sepolia', { chain, miner });
     const other = await chainFromSeed(loadSeedFile('chains/sepolia.json'));
-    const otherMiner = new Miner(other, new ManualClock());
     const dump = decodeEthDump(bytes, other, 'sepolia');
-    const result = await loadEthDump({ chain: other, miner: otherMiner }, dump);
+    const otherNode = standaloneNode(other, { clock: new ManualClock() });
+    const otherMiner = otherNode.miner;
+    const result = await otherNode.loadDump(dump);
     expect(result.shared).toBe(40n); // sepolia's seeded blocks
     expect(result.head).toBe(chain.head().number);
     for (const m of chain.blocks()) {

@@ -1,4 +1,5 @@
 /** Every hardfork a seed may name builds real blocks, and those blocks import back into a fresh engine. */
+import { nodeOf } from '../../support/node.js';
 import { createBlockFromRLP } from '@ethereumjs/block';
 import { bytesToHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
@@ -37,7 +38,7 @@ describe.each(HARDFORKS)('%s', (hardfork) => {
     expect(receipts.map((r) => (byzantium ? r.status : r.root?.length))).toEqual(byzantium ? [1, 1] : [32, 32]);
     expect(chain.blockByNumber(1n)!.block.header.difficulty > 0n).toBe(HARDFORKS.indexOf(hardfork) < HARDFORKS.indexOf('paris'));
     expect(chain.blockByNumber(1n)!.block.header.baseFeePerGas !== undefined).toBe(HARDFORKS.indexOf(hardfork) >= HARDFORKS.indexOf('london'));
-    expect((await chain.pendingBlock()).block.transactions).toHaveLength(1);
+    expect((await nodeOf(chain).pendingBlock()).block.transactions).toHaveLength(1);
 
     const copy = await EthChain.fromGenesis({ ...seedGenesis(loaded), genesisBlock: chain.blockByNumber(0n)!.block });
     for (const mined of chain.blocks(1n)) await copy.importBlock(createBlockFromRLP(mined.block.serialize(), { common: copy.common }));

@@ -3,6 +3,7 @@
  * blocks, serialized and decoded again, import into a fresh engine with the same hashes and roots;
  * a block whose header does not match its execution fails naming the block.
  */
+import { nodeOf } from '../../support/node.js';
 import { createBlock, createBlockFromRLP, type Block, type BlockData } from '@ethereumjs/block';
 import { bytesToHex, createAddressFromString } from '@ethereumjs/util';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +35,7 @@ describe('osaka seed', () => {
   it('is deterministic: building it twice gives the same block hashes', async () => {
     const second = await chainFromSeed(loadSeedFile('test/fixtures/eth/small.json'));
     expect(hashes(second)).toEqual(hashes(first));
-    expect(bytesToHex((await second.pendingBlock()).hash)).toBe(bytesToHex((await first.pendingBlock()).hash));
+    expect(bytesToHex((await nodeOf(second).pendingBlock()).hash)).toBe(bytesToHex((await nodeOf(first).pendingBlock()).hash));
   });
 
   it('round-trips: exported blocks import into a fresh engine with the same hashes, roots and receipts', async () => {
@@ -124,7 +125,7 @@ describe('homestead seed (pre-Byzantium, proof of work)', () => {
     const aa = createAddressFromString('0x00000000000000000000000000000000000000aa');
     expect(await chain.getStorage(aa, slot0, chain.blockByNumber(1n)!)).toEqual(new Uint8Array([5]));
     expect(await chain.getStorage(aa, slot0, chain.blockByNumber(2n)!)).toEqual(new Uint8Array([6]));
-    const pending = await chain.pendingBlock();
+    const pending = await nodeOf(chain).pendingBlock();
     expect(pending.receipts[0]!.root).toHaveLength(32);
     expect(pending.block.header.difficulty).toBeGreaterThan(0n);
   });

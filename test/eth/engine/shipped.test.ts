@@ -1,4 +1,5 @@
 /** The shipped chains load and hold what they promise; the shipped JSON Schema matches the zod schemas. */
+import { nodeOf } from '../../support/node.js';
 import { readFileSync } from 'node:fs';
 import { bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { keccak256, toEventSelector } from 'viem';
@@ -56,7 +57,7 @@ describe('chains/mainnet.json', () => {
 
   it('keeps pending transactions that all apply in the pending block', async () => {
     expect(chain.pendingTransactions().length).toBe(4);
-    expect((await chain.pendingBlock()).block.transactions.length).toBe(4);
+    expect((await nodeOf(chain).pendingBlock()).block.transactions.length).toBe(4);
   });
 });
 

@@ -1,4 +1,5 @@
 /** Seeded genesis holds the system contracts of its hardfork, and blocks really call them (EIP-4788, EIP-2935). */
+import { nodeOf } from '../../support/node.js';
 import { Address, bytesToBigInt, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
@@ -15,7 +16,7 @@ describe('system contracts', () => {
     for (const c of SYSTEM_CONTRACTS) {
       expect(Buffer.from(await chain.getCode(addr(c.address), genesis)).toString('hex')).toBe(c.code.slice(2));
     }
-    const one = await chain.mineBlock();
+    const one = await nodeOf(chain).mineBlock();
     const history = SYSTEM_CONTRACTS.find((c) => c.name.startsWith('EIP-2935'))!;
     // EIP-2935: block n stores the hash of block n-1 at slot (n-1) % 8191.
     const stored = await chain.getStorage(addr(history.address), setLengthLeft(new Uint8Array([0]), 32), one);

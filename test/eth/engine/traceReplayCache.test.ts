@@ -4,6 +4,7 @@
  * stock VM answers, in any order of requests, under every tracer; blocks that leave the chain (a revert, a reorg)
  * are forgotten, and the blocks mined in their place are traced right.
  */
+import { nodeOf } from '../../support/node.js';
 import { createFeeMarket1559Tx, type TypedTransaction } from '@ethereumjs/tx';
 import { Account, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import { keccak256 as viemKeccak } from 'viem';
@@ -76,18 +77,18 @@ describe('kept states and a chain that changes', () => {
     const dev = chain.devAccounts()[0]!.address;
     const nonce = (await chain.getAccount(dev, chain.head()))!.nonce;
     for (const [k, amount] of amounts.entries()) await chain.addPending(transfer(chain, nonce + BigInt(k), to, amount));
-    return chain.mineBlock();
+    return nodeOf(chain).mineBlock();
   }
 
   it('forgets the blocks a revert removes, and traces the blocks mined in their place right', async () => {
     const chain = await chainFromSeed(parseSeed(traceSeed(), 'trace seed'));
     const cache = replayCacheOf(chain);
     const spec = SPECS[0]!;
-    const head = chain.head().number;
+    const atHead = await nodeOf(chain).snapshot();
     const first = await mineTransfers(chain, '0x00000000000000000000000000000000000000a1', [1n, 2n, 3n, 4n]);
     for (const i of [3, 1, 2]) await cachedTrace(chain, first, i, spec);
     expect(cache.size().blocks).toBe(1);
-    await chain.truncate(head);
+    expect(await nodeOf(chain).revert(atHead)).toBe(true);
     expect(cache.size()).toEqual({ blocks: 0, states: 0, entries: 0 });
     // The same senders and nonces, other amounts: a block at the same height on another state.
     const second = await mineTransfers(chain, '0x00000000000000000000000000000000000000a2', [5n, 6n, 7n, 8n]);

@@ -4,12 +4,11 @@
  * wildcards, more positions than the logs have) over numbered and tagged ranges (latest, pending,
  * earliest, safe, finalized, past head) and blockHash, before and after a new block is mined.
  */
+import { nodeOf } from '../../support/node.js';
 import { createFeeMarket1559Tx } from '@ethereumjs/tx';
 import { encodeFunctionData, parseAbi } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EthChain } from '../../../src/eth/engine/chain/chain.js';
-import { Miner } from '../../../src/eth/engine/mining/miner.js';
-import { systemClock } from '../../../src/clock.js';
 import type { EthContext } from '../../../src/eth/context.js';
 import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
 import type { LogFilter } from '../../../src/eth/engine/query/logs.js';
@@ -26,7 +25,7 @@ let ctx: EthContext;
 let topics: string[];
 beforeAll(async () => {
   chain = await chainFromSeed(parseSeed(readSurfaceSeed(), 'read-surface seed'));
-  ctx = { chain, networkName: 'dev', miner: new Miner(chain, systemClock) };
+  ctx = { node: nodeOf(chain), chain, networkName: 'dev', miner: nodeOf(chain).miner };
   const seen = new Set<string>();
   for (const block of chain.blocks()) for (const r of block.receipts) for (const log of r.logs) for (const t of log.topics) seen.add(hex(t));
   topics = [...seen, '0x' + 'ab'.repeat(32)];
@@ -137,7 +136,7 @@ describe('eth_getLogs (indexed, cached) against a plain scan', () => {
     ).sign(dev.privateKey);
     await chain.addPending(tx);
     expect(answer({ fromBlock: 'earliest', toBlock: 'pending' })).toBe(everything);
-    const mined = await chain.mineBlock();
+    const mined = await nodeOf(chain).mineBlock();
     expect(mined.receipts.flatMap((r) => r.logs)).toHaveLength(7);
     const latest = answer({ fromBlock: 'latest', address: EMITTER });
     expect(JSON.parse(latest)).toHaveLength(7);

@@ -12,6 +12,7 @@ import { Artifacts, SHIPPED_CONTRACTS } from './abi.js';
 import { deriveDevAccounts } from './accounts.js';
 import { EthChain, type EthChainOptions, type GenesisArgs } from '../chain/chain.js';
 import { seedCommon } from '../exec/common.js';
+import { openHeadDraft, openPendingDraft, pendingBlockOf } from '../mining/pending.js';
 import { SeedTxFactory } from './seedTx.js';
 import { MIN_RAW_TXS_FOR_WORKER, SenderKeys } from './senders.js';
 import { SYSTEM_CONTRACTS } from './systemContracts.js';
@@ -88,7 +89,7 @@ async function buildBlocks(
     if (timestamp !== undefined && timestamp <= parentTime)
       fail(`blocks[${i}].timestamp`, `${timestamp} is not after the parent block's timestamp ${parentTime}`);
     const coinbase = spec.coinbase === undefined ? undefined : new Address(hexToBytes(spec.coinbase as PrefixedHexString));
-    const draft = await chain.draftBlock({ timestamp, coinbase });
+    const draft = await openHeadDraft(chain, { timestamp, coinbase });
     for (const [j, txSpec] of spec.transactions.entries()) {
       const where = `blocks[${i}].transactions[${j}]`;
       try {
@@ -98,12 +99,12 @@ async function buildBlocks(
         fail(where, reason(err));
       }
     }
-    await draft.seal();
+    chain.append(await draft.seal());
   }
 
   // The pending pool: nonces continue after head's state and the sender's earlier pending txs.
   const queued = new Map<string, bigint>();
-  const draft = await chain.pendingDraft();
+  const draft = await openPendingDraft(chain);
   for (const [j, txSpec] of seed.pending.entries()) {
     try {
       const { tx, sender } = await factory.build(txSpec, draft, (s) => queued.get(s.toString()) ?? 0n, await senderKey(txSpec));
@@ -113,7 +114,7 @@ async function buildBlocks(
       fail(`pending[${j}]`, reason(err));
     }
   }
-  const pendingBlock = await chain.pendingBlock();
+  const pendingBlock = await pendingBlockOf(chain, chain.pendingTransactions());
   const included = new Set(pendingBlock.block.transactions.map((tx) => bytesToHex(tx.hash())));
   chain.pendingTransactions().forEach((p, j) => {
     if (!included.has(bytesToHex(p.tx.hash()))) fail(`pending[${j}]`, 'does not apply on top of the last block (nonce, funds or gas)');

@@ -1,7 +1,8 @@
 /**
- * EthChain: the engine of an `eth` network. It keeps blocks, transactions, receipts and a Merkle
- * Patricia state trie (every historical root stays readable), and a pending pool. It speaks
- * bigints, bytes and @ethereumjs objects; it knows nothing of JSON-RPC or hex strings.
+ * EthChain: the storage and reads of an `eth` network. It keeps blocks, transactions, receipts and a Merkle
+ * Patricia state trie (every historical root stays readable), head's unmined edits and the pool's list, and answers
+ * reads at any block. It builds nothing and decides nothing: its node (src/eth/node/) runs every write, on its one
+ * writer, and emits the events. It speaks bigints, bytes and @ethereumjs objects; it knows nothing of JSON-RPC or hex.
  */
 import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
@@ -12,22 +13,18 @@ import { createVM, type VM } from '@ethereumjs/vm';
 import type { ChainView } from './chainView.js';
 import { genesisCore, restoredCore, type ChainCore } from './create.js';
 import { HashIndex } from './hashIndex.js';
-import { BlockDraft, headerDataFor } from '../mining/draft.js';
-import { buildPendingBlock, openPendingDraft } from '../mining/pending.js';
-import { fillFromPool, orderForBlock, partitionByHash } from '../mining/pool.js';
+import { partitionByHash } from './poolList.js';
 import { executeForeign } from './importBlock.js';
 import { resolveTag } from './tags.js';
-import type { BlockId, ChainParts, DevAccount, EthChainOptions, GenesisArgs, MinedBlock, MineResult, NextHeader, PendingTx, TxLookup } from './types.js';
-import { ChainEvents, type DropReason } from './events.js';
+import type { BlockId, ChainParts, DevAccount, EthChainOptions, GenesisArgs, MinedBlock, PendingTx, TxLookup } from './types.js';
+import { ChainEvents } from './events.js';
 import { ChainStates } from './states.js';
-import { SerialWriter } from './writer.js';
 
 export type { ChainParts, EthChainOptions, GenesisArgs, MineResult, NextHeader, SkippedTx } from './types.js';
 
 export class EthChain {
+  /** The pool's transactions, in the order they came (the node decides what enters and leaves; kept here as chain data: images and data directories hold it). */
   private pool: PendingTx[] = [];
-  /** The pending block, built on first use after the pool or head changed. */
-  private pending: Promise<MinedBlock> | undefined;
   /** Blocks and mined transactions by hash, indexed on lookup (a restored start indexes none). */
   private readonly byHash: HashIndex;
   private readonly safeDepth: bigint;
@@ -36,12 +33,8 @@ export class EthChain {
   private readonly states: ChainStates;
   /** Head's state root with unmined edits (anvil_setBalance, ...); undefined when head's state is its header's. */
   private headEditedRoot: Uint8Array | undefined;
-  /** What the chain tells its listeners: blocks sealed and removed, transactions pooled and dropped. */
+  /** Where listeners hear of blocks sealed and removed, transactions pooled and dropped: the node emits, after each commit. */
   readonly events = new ChainEvents();
-  /** The next block's header fields when none are given (setNextHeader). */
-  private nextHeaderOf: () => NextHeader = () => ({});
-  /** The one writer of this chain: mining, sends, edits and reverts run on it, one at a time. */
-  readonly writer = new SerialWriter();
   private readonly common_: Common;
   private readonly mined: MinedBlock[];
   /** The blockchain every VM of this chain sees (BLOCKHASH, header checks). */
@@ -53,7 +46,6 @@ export class EthChain {
   private readonly accounts: readonly DevAccount[];
   /** True when `common` has a hardfork schedule (imported chains): blocks pick their hardfork. */
   private readonly scheduled: boolean;
-  private sealGate: ((mined: MinedBlock) => Promise<void>) | undefined;
 
   private constructor(core: ChainCore, opts: EthChainOptions) {
     ({
@@ -83,7 +75,7 @@ export class EthChain {
     return this.common_;
   }
 
-  /** A chain holding only a genesis block; grow it with `importBlock` or `mineBlock` (a seed's chain: build/chainFromSeed.ts). */
+  /** A chain holding only a genesis block; grow it with `importBlock`, or a node's mining (a seed's chain: build/chainFromSeed.ts). */
   static async fromGenesis(args: GenesisArgs, opts: EthChainOptions = {}): Promise<EthChain> {
     const { core, genesis } = await genesisCore(args);
     const chain = new EthChain(core, opts);
@@ -142,12 +134,7 @@ export class EthChain {
     return this.byHash.block(hash);
   }
 
-  /** A block by tag or number; undefined for a number beyond head. `pending` is the pending block. */
-  async resolveBlock(id: BlockId): Promise<MinedBlock | undefined> {
-    return id === 'pending' ? this.pendingBlock() : this.resolveMined(id);
-  }
-
-  /** Like resolveBlock, for everything but `pending` (synchronous). */
+  /** A mined block by tag or number; undefined for a number beyond head (`pending` is the node's: EthNode.resolveBlock). */
   resolveMined(id: Exclude<BlockId, 'pending'>): MinedBlock | undefined {
     return resolveTag(id, this.head().number, (n) => this.blockByNumber(n), { safe: this.safeDepth, finalized: this.finalizedDepth });
   }
@@ -155,15 +142,6 @@ export class EthChain {
   /** Every mined block from `from` to head, in order (e.g. for an RLP export). */
   *blocks(from = 0n): IterableIterator<MinedBlock> {
     for (let i = Math.max(0, Number(from - this.first)); i < this.mined.length; i++) yield this.mined[i]!;
-  }
-
-  /**
-   * The block that would be built now on top of head from the pool, really executed (its header
-   * has the next number, base fee and a timestamp 12 s after head). Kept until pool or head change.
-   */
-  pendingBlock(): Promise<MinedBlock> {
-    this.pending ??= this.buildPending();
-    return this.pending;
   }
 
   /** The pool, in order. */
@@ -255,83 +233,27 @@ export class EthChain {
     const parent = this.head();
     const mined = await executeForeign(await this.vmAtHead(), block, parent, this.scheduled, () => this.headState.setStateRoot(this.stateRootOf(parent), true));
     this.append(mined);
+    this.events.emit('blockSealed', mined);
     return mined;
-  }
-
-  /** Starts a block on head (for seeding and mining): add transactions to the draft, then seal it. */
-  async draftBlock(header: NextHeader = this.nextHeaderOf()): Promise<BlockDraft> {
-    const vm = await this.vmAtHead();
-    const parent = this.head();
-    const data = headerDataFor(parent, header);
-    if (this.scheduled) vm.common.setHardforkBy({ blockNumber: parent.number + 1n, timestamp: data.timestamp as bigint });
-    return BlockDraft.open(vm, parent, data, (mined) => this.sealed(mined));
-  }
-
-  /** Where the next block's header fields come from when none are given (the miner's controls); default: 12 s after head. */
-  setNextHeader(source: () => NextHeader): void {
-    this.nextHeaderOf = source;
-    this.nextHeaderChanged();
-  }
-
-  /** Tells the chain that the next header's fields changed (the pending block is built again). */
-  nextHeaderChanged(): void {
-    this.pending = undefined;
-  }
-
-  /** Adds a transaction to the pending pool (its sender recovered once) and rebuilds the pending block. */
-  async addPending(tx: TypedTransaction, knownSender?: Address): Promise<PendingTx> {
-    const entry: PendingTx = { tx, sender: knownSender ?? tx.getSenderAddress() };
-    this.pool = [...this.pool, entry];
-    this.pending = undefined;
-    this.events.emit('txPooled', [entry]);
-    return entry;
-  }
-
-  /** Mines the pool into a new block, on the writer (see mineNow). */
-  mine(header: NextHeader = {}): Promise<MineResult> {
-    return this.writer.run(() => this.mineNow(header));
-  }
-
-  /** Mines the pool into a new block, on the writer, and gives the block. */
-  async mineBlock(header: NextHeader = {}): Promise<MinedBlock> {
-    return (await this.mine(header)).block;
-  }
-
-  /**
-   * Mines the pool into a new block now: call it only from a job of `writer`. Transactions that do not
-   * apply (nonce gap, funds, gas) stay in the pool and are listed in `skipped` with the reason; a failure
-   * of the block itself (sealing) throws, leaving head as it was.
-   */
-  async mineNow(header: NextHeader = {}): Promise<MineResult> {
-    const draft = await this.draftBlock(header);
-    const skipped = await fillFromPool(draft, this.pool);
-    try {
-      return { block: await draft.seal(), skipped };
-    } catch (err) {
-      await this.headState.setStateRoot(this.stateRootOf(this.head()), true);
-      throw err;
-    }
   }
 
   /**
    * Cuts the chain back to block `number` (it becomes head): every later block leaves, with the indexes of
    * their hashes and transactions, and head's state is that block's (or `editedRoot`, head's root with
-   * unmined edits, as a snapshot saw it). Call it only from a job of `writer`. Emits `blocksRemoved`.
+   * unmined edits, as a snapshot saw it). Only the node calls it, on its writer; it emits `blocksRemoved`.
    */
   async truncate(number: bigint, editedRoot?: Uint8Array): Promise<readonly MinedBlock[]> {
     if (number < this.first || number > this.head().number) throw new RangeError(`cannot cut the chain back to block ${number}: head is ${this.head().number}`);
     const removed = this.mined.splice(Number(number - this.first) + 1);
     this.byHash.forget(removed);
     this.headEditedRoot = editedRoot;
-    await this.headState.setStateRoot(this.stateRootOf(this.head()), true);
-    this.pending = undefined;
-    if (removed.length > 0) this.events.emit('blocksRemoved', removed);
+    await this.resetHeadState();
     return removed;
   }
 
   /**
    * Edits head's state (balances, code, nonces, storage) without mining: reads at latest and pending see the
-   * edit at once, and the next sealed block commits it into its stateRoot. Call it only from a job of `writer`.
+   * edit at once, and the next sealed block commits it into its stateRoot. Only the node calls it, on its writer.
    */
   async editHead(edit: (state: MerkleStateManager) => Promise<void>): Promise<void> {
     try {
@@ -339,74 +261,49 @@ export class EthChain {
       const root = await this.headState.getStateRoot();
       this.headEditedRoot = equalsBytes(root, (this.head().raw?.header ?? this.head().header).stateRoot) ? undefined : root;
     } catch (err) {
-      await this.headState.setStateRoot(this.stateRootOf(this.head()), true);
+      await this.resetHeadState();
       throw err;
-    } finally {
-      this.pending = undefined;
     }
   }
 
-  /** Replaces the blocks above `keep` with `blocks` (a loaded dump's, their trie nodes already in the store; the caller checks they follow), head's edits and the pool. Only from a job of `writer`. */
-  async adopt(keep: bigint, blocks: readonly MinedBlock[], pool: readonly PendingTx[], editedRoot?: Uint8Array): Promise<void> {
-    await this.truncate(keep);
-    // Through the seal gate as mined blocks go: a data directory keeps each before it joins the chain.
-    for (const m of blocks) {
-      await this.sealGate?.(m);
-      this.append(m);
-    }
-    this.headEditedRoot = editedRoot;
-    await this.headState.setStateRoot(this.stateRootOf(this.head()), true);
-    this.setPool(pool);
-  }
-
-  /** Replaces the pool (a snapshot's revert); the pending block follows it. */
+  /** Replaces the pool (a snapshot's revert, a loaded dump). */
   setPool(pool: readonly PendingTx[]): void {
     this.pool = [...pool];
-    this.pending = undefined;
   }
 
-  /** Takes transactions out of the pool without mining them, and says why (emits `txDropped`). */
-  dropPending(hashes: readonly Uint8Array[], reason: DropReason): PendingTx[] {
-    const { taken: dropped, kept } = partitionByHash(this.pool, hashes);
-    if (dropped.length === 0) return [];
-    this.pool = kept;
-    this.pending = undefined;
-    const gone = dropped.map((p) => ({ tx: p.tx, reason }));
-    this.events.emit('txDropped', gone);
-    return dropped;
+  /** Adds a transaction to the pool (its sender recovered once). */
+  addPending(tx: TypedTransaction, knownSender?: Address): PendingTx {
+    const entry: PendingTx = { tx, sender: knownSender ?? tx.getSenderAddress() };
+    this.pool = [...this.pool, entry];
+    return entry;
   }
 
-  /** Awaited with each sealed block before it joins the chain (a data directory writes it first); a throw fails the seal. */
-  setSealGate(gate: ((mined: MinedBlock) => Promise<void>) | undefined): void {
-    this.sealGate = gate;
+  /** Takes the transactions of `hashes` out of the pool; gives those it held. */
+  takePending(hashes: readonly Uint8Array[]): PendingTx[] {
+    const { taken, kept } = partitionByHash(this.pool, hashes);
+    if (taken.length > 0) this.pool = kept;
+    return taken;
   }
 
-  private async sealed(mined: MinedBlock): Promise<void> {
-    await this.sealGate?.(mined);
-    this.append(mined);
-    const included = mined.block.transactions.map((tx) => tx.hash());
-    this.pool = partitionByHash(this.pool, included).kept;
-  }
-
-  private append(mined: MinedBlock): void {
+  /** Appends a sealed block on head (built on head's state, or executed by importBlock); its transactions leave the pool. */
+  append(mined: MinedBlock): void {
     this.mined.push(mined);
     this.headEditedRoot = undefined;
-    this.pending = undefined;
-    this.events.emit('blockSealed', mined);
+    if (this.pool.length > 0 && mined.txHashes.length > 0) this.pool = partitionByHash(this.pool, mined.txHashes).kept;
   }
 
-  private vmAtHead(): Promise<VM> {
+  /** The VM at head, whose state block building changes (the node's drafts; made on first use). */
+  vmAtHead(): Promise<VM> {
     return (this.headVm ??= createVM({ common: this.common, stateManager: this.headState, blockchain: this.view }));
   }
 
-  /** A draft of the next block on a copy of head's state, which the chain never takes (pending block, what-ifs). */
-  pendingDraft(): Promise<BlockDraft> {
-    return openPendingDraft(this, this.nextHeaderOf());
+  /** Puts head's state back to head's root (with its edits): after a failed build or edit, and when head moves. */
+  resetHeadState(): Promise<void> {
+    return this.headState.setStateRoot(this.stateRootOf(this.head()), true);
   }
 
-  /** Builds the pending block from the pool on a copy of head's state. */
-  private async buildPending(): Promise<MinedBlock> {
-    const draft = await this.pendingDraft();
-    return buildPendingBlock(draft, orderForBlock(this.pool, draft.context.header.baseFeePerGas));
+  /** True when blocks pick their hardfork by number and time (a chain with a schedule). */
+  get hasSchedule(): boolean {
+    return this.scheduled;
   }
 }

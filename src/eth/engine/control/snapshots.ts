@@ -3,7 +3,8 @@
  * anvil_revert): a revert restores blocks, state (head's unmined edits too), pool, mining mode and time, and
  * deletes that snapshot and every later one (impersonations too); an unknown id reverts nothing. The trie keeps every root, so a
  * snapshot is a few pointers, not a copy: taking and reverting cost the same on a long chain as on a short one
- * (a revert forgets the blocks it cuts). `reset` goes back to the chain as it was served at start.
+ * (a revert forgets the blocks it cuts). `reset` goes back to the chain as it was served at start. This keeps the
+ * snapshots; the node (src/eth/node/) takes and restores them on its writer.
  */
 import { equalsBytes } from '@ethereumjs/util';
 import type { EthChain } from '../chain/chain.js';
@@ -36,32 +37,25 @@ export class Snapshots {
     this.initial = initial ?? this.capture();
   }
 
-  /** Takes a snapshot on the writer (after every write queued before it); answers its id. */
-  take(): Promise<bigint> {
-    return this.chain.writer.run(() => {
-      const id = this.nextId++;
-      this.taken.set(id, this.capture());
-      return id;
-    });
+  /** Takes a snapshot of the network as it is now (the node calls it on its writer); answers its id. */
+  take(): bigint {
+    const id = this.nextId++;
+    this.taken.set(id, this.capture());
+    return id;
   }
 
-  /** Reverts to snapshot `id` and deletes it and every later one; false (and nothing changed) for an unknown id. */
-  revert(id: bigint): Promise<boolean> {
-    return this.chain.writer.run(async () => {
-      const snap = this.taken.get(id);
-      if (snap === undefined) return false;
-      for (const later of [...this.taken.keys()]) if (later >= id) this.taken.delete(later);
-      await this.restore(snap);
-      return true;
-    });
+  /** Snapshot `id`, deleted with every later one (a revert restores it); undefined, and nothing deleted, for an unknown id. */
+  pop(id: bigint): Snapshot | undefined {
+    const snap = this.taken.get(id);
+    if (snap === undefined) return undefined;
+    for (const later of [...this.taken.keys()]) if (later >= id) this.taken.delete(later);
+    return snap;
   }
 
-  /** Goes back to the chain as served at start (its seeded blocks, pool and mining settings); forgets every snapshot. */
-  reset(): Promise<void> {
-    return this.chain.writer.run(async () => {
-      this.taken.clear();
-      await this.restore(this.initial);
-    });
+  /** The chain as served at start (its seeded blocks, pool and mining settings), every snapshot forgotten (a reset restores it). */
+  reset(): Snapshot {
+    this.taken.clear();
+    return this.initial;
   }
 
   /**
@@ -82,7 +76,8 @@ export class Snapshots {
     return this.taken.size;
   }
 
-  private capture(): Snapshot {
+  /** The network as it is now. */
+  capture(): Snapshot {
     const head = this.chain.head();
     const editedRoot = this.chain.stateRootOf(head);
     return {
@@ -93,12 +88,5 @@ export class Snapshots {
       miner: this.miner.state(),
       impersonation: this.impersonation?.state(),
     };
-  }
-
-  private async restore(snap: Snapshot): Promise<void> {
-    await this.chain.truncate(snap.head, snap.editedRoot);
-    this.chain.setPool(snap.pool);
-    this.miner.restore(snap.miner);
-    if (snap.impersonation !== undefined) this.impersonation?.restore(snap.impersonation);
   }
 }

@@ -82,15 +82,14 @@ export async function forkedSeedChain(seed: EthSeed, cacheDir: string | undefine
   const balance = BigInt(seed.accounts.balance);
   const { chain } = forked;
   if (accounts.length > 0) {
-    await chain.writer.run(() =>
-      chain.editHead(async (state) => {
-        for (const { address } of accounts) {
-          const account = (await state.getAccount(address)) ?? new Account();
-          account.balance = balance;
-          await state.putAccount(address, account);
-        }
-      }),
-    );
+    // Built before any node serves it: nothing else writes this chain yet, so no writer is taken.
+    await chain.editHead(async (state) => {
+      for (const { address } of accounts) {
+        const account = (await state.getAccount(address)) ?? new Account();
+        account.balance = balance;
+        await state.putAccount(address, account);
+      }
+    });
   }
   return forked;
 }

@@ -1,4 +1,8 @@
-/** A block being built on top of head: transactions run one by one, then it is sealed and indexed. */
+/**
+ * A block being built on a parent: transactions run one by one, then it is sealed. Pure building: a function of the
+ * parent, the transactions and the header fields, on the VM it is given; the sealed block goes to whoever opened the
+ * draft (the node appends it to the chain), never back into the chain from here.
+ */
 import { Block, createBlock, type HeaderData } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Address, CLRequest, CLRequestType, WithdrawalData } from '@ethereumjs/util';
@@ -75,30 +79,30 @@ export class BlockDraft {
    */
   private readonly txs: TypedTransaction[] = [];
 
+  private context_: Block | undefined;
+
   private constructor(
     /** The VM whose state the draft changes (its state is mid-block while the draft is open). */
     readonly vm: VM,
     readonly parent: MinedBlock,
-    /** An empty block with this draft's header: the context to estimate gas in. */
-    readonly context: Block,
+    private readonly makeContext: () => Block,
     private readonly builder: BlockBuilder,
-    private readonly onSeal: (mined: MinedBlock) => Promise<void>,
   ) {}
 
-  static async open(
-    vm: VM,
-    parent: MinedBlock,
-    headerData: HeaderData,
-    onSeal: (mined: MinedBlock) => Promise<void>,
-    blockWithdrawals: readonly WithdrawalData[] = [],
-  ): Promise<BlockDraft> {
+  /** An empty block with this draft's header: the context transactions run and gas is estimated in (made on first use: an empty block needs none). */
+  get context(): Block {
+    return (this.context_ ??= this.makeContext());
+  }
+
+  static async open(vm: VM, parent: MinedBlock, headerData: HeaderData, blockWithdrawals: readonly WithdrawalData[] = []): Promise<BlockDraft> {
     const pow = vm.common.consensusType() === 'pow';
     const blockOpts = { putBlockIntoBlockchain: false, ...(pow ? { calcDifficultyFromHeader: parent.block.header } : {}) };
     const withdrawals = vm.common.isActivatedEIP(4895) ? [...blockWithdrawals] : undefined;
     const builder = await openBlockBuilder(vm, { parentBlock: parent.block, headerData, withdrawals, blockOpts });
     const fullHeader = builder['headerData'] as HeaderData;
-    const context = createBlock({ header: fullHeader, withdrawals }, { common: vm.common, ...(pow ? { calcDifficultyFromHeader: parent.block.header } : {}) });
-    const draft = new BlockDraft(vm, parent, context, builder, onSeal);
+    const context = () =>
+      createBlock({ header: fullHeader, withdrawals }, { common: vm.common, ...(pow ? { calcDifficultyFromHeader: parent.block.header } : {}) });
+    const draft = new BlockDraft(vm, parent, context, builder);
     fastRoots(builder, vm, () => draft.txs);
     return draft;
   }
@@ -154,7 +158,7 @@ export class BlockDraft {
     }
   }
 
-  /** Seals the block (rewards, roots) and hands it to the chain. */
+  /** Seals the block (rewards, roots) and gives it (not yet on any chain). */
   async seal(): Promise<MinedBlock> {
     return (await this.sealWithRequests()).mined;
   }
@@ -167,10 +171,10 @@ export class BlockDraft {
   /** Seals the block as seal() does, and gives its EIP-7685 requests too (none before Prague). */
   async sealWithRequests(): Promise<{ mined: MinedBlock; requests: readonly CLRequest<CLRequestType>[] }> {
     const { block: sealed, requests } = await this.builder.build();
-    const block = new Block(sealed.header, this.txs, [], sealed.withdrawals);
+    // The builder's block holds no transactions (see txs): an empty block is it, another one gets these.
+    const block = this.txs.length === 0 ? sealed : new Block(sealed.header, this.txs, [], sealed.withdrawals);
     const receipts = this.results.map((r) => r.receipt);
     const mined = minedBlock(block, this.parent.totalDifficulty, this.senders, storedReceipts(block, this.senders, receipts, this.results));
-    await this.onSeal(mined);
     return { mined, requests: requests ?? [] };
   }
 }

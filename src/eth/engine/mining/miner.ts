@@ -1,7 +1,8 @@
 /**
- * The miner of an eth network, as anvil's: automine (a send is mined before it is answered), interval mining
- * (a block every N ms of devgate's clock, empty ones too), or manual; and the controls test tools call
- * (mine N blocks, time travel, next timestamp, timestamp interval, next base fee, next prevRandao, block gas limit).
+ * The mining settings of an eth network, as anvil's: automine (a send is mined before it is answered), interval
+ * mining (a block every N ms of devgate's clock, empty ones too), or manual; and the controls test tools call
+ * (time travel, next timestamp, timestamp interval, next base fee, next prevRandao, block gas limit). It decides the
+ * next header's fields; its node (src/eth/node/) mines, on its writer.
  *
  * Block time is deterministic: a block is `step` seconds after its parent (12, or the interval mining
  * period rounded up to whole seconds), plus what evm_increaseTime added since the last block, unless
@@ -13,6 +14,8 @@ import { bigIntToBytes, bytesToBigInt, setLengthLeft, type Address } from '@ethe
 import { InvalidArgument, LimitExceeded } from '../../../errors.js';
 import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock, MineResult, NextHeader } from '../chain/types.js';
+
+export type { MineResult } from '../chain/types.js';
 
 /** Seconds between blocks when nothing else says (a mainnet slot). */
 export const DEFAULT_BLOCK_STEP = 12n;
@@ -40,9 +43,6 @@ export interface MiningLimits {
 
 /** Without a gateway (engine tests): the gateway's default. */
 const DEFAULT_MINING_LIMITS: MiningLimits = { maxMineBlocks: 20_000 };
-
-/** Lets other requests (reads of every network, this one's too) be served between two blocks of a long mining call. */
-const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface MiningMode {
   readonly automine: boolean;
@@ -79,6 +79,8 @@ export class Miner {
   private gasLimit: bigint | undefined;
   private coinbase: Address | undefined;
   private closed = false;
+  /** What an interval tick does (the node mines a block on its writer); nothing until the node says. */
+  private tick: (() => void) | undefined;
 
   constructor(
     private readonly chain: EthChain,
@@ -88,7 +90,11 @@ export class Miner {
   ) {
     this.intervalMs = opts.intervalMs ? opts.intervalMs : undefined;
     this.automine = opts.automine ?? this.intervalMs === undefined;
-    chain.setNextHeader(() => this.nextHeader());
+  }
+
+  /** What interval mining does every period (the node's command); starts the timer when interval mining is on. */
+  onTick(tick: () => void): void {
+    this.tick = tick;
     this.schedule();
   }
 
@@ -104,7 +110,6 @@ export class Miner {
   /** Mines a block every `ms` milliseconds of devgate's clock; 0 turns interval mining off. */
   setIntervalMining(ms: number): void {
     if (!Number.isSafeInteger(ms) || ms < 0) throw new InvalidArgument(`interval must be a whole number of milliseconds >= 0, got ${ms}`);
-    this.chain.nextHeaderChanged();
     this.intervalMs = ms === 0 ? undefined : ms;
     this.schedule();
   }
@@ -113,7 +118,6 @@ export class Miner {
   increaseTime(seconds: bigint): bigint {
     if (seconds < 0n) throw new InvalidArgument(`cannot increase time by a negative amount (${seconds} s)`);
     checkTimestamp(this.nextHeader().timestamp! + seconds, "the next block's timestamp");
-    this.chain.nextHeaderChanged();
     this.increase += seconds;
     this.totalIncrease += seconds;
     return this.totalIncrease;
@@ -124,7 +128,6 @@ export class Miner {
     checkTimestamp(timestamp, "the next block's timestamp");
     const parent = this.chain.head().header.timestamp;
     if (timestamp <= parent) throw new InvalidArgument(`timestamp ${timestamp} is lower than or equal to the previous block's timestamp ${parent}`);
-    this.chain.nextHeaderChanged();
     this.nextTimestamp = timestamp;
   }
 
@@ -132,7 +135,6 @@ export class Miner {
   setTimestampInterval(seconds: bigint | undefined): boolean {
     if (seconds !== undefined && seconds < 1n) throw new InvalidArgument(`a block timestamp interval is at least 1 second, got ${seconds}`);
     if (seconds !== undefined) checkTimestamp(this.chain.head().header.timestamp + seconds, "the next block's timestamp");
-    this.chain.nextHeaderChanged();
     const had = this.timestampInterval !== undefined;
     this.timestampInterval = seconds;
     return had;
@@ -141,7 +143,6 @@ export class Miner {
   /** The next block's base fee (EIP-1559 chains), once. */
   setNextBlockBaseFeePerGas(fee: bigint): void {
     if (!this.chain.common.isActivatedEIP(1559)) throw new InvalidArgument('this chain has no base fee (EIP-1559 is not active)');
-    this.chain.nextHeaderChanged();
     this.baseFeeOverride = fee;
   }
 
@@ -154,21 +155,18 @@ export class Miner {
     if (!common.gteHardfork('paris')) {
       throw new InvalidArgument(`hardhat_setPrevRandao is only available in post-merge hardforks, the next block's is ${common.hardfork()}`);
     }
-    this.chain.nextHeaderChanged();
     this.prevRandao = value;
   }
 
   /** The gas limit of every following block. */
   setBlockGasLimit(limit: bigint): void {
     if (limit < 5000n) throw new InvalidArgument(`a block gas limit is at least 5000, got ${limit}`);
-    this.chain.nextHeaderChanged();
     this.gasLimit = limit;
   }
 
   /** The fee recipient of every following block (anvil_setCoinbase). */
   setCoinbase(address: Address): void {
     this.coinbase = address;
-    this.chain.nextHeaderChanged();
   }
 
   /** The next block's base fee: the override, else EIP-1559's from head; undefined before London. */
@@ -203,33 +201,20 @@ export class Miner {
   }
 
   /**
-   * Mines `count` blocks on the writer (the first at the next timestamp; with `intervalSeconds`, each later one
-   * that many seconds after the one before; 0, as viem sends by default, is the usual block time). The first
-   * takes every executable pool transaction. Between blocks other requests are served (the writer stays held, so
-   * no other write comes between); a call whose work (blocks + pool transactions) is past the limit is refused.
+   * Checks a call to mine `count` blocks (the first at `timestamp` or the next timestamp; with `intervalSeconds`,
+   * each later one that many seconds after the one before; 0, as viem sends by default, is the usual block time):
+   * refused when its work (blocks + pool transactions) is past the limit or its last block's time past 2^64-1.
    */
-  mine(count = 1n, intervalSeconds?: bigint, timestamp?: bigint): Promise<MineResult[]> {
+  checkMine(count: bigint, intervalSeconds?: bigint, timestamp?: bigint): void {
     if (count < 1n) throw new InvalidArgument(`number of blocks must be at least 1, got ${count}`);
     this.checkWork(count);
-    return this.chain.writer.run(async () => {
-      this.checkWork(count);
-      const first = timestamp ?? this.nextHeader().timestamp!;
-      const later = intervalSeconds !== undefined && intervalSeconds > 0n ? intervalSeconds : this.step();
-      checkTimestamp(first + (count - 1n) * later, `block ${this.chain.head().number + count}'s timestamp`);
-      if (timestamp !== undefined) this.setNextBlockTimestamp(timestamp);
-      const results: MineResult[] = [];
-      for (let i = 0n; i < count; i++) {
-        if (i > 0n) await yieldToOthers();
-        const header = this.nextHeader();
-        if (i > 0n && intervalSeconds !== undefined && intervalSeconds > 0n) header.timestamp = this.chain.head().header.timestamp + intervalSeconds;
-        results.push(await this.mineOne(header));
-      }
-      return results;
-    });
+    const first = timestamp ?? this.nextHeader().timestamp!;
+    const later = intervalSeconds !== undefined && intervalSeconds > 0n ? intervalSeconds : this.step();
+    checkTimestamp(first + (count - 1n) * later, `block ${this.chain.head().number + count}'s timestamp`);
   }
 
   /** Refuses a mining call of more work (blocks, and the pool transactions its first block takes) than the limit. */
-  private checkWork(count: bigint): void {
+  checkWork(count: bigint): void {
     const max = BigInt(this.limits().maxMineBlocks);
     const pooled = BigInt(this.chain.pendingTransactions().length);
     if (count + pooled <= max) return;
@@ -237,16 +222,18 @@ export class Miner {
     throw new LimitExceeded(`mining ${what} is past the limit of ${max} blocks of work per call (maxMineBlocks, --max-mine-blocks); mine in smaller steps`);
   }
 
-  /** Mines one block now; call only on the writer. The one-shot controls are spent by it. */
-  async mineOne(header: NextHeader = this.nextHeader()): Promise<MineResult> {
+  /** The header of the block mined now (`header`, else the controls'); throws for a time past 2^64-1. */
+  blockHeader(header: NextHeader = this.nextHeader()): NextHeader {
     if (header.timestamp !== undefined) checkTimestamp(header.timestamp, `block ${this.chain.head().number + 1n}'s timestamp`);
-    const result = await this.chain.mineNow(header);
+    return header;
+  }
+
+  /** A block was mined: the one-shot controls (time added, next timestamp, base fee, prevRandao) are spent. */
+  blockMined(): void {
     this.increase = 0n;
     this.nextTimestamp = undefined;
     this.baseFeeOverride = undefined;
     this.prevRandao = undefined;
-    this.chain.nextHeaderChanged();
-    return result;
   }
 
   /** The mode and time controls, for a snapshot. */
@@ -271,7 +258,6 @@ export class Miner {
     ({ automine: this.automine, intervalMs: this.intervalMs, increase: this.increase, totalIncrease: this.totalIncrease } = state);
     ({ nextTimestamp: this.nextTimestamp, timestampInterval: this.timestampInterval, nextBaseFee: this.baseFeeOverride, gasLimit: this.gasLimit } = state);
     this.prevRandao = state.nextPrevRandao === undefined ? undefined : setLengthLeft(bigIntToBytes(state.nextPrevRandao), 32);
-    this.chain.nextHeaderChanged();
     this.schedule();
   }
 
@@ -285,13 +271,11 @@ export class Miner {
   private schedule(): void {
     this.cancelTimer?.();
     this.cancelTimer = undefined;
-    if (this.intervalMs === undefined || this.closed) return;
+    if (this.intervalMs === undefined || this.closed || this.tick === undefined) return;
     const ms = this.intervalMs;
     this.cancelTimer = setClockTimer(this.clock, ms, () => {
       this.cancelTimer = undefined;
-      void this.chain.writer
-        .run(() => this.mineOne())
-        .catch((err: unknown) => console.error(`devgate: interval mining failed: ${err instanceof Error ? err.message : String(err)}`));
+      this.tick?.();
       if (this.intervalMs === ms) this.schedule();
     });
   }

@@ -84,7 +84,7 @@ export async function buildPayload(
     extraData,
     ...(common.isActivatedEIP(4788) ? { parentBeaconBlockRoot: attrs.parentBeaconBlockRoot } : {}),
   };
-  const draft = await BlockDraft.open(vm, parent, header, async () => {}, attrs.withdrawals ?? []);
+  const draft = await BlockDraft.open(vm, parent, header, attrs.withdrawals ?? []);
   const baseFee = draft.context.header.baseFeePerGas;
   if (txs === undefined)
     await fillFromPool(

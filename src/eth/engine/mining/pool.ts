@@ -2,7 +2,7 @@
  * The transaction pool's rules, as geth's txpool: which transactions are executable (pending: nonces contiguous
  * from the sender's account nonce) and which wait behind a nonce gap (queued); the order a block takes them in
  * (by effective tip, then nonce per sender); and the checks a sent transaction passes, refused with geth's
- * messages (answered as -32000) and leaving nothing behind. The pool itself is EthChain's list of PendingTx.
+ * messages (answered as -32000) and leaving nothing behind. The pool's list is kept by EthChain; its node changes it.
  */
 import { Capability, type TypedTransaction } from '@ethereumjs/tx';
 import { type Address, toChecksumAddress } from '@ethereumjs/util';
@@ -169,6 +169,7 @@ export async function queuedAtStart(draft: BlockDraft, pool: readonly PendingTx[
 /** Adds the pool's transactions to a draft in block order; those that do not apply (nonce gap, funds, gas) are answered with the reason. */
 export async function fillFromPool(draft: BlockDraft, pool: readonly PendingTx[]): Promise<SkippedTx[]> {
   const skipped: SkippedTx[] = [];
+  if (pool.length === 0) return skipped;
   const queued = await queuedAtStart(draft, pool);
   for (const p of orderForBlock(pool, draft.context.header.baseFeePerGas)) {
     const gap = queued.get(p);
@@ -185,11 +186,4 @@ export async function fillFromPool(draft: BlockDraft, pool: readonly PendingTx[]
   return skipped;
 }
 
-/** The pool split into the transactions whose hashes are given (`taken`) and the rest (`kept`), each in pool order. */
-export function partitionByHash(pool: readonly PendingTx[], hashes: readonly Uint8Array[]): { taken: PendingTx[]; kept: PendingTx[] } {
-  const wanted = new Set(hashes.map(plainHex));
-  const taken: PendingTx[] = [];
-  const kept: PendingTx[] = [];
-  for (const p of pool) (wanted.has(plainHex(p.tx.hash())) ? taken : kept).push(p);
-  return { taken, kept };
-}
+export { partitionByHash } from '../chain/poolList.js';

@@ -1,7 +1,6 @@
 /**
- * A transaction sent to an eth network: admitted to the pool (or refused, leaving nothing behind), and with
- * automine mined into a block before the send is answered. Runs on the chain's writer, so sends, mining and
- * reverts never interleave.
+ * The checks of a transaction sent to an eth network: admitted to the pool (or refused, leaving nothing behind), with
+ * the pool entries it replaces or evicts. Pure checks: the node (src/eth/node/) pools, mines and drops, on its writer.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
@@ -16,8 +15,14 @@ import type { Miner } from './miner.js';
 
 export { TxRejected } from './txRejected.js';
 
-/** Checks a transaction before it enters the pool; throws TxRejected with the reason; answers the pool entry it replaces. */
-export type Admission = (chain: EthChain, tx: TypedTransaction, sender: Address) => Promise<PendingTx | undefined>;
+/** What admitting a transaction takes out of the pool: the entry it replaces (same sender and nonce), or those evicted to make room. */
+export interface Admitted {
+  readonly replaced?: PendingTx;
+  readonly evict: readonly PendingTx[];
+}
+
+/** Checks a transaction before it enters the pool; throws TxRejected with the reason; changes nothing. */
+export type Admission = (chain: EthChain, tx: TypedTransaction, sender: Address) => Promise<Admitted>;
 
 /** What the pool accepts beyond geth's rules (anvil_setMinGasPrice, --allow-unprotected-txs). */
 export interface PoolSettings {
@@ -50,15 +55,15 @@ export function poolAdmission(
       minTip: settings.minTip,
       allowUnprotected: settings.allowUnprotected,
     });
-    if (replaced === undefined) await makeRoomFor(chain, tx, sender, limits());
-    return replaced;
+    if (replaced !== undefined) return { replaced, evict: [] };
+    return { evict: await roomFor(chain, tx, sender, limits()) };
   };
 }
 
-/** Makes room in the pool for a new transaction within its limits (evicting, or throwing TxRejected). */
-async function makeRoomFor(chain: EthChain, tx: TypedTransaction, sender: Address, limits: PoolLimits): Promise<void> {
+/** The pool entries to evict to make room for a new transaction within the pool's limits (or TxRejected). */
+async function roomFor(chain: EthChain, tx: TypedTransaction, sender: Address, limits: PoolLimits): Promise<readonly PendingTx[]> {
   const pool = chain.pendingTransactions();
-  if (pool.length === 0) return;
+  if (pool.length === 0) return [];
   const nonceOf = async (a: Address) => (await chain.getAccount(a, chain.head()))?.nonce ?? 0n;
   const { pending, queued } = await poolView(pool, nonceOf);
   const entries: PoolEntry[] = [];
@@ -66,12 +71,7 @@ async function makeRoomFor(chain: EthChain, tx: TypedTransaction, sender: Addres
   for (const list of queued.values()) for (const p of list) entries.push({ pending: p, queued: true });
   const own = pending.get(sender.toString());
   const next = own === undefined ? await nonceOf(sender) : own[own.length - 1]!.tx.nonce + 1n;
-  const evict = makeRoom(tx, sender, tx.nonce > next, entries, limits);
-  if (evict.length > 0)
-    chain.dropPending(
-      evict.map((p) => p.tx.hash()),
-      'dropped',
-    );
+  return makeRoom(tx, sender, tx.nonce > next, entries, limits);
 }
 
 /** The sender of a signed transaction, or TxRejected('invalid sender'). */
@@ -87,38 +87,6 @@ export interface SendOutcome {
   readonly hash: Uint8Array;
   /** The block that mined it (automine), if it was mined before the answer. */
   readonly block?: MinedBlock;
-}
-
-/**
- * Sends a transaction: admitted, pooled, and with automine mined at once (with every other executable pool
- * transaction). A transaction the automined block cannot take for a reason other than a nonce gap is taken
- * out of the pool again and refused with that reason; one waiting behind a nonce gap stays queued, as in geth.
- */
-export function sendTransaction(chain: EthChain, miner: Miner, tx: TypedTransaction, admit?: Admission, knownSender?: Address): Promise<SendOutcome> {
-  return chain.writer.run(() => sendNow(chain, miner, tx, admit, knownSender));
-}
-
-/** sendTransaction's work, for a job already on the chain's writer. */
-export async function sendNow(
-  chain: EthChain,
-  miner: Miner,
-  tx: TypedTransaction,
-  admit: Admission = poolAdmission(miner),
-  knownSender?: Address,
-): Promise<SendOutcome> {
-  const sender = knownSender ?? senderOf(tx);
-  if (chain.transaction(tx.hash())?.kind === 'mined') throw new TxRejected('already known');
-  const replaced = await admit(chain, tx, sender);
-  if (replaced !== undefined) chain.dropPending([replaced.tx.hash()], 'replaced');
-  const entry = await chain.addPending(tx, sender);
-  if (!miner.mode().automine) return { hash: tx.hash() };
-  const { block, skipped } = await miner.mineOne();
-  const mine = skipped.find((s) => s.pending === entry);
-  if (mine === undefined) return { hash: tx.hash(), block };
-  const next = (await chain.getAccount(sender, chain.head()))?.nonce ?? 0n;
-  if (tx.nonce > next) return { hash: tx.hash() };
-  chain.dropPending([tx.hash()], 'invalid');
-  throw new TxRejected(mine.error);
 }
 
 /**

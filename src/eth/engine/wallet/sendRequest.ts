@@ -1,14 +1,13 @@
 /**
  * eth_sendTransaction and eth_signTransaction: a request from a dev account is filled and signed with its key; one
- * from an impersonated address is filled and given the stand-in signature (impersonation.ts). Filling and sending
- * run as one job on the chain's writer, so two requests from one account never take the same nonce.
+ * from an impersonated address is filled and given the stand-in signature (impersonation.ts). The node fills and sends
+ * in one command on its writer (EthNode.sendRequest), so two requests from one account never take the same nonce.
  */
 import { createTx, type TypedTransaction } from '@ethereumjs/tx';
 import { DevgateError } from '../../../errors.js';
 import type { EthChain } from '../chain/chain.js';
 import type { Miner } from '../mining/miner.js';
 import { txBuildRejected } from '../mining/rawTx.js';
-import { sendNow, type Admission, type SendOutcome } from '../mining/send.js';
 import { fillTransaction, type SendRequest } from './fill.js';
 import { impersonatedTx, type Impersonation } from './impersonation.js';
 
@@ -21,8 +20,8 @@ function made(make: () => TypedTransaction): TypedTransaction {
   }
 }
 
-/** The filled transaction of a request: signed by a dev account, or from an impersonated address. */
-async function buildTransaction(
+/** The filled transaction of a request: signed by a dev account, or from an impersonated address (only on the node's writer: the nonce is the pool's next). */
+export async function buildTransaction(
   chain: EthChain,
   miner: Miner,
   req: SendRequest,
@@ -39,38 +38,14 @@ async function buildTransaction(
   );
 }
 
-/** eth_sendTransaction: fills, signs (or impersonates) and sends, on the writer. */
-export function sendRequest(
-  chain: EthChain,
-  miner: Miner,
-  req: SendRequest,
-  impersonation: Impersonation | undefined,
-  admit?: Admission,
-): Promise<SendOutcome> {
-  return chain.writer.run(async () => sendNow(chain, miner, await buildTransaction(chain, miner, req, impersonation, true), admit, req.from));
-}
-
-/** eth_signTransaction: fills and signs with a dev account's key; nothing is sent. */
-export function signRequest(chain: EthChain, miner: Miner, req: SendRequest): Promise<TypedTransaction> {
-  return chain.writer.run(() => buildTransaction(chain, miner, req, undefined, false));
-}
-
 /**
- * anvil's eth_sendUnsignedTransaction: fills and sends from any `from` with the stand-in signature, as if that address
- * were impersonated for this one request (impersonation.ts); on the writer.
+ * anvil's eth_sendUnsignedTransaction: the request filled from any `from` with the stand-in signature, as if that
+ * address were impersonated for this one request (impersonation.ts); only on the node's writer.
  */
-export function sendUnsignedRequest(chain: EthChain, miner: Miner, req: SendRequest, admit?: Admission): Promise<SendOutcome> {
-  return chain.writer.run(async () => {
-    const data = await fillTransaction(chain, req, miner.nextBaseFee());
-    const common = chain.commonAt(chain.head().number + 1n, miner.nextHeader().timestamp!);
-    return sendNow(
-      chain,
-      miner,
-      made(() => impersonatedTx(data, common, req.from)),
-      admit,
-      req.from,
-    );
-  });
+export async function unsignedTransaction(chain: EthChain, miner: Miner, req: SendRequest): Promise<TypedTransaction> {
+  const data = await fillTransaction(chain, req, miner.nextBaseFee());
+  const common = chain.commonAt(chain.head().number + 1n, miner.nextHeader().timestamp!);
+  return made(() => impersonatedTx(data, common, req.from));
 }
 
 /**

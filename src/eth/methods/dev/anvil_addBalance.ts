@@ -19,16 +19,13 @@ export const anvil_addBalance = defineMethod({
   facts: { dev: true, persists: true, reveals: addressAt(0) },
   params: [required('address', addressParam), required('amount', quantity)],
   handler: async (ctx: EthContext, address, wei) => {
-    const chain = ctx.chain;
-    await chain.writer.run(() =>
-      chain.editHead(async (state) => {
-        const account = (await state.getAccount(address)) ?? new Account();
-        const sum = account.balance + wei;
-        if (sum > MAX_BALANCE) throw new InvalidArgument(`balance overflow: ${account.balance} + ${wei} is past 2^256-1`);
-        account.balance = sum;
-        await state.putAccount(address, account);
-      }),
-    );
+    await ctx.node.editState(async (state) => {
+      const account = (await state.getAccount(address)) ?? new Account();
+      const sum = account.balance + wei;
+      if (sum > MAX_BALANCE) throw new InvalidArgument(`balance overflow: ${account.balance} + ${wei} is past 2^256-1`);
+      account.balance = sum;
+      await state.putAccount(address, account);
+    });
     return null;
   },
 });

@@ -37,7 +37,7 @@ export const anvil_dealERC20 = defineMethod({
     const value = uintWord(amount);
     const data = hexToBytes(`${BALANCE_OF}${pad(account.toString())}`);
     const slot = await findUintSlot(ctx.chain, ctx.chain.head(), token, data, `balanceOf(${account.toString()})`);
-    await setStorageAt(ctx.chain, token, slot, value);
+    await ctx.node.editState(setStorageAt(token, slot, value));
     return null;
   },
 });

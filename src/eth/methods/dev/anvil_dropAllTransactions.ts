@@ -9,12 +9,8 @@ export const anvil_dropAllTransactions = defineMethod({
   name: 'anvil_dropAllTransactions',
   facts: { dev: true, persists: true },
   params: [],
-  handler: (ctx: EthContext) =>
-    ctx.chain.writer.run(() => {
-      ctx.chain.dropPending(
-        ctx.chain.pendingTransactions().map((p) => p.tx.hash()),
-        'dropped',
-      );
-      return null;
-    }),
+  handler: async (ctx: EthContext) => {
+    await ctx.node.dropAllTransactions();
+    return null;
+  },
 });

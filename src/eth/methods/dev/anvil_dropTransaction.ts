@@ -12,7 +12,7 @@ export const anvil_dropTransaction = defineMethod({
   name: 'anvil_dropTransaction',
   facts: { dev: true, persists: true },
   params: [required('transactionHash', hash32)],
-  handler: (ctx: EthContext, hash) => ctx.chain.writer.run(() => (ctx.chain.dropPending([hash], 'dropped').length > 0 ? bytesHex(hash) : null)),
+  handler: async (ctx: EthContext, hash) => ((await ctx.node.dropTransactions([hash])).length > 0 ? bytesHex(hash) : null),
 });
 
 /** hardhat_dropTransaction: like anvil_dropTransaction, answering whether it was dropped. */
@@ -20,5 +20,5 @@ export const hardhat_dropTransaction = defineMethod({
   name: 'hardhat_dropTransaction',
   facts: { dev: true, persists: true },
   params: [required('transactionHash', hash32)],
-  handler: (ctx: EthContext, hash) => ctx.chain.writer.run(() => ctx.chain.dropPending([hash], 'dropped').length > 0),
+  handler: async (ctx: EthContext, hash) => (await ctx.node.dropTransactions([hash])).length > 0,
 });

@@ -17,7 +17,7 @@ function metadata(ctx: EthContext) {
   let instanceId = instanceIds.get(ctx.chain);
   if (instanceId === undefined) instanceIds.set(ctx.chain, (instanceId = bytesHex(randomBytes(32))));
   const snapshots: Record<string, [number, string]> = {};
-  for (const [id, number, hash] of ctx.snapshots?.list() ?? []) snapshots[id.toString(10)] = [Number(number), bytesHex(hash)];
+  for (const [id, number, hash] of ctx.node.snapshots.list() ?? []) snapshots[id.toString(10)] = [Number(number), bytesHex(hash)];
   return {
     clientVersion: DEV_CLIENT_VERSION,
     clientSemver: `${ANVIL_COMPAT_VERSION}+devgate.${VERSION}`,

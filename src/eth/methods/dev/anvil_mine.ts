@@ -12,7 +12,7 @@ export const anvil_mine = defineMethod({
   facts: { dev: true, persists: true },
   params: [optional('blocks', numberOrQuantity), optional('interval', numberOrQuantity)],
   handler: async (ctx: EthContext, blocks, interval) => {
-    await ctx.miner.mine(blocks ?? 1n, interval);
+    await ctx.node.mine(blocks ?? 1n, interval);
     return null;
   },
 });

@@ -47,7 +47,7 @@ export const evm_mine_detailed = defineMethod({
     const blocks = options?.blocks ?? 1n;
     if (blocks > MAX_DETAILED_BLOCKS)
       throw new InvalidArgument(`at most ${MAX_DETAILED_BLOCKS} blocks are answered in detail, got ${blocks}: mine the rest with evm_mine`);
-    const results = await ctx.miner.mine(blocks, undefined, options?.timestamp);
+    const results = await ctx.node.mine(blocks, undefined, options?.timestamp);
     const out: Record<string, unknown>[] = [];
     for (const r of results) out.push(await detailed(ctx, r.block));
     return out;

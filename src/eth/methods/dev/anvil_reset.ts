@@ -1,7 +1,6 @@
 import { InvalidArgument } from '../../../errors.js';
 import { defineMethod, optional } from '../../../rpc/method.js';
 import type { EthContext } from '../../context.js';
-import { snapshotsOf } from './snapshotsOf.js';
 
 /** anvil_reset's optional param: `{}` or `{ forking: {} }` with nothing set (viem sends `{ forking: { blockNumber: null } }`); devgate forks no remote chain. */
 const resetOptions = (value: unknown): undefined => {
@@ -22,7 +21,7 @@ export const anvil_reset = defineMethod({
   facts: { dev: true, persists: true },
   params: [optional('options', resetOptions)],
   handler: async (ctx: EthContext, _options) => {
-    await snapshotsOf(ctx).reset();
+    await ctx.node.reset();
     return null;
   },
 });
@@ -33,7 +32,7 @@ export const hardhat_reset = defineMethod({
   facts: { dev: true, persists: true },
   params: [optional('options', resetOptions)],
   handler: async (ctx: EthContext, _options) => {
-    await snapshotsOf(ctx).reset();
+    await ctx.node.reset();
     return true;
   },
 });

@@ -15,7 +15,7 @@ export const anvil_setBalance = defineMethod({
   facts: { dev: true, persists: true, reveals: addressAt(0) },
   params: [required('address', addressParam), required('balance', quantity)],
   handler: async (ctx: EthContext, address, wei) => {
-    await setBalance(ctx.chain, address, wei);
+    await ctx.node.editState(setBalance(address, wei));
     return true;
   },
 });

@@ -14,7 +14,7 @@ export const anvil_setCode = defineMethod({
   facts: { dev: true, persists: true, reveals: revealsAny },
   params: [required('address', addressParam), required('code', hexData)],
   handler: async (ctx: EthContext, address, code) => {
-    await setCode(ctx.chain, address, code);
+    await ctx.node.editState(setCode(address, code));
     return true;
   },
 });

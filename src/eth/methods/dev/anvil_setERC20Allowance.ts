@@ -23,7 +23,7 @@ export const anvil_setERC20Allowance = defineMethod({
     const value = uintWord(amount);
     const data = hexToBytes(`${ALLOWANCE}${pad(owner.toString())}${pad(spender.toString())}`);
     const slot = await findUintSlot(ctx.chain, ctx.chain.head(), token, data, `allowance(${owner.toString()}, ${spender.toString()})`);
-    await setStorageAt(ctx.chain, token, slot, value);
+    await ctx.node.editState(setStorageAt(token, slot, value));
     return null;
   },
 });

@@ -1,4 +1,3 @@
-import { DevgateError } from '../../../errors.js';
 import { defineMethod, required } from '../../../rpc/method.js';
 import { quantity } from '../../../rpc/params.js';
 import type { EthContext } from '../../context.js';
@@ -13,8 +12,7 @@ export const anvil_setMinGasPrice = defineMethod({
   facts: { dev: true, persists: true },
   params: [required('minGasPrice', quantity)],
   handler: (ctx: EthContext, min) => {
-    if (ctx.pool === undefined) throw new DevgateError('the pool settings are not available on this network');
-    ctx.pool.minTip = min;
+    ctx.node.pool.minTip = min;
     return null;
   },
 });

@@ -14,7 +14,7 @@ export const anvil_setNonce = defineMethod({
   facts: { dev: true, persists: true, reveals: addressAt(0) },
   params: [required('address', addressParam), required('nonce', numberOrQuantity)],
   handler: async (ctx: EthContext, address, nonce) => {
-    await setNonce(ctx.chain, address, nonce);
+    await ctx.node.editState(setNonce(address, nonce));
     return true;
   },
 });

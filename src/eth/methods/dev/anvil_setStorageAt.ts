@@ -29,7 +29,7 @@ export const anvil_setStorageAt = defineMethod({
   facts: { dev: true, persists: true, reveals: addressAt(0) },
   params: [required('address', addressParam), required('slot', slotParam), required('value', valueParam)],
   handler: async (ctx: EthContext, address, slot, value) => {
-    await setStorageAt(ctx.chain, address, slot, value);
+    await ctx.node.editState(setStorageAt(address, slot, value));
     return true;
   },
 });

@@ -1,7 +1,7 @@
-/** What dump and load need of a network's context: its chain, miner, snapshots, impersonations and pool settings. */
-import type { EthDumpTarget } from '../../engine/persist/dump/ethDump.js';
+/** What dump and load need of a network's context: its node (chain, miner, snapshots, impersonations, pool settings, and the commands that run them). */
+import type { EthDumpTarget } from '../../engine/persist/dump/target.js';
 import type { EthContext } from '../../context.js';
 
 export function dumpTargetOf(ctx: EthContext): EthDumpTarget {
-  return { chain: ctx.chain, miner: ctx.miner, snapshots: ctx.snapshots, impersonation: ctx.impersonation, pool: ctx.pool };
+  return ctx.node;
 }

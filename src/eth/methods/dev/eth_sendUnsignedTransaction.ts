@@ -1,7 +1,6 @@
 import { bytesHex } from '../../../hex.js';
 import { defineMethod, required } from '../../../rpc/method.js';
 import type { EthContext } from '../../context.js';
-import { sendUnsignedRequest } from '../../engine/wallet/sendRequest.js';
 import { sendObject } from '../sendParams.js';
 
 /**
@@ -14,5 +13,5 @@ export const eth_sendUnsignedTransaction = defineMethod({
   name: 'eth_sendUnsignedTransaction',
   facts: { dev: true, persists: true },
   params: [required('transaction', sendObject)],
-  handler: async (ctx: EthContext, req) => bytesHex((await sendUnsignedRequest(ctx.chain, ctx.miner, req, ctx.admission)).hash),
+  handler: async (ctx: EthContext, req) => bytesHex((await ctx.node.sendUnsigned(req)).hash),
 });

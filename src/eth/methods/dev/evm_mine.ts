@@ -12,7 +12,7 @@ export const evm_mine = defineMethod({
   facts: { dev: true, persists: true },
   params: [optional('options', mineOptions)],
   handler: async (ctx: EthContext, options) => {
-    await ctx.miner.mine(options?.blocks ?? 1n, undefined, options?.timestamp);
+    await ctx.node.mine(options?.blocks ?? 1n, undefined, options?.timestamp);
     return '0x0';
   },
 });

@@ -1,7 +1,6 @@
 import { defineMethod, required } from '../../../rpc/method.js';
 import type { EthContext } from '../../context.js';
 import { numberOrQuantity } from './params.js';
-import { snapshotsOf } from './snapshotsOf.js';
 
 /**
  * evm_revert (also anvil_revert): goes back to a snapshot (blocks above it leave the chain; state, pool, mining
@@ -12,7 +11,7 @@ export const evm_revert = defineMethod({
   name: 'evm_revert',
   facts: { dev: true, persists: true },
   params: [required('id', numberOrQuantity)],
-  handler: (ctx: EthContext, id) => snapshotsOf(ctx).revert(id),
+  handler: (ctx: EthContext, id) => ctx.node.revert(id),
 });
 
 /** anvil_revert: the same as evm_revert. */

@@ -1,7 +1,6 @@
 import { quantityHex } from '../../../hex.js';
 import { defineMethod } from '../../../rpc/method.js';
 import type { EthContext } from '../../context.js';
-import { snapshotsOf } from './snapshotsOf.js';
 
 /**
  * evm_snapshot (also anvil_snapshot): saves blocks, state, pool, mining mode and time; answers the snapshot's
@@ -12,7 +11,7 @@ export const evm_snapshot = defineMethod({
   name: 'evm_snapshot',
   facts: { dev: true, persists: true },
   params: [],
-  handler: async (ctx: EthContext) => quantityHex(await snapshotsOf(ctx).take()),
+  handler: async (ctx: EthContext) => quantityHex(await ctx.node.snapshot()),
 });
 
 /** anvil_snapshot: the same as evm_snapshot. */

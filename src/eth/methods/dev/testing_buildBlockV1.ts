@@ -2,8 +2,7 @@ import { Address } from '@ethereumjs/util';
 import { InvalidArgument } from '../../../errors.js';
 import { defineMethod, optional, required } from '../../../rpc/method.js';
 import { address, arrayOf, field, hash32, hexData, object, uint64, type Decoder } from '../../../rpc/params.js';
-import { buildPayload, type PayloadAttributes } from '../../engine/mining/payload.js';
-import { decodeRawTransaction } from '../../engine/mining/rawTx.js';
+import type { PayloadAttributes } from '../../engine/mining/payload.js';
 import { formatPayloadEnvelope } from '../../format/payload.js';
 import type { EthContext } from '../../context.js';
 import { withdrawalParam } from '../overrideParams.js';
@@ -45,10 +44,6 @@ export const testing_buildBlockV1 = defineMethod({
     optional('transactions', arrayOf(hexData, 'an array of raw transactions')),
     optional('extraData', extraDataParam),
   ],
-  handler: (ctx: EthContext, parentHash, attrs, raws, extraData) =>
-    ctx.chain.writer.run(async () => {
-      const common = ctx.chain.commonAt(ctx.chain.head().number + 1n, attrs.timestamp);
-      const txs = raws?.map((raw) => decodeRawTransaction(raw, common));
-      return formatPayloadEnvelope(await buildPayload(ctx.chain, parentHash, attrs, txs, extraData ?? new Uint8Array()));
-    }),
+  handler: async (ctx: EthContext, parentHash, attrs, raws, extraData) =>
+    formatPayloadEnvelope(await ctx.node.buildPayload(parentHash, attrs, raws, extraData ?? new Uint8Array())),
 });

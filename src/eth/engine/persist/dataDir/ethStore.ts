@@ -132,7 +132,8 @@ export async function restoreStore(db: NetworkDb, common: Common, opts: EthChain
   let chain: EthChain;
   try {
     chain = await EthChain.restore({ common, nodes, blocks, pool: head.pool, accounts }, opts);
-    if (head.editedRoot !== undefined) await chain.writer.run(() => chain.truncate(head.head, head.editedRoot));
+    // Nothing else holds the chain yet: no writer to wait for.
+    if (head.editedRoot !== undefined) await chain.truncate(head.head, head.editedRoot);
   } catch (err) {
     throw err instanceof DataDirError ? err : new DataDirError(`${where}: the stored chain is not sound: ${(err as Error).message}`);
   }
@@ -160,29 +161,34 @@ export const controlsOf = (miner: Miner, impersonation: Impersonation) =>
   controlsJson({ miner: miner.state(), impersonation: impersonation.state() } satisfies Controls);
 
 /**
- * Keeps a restored chain's store in step (see the file comment): restores miner and impersonation state from
- * the head record, then installs the seal gate and the writer's after-job commit. Gives a function that detaches.
+ * What keeps a network's store in step with its node: each sealed block is written before it joins the chain, and
+ * each command's changes (cut blocks, nodes, pool, head's edits, controls) when it ends, before it is answered.
  */
-export function attachStore(db: NetworkDb, restored: RestoredChain, miner: Miner, impersonation: Impersonation): () => void {
+export interface ChainStore {
+  /** Writes a sealed block (not yet on the chain) with its nodes and the head record it makes; a throw fails the seal. */
+  sealBlock(mined: MinedBlock): Promise<void>;
+  /** Writes whatever changed since the last commit. */
+  commit(): Promise<void>;
+  /** Blocks from `from` on left the chain (a revert or a load cut them). */
+  removed(from: bigint): void;
+}
+
+/**
+ * The store of a restored chain (see the file comment), after restoring miner and impersonation state from the head
+ * record: the node writes through it.
+ */
+export function attachStore(db: NetworkDb, restored: RestoredChain, miner: Miner, impersonation: Impersonation): ChainStore {
   const { chain, nodes } = restored;
   if (restored.head.controls !== '') {
     const controls = parseControls<Controls>(restored.head.controls);
     miner.restore(controls.miner);
     impersonation.restore(controls.impersonation);
   }
-  const sync = new StoreSync(db, chain, nodes, () => controlsOf(miner, impersonation), restored.head);
-  chain.setSealGate((mined) => sync.sealBlock(mined));
-  chain.writer.setAfterJob(() => sync.commit());
-  const offRemoved = chain.events.on('blocksRemoved', (removed) => sync.removed(removed[0]!.number));
-  return () => {
-    chain.setSealGate(undefined);
-    chain.writer.setAfterJob(undefined);
-    offRemoved();
-  };
+  return new StoreSync(db, chain, nodes, () => controlsOf(miner, impersonation), restored.head);
 }
 
 /** What has been written, and the writes of one commit. */
-class StoreSync {
+class StoreSync implements ChainStore {
   /** Head number as stored. */
   private storedHead: bigint;
   /** The lowest block number changed in memory since the last commit (a revert cuts, mining re-grows). */

@@ -16,7 +16,7 @@ import type { EthChainOptions } from '../../chain/types.js';
 import type { Snapshot } from '../../control/snapshots.js';
 import type { Miner } from '../../mining/miner.js';
 import type { Impersonation } from '../../wallet/impersonation.js';
-import { attachStore, restoreStore, seedStateOf, seedStore, storedMeta, updateMeta } from './ethStore.js';
+import { attachStore, type ChainStore, restoreStore, seedStateOf, seedStore, storedMeta, updateMeta } from './ethStore.js';
 import { DataDirError, type DataDir } from './store.js';
 
 export interface DataDirChain {
@@ -24,10 +24,10 @@ export interface DataDirChain {
   /**
    * Restores the network's miner and impersonation state from the directory (with `startModeWins`, the mining
    * mode the start was given stays: --block-time, --no-mining) and keeps the directory in step from now on;
-   * gives the snapshots' starting point (the seed's chain: anvil_reset goes back to it) and a function that
-   * stops the syncing.
+   * gives the snapshots' starting point (the seed's chain: anvil_reset goes back to it) and the store the node
+   * writes through.
    */
-  attach(miner: Miner, impersonation: Impersonation, startModeWins?: boolean): { initial: Snapshot; detach: () => void };
+  attach(miner: Miner, impersonation: Impersonation, startModeWins?: boolean): { initial: Snapshot; store: ChainStore };
 }
 
 /** The eth network of `loaded`, kept in `dir` (see the file comment); throws DataDirError for a foreign or unsound store. */
@@ -57,7 +57,7 @@ export async function dataDirEthChain(dir: DataDir, loaded: LoadedSeed, cacheDir
     attach(miner, impersonation, startModeWins = false) {
       const startMiner = miner.state();
       const startImpersonation = impersonation.state();
-      const detach = attachStore(db, restored, miner, impersonation);
+      const store = attachStore(db, restored, miner, impersonation);
       if (startModeWins) miner.restore({ ...miner.state(), automine: startMiner.automine, intervalMs: startMiner.intervalMs });
       const seed = seedStateOf(restored.seedHead);
       const initial: Snapshot = {
@@ -68,7 +68,7 @@ export async function dataDirEthChain(dir: DataDir, loaded: LoadedSeed, cacheDir
         miner: seed.controls?.miner ?? startMiner,
         impersonation: seed.controls?.impersonation ?? startImpersonation,
       };
-      return { initial, detach };
+      return { initial, store };
     },
   };
 }

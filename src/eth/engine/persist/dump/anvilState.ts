@@ -10,7 +10,8 @@
  * anvil's trie, which the file does not hold, and devgate's chain keeps its own history.
  */
 import { Account, Address, setLengthLeft, unpadBytes } from '@ethereumjs/util';
-import { DumpError, type EthDumpTarget } from './ethDump.js';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { DumpError } from './ethDump.js';
 
 export interface AnvilAccount {
   readonly address: Address;
@@ -83,19 +84,16 @@ export function parseAnvilState(json: unknown): AnvilState {
   };
 }
 
-/** Puts an anvil state's accounts into head's state of the network of `t`, on its writer (one edit: all or nothing). */
-export function applyAnvilState(t: EthDumpTarget, state: AnvilState): Promise<void> {
-  const chain = t.chain;
-  return chain.writer.run(() =>
-    chain.editHead(async (sm) => {
-      for (const a of state.accounts) {
-        const account = (await sm.getAccount(a.address)) ?? new Account();
-        account.nonce = account.nonce > a.nonce ? account.nonce : a.nonce;
-        account.balance = a.balance;
-        await sm.putAccount(a.address, account);
-        await sm.putCode(a.address, a.code);
-        for (const [slot, value] of a.storage) await sm.putStorage(a.address, slot, unpadBytes(value));
-      }
-    }),
-  );
+/** The edit of head's state that puts an anvil state's accounts in (the node runs it on its writer: one edit, all or nothing). */
+export function anvilStateEdit(state: AnvilState): (sm: MerkleStateManager) => Promise<void> {
+  return async (sm) => {
+    for (const a of state.accounts) {
+      const account = (await sm.getAccount(a.address)) ?? new Account();
+      account.nonce = account.nonce > a.nonce ? account.nonce : a.nonce;
+      account.balance = a.balance;
+      await sm.putAccount(a.address, account);
+      await sm.putCode(a.address, a.code);
+      for (const [slot, value] of a.storage) await sm.putStorage(a.address, slot, unpadBytes(value));
+    }
+  };
 }

@@ -30,7 +30,7 @@ export class DumpError extends InvalidArgument {
 }
 
 /** What an eth network is made of, as far as a dump is concerned (a network's engine gives it). */
-export interface EthDumpTarget {
+export interface EthDumpSource {
   readonly chain: EthChain;
   readonly miner: Miner;
   readonly snapshots?: Snapshots;
@@ -91,7 +91,7 @@ async function keptNodes(chain: EthChain, store: ChainParts['nodes'], roots: rea
  * The bytes of an eth network's dump. Call it on the chain's writer (or when nothing writes), so head, pool and
  * controls agree; the trie walk gives reads their turns (they change nothing), the encoding does not.
  */
-export async function encodeEthDump(network: string, t: EthDumpTarget): Promise<Uint8Array> {
+export async function encodeEthDump(network: string, t: EthDumpSource): Promise<Uint8Array> {
   const parts = t.chain.parts();
   const head = t.chain.head();
   const headerRoot = (head.raw?.header ?? head.header).stateRoot;
@@ -133,7 +133,7 @@ export async function encodeEthDump(network: string, t: EthDumpTarget): Promise<
 }
 
 /** A short text that changes whenever the network's dump would (head, head's edits, pool, miner, coinbase, impersonations, min tip). */
-export function ethDumpFingerprint(t: EthDumpTarget): string {
+export function ethDumpFingerprint(t: EthDumpSource): string {
   const head = t.chain.head();
   const s = t.miner.state();
   const miner = [s.automine, s.intervalMs, s.increase, s.totalIncrease, s.nextTimestamp, s.timestampInterval, s.nextBaseFee, s.gasLimit, s.nextPrevRandao].map(

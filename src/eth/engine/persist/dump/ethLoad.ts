@@ -1,5 +1,5 @@
 /**
- * Loading an eth dump into a running network, on its writer: the blocks the network shares with the dump stay
+ * Loading an eth dump into a running network (the node runs it on its writer, EthNode.loadDump): the blocks the network shares with the dump stay
  * (a dump of the same seed shares its seeded blocks), the rest leave as on a revert (filters see their logs
  * removed) and the dump's blocks follow, already executed; their trie nodes join the node store. Then head's
  * unmined edits, the pool, the miner's mode and time controls, coinbase, impersonations and the pool's minimum tip
@@ -7,7 +7,7 @@
  */
 import { equalsBytes } from '@ethereumjs/util';
 import { plainHex } from '../../../../hex.js';
-import { DumpError, type EthDump, type EthDumpTarget } from './ethDump.js';
+import { DumpError, type EthDump, type EthDumpSource } from './ethDump.js';
 
 /** What a load did: the dump's head, and how many of the network's blocks it kept. */
 export interface EthLoadResult {
@@ -18,27 +18,38 @@ export interface EthLoadResult {
 
 const EMPTY_ROOT = '56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
 
-/** Loads `dump` into the network of `t` (on its writer); throws DumpError, changing nothing, if the dump's state is incomplete. */
-export function loadEthDump(t: EthDumpTarget, dump: EthDump): Promise<EthLoadResult> {
-  return t.chain.writer.run(async () => {
-    const blocks = dump.parts.blocks;
-    const head = blocks[blocks.length - 1]!;
-    const store = t.chain.parts().nodes as Map<string, Uint8Array>;
-    const nodes = dump.parts.nodes;
-    for (const root of [(head.raw?.header ?? head.header).stateRoot, dump.editedRoot]) {
-      if (root !== undefined && plainHex(root) !== EMPTY_ROOT && !nodes.has(plainHex(root)))
-        throw new DumpError(`the dump lacks the state of its head (root 0x${plainHex(root)})`);
-    }
-    let shared = 0;
-    const ours = Number(t.chain.head().number);
-    while (shared < ours && shared + 1 < blocks.length && equalsBytes(blocks[shared + 1]!.hash, t.chain.blockByNumber(BigInt(shared + 1))!.hash)) shared++;
-    for (const [key, value] of nodes) if (!store.has(key)) store.set(key, value);
-    await t.chain.adopt(BigInt(shared), blocks.slice(shared + 1), dump.parts.pool, dump.editedRoot);
-    t.miner.restore(dump.miner);
-    if (dump.coinbase !== undefined) t.miner.setCoinbase(dump.coinbase);
-    if (dump.impersonation !== undefined) t.impersonation?.restore(dump.impersonation);
-    if (t.pool !== undefined) t.pool.minTip = dump.minTip;
-    t.snapshots?.rebase();
-    return { head: head.number, shared: BigInt(shared) };
-  });
+/** What a load changes on the chain: the blocks it keeps (above `keep` they leave) and what follows them. */
+export interface EthLoadPlan {
+  readonly keep: bigint;
+  readonly result: EthLoadResult;
+}
+
+/**
+ * Checks `dump` against the network of `t` and adds its trie nodes to the store (nodes are content-addressed: nothing
+ * the chain reads changes); throws DumpError, changing nothing, if the dump's state is incomplete. The node then puts
+ * the dump's blocks, pool and controls in (EthNode.loadDump), on its writer.
+ */
+export function planEthLoad(t: EthDumpSource, dump: EthDump): EthLoadPlan {
+  const blocks = dump.parts.blocks;
+  const head = blocks[blocks.length - 1]!;
+  const store = t.chain.parts().nodes as Map<string, Uint8Array>;
+  const nodes = dump.parts.nodes;
+  for (const root of [(head.raw?.header ?? head.header).stateRoot, dump.editedRoot]) {
+    if (root !== undefined && plainHex(root) !== EMPTY_ROOT && !nodes.has(plainHex(root)))
+      throw new DumpError(`the dump lacks the state of its head (root 0x${plainHex(root)})`);
+  }
+  let shared = 0;
+  const ours = Number(t.chain.head().number);
+  while (shared < ours && shared + 1 < blocks.length && equalsBytes(blocks[shared + 1]!.hash, t.chain.blockByNumber(BigInt(shared + 1))!.hash)) shared++;
+  for (const [key, value] of nodes) if (!store.has(key)) store.set(key, value);
+  return { keep: BigInt(shared), result: { head: head.number, shared: BigInt(shared) } };
+}
+
+/** After the blocks: the dump's miner mode and time controls, coinbase, impersonations and minimum tip; every snapshot forgotten. */
+export function adoptDumpControls(t: EthDumpSource, dump: EthDump): void {
+  t.miner.restore(dump.miner);
+  if (dump.coinbase !== undefined) t.miner.setCoinbase(dump.coinbase);
+  if (dump.impersonation !== undefined) t.impersonation?.restore(dump.impersonation);
+  if (t.pool !== undefined) t.pool.minTip = dump.minTip;
+  t.snapshots?.rebase();
 }

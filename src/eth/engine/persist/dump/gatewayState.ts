@@ -5,9 +5,8 @@
  * bad file is refused whole.
  */
 import { crc32 } from 'node:zlib';
-import { DumpError, decodeEthDump, encodeEthDump, ethDumpFingerprint, type EthDump, type EthDumpTarget } from './ethDump.js';
-import { loadEthDump } from './ethLoad.js';
-import { applyAnvilState } from './anvilState.js';
+import { DumpError, decodeEthDump, ethDumpFingerprint, type EthDump } from './ethDump.js';
+import type { EthDumpTarget } from './target.js';
 import { encodeStateFile, readStateInput, type StateSection, unzipStateInput } from './stateFile.js';
 import { decodeRollupDump, encodeRollupDump, loadRollupDump, type RollupDump } from './rollupDump.js';
 import type { RollupChain } from '../../../../rollup/engine/chain.js';
@@ -25,7 +24,7 @@ export type LoadReport = readonly string[];
 async function section(n: StateNetwork): Promise<StateSection> {
   if (n.kind === 'eth') {
     const t = n.engine as EthDumpTarget;
-    return { name: n.name, kind: 'eth', bytes: await t.chain.writer.run(() => encodeEthDump(n.name, t)) };
+    return { name: n.name, kind: 'eth', bytes: await t.dumpState(n.name) };
   }
   return { name: n.name, kind: 'rollup', bytes: encodeRollupDump(n.engine as RollupChain) };
 }
@@ -64,7 +63,7 @@ export async function loadGateway(networks: readonly StateNetwork[], input: Uint
     if (target === undefined)
       throw new DumpError(into === undefined ? 'no eth network to load an anvil state into' : `network ${JSON.stringify(into)} is not an eth network`);
     const s = parsed.state;
-    await applyAnvilState(target.engine as EthDumpTarget, s);
+    await (target.engine as EthDumpTarget).applyAnvilState(s);
     return [
       `${target.name}: ${s.accounts.length} accounts of an anvil state file put into head's state (its ${s.blocks} blocks and ${s.transactions} transactions are not replayed)`,
     ];
@@ -93,7 +92,7 @@ export async function loadGateway(networks: readonly StateNetwork[], input: Uint
   const report: string[] = [];
   for (const p of plan) {
     if (p.eth !== undefined) {
-      const r = await loadEthDump(p.n.engine as EthDumpTarget, p.eth);
+      const r = await (p.n.engine as EthDumpTarget).loadDump(p.eth);
       report.push(`${p.n.name}: head ${r.head} (blocks 0-${r.shared} kept, ${r.head - r.shared} loaded), ${p.eth.parts.pool.length} pending`);
     } else if (p.rollup !== undefined) {
       report.push(`${p.n.name}: ${loadRollupDump(p.n.engine as RollupChain, p.rollup)}`);

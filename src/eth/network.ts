@@ -1,0 +1,104 @@
+/**
+ * An eth network: its chain (from a data directory, the chain cache or its seed), its node (the one door for
+ * writes: src/eth/node/), its method table and its connections. Built like the rollup network (src/rollup/network.ts).
+ */
+import type { CallOrigin, ConnectionCaller, Network, NetworkConnection, NetworkEnv } from '../networkTypes.js';
+import { ethConnection } from '../subscriptions/ethConnection.js';
+import { cachedEthChain } from '../cache/chainCache.js';
+import { Miner } from './engine/mining/miner.js';
+import { poolAdmission, type PoolSettings } from './engine/mining/send.js';
+import { Snapshots } from './engine/control/snapshots.js';
+import { Impersonation } from './engine/wallet/impersonation.js';
+import { EthFilters } from '../subscriptions/ethFilters.js';
+import { ethMethods } from './methods/index.js';
+import type { EthContext } from './context.js';
+import type { RpcCall, RpcResponse } from '../rpc/envelope.js';
+import type { MethodTable } from '../rpc/dispatch.js';
+import type { LoadedSeed } from '../seed/load.js';
+import type { EthSeed } from '../seed/eth.js';
+import { EthNode } from './node/node.js';
+
+export class EthNetwork implements Network {
+  readonly kind = 'eth' as const;
+  readonly chainId: string;
+
+  constructor(
+    readonly name: string,
+    /** The network's node (start()'s handle, dump and load, the rollup's L1 link read it). */
+    readonly engine: EthNode,
+    readonly methods: MethodTable<EthContext>,
+    private readonly ctx: EthContext,
+    private readonly filters: EthFilters,
+  ) {
+    this.chainId = engine.chain.chainId.toString(10);
+  }
+
+  connect(push: (text: string) => unknown, caller?: ConnectionCaller): NetworkConnection {
+    return ethConnection(this.methods, this.ctx, push, caller);
+  }
+
+  execute(call: RpcCall, origin?: CallOrigin): Promise<RpcResponse> {
+    // Only the filter methods (their `filter` fact) learn the caller (filters are kept per key): other calls share one context.
+    return this.methods.execute(origin !== undefined && this.methods.get(call.method)?.facts?.filter ? { ...this.ctx, origin } : this.ctx, call);
+  }
+
+  async close(): Promise<void> {
+    this.filters.close();
+    await this.engine.close();
+  }
+}
+
+/** The mining settings of a seed: the gateway's options (CLI, start()) win; else the seed's own; else automine. */
+function seedMining(seed: EthSeed): { automine: boolean; intervalMs: number | undefined } | undefined {
+  if (seed.mining === undefined) return undefined;
+  return {
+    automine: seed.mining.automine ?? seed.mining.blockTime === undefined,
+    intervalMs: seed.mining.blockTime === undefined ? undefined : Math.round(seed.mining.blockTime * 1000),
+  };
+}
+
+/** Builds the eth network `loaded` describes. */
+export async function createEthNetwork(loaded: LoadedSeed & { seed: EthSeed }, env: NetworkEnv): Promise<EthNetwork> {
+  const seed = loaded.seed;
+  const chainOpts = { safeDepth: seed.safeDepth, finalizedDepth: seed.finalizedDepth };
+  // With a data directory the chain is restored from it (built and written there on its first start).
+  const stored =
+    env.dataDir === undefined
+      ? undefined
+      : await (await import('./engine/persist/dataDir/seeded.js')).dataDirEthChain(env.dataDir, loaded, env.cacheDir, chainOpts);
+  if (seed.fork !== undefined && env.dataDir !== undefined) throw new Error(`network ${seed.name}: a fork cannot use a data directory yet (docs/fork.md)`);
+  const forked = seed.fork === undefined ? undefined : await (await import('./engine/fork/forkChain.js')).forkedSeedChain(seed, env.cacheDir, chainOpts);
+  const chain = stored?.chain ?? forked?.chain ?? (await cachedEthChain(loaded, env.cacheDir, chainOpts)).chain;
+  const miner = new Miner(chain, env.clock, env.mining ?? seedMining(seed), env.limits);
+  const impersonation = new Impersonation();
+  const kept = stored?.attach(miner, impersonation, env.mining !== undefined);
+  const pool: PoolSettings = { minTip: 0n, allowUnprotected: env.allowUnprotectedTxs === true, txFeeCap: env.txFeeCap ?? 0 };
+  const node = new EthNode({
+    chain,
+    miner,
+    snapshots: new Snapshots(chain, miner, impersonation, kept?.initial),
+    impersonation,
+    pool,
+    admission: poolAdmission(miner, pool, env.limits),
+    store: kept?.store,
+  });
+  // The start's own settings (a mining mode given to it) are stored before anything is served.
+  if (kept !== undefined) await node.saveControls();
+  const filters = new EthFilters(chain, env.clock, undefined, env.limits);
+  const ctx: EthContext = { node, chain, miner, networkName: seed.name, filters };
+  const table = ethMethods({ devMethods: env.devMethods });
+  // A fork's blocks, transactions, receipts and logs up to its fork block are its upstream's (docs/fork.md).
+  if (forked !== undefined) (await import('./methods/forkRoutes.js')).routeForkHistory(table, chain, forked.fork.history);
+  if (kept !== undefined) {
+    // Controls that do not run on the writer (evm_setAutomine, miner_stop, evm_increaseTime, anvil_impersonateAccount,
+    // ...: their `persists` fact) are made durable by the node's empty command (its commit writes what changed)
+    // before they are answered.
+    const execute = table.execute.bind(table);
+    table.execute = async (c, call) => {
+      const response = await execute(c, call);
+      if (table.get(call.method)?.facts?.persists) await node.saveControls();
+      return response;
+    };
+  }
+  return new EthNetwork(seed.name, node, table, ctx, filters);
+}
