@@ -18,12 +18,13 @@ vi.mock('node:crypto', async (importOriginal) => {
 
 const { Policy } = await import('../../src/gateway/policy/index.js');
 const { ManualClock } = await import('../../src/clock.js');
+const { parseKeys } = await import('../../src/gateway/policy/keys.js');
 
 const basic = (secret: string) => `Basic ${Buffer.from(`:${secret}`).toString('base64')}`;
 
 describe('key secrets', () => {
   beforeEach(() => void (compared.length = 0));
-  const policy = new Policy({ keys: [{ key: 'k', plan: 'free', secret: 's3cret-of-some-length' }] }, new ManualClock(0));
+  const policy = new Policy(parseKeys({ keys: [{ key: 'k', plan: 'free', secret: 's3cret-of-some-length' }] }, 'x'), new ManualClock(0));
 
   it('are compared with timingSafeEqual over 32-byte digests, whatever the lengths given', () => {
     expect(policy.authenticate('k', basic('s3cret-of-some-length'))).toMatchObject({ ok: true, secretGiven: true });
