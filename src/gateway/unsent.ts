@@ -13,6 +13,8 @@ export interface Unsent {
   bytes: number;
   /** Closing or closed: no longer counted, and chosen no more. */
   gone: boolean;
+  /** The method of the last frame handed to the socket (a notification's, or the answered request's), if known. */
+  method?: string;
 }
 
 export interface UnsentLimits {
@@ -80,6 +82,22 @@ export class UnsentBytes {
     const held = this.byKey.get(u.key);
     if (held !== undefined) held.bytes += bytes;
   }
+}
+
+const NOTIFICATION = '{"jsonrpc":"2.0","method":"';
+const METHOD = /"method"\s*:\s*"([A-Za-z0-9_]{1,64})"/;
+
+/**
+ * The method a frame is about, for the usage book's closures: a notification's own (`eth_subscription`, as devgate
+ * writes it), else the first `"method"` of the request it answers (looked for in its first 1 KB only); undefined
+ * when neither names one.
+ */
+export function frameMethod(frame: string, request?: string): string | undefined {
+  if (frame.startsWith(NOTIFICATION)) {
+    const end = frame.indexOf('"', NOTIFICATION.length);
+    if (end > NOTIFICATION.length && end - NOTIFICATION.length <= 64) return frame.slice(NOTIFICATION.length, end);
+  }
+  return request === undefined ? undefined : METHOD.exec(request.slice(0, 1024))?.[1];
 }
 
 /** The connection holding the most (the first of equals). */

@@ -10,7 +10,7 @@ import { BAD_SECRET, INVALID_KEY, MISSING_KEY, refusalBody, type TextReply } fro
 import { resolveRoute } from './route.js';
 import { networkFor } from './versioned.js';
 import type { GatewayContext } from './context.js';
-import { UnsentBytes, type Unsent } from './unsent.js';
+import { frameMethod, UnsentBytes, type Unsent } from './unsent.js';
 
 function refuse(socket: Duplex, status: number, statusText: string, headers: Readonly<Record<string, string>>, body: string, type: string): void {
   const lines = [`HTTP/1.1 ${status} ${statusText}`, `Content-Type: ${type}`, `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
@@ -85,14 +85,17 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
   const me = budget.open(key);
   let cutOff: NodeJS.Timeout | undefined;
   closers.set(me, () => {
+    // Counted against the key in the usage book (devgate_getUsage's `closed`), with what it was being sent.
+    ctx.policy.usage.close(key, ctx.policy.now(), 'slowReader', me.method);
     ws.close(SLOW_READER.code, SLOW_READER.reason);
     cutOff ??= setTimeout(() => ws.terminate(), SLOW_READER_GRACE_MS).unref();
   });
   // Everything sent goes through here and is counted until written: past a budget the connection holding the most
   // is closed (this one, or another of the key or the gateway); others are unaffected. False: this one is gone.
-  const send = (text: string): boolean => {
+  const send = (text: string, request?: string): boolean => {
     if (ws.readyState !== ws.OPEN || me.gone) return false;
     const bytes = Buffer.byteLength(text);
+    me.method = frameMethod(text, request) ?? me.method;
     ws.send(text, () => budget.written(me, bytes));
     for (const slow of budget.sent(me, bytes, ctx.limits())) closers.get(slow)?.();
     return !me.gone;
@@ -107,7 +110,7 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
   }, ctx.limits().wsPingIntervalMs);
   pinger.unref();
   // The connection's own view of the network (eth_subscribe); notifications go out as they come, in order.
-  const conn = network.connect?.(send, { key, maxSubscriptions: () => ctx.limits().maxSubscriptionsPerKey });
+  const conn = network.connect?.((text) => send(text), { key, maxSubscriptions: () => ctx.limits().maxSubscriptionsPerKey });
   const target: Pick<Network, 'name' | 'execute' | 'methods'> =
     conn === undefined ? network : { name: network.name, methods: network.methods, execute: (call, origin) => conn.execute(call, origin) };
   let mine = ctx.sockets.get(key);
@@ -130,9 +133,9 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
     if (current !== caller.key) caller = { ...caller, key: current };
     void serveText(text, target, caller, ctx.policy, ctx.limits()).then((outcome) => {
       if (ws.readyState !== ws.OPEN) return;
-      if (outcome.kind === 'refused') send(JSON.stringify(refusalBody(outcome.refusal, outcome.id, 'ws').body));
+      if (outcome.kind === 'refused') send(JSON.stringify(refusalBody(outcome.refusal, outcome.id, 'ws').body), text);
       else if (outcome.response !== undefined) {
-        send(responseText(outcome.response));
+        send(responseText(outcome.response), text);
         conn?.flush?.(outcome.response);
       }
     });

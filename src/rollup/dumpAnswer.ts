@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { DumpError } from '../eth/engine/persist/dump/ethDump.js';
 import { decodeRollupDump, encodeRollupDump, type RollupDump } from '../eth/engine/persist/dump/rollupDump.js';
 import { readStateInput } from '../eth/engine/persist/dump/stateFile.js';
-import { gunzipCappedSync, MAX_UNZIPPED_BYTES, UnzipTooLarge } from '../eth/engine/persist/dump/unzip.js';
+import { gunzipCapped, gunzipCappedSync, MAX_UNZIPPED_BYTES, UnzipTooLarge } from '../eth/engine/persist/dump/unzip.js';
 import { RollupError } from '../errors.js';
 import type { RollupChain } from './engine/chain.js';
 import { findDumpFlaw } from './engine/load.js';
@@ -59,11 +59,8 @@ export const dumpFailure = (message: string): RollupError => new RollupError(-1,
  */
 export const MAX_DUMP_BYTES = MAX_UNZIPPED_BYTES;
 
-/**
- * Reads a dump for `chain`: devnet_dump's answer as a JSON value (or the JSON-RPC response carrying it). Throws a
- * RollupError naming the problem, before anything changes.
- */
-export function readDumpAnswer(value: unknown, chain: RollupChain, network: string): RollupDump {
+/** The gzip'd bytes of a dump given as a JSON value (devnet_dump's answer, or the JSON-RPC response carrying it). */
+function dumpData(value: unknown): Buffer {
   let v = value;
   if (isObject(v) && v.jsonrpc === '2.0' && 'result' in v) v = v.result;
   if (Array.isArray(v))
@@ -73,12 +70,42 @@ export function readDumpAnswer(value: unknown, chain: RollupChain, network: stri
   if (!isObject(v) || v.format !== DUMP_FORMAT)
     throw dumpFailure(`not a devgate rollup dump: want devnet_dump's answer, an object with "format": "${DUMP_FORMAT}"`);
   if (typeof v.data !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(v.data)) throw dumpFailure('the dump\'s "data" is not base64');
+  return Buffer.from(v.data, 'base64');
+}
+
+/** A failure to unzip a dump's data, as devnet_load answers it. */
+function unzipFailure(err: unknown): RollupError {
+  if (err instanceof UnzipTooLarge) return dumpFailure(`the dump's "data" unzips to more than ${MAX_DUMP_BYTES / 2 ** 20} MB`);
+  return dumpFailure('the dump\'s "data" is damaged (not gzip, or truncated)');
+}
+
+/**
+ * Reads a dump for `chain`: devnet_dump's answer as a JSON value (or the JSON-RPC response carrying it). Throws a
+ * RollupError naming the problem, before anything changes. Unzips on the calling thread: for the programmatic
+ * handle's sync `load()`; devnet_load uses readDumpAnswerAsync.
+ */
+export function readDumpAnswer(value: unknown, chain: RollupChain, network: string): RollupDump {
+  const data = dumpData(value);
   let bytes: Uint8Array;
   try {
-    bytes = gunzipCappedSync(Buffer.from(v.data, 'base64'), MAX_DUMP_BYTES);
+    bytes = gunzipCappedSync(data, MAX_DUMP_BYTES);
   } catch (err) {
-    if (err instanceof UnzipTooLarge) throw dumpFailure(`the dump's "data" unzips to more than ${MAX_DUMP_BYTES / 2 ** 20} MB`);
-    throw dumpFailure('the dump\'s "data" is damaged (not gzip, or truncated)');
+    throw unzipFailure(err);
+  }
+  return checked(() => decodeRollupDump(bytes, chain, network), network);
+}
+
+/**
+ * readDumpAnswer, unzipping on libuv's thread pool (1 MB chunks, the same 256 MB cap), so the event loop serves
+ * other clients meanwhile: a request's 256 MB of data held every network for the whole unzip.
+ */
+export async function readDumpAnswerAsync(value: unknown, chain: RollupChain, network: string): Promise<RollupDump> {
+  const data = dumpData(value);
+  let bytes: Uint8Array;
+  try {
+    bytes = await gunzipCapped(data, MAX_DUMP_BYTES);
+  } catch (err) {
+    throw unzipFailure(err);
   }
   return checked(() => decodeRollupDump(bytes, chain, network), network);
 }
@@ -107,10 +134,11 @@ const STATE_FILE = Buffer.from('devgate-state\0');
 /**
  * Reads a dump file for `chain`: devnet_dump's answer as JSON text (or the JSON-RPC response carrying it), or a
  * whole-gateway state file (`--dump-state`, `gw.dumpState()`; gzip'd or not), of which the network's own section is
- * taken. Throws a RollupError naming the problem, before anything changes.
+ * taken. Throws a RollupError naming the problem, before anything changes. Unzips off the event loop, as
+ * readDumpAnswerAsync.
  */
-export function readDumpBytes(bytes: Buffer, chain: RollupChain, network: string, file: string): RollupDump {
-  const unzipped = bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipOrUndefined(bytes) : bytes;
+export async function readDumpBytes(bytes: Buffer, chain: RollupChain, network: string, file: string): Promise<RollupDump> {
+  const unzipped = bytes[0] === 0x1f && bytes[1] === 0x8b ? await gunzipCapped(bytes, MAX_DUMP_BYTES).catch(() => undefined) : bytes;
   if (unzipped?.subarray(0, STATE_FILE.length).equals(STATE_FILE)) {
     let sections;
     try {
@@ -132,15 +160,7 @@ export function readDumpBytes(bytes: Buffer, chain: RollupChain, network: string
   } catch {
     throw dumpFailure(`${file} is not JSON: want a file devnet_dump wrote (or its answer saved as JSON), or a devgate state file`);
   }
-  return readDumpAnswer(value, chain, network);
-}
-
-function gunzipOrUndefined(bytes: Buffer): Buffer | undefined {
-  try {
-    return gunzipCappedSync(bytes, MAX_DUMP_BYTES);
-  } catch {
-    return undefined;
-  }
+  return readDumpAnswerAsync(value, chain, network);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

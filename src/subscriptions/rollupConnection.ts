@@ -15,7 +15,7 @@ export function rollupConnection(
   chain: RollupChain,
   table: MethodTable<StarknetWsContext>,
   network: (call: RpcCall) => Promise<RpcResponse>,
-  push: (text: string) => void,
+  push: (text: string) => unknown,
 ): NetworkConnection {
   const subs = new StarknetSubscriptions(chain, push);
   const ctx: StarknetWsContext = { subs, prefix: 'starknet' };

@@ -70,6 +70,7 @@ describe('usage', () => {
       today: { requests: 2, credits: 85, methods: { eth_chainId: { requests: 1, credits: 5 }, eth_blockNumber: { requests: 1, credits: 80 } } },
       total: { requests: 2, credits: 85, methods: { eth_chainId: { requests: 1, credits: 5 }, eth_blockNumber: { requests: 1, credits: 80 } } },
       rejected: { auth: 0, allowlist: 0, rate: 0, daily: 0, outage: 0 },
+      closed: { slowReader: 0, methods: {} },
     });
     expect(await adm('devgate_getUsage')).toEqual([usage]);
     expect(gw.policy.getUsage('k1')).toEqual(usage);

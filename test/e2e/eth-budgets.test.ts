@@ -206,6 +206,9 @@ describe('subscriptions', () => {
       await new Promise((r) => setTimeout(r, SLOW_READER_GRACE_MS + 500));
       resume(lazy[2]!);
       expect(await Promise.all(codes)).toEqual([1008, 1008, 1006]);
+      // Each closure is counted against the key in the usage book the admin reads, with what it was being sent.
+      expect(gw.policy.getUsage('lazy').closed).toEqual({ slowReader: 3, methods: { eth_subscription: 3 } });
+      expect(gw.policy.getUsage('busy').closed).toEqual({ slowReader: 0, methods: {} });
       for (const n of lazyGot) expect(n).toBeLessThan(40_000);
       probe.close();
       reader.close();

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { RollupError } from '../../src/errors.js';
 import type { RollupEventName } from '../../src/rollup/engine/events.js';
 import { StarknetSubscriptions, MAX_BLOCKS_BACK, keysMatch } from '../../src/subscriptions/starknet/starknetSubscriptions.js';
-import { ALICE, increase, testChain } from '../rollup/fixture.js';
+import { ALICE, BOB, ETH_TOKEN, increase, testChain } from '../rollup/fixture.js';
 import { invokeV1 } from '../rollup/txs.js';
 import { invokeTransaction } from '../../src/rollup/params.js';
 
@@ -111,5 +111,52 @@ describe('StarknetSubscriptions', () => {
     expect(keysMatch([[], [9n]], [2n, 9n])).toBe(true);
     expect(keysMatch([[], [8n]], [2n, 9n])).toBe(false);
     expect(keysMatch([[], []], [2n])).toBe(true);
+  });
+
+  it('says REVERTED with the failure_reason for a reverted transaction, as starknet_getTransactionStatus does (issue 25)', () => {
+    const { chain } = testChain();
+    const transfer = (amount: bigint) => [{ to: ETH_TOKEN, entrypoint: 'transfer', calldata: [BOB.address, amount, 0n] }];
+    const ok = chain.addInvokeTransaction(invokeTransaction(invokeV1(ALICE, transfer(5n), 0)));
+    const bad = chain.addInvokeTransaction(invokeTransaction(invokeV1(ALICE, transfer((1n << 128n) - 1n), 1)));
+    const reason = chain.transaction(bad)!.tx.revertReason!;
+    expect(reason).toContain('ERC20: insufficient balance');
+    const pushed: any[] = [];
+    const subs = new StarknetSubscriptions(chain, (t) => pushed.push(JSON.parse(t).params.result));
+    subs.subscribeTransactionStatus('starknet', bad);
+    subs.subscribeTransactionStatus('starknet', ok);
+    subs.flush();
+    const block = chain.createBlock();
+    chain.acceptOnL1({ number: block.number });
+    const reverted = { execution_status: 'REVERTED', failure_reason: reason };
+    expect(pushed).toEqual([
+      { transaction_hash: `0x${bad.toString(16)}`, status: { finality_status: 'ACCEPTED_ON_L2', ...reverted } },
+      { transaction_hash: `0x${ok.toString(16)}`, status: { finality_status: 'ACCEPTED_ON_L2', execution_status: 'SUCCEEDED' } },
+      { transaction_hash: `0x${ok.toString(16)}`, status: { finality_status: 'ACCEPTED_ON_L1', execution_status: 'SUCCEEDED' } },
+      { transaction_hash: `0x${bad.toString(16)}`, status: { finality_status: 'ACCEPTED_ON_L1', ...reverted } },
+    ]);
+    subs.close();
+  });
+
+  it('hands a large block out by work, yielding to the event loop between slices, in order and in full (issue 25)', async () => {
+    const { chain } = testChain();
+    for (let nonce = 0; nonce < 4; nonce++) chain.addInvokeTransaction(invokeTransaction(invokeV1(ALICE, increase(1), nonce)));
+    const texts: string[] = [];
+    const subs = new StarknetSubscriptions(chain, (t) => texts.push(t));
+    for (let i = 0; i < 500; i++) subs.subscribeEvents('starknet', { keys: [] }, undefined);
+    subs.flush();
+    texts.length = 0;
+    const block = chain.createBlock();
+    const events = block.transactions.reduce((n, tx) => n + tx.outcome.events.length, 0);
+    expect(events).toBeGreaterThanOrEqual(4);
+    // The emitter's turn makes a slice's worth (64 KB of work), not all 500 x events notifications at once.
+    const inTurn = texts.length;
+    expect(inTurn).toBeGreaterThan(0);
+    expect(inTurn).toBeLessThan(200);
+    for (let i = 0; i < 2000 && texts.length < 500 * events; i++) await new Promise((r) => setImmediate(r));
+    expect(texts.length).toBe(500 * events);
+    // Per subscription, the block's events in order.
+    const first = texts.filter((t) => JSON.parse(t).params.subscription_id === '1').map((t) => JSON.parse(t).params.result.transaction_hash);
+    expect(first).toEqual(block.transactions.flatMap((tx) => tx.outcome.events.map(() => `0x${tx.hash.toString(16)}`)));
+    subs.close();
   });
 });

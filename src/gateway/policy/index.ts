@@ -11,6 +11,7 @@ import { KeyStore, type KeysConfig, type ResolvedKey } from './keys.js';
 import { Outages } from './outage.js';
 import { FORWARDING_PLANS } from './plans.js';
 import { RateWindow } from './ratelimit.js';
+import { secretMatches } from './secret.js';
 import { UsageBook } from './usage.js';
 
 /** Methods a partner provider answers during an outage, for keys on eligible plans. */
@@ -108,7 +109,7 @@ export class Policy {
     const key = this.keys.lookup(keyName);
     if (key === undefined) return { ok: false, reason: 'unknown-key' };
     const password = basicPassword(authorization);
-    const secretGiven = key.secret !== undefined && password === key.secret;
+    const secretGiven = key.secret !== undefined && password !== undefined && secretMatches(password, key.secret);
     if ((key.secret !== undefined && password !== undefined && !secretGiven) || (key.requireSecret && !secretGiven)) {
       this.seen(key);
       this.usage.reject(key.key, this.now(), 'auth');

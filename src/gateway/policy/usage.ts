@@ -19,6 +19,19 @@ export interface UsagePeriod extends Tally {
   methods: Record<string, Tally>;
 }
 
+/** Why the gateway closed one of a key's WebSocket connections itself. */
+export type Closure = 'slowReader';
+
+/**
+ * Connections of a key the gateway closed (a slow reader: past its unsent-byte budget), in all and by the method of
+ * the last frame the connection was sent before (a notification's method, e.g. eth_subscription, or the method of
+ * the request answered); `unknown` when the frame named none.
+ */
+export interface ClosureReport {
+  slowReader: number;
+  methods: Record<string, number>;
+}
+
 /** What `getUsage` reports for one key. */
 export interface KeyUsageReport {
   key: string;
@@ -27,6 +40,7 @@ export interface KeyUsageReport {
   today: UsagePeriod;
   total: UsagePeriod;
   rejected: Record<Rejection, number>;
+  closed: ClosureReport;
 }
 
 /** A period as kept: per-method tallies in a Map, since method names are the client's strings. */
@@ -57,6 +71,7 @@ class KeyUsage {
   today = period();
   total = period();
   rejected: Record<Rejection, number> = { auth: 0, allowlist: 0, rate: 0, daily: 0, outage: 0 };
+  closed = { slowReader: 0, methods: new Map<string, number>() };
 
   constructor(now: number) {
     this.day = dayOf(now);
@@ -100,6 +115,13 @@ export class UsageBook {
     this.entry(key, now).rejected[why] += 1;
   }
 
+  /** Records a connection of the key the gateway closed, with the method of the last frame it was sent, if known. */
+  close(key: string, now: number, why: Closure, method = 'unknown'): void {
+    const closed = this.entry(key, now).closed;
+    closed[why] += 1;
+    closed.methods.set(method, (closed.methods.get(method) ?? 0) + 1);
+  }
+
   report(key: string, now: number): KeyUsageReport {
     const u = this.byKey.get(key)?.roll(now) ?? new KeyUsage(now);
     return {
@@ -108,6 +130,7 @@ export class UsageBook {
       today: copy(u.today),
       total: copy(u.total),
       rejected: { ...u.rejected },
+      closed: { slowReader: u.closed.slowReader, methods: Object.fromEntries(u.closed.methods) },
     };
   }
 

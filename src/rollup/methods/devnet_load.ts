@@ -2,7 +2,7 @@ import { InvalidArgument } from '../../errors.js';
 import { defineMethod, optional } from '../../rpc/method.js';
 import { string } from '../../rpc/params.js';
 import type { RollupContext } from '../context.js';
-import { readDumpAnswer, readDumpBytes } from '../dumpAnswer.js';
+import { readDumpAnswerAsync, readDumpBytes } from '../dumpAnswer.js';
 import { dumpFilePath, readDumpFile } from '../dumpFiles.js';
 import { loadRollupParts } from '../engine/load.js';
 
@@ -28,8 +28,10 @@ export const devnet_load = defineMethod({
     if ((path === undefined) === (dump === undefined))
       throw new InvalidArgument('give "path" (a file of the dump directory) or "dump" (devnet_dump\'s answer), one of them');
     const bytes = path === undefined ? undefined : await readDumpFile(dumpFilePath(ctx.dumpDir, path, 'devnet_load'));
-    // Decoded and checked in full first; then put in place synchronously, with no other request in between.
-    const { parts } = bytes === undefined ? readDumpAnswer(dump, ctx.chain, ctx.networkName) : readDumpBytes(bytes, ctx.chain, ctx.networkName, path!);
+    // Unzipped off the event loop (other clients are served meanwhile), decoded and checked in full first; then put
+    // in place synchronously, with no other request in between.
+    const { parts } =
+      bytes === undefined ? await readDumpAnswerAsync(dump, ctx.chain, ctx.networkName) : await readDumpBytes(bytes, ctx.chain, ctx.networkName, path!);
     loadRollupParts(ctx.chain, parts);
     return {};
   },

@@ -12,6 +12,12 @@
  * any that happen meanwhile, are held until `release(id)` (the connection calls it once the answer with the
  * subscription id is sent), so a client always reads the id first and then everything in chain order.
  *
+ * Chain events reach the subscriptions through a FanOut (src/subscriptions/fanOut.ts), in order, yielding to the event
+ * loop by bytes of notifications made, as eth's do: a block of 10,000 events going to 1,000 events subscriptions is
+ * tens of MB of notifications, and other requests (of every network) must not wait for all of them. Small events are
+ * still delivered in the emitter's turn. A subscription made after an event was queued does not get it (its
+ * catch-up, made from the chain as it is, already has it).
+ *
  * Notification methods carry the prefix the subscription was made with (`starknet_subscriptionNewHeads`, or
  * `rollup_subscriptionNewHeads` for `rollup_subscribeNewHeads`). Ids are decimal strings, as starknet-devnet's.
  */
@@ -22,6 +28,12 @@ import type { BlockId, ExecutedTx, Felt, RollupEvent, RollupTransaction, SealedB
 import { feltHex } from '../../rollup/format.js';
 import { formatHeader, formatTransaction } from '../../rollup/starknet/format.js';
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../ethSubscriptions.js';
+import { FanOut } from '../fanOut.js';
+
+/** The work of sending one notification beyond its bytes (framing, a socket write), in FanOut units (bytes). */
+const NOTIFICATION_WORK = 1024;
+/** The work of looking at one event or transaction for one subscription, matched or not, in FanOut units. */
+const LOOK_WORK = 16;
 
 /** How far back a subscription may start (spec: TOO_MANY_BLOCKS_BACK, 68). */
 export const MAX_BLOCKS_BACK = 1024;
@@ -43,6 +55,8 @@ type Kind =
 type Subscription = Kind & {
   /** The method prefix it was made with (`starknet`, `rollup`): its notifications carry it. */
   readonly prefix: string;
+  /** The number of the last chain event queued before it was made: it gets later ones only. */
+  readonly since: number;
   /** Notifications held until the answer with the id has gone out (see flush()). */
   held?: string[];
 };
@@ -109,29 +123,52 @@ function blockEvents(block: SealedBlock, c: EventCriteria): string[] {
   return out;
 }
 
-const statusJson = (hash: Felt, status: 'ACCEPTED_ON_L2' | 'ACCEPTED_ON_L1' | 'REJECTED') =>
+/**
+ * A transactionStatus notification: the hash and the spec's TXN_STATUS_RESULT, as starknet_getTransactionStatus
+ * answers it: a REJECTED one without execution status, a reverted one REVERTED with its failure_reason.
+ */
+export const statusJson = (tx: ExecutedTx, status: 'ACCEPTED_ON_L2' | 'ACCEPTED_ON_L1' | 'REJECTED') =>
   JSON.stringify({
-    transaction_hash: feltHex(hash),
-    status: status === 'REJECTED' ? { finality_status: status } : { finality_status: status, execution_status: 'SUCCEEDED' },
+    transaction_hash: feltHex(tx.hash),
+    status:
+      status === 'REJECTED'
+        ? { finality_status: status }
+        : tx.revertReason === undefined
+          ? { finality_status: status, execution_status: 'SUCCEEDED' }
+          : { finality_status: status, execution_status: 'REVERTED', failure_reason: tx.revertReason },
   });
+
+/** A chain event as the subscriptions take it, numbered. */
+type Event =
+  | { readonly seq: number; readonly kind: 'sealed'; readonly block: SealedBlock }
+  | { readonly seq: number; readonly kind: 'added'; readonly tx: ExecutedTx }
+  | { readonly seq: number; readonly kind: 'accepted' | 'rejected' | 'reverted'; readonly blocks: readonly SealedBlock[] };
+
+/** Work done so far by a delivery: the units each step yields (see StarknetSubscriptions.run). */
+type Work = Generator<number, void, undefined>;
 
 export class StarknetSubscriptions {
   private readonly subs = new Map<string, Subscription>();
   private nextId = 1;
+  private seq = 0;
+  private closed = false;
+  private readonly fan: FanOut<Event>;
   private readonly off: (() => void)[];
 
   constructor(
     private readonly chain: RollupChain,
-    private readonly push: (text: string) => void,
+    /** Sends a text on the connection; false: the connection is gone (nothing more is made for it). */
+    private readonly push: (text: string) => unknown,
     private readonly max = MAX_SUBSCRIPTIONS_PER_CONNECTION,
   ) {
+    this.fan = new FanOut((e) => this.run(this.deliver(e)));
     this.off = [
-      chain.events.on('blockSealed', (block) => this.sealed(block)),
-      chain.events.on('txAdded', (tx) => this.added(tx)),
-      chain.events.on('statusChanged', (blocks) => this.accepted(blocks)),
-      chain.events.on('blocksRejected', (blocks) => this.rejected(blocks)),
+      chain.events.on('blockSealed', (block) => this.queue({ seq: ++this.seq, kind: 'sealed', block })),
+      chain.events.on('txAdded', (tx) => this.queue({ seq: ++this.seq, kind: 'added', tx })),
+      chain.events.on('statusChanged', (blocks) => this.queue({ seq: ++this.seq, kind: 'accepted', blocks })),
+      chain.events.on('blocksRejected', (blocks) => this.queue({ seq: ++this.seq, kind: 'rejected', blocks })),
       // A snapshot revert or restart (devnet_revert, devnet_restart): the blocks are gone, not REJECTED.
-      chain.events.on('blocksReverted', (blocks) => this.reorg(blocks)),
+      chain.events.on('blocksReverted', (blocks) => this.queue({ seq: ++this.seq, kind: 'reverted', blocks })),
     ];
   }
 
@@ -159,7 +196,7 @@ export class StarknetSubscriptions {
     if (found !== undefined) {
       // In the pending block: executed by the sequencer, ACCEPTED_ON_L2 (spec 0.8); else its block's status.
       const status = found.block === undefined || found.block.status === 'PENDING' ? 'ACCEPTED_ON_L2' : found.block.status;
-      this.notify(id, this.subs.get(id)!, statusJson(hash, status));
+      this.notify(id, this.subs.get(id)!, statusJson(found.tx, status));
     }
     return id;
   }
@@ -175,7 +212,7 @@ export class StarknetSubscriptions {
       prefix,
     } as const;
     const id = this.add(sub);
-    for (const tx of pending) this.notifyPending(id, this.subs.get(id) as typeof sub, tx);
+    for (const tx of pending) this.notifyPending(id, this.subs.get(id) as Subscription & typeof sub, tx);
     return id;
   }
 
@@ -191,7 +228,11 @@ export class StarknetSubscriptions {
     if (sub?.held === undefined) return;
     const held = sub.held;
     sub.held = undefined;
-    for (const text of held) this.push(text);
+    for (const text of held) {
+      if (this.push(text) !== false) continue;
+      this.close();
+      return;
+    }
   }
 
   /** Releases every subscription that holds notifications. */
@@ -204,7 +245,10 @@ export class StarknetSubscriptions {
   }
 
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     for (const off of this.off) off();
+    this.fan.close();
     this.subs.clear();
   }
 
@@ -224,51 +268,86 @@ export class StarknetSubscriptions {
     if (this.subs.size >= this.max)
       throw new LimitExceeded(`too many subscriptions on this connection (at most ${this.max}); unsubscribe some first`, { limit: this.max });
     const id = String(this.nextId++);
-    this.subs.set(id, { ...kind, held: [] });
+    this.subs.set(id, { ...kind, since: this.seq, held: [] });
     return id;
   }
 
-  private notify(id: string, sub: Subscription, resultJson: string, name: string = NAMES[sub.kind]): void {
+  /** Sends (or holds) one notification; answers its work. */
+  private notify(id: string, sub: Subscription, resultJson: string, name: string = NAMES[sub.kind]): number {
     const text = `{"jsonrpc":"2.0","method":"${sub.prefix}_subscription${name}","params":{"subscription_id":"${id}","result":${resultJson}}}`;
     if (sub.held !== undefined) sub.held.push(text);
-    else this.push(text);
+    else if (this.push(text) === false) this.close();
+    return NOTIFICATION_WORK + text.length;
   }
 
   private notifyPending(
     id: string,
     sub: Subscription & { readonly kind: 'pendingTransactions'; readonly details: boolean; readonly senders?: ReadonlySet<Felt> },
     tx: ExecutedTx,
-  ): void {
-    if (sub.senders !== undefined && !sub.senders.has(senderOf(tx.tx))) return;
-    this.notify(id, sub, sub.details ? JSON.stringify(formatTransaction(tx)) : `"${feltHex(tx.hash)}"`);
+  ): number {
+    if (sub.senders !== undefined && !sub.senders.has(senderOf(tx.tx))) return LOOK_WORK;
+    return this.notify(id, sub, sub.details ? JSON.stringify(formatTransaction(tx)) : `"${feltHex(tx.hash)}"`);
   }
 
-  private sealed(block: SealedBlock): void {
+  private queue(e: Event): void {
+    if (this.subs.size > 0) this.fan.push(e);
+  }
+
+  /**
+   * Runs a delivery in the caller's turn while its work fits the fan-out's slice; past it, resumes after a yield
+   * (the promise FanOut awaits). Small events are thus delivered at once, as before.
+   */
+  private run(work: Work): Promise<void> | undefined {
+    for (let step = work.next(); step.done !== true && !this.closed; step = work.next()) {
+      const pause = this.fan.spend(step.value);
+      if (pause !== undefined) return pause.then(() => this.run(work));
+    }
+    return undefined;
+  }
+
+  /** The subscriptions that take event `e` (made before it was queued), while the connection is open. */
+  private *takers(e: Event): Generator<[string, Subscription], void, undefined> {
+    for (const entry of this.subs) if (entry[1].since < e.seq) yield entry;
+  }
+
+  private *deliver(e: Event): Work {
+    switch (e.kind) {
+      case 'sealed':
+        return yield* this.sealed(e);
+      case 'added':
+        return yield* this.added(e);
+      case 'accepted':
+        return yield* this.statuses(e, 'ACCEPTED_ON_L1');
+      case 'rejected':
+        yield* this.reorg(e);
+        return yield* this.statuses(e, 'REJECTED');
+      case 'reverted':
+        return yield* this.reorg(e);
+    }
+  }
+
+  private *sealed(e: Extract<Event, { kind: 'sealed' }>): Work {
     let header: string | undefined;
-    for (const [id, sub] of this.subs) {
-      if (sub.kind === 'newHeads') this.notify(id, sub, (header ??= headerJson(this.chain, block)));
-      else if (sub.kind === 'events') for (const e of blockEvents(block, sub.criteria)) this.notify(id, sub, e);
+    for (const [id, sub] of this.takers(e)) {
+      if (sub.kind === 'newHeads') yield this.notify(id, sub, (header ??= headerJson(this.chain, e.block)));
+      else if (sub.kind === 'events') {
+        const all = allEvents(e.block);
+        yield LOOK_WORK * all.length;
+        for (const text of blockEvents(e.block, sub.criteria)) yield this.notify(id, sub, text);
+      }
     }
   }
 
-  private added(tx: ExecutedTx): void {
-    for (const [id, sub] of this.subs) {
-      if (sub.kind === 'pendingTransactions') this.notifyPending(id, sub, tx);
-      else if (sub.kind === 'transactionStatus' && sub.hash === tx.hash) this.notify(id, sub, statusJson(tx.hash, 'ACCEPTED_ON_L2'));
+  private *added(e: Extract<Event, { kind: 'added' }>): Work {
+    for (const [id, sub] of this.takers(e)) {
+      if (sub.kind === 'pendingTransactions') yield this.notifyPending(id, sub, e.tx);
+      else if (sub.kind === 'transactionStatus' && sub.hash === e.tx.hash) yield this.notify(id, sub, statusJson(e.tx, 'ACCEPTED_ON_L2'));
     }
-  }
-
-  private accepted(blocks: readonly SealedBlock[]): void {
-    this.statuses(blocks, 'ACCEPTED_ON_L1');
-  }
-
-  private rejected(blocks: readonly SealedBlock[]): void {
-    this.reorg(blocks);
-    this.statuses(blocks, 'REJECTED');
   }
 
   /** The spec's reorg notification of blocks that left the chain, to every subscription but pending transactions'. */
-  private reorg(blocks: readonly SealedBlock[]): void {
+  private *reorg(e: Extract<Event, { blocks: readonly SealedBlock[] }>): Work {
+    const blocks = e.blocks;
     const first = blocks[0]!;
     const last = blocks.at(-1)!;
     const reorg = JSON.stringify({
@@ -277,21 +356,22 @@ export class StarknetSubscriptions {
       ending_block_hash: feltHex(last.hash),
       ending_block_number: Number(last.number),
     });
-    for (const [id, sub] of this.subs) if (sub.kind !== 'pendingTransactions') this.notify(id, sub, reorg, 'Reorg');
+    for (const [id, sub] of this.takers(e)) if (sub.kind !== 'pendingTransactions') yield this.notify(id, sub, reorg, 'Reorg');
   }
 
   /** Tells transactionStatus subscribers of the transactions of `blocks` their new status. */
-  private statuses(blocks: readonly SealedBlock[], status: 'ACCEPTED_ON_L1' | 'REJECTED'): void {
+  private *statuses(e: Extract<Event, { blocks: readonly SealedBlock[] }>, status: 'ACCEPTED_ON_L1' | 'REJECTED'): Work {
     const watched = new Map<Felt, [string, Subscription][]>();
-    for (const [id, sub] of this.subs) {
+    for (const [id, sub] of this.takers(e)) {
       if (sub.kind !== 'transactionStatus') continue;
       const list = watched.get(sub.hash);
       if (list === undefined) watched.set(sub.hash, [[id, sub]]);
       else list.push([id, sub]);
     }
     if (watched.size === 0) return;
-    for (const b of blocks) {
-      for (const tx of b.transactions) for (const [id, sub] of watched.get(tx.hash) ?? []) this.notify(id, sub, statusJson(tx.hash, status));
+    for (const b of e.blocks) {
+      yield LOOK_WORK * b.transactions.length;
+      for (const tx of b.transactions) for (const [id, sub] of watched.get(tx.hash) ?? []) yield this.notify(id, sub, statusJson(tx, status));
     }
   }
 }
