@@ -31,8 +31,12 @@ async function load(): Promise<string> {
   return result.outputFiles[0]!.text;
 }
 
-export const APP_CSS = readCss();
+export const WEB_CSS = 'src/explorer/web/app.css';
 
-function readCss(): string {
-  return readFileSync(packagePath(fromSource ? 'src/explorer/web/app.css' : 'dist/explorer.css'), 'utf8');
+let css: string | undefined;
+
+/** The page's style, read on first use. */
+export function appCss(): string {
+  css ??= readFileSync(packagePath(fromSource ? WEB_CSS : 'dist/explorer.css'), 'utf8');
+  return css;
 }

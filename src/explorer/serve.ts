@@ -15,7 +15,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayContext } from '../gateway/context.js';
 import { knownAbis, type KnownAbi } from './abis.js';
-import { appBundle, APP_CSS } from './bundle.js';
+import { appBundle, appCss } from './bundle.js';
 import { gatewayReport } from './dashboard.js';
 import { EXPLORER_PATH, type ExplorerSettings } from './settings.js';
 import { pageHtml } from './page.js';
@@ -32,6 +32,7 @@ const SECURITY: Record<string, string> = {
 
 export function explorerServer(ctx: GatewayContext, settings: ExplorerSettings): (req: IncomingMessage, res: ServerResponse) => void {
   let meta: string | undefined;
+  let page: string | undefined;
   const metaText = (): string => (meta ??= JSON.stringify(explorerMeta(ctx, settings, knownAbis(settings.artifactDirs))));
   return (req, res) => {
     const url = req.url ?? '/';
@@ -54,7 +55,7 @@ export function explorerServer(ctx: GatewayContext, settings: ExplorerSettings):
       );
       return;
     }
-    if (path === `${EXPLORER_PATH}/assets/app.css`) return send(req, res, 200, 'text/css; charset=utf-8', APP_CSS, 'no-cache');
+    if (path === `${EXPLORER_PATH}/assets/app.css`) return send(req, res, 200, 'text/css; charset=utf-8', appCss(), 'no-cache');
     if (path.startsWith(`${EXPLORER_PATH}/api/`)) {
       const site = req.headers['sec-fetch-site'];
       if (site !== undefined && site !== 'same-origin' && site !== 'none') {
@@ -75,7 +76,7 @@ export function explorerServer(ctx: GatewayContext, settings: ExplorerSettings):
       }
       return send(req, res, 404, JSON_TYPE, JSON.stringify({ error: `not found: ${path}` }));
     }
-    send(req, res, 200, 'text/html; charset=utf-8', pageHtml(), 'no-cache');
+    send(req, res, 200, 'text/html; charset=utf-8', (page ??= pageHtml(metaText())), 'no-cache');
   };
 }
 

@@ -25,7 +25,7 @@ export async function gatewayView(): Promise<HTMLElement> {
   while (samples.length > 0 && samples[0]!.at < now - WINDOW_MS) samples.shift();
   const oldest = samples[0]!;
   const keyRows = body.usage.map((u: any) => {
-    const daily = u.limits?.dailyCredits;
+    const daily = u.limits?.creditsPerDay;
     const used = u.today.credits;
     return [
       h('span', { 'data-field': 'key' }, u.key),
@@ -61,8 +61,14 @@ export async function gatewayView(): Promise<HTMLElement> {
     table(['Key', 'Method', 'Requests', 'Credits'], methodRows, 'list methods'),
     h('h3', {}, 'Outages'),
     table(
-      ['Network', 'State', 'From', 'Until'],
-      body.outages.map((o: any) => [o.network, o.active ? 'under way' : 'scheduled', String(o.startsAt ?? ''), String(o.endsAt ?? '')]),
+      ['Network', 'State', 'Methods', 'From', 'Until'],
+      body.outages.map((o: any) => [
+        o.network,
+        o.status === 'active' ? 'under way' : 'scheduled',
+        o.methods === null ? 'all' : o.methods.join(', '),
+        at(o.startsAt),
+        at(o.endsAt),
+      ]),
     ),
     h('h3', {}, 'Listed keys and plans'),
     table(
@@ -70,6 +76,13 @@ export async function gatewayView(): Promise<HTMLElement> {
       body.keys.keys.map((k: any) => [k.key, k.plan ?? body.keys.defaultPlan, k.secretSet ? 'set' : '', Object.keys(k.allowlists ?? {}).join(', ')]),
     ),
   );
+}
+
+const at = (ms: number | undefined) => (ms === undefined ? '' : new Date(ms).toISOString());
+
+/** Whether the dashboard has a token to poll with. */
+export function dashboardOpen(): boolean {
+  return sessionStorage.getItem(TOKEN) !== null;
 }
 
 function tokenForm(): HTMLElement {

@@ -1,6 +1,6 @@
 /** The rollup networks' views: blocks with their statuses (moving live), transactions with receipts, events, messages. */
 import { fields, h, link, short, table, time, units } from './dom.js';
-import { batch, call, type NetworkMeta } from './rpc.js';
+import { batch, call, knownHeads, type NetworkMeta } from './rpc.js';
 
 const base = (n: string) => `/explorer/${n}`;
 const blockLink = (n: string, number: number | undefined) => (number === undefined ? 'pending' : link(`${base(n)}/block/${number}`, String(number)));
@@ -22,12 +22,23 @@ function watch(n: string, blocks: readonly any[]): void {
 
 export async function rollupOverview(net: NetworkMeta, count = 10): Promise<HTMLElement> {
   const n = net.name;
-  const head = await call<number>(n, 'starknet_blockNumber');
-  const numbers = Array.from({ length: Math.min(count, head + 1) }, (_, i) => head - i);
-  const answers = await batch(n, [
-    ['starknet_getBlockWithTxHashes', ['pending']],
-    ...numbers.map((b) => ['starknet_getBlockWithTxHashes', [{ block_number: b }]] as const),
-  ]);
+  let head = knownHeads.get(n) ?? (await call<number>(n, 'starknet_blockNumber'));
+  let numbers: number[] = [];
+  let answers: Awaited<ReturnType<typeof batch>> = [];
+  // One round trip from a known head; again from the head the answer gives should the chain have moved meanwhile.
+  for (let tries = 0; tries < 2; tries++) {
+    numbers = Array.from({ length: Math.min(count, head + 1) }, (_, i) => head - i);
+    answers = await batch(n, [
+      ['starknet_getBlockWithTxHashes', ['pending']],
+      ...numbers.map((b) => ['starknet_getBlockWithTxHashes', [{ block_number: b }]] as const),
+      ['starknet_blockNumber', []],
+    ]);
+    const now = answers.at(-1)?.result ?? head;
+    knownHeads.set(n, now);
+    if (now === head) break;
+    head = now;
+  }
+  answers = answers.slice(0, -1);
   const pending = answers[0]?.result;
   const blocks = answers
     .slice(1)

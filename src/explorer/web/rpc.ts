@@ -37,6 +37,9 @@ export function apiKey(): string {
 
 let nextId = 1;
 
+/** The newest head each network's socket told of: a redraw asks for the blocks below it in one round trip. */
+export const knownHeads = new Map<string, number>();
+
 /** One call; its error as an RpcError (the status and text when the gateway refused the request). */
 export async function call<T = any>(network: string, method: string, params: unknown = []): Promise<T> {
   const [r] = await batch(network, [[method, params]]);
