@@ -11,13 +11,14 @@
  * Source maps carry their sources (`sourcesContent`): an installed package has no src/ for them to point to.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { graphDigest, installedVersion, KEYED_PACKAGES, KEYED_SOURCES } from '../src/cache/buildFacts.js';
 import { evmEsmFolder } from '../src/eth/engine/evm/evmFiles.js';
+import { WEB_BUILD, WEB_CSS, WEB_ENTRY } from '../src/explorer/bundle.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'src');
@@ -178,12 +179,21 @@ async function library(): Promise<void> {
   check(result.metafile);
 }
 
+/**
+ * The explorer's page script (dist/explorer.js) and style (dist/explorer.css), for the browser: the installed
+ * package serves these; run from source, src/explorer/bundle.ts bundles the same entry with the same options.
+ */
+async function explorer(): Promise<void> {
+  await build({ ...WEB_BUILD, absWorkingDir: ROOT, entryPoints: [WEB_ENTRY], outfile: join(DIST, 'explorer.js'), logLevel: 'warning' });
+  copyFileSync(join(ROOT, WEB_CSS), join(DIST, 'explorer.css'));
+}
+
 if (process.argv.includes('--if-stale') && existsSync(STAMP) && statSync(STAMP).mtimeMs > newestInput()) {
   console.log('build: dist/ is newer than its inputs, not rebuilt (npm run build rebuilds)');
   process.exit(0);
 }
 rmSync(DIST, { recursive: true, force: true });
-const [tscCode] = await Promise.all([declarations(), bundle().then(library)]);
+const [tscCode] = await Promise.all([declarations(), bundle().then(library).then(explorer)]);
 if (tscCode !== 0) {
   console.error('build: tsc reported errors (the bundle in dist/ was written)');
   process.exit(tscCode);

@@ -86,6 +86,7 @@ Options:
                     a block per send)
   --no-mining       manual mining: sends wait in the pool until evm_mine /
                     anvil_mine
+  --no-explorer     serve no explorer and gateway dashboard at /explorer
   --no-dev-methods  serve no dev methods (evm_, anvil_, hardhat_, miner_, devnet_,
                     eth_sendUnsignedTransaction, testing_buildBlockV1: -32601),
                     exactly as the hosted gateway; web pages never reach them
@@ -222,6 +223,7 @@ const PARSE_OPTIONS = {
   'block-time': { type: 'string', short: 'b' },
   'no-mining': { type: 'boolean' },
   'no-dev-methods': { type: 'boolean' },
+  'no-explorer': { type: 'boolean' },
   'allow-unprotected-txs': { type: 'boolean' },
   'tx-fee-cap': { type: 'string' },
   'no-raw-http': { type: 'boolean' },
@@ -405,6 +407,7 @@ async function main(argv: string[]): Promise<number> {
     mining,
     dataDir: args['data-dir'],
     devMethods: !args['no-dev-methods'],
+    explorer: !args['no-explorer'],
     allowUnprotectedTxs: args['allow-unprotected-txs'] === true,
     txFeeCap,
     rawHttp: !args['no-raw-http'],
@@ -439,6 +442,7 @@ async function main(argv: string[]): Promise<number> {
       `Mining on ${n.name}: ${mode.intervalMs !== undefined ? `a block every ${mode.intervalMs / 1000} s` : mode.automine ? 'automine (a block per send)' : 'manual (evm_mine, anvil_mine)'}`,
     );
   }
+  if (!args['no-explorer']) console.log(`Explorer  http://${hostPart}:${gw.port}/explorer`);
   console.log(`Admin (devgate_*)  http://${hostPart}:${gw.port}/admin\n  Authorization: Bearer ${gw.adminToken}`);
   const bareNet = gw.networks.find((n) => n.name === gw.bare && n.kind === 'eth');
   const firstEth = bareNet ?? gw.networks.find((n) => n.kind === 'eth');

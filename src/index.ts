@@ -6,6 +6,7 @@
  * const url = gw.url('mainnet'); // http://127.0.0.1:<port>/mainnet/v3/devgate
  * await gw.stop();
  */
+import { join } from 'node:path';
 import { DEFAULT_LIMITS, GatewayServer } from './gateway/server.js';
 import { newAdminToken } from './admin/guard.js';
 import type { GatewayControl } from './gateway/control.js';
@@ -27,6 +28,8 @@ import { prepareDumpDir } from './rollup/dumpFiles.js';
 import { setTraceBudget } from './eth/engine/trace/budget.js';
 import { DEV_NETWORK, devSeed } from './seed/dev.js';
 import { checkPortFree } from './portCheck.js';
+import { explorerHook } from './explorer/index.js';
+import type { ExplorerSettings } from './explorer/settings.js';
 
 export type { NetworkInfo, NetworkKind } from './network.js';
 export type { BlockSummary, BlockTag, EthNetwork, Hex, RollupNetwork } from './handles.js';
@@ -99,6 +102,13 @@ function bareNetwork(opts: { bare?: string | false; chains?: unknown[]; dev?: ob
   if (opts.bare !== undefined) return opts.bare;
   if (opts.chains === undefined || opts.dev !== undefined || opts.fork !== undefined) return DEV_NETWORK;
   return seeds.find((s) => s.seed.kind === 'eth')?.seed.name;
+}
+
+/** The explorer's ABIs (the shipped contracts' and each seed's `contracts/`) and the rollups' L1 networks. */
+function explorerSettings(seeds: readonly LoadedSeed[]): ExplorerSettings {
+  const l1: Record<string, string> = {};
+  for (const { seed } of seeds) if (seed.kind === 'rollup' && seed.l1Acceptance?.kind === 'blocks') l1[seed.name] = seed.l1Acceptance.network;
+  return { artifactDirs: [packagePath('chains/contracts/'), ...seeds.map((s) => join(s.baseDir, 'contracts'))], l1 };
 }
 
 /** Starts a gateway. Rejects with a message naming the bad option or seed field. */
@@ -203,7 +213,8 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
       (networks.find((n) => n.name === DEV_NETWORK)!.engine as { impersonation: { auto: boolean } }).impersonation.auto = true;
     }
     const admin = { token: adminToken, host: opts.host };
-    server = new GatewayServer(networks, { limits, keys, clock: opts.clock, rawHttp: opts.rawHttp, idleGc: opts.idleGc, admin, bare });
+    const explorer = opts.explorer ? explorerHook(explorerSettings(seeds)) : undefined;
+    server = new GatewayServer(networks, { limits, keys, clock: opts.clock, rawHttp: opts.rawHttp, idleGc: opts.idleGc, admin, bare, explorer });
     address = await server.listen(opts.port, opts.host);
   } catch (err) {
     await closeAll();

@@ -108,6 +108,8 @@ export interface StartOptions {
    * chain is named `dev`.
    */
   bare?: string | false;
+  /** The explorer and gateway dashboard in the browser at `/explorer` (docs/explorer.md); default true, false turns it off (`--no-explorer`). */
+  explorer?: boolean;
   /** The built-in dev network's settings (anvil's flags: accounts, balance, mnemonic, chainId, ...); giving any adds it. */
   dev?: DevNetworkOptions & {
     /** Every address may send eth_sendTransaction unsigned on the dev network (anvil `--auto-impersonate`). */
@@ -163,6 +165,7 @@ export const StartOptionsSchema = z
     dumpDir: z.string().min(1).optional(),
     maxTraceBytes: z.number().int().positive().optional(),
     bare: z.union([z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'a network name, or "none"'), z.literal(false)]).optional(),
+    explorer: z.boolean().default(true),
     dev: z
       .object({
         accounts: z.number().int().min(0).max(1000).optional(),

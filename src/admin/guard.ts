@@ -68,6 +68,12 @@ export class AdminGuard {
     return timingSafeEqual(sha256(m[1]!), this.digest) ? undefined : BAD_TOKEN;
   }
 
+  /** Whether a Host header names this machine (see hostAllowed): the explorer checks it as the admin interface does. */
+  allowsHost(header: string | undefined): boolean {
+    const host = hostName(header);
+    return host !== undefined && this.hostAllowed(host);
+  }
+
   /**
    * localhost and *.localhost (which browsers resolve to loopback themselves), any IP address (a rebound page
    * sends its DNS name, never an address), or the host devgate was told to bind.

@@ -2,6 +2,7 @@
  * What the gateway's HTTP and WebSocket halves share, in a module of its own so that server.ts, http.ts,
  * rawHttp.ts, expressApp.ts and ws.ts import it, not each other (no import cycle).
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { AdminGuard } from '../admin/guard.js';
 import type { Network } from '../network.js';
@@ -27,6 +28,8 @@ export interface GatewayContext {
   readonly sockets: Map<string, Set<WebSocket>>;
   /** The WebSocket server, made on first use. */
   wss(): WebSocketServer;
+  /** The explorer (src/explorer): serves a browser's GET of its pages and answers true, else false; absent when off. */
+  explorer?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 /** Close code and reason for WebSocket connections of a key over its daily quota. */

@@ -53,6 +53,7 @@ export function httpHandlers(ctx: GatewayContext): HttpHandlers {
   let app: Promise<(req: IncomingMessage, res: ServerResponse) => void> | undefined;
   const routes = new RouteCache(ctx.names, ctx.bare);
   const node = (req: IncomingMessage, res: ServerResponse): void => {
+    if (ctx.explorer?.(req, res) === true) return;
     const route = fastRoute(ctx, routes, req);
     if (route === undefined) {
       app ??= import('./expressApp.js').then((m) => m.httpApp(ctx));

@@ -37,6 +37,8 @@ export interface GatewayOptions {
   readonly admin?: { readonly token?: string; readonly host?: string };
   /** The network the bare address (`/`, HTTP and WebSocket) serves as the key `devgate`; default none. */
   readonly bare?: string;
+  /** The explorer's request handler, made from the gateway's context (src/explorer); default none. */
+  readonly explorer?: (ctx: GatewayContext) => GatewayContext['explorer'];
 }
 
 export { QUOTA_CLOSE, type GatewayContext } from './context.js';
@@ -76,6 +78,7 @@ export class GatewayServer {
       sockets: this.sockets,
       wss: () => (this.wss ??= new (loadWs().WebSocketServer)({ noServer: true, maxPayload: this.limits.maxMessageBytes })),
     });
+    if (options.explorer !== undefined) ctx.explorer = options.explorer(ctx);
     const shortest = Math.min(this.limits.headersTimeoutMs, this.limits.requestTimeoutMs);
     const handlers = httpHandlers(ctx);
     this.server = createServer({ connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(shortest / 4))) }, handlers.node);

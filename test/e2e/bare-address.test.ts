@@ -46,8 +46,11 @@ describe('the bare address', () => {
     }
   });
 
-  it('answers no page: a GET at / is not served (kept for an explorer)', async () => {
-    const r = await fetch(gw.bareUrl(), { headers: { accept: 'text/html' } });
+  it('opens the explorer for a browser (GET, Accept: text/html); any other GET at / is not served', async () => {
+    const page = await fetch(gw.bareUrl(), { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('devgate explorer');
+    const r = await fetch(gw.bareUrl());
     expect(r.status).toBe(404);
     await r.text();
   });

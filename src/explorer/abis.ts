@@ -1,0 +1,57 @@
+/**
+ * The ABIs devgate knows: every compiled artifact (`<Name>.json` with an `abi` array, as solc/hardhat/foundry write
+ * them) in the shipped contracts' folder and in each seed's `contracts/` folder. Only functions, events and errors
+ * are kept; an unreadable file is skipped (the explorer shows such data undecoded, never fails for it).
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface KnownAbi {
+  /** The artifact's name (`Token`). */
+  readonly name: string;
+  readonly abi: readonly unknown[];
+}
+
+/** Files read per folder, and bytes per file: artifacts are small, a folder of something else is not read whole. */
+const MAX_FILES = 500;
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+export function knownAbis(dirs: readonly string[]): KnownAbi[] {
+  const seen = new Set<string>();
+  const out: KnownAbi[] = [];
+  for (const dir of new Set(dirs)) {
+    if (!existsSync(dir)) continue;
+    let files: string[];
+    try {
+      files = readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+        .slice(0, MAX_FILES);
+    } catch {
+      continue;
+    }
+    for (const file of files) {
+      const abi = readAbi(join(dir, file));
+      const name = file.slice(0, -'.json'.length);
+      const text = abi === undefined ? undefined : JSON.stringify(abi);
+      if (abi === undefined || seen.has(text!)) continue;
+      seen.add(text!);
+      out.push({ name, abi });
+    }
+  }
+  return out;
+}
+
+function readAbi(path: string): unknown[] | undefined {
+  try {
+    if (statSync(path).size > MAX_FILE_BYTES) return undefined;
+    const abi = (JSON.parse(readFileSync(path, 'utf8')) as { abi?: unknown }).abi;
+    if (!Array.isArray(abi)) return undefined;
+    return abi.filter((item) => {
+      const type = (item as { type?: unknown } | null)?.type;
+      return type === 'function' || type === 'event' || type === 'error';
+    });
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,175 @@
+/** The rollup networks' views: blocks with their statuses (moving live), transactions with receipts, events, messages. */
+import { fields, h, link, short, table, time, units } from './dom.js';
+import { batch, call, knownHeads, type NetworkMeta } from './rpc.js';
+
+const base = (n: string) => `/explorer/${n}`;
+const blockLink = (n: string, number: number | undefined) => (number === undefined ? 'pending' : link(`${base(n)}/block/${number}`, String(number)));
+const txLink = (n: string, hash: string) => link(`${base(n)}/tx/${hash}`, short(hash), 'tx');
+const addrLink = (n: string, a: string | undefined) => (a ? link(`${base(n)}/address/${a}`, short(a, 12)) : '');
+const status = (s: string) => h('span', { class: `status ${s}`, 'data-field': 'status' }, s);
+const fee = (f: { amount: string; unit: string } | undefined) => (f ? `${units(BigInt(f.amount))} ${f.unit === 'FRI' ? 'STRK' : 'ETH'}` : '');
+
+/** Transactions whose status changes the page wants to hear of (blocks not yet final), by network. */
+export const watching = new Map<string, Set<string>>();
+
+function watch(n: string, blocks: readonly any[]): void {
+  const set = watching.get(n) ?? new Set<string>();
+  watching.set(n, set);
+  for (const b of blocks)
+    if (b.status === 'ACCEPTED_ON_L2' || b.status === 'PENDING')
+      for (const t of b.transactions) set.add(t.transaction_hash ?? t.transaction?.transaction_hash ?? t);
+}
+
+export async function rollupOverview(net: NetworkMeta, count = 10): Promise<HTMLElement> {
+  const n = net.name;
+  let head = knownHeads.get(n) ?? (await call<number>(n, 'starknet_blockNumber'));
+  let numbers: number[] = [];
+  let answers: Awaited<ReturnType<typeof batch>> = [];
+  // One round trip from a known head; again from the head the answer gives should the chain have moved meanwhile.
+  for (let tries = 0; tries < 2; tries++) {
+    numbers = Array.from({ length: Math.min(count, head + 1) }, (_, i) => head - i);
+    answers = await batch(n, [
+      ['starknet_getBlockWithTxHashes', ['pending']],
+      ...numbers.map((b) => ['starknet_getBlockWithTxHashes', [{ block_number: b }]] as const),
+      ['starknet_blockNumber', []],
+    ]);
+    const now = answers.at(-1)?.result ?? head;
+    knownHeads.set(n, now);
+    if (now === head) break;
+    head = now;
+  }
+  answers = answers.slice(0, -1);
+  const pending = answers[0]?.result;
+  const blocks = answers
+    .slice(1)
+    .map((a) => a.result)
+    .filter((b) => b);
+  watch(n, blocks);
+  return h(
+    'section',
+    { class: 'net', 'data-network': n },
+    h(
+      'h2',
+      {},
+      link(base(n), n),
+      h('span', { class: 'muted' }, ` rollup · chain id ${net.chainId}${net.l1 ? ` · settles on ${net.l1}` : ''} · head `),
+      h('span', { 'data-field': 'head' }, String(head)),
+    ),
+    h('h3', {}, 'Latest blocks'),
+    table(
+      ['Block', 'Hash', 'Status', 'Txs', 'Time'],
+      [
+        ...(pending && pending.block_hash === undefined && pending.transactions.length > 0
+          ? [[h('span', {}, 'pending'), '', status('PENDING'), pending.transactions.length, time(pending.timestamp).split(' ')[0]]]
+          : []),
+        ...blocks.map((b: any) => [
+          blockLink(n, b.block_number),
+          short(b.block_hash),
+          status(b.status),
+          b.transactions.length,
+          time(b.timestamp).split(' ')[0],
+        ]),
+      ],
+    ),
+  );
+}
+
+export async function rollupBlock(net: NetworkMeta, id: string): Promise<HTMLElement> {
+  const n = net.name;
+  const blockId = /^\d+$/.test(id) ? { block_number: Number(id) } : id === 'pending' || id === 'latest' ? id : { block_hash: id };
+  const b = await call(n, 'starknet_getBlockWithReceipts', [blockId]).catch(() => null);
+  if (b === null) return h('p', { class: 'error' }, `no block ${id} on ${n}`);
+  watch(n, [{ status: b.status, transactions: b.transactions.map((t: any) => t.transaction.transaction_hash) }]);
+  return h(
+    'section',
+    {},
+    h('h2', {}, `Block ${b.block_number ?? 'pending'} `, h('span', { class: 'muted' }, `on ${n}`)),
+    fields([
+      ['Number', 'number', String(b.block_number ?? 'pending')],
+      ['Hash', 'hash', b.block_hash ?? ''],
+      ['Status', 'blockStatus', status(b.status ?? 'PENDING')],
+      ['Parent', 'parentHash', link(`${base(n)}/block/${b.parent_hash}`, b.parent_hash)],
+      ['Time', 'timestamp', time(b.timestamp)],
+      ['Sequencer', 'sequencer', addrLink(n, b.sequencer_address)],
+      ['L1 gas price', 'l1GasPrice', `${BigInt(b.l1_gas_price?.price_in_fri ?? '0x0')} fri`],
+      ['Starknet version', 'version', b.starknet_version ?? ''],
+      ['Settles on', 'l1', net.l1 ? link(`/explorer/${net.l1}`, net.l1) : 'L1 by time (no eth network of this gateway)'],
+    ]),
+    h('h3', {}, 'Transactions'),
+    table(
+      ['Tx', 'Type', 'Sender', 'Execution', 'Fee', 'Events', 'Messages'],
+      b.transactions.map(({ transaction: t, receipt: r }: any) => [
+        txLink(n, t.transaction_hash),
+        t.type,
+        addrLink(n, t.sender_address ?? t.contract_address),
+        r.execution_status,
+        fee(r.actual_fee),
+        r.events.length,
+        r.messages_sent.length,
+      ]),
+    ),
+  );
+}
+
+export async function rollupTx(net: NetworkMeta, hash: string): Promise<HTMLElement> {
+  const n = net.name;
+  const [tx, receipt, st] = await batch(n, [
+    ['starknet_getTransactionByHash', [hash]],
+    ['starknet_getTransactionReceipt', [hash]],
+    ['starknet_getTransactionStatus', [hash]],
+  ]);
+  const t = tx?.result;
+  if (!t) return h('p', { class: 'error' }, `no transaction ${hash} on ${n}`);
+  const r = receipt?.result;
+  const s = st?.result;
+  if (s?.finality_status === 'ACCEPTED_ON_L2') watching.get(n)?.add(hash) ?? watching.set(n, new Set([hash]));
+  return h(
+    'section',
+    {},
+    h('h2', {}, 'Transaction ', h('span', { class: 'muted' }, `on ${n}`)),
+    fields([
+      ['Hash', 'hash', t.transaction_hash],
+      ['Status', 'finality', status(s?.finality_status ?? 'unknown')],
+      ['Execution', 'execution', r?.execution_status ?? ''],
+      ['Revert reason', 'revert', r?.revert_reason ?? ''],
+      ['Block', 'block', blockLink(n, r?.block_number)],
+      ['Type', 'type', `${t.type} v${Number(BigInt(t.version ?? '0x0'))}`],
+      ['Sender', 'sender', addrLink(n, t.sender_address ?? t.contract_address)],
+      ['Nonce', 'nonce', t.nonce === undefined ? '' : String(BigInt(t.nonce))],
+      ['Fee', 'fee', fee(r?.actual_fee)],
+      ['Calldata', 'calldata', h('pre', { class: 'hex' }, (t.calldata ?? t.constructor_calldata ?? []).join('\n'))],
+    ]),
+    h('h3', {}, `Events (${r?.events.length ?? 0})`),
+    table(
+      ['From', 'Keys', 'Data'],
+      (r?.events ?? []).map((e: any) => [
+        addrLink(n, e.from_address),
+        e.keys.map((k: string) => short(k)).join(' '),
+        e.data.map((k: string) => short(k)).join(' '),
+      ]),
+    ),
+    h('h3', {}, `Messages to L1 (${r?.messages_sent.length ?? 0})`),
+    table(
+      ['From', 'To', 'Payload'],
+      (r?.messages_sent ?? []).map((m: any) => [short(m.from_address), m.to_address, m.payload.join(' ')]),
+    ),
+  );
+}
+
+export async function rollupAddress(net: NetworkMeta, addr: string): Promise<HTMLElement> {
+  const n = net.name;
+  const [nonce, cls] = await batch(n, [
+    ['starknet_getNonce', ['latest', addr]],
+    ['starknet_getClassHashAt', ['latest', addr]],
+  ]);
+  return h(
+    'section',
+    {},
+    h('h2', {}, 'Contract ', h('span', { class: 'muted' }, `on ${n}`)),
+    fields([
+      ['Address', 'address', addr],
+      ['Class hash', 'classHash', cls?.result ?? cls?.error?.message ?? ''],
+      ['Nonce', 'nonce', nonce?.result === undefined ? (nonce?.error?.message ?? '') : String(BigInt(nonce.result))],
+    ]),
+  );
+}
