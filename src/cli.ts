@@ -122,6 +122,10 @@ The dev network (anvil's flags; giving any adds it, also beside --chain):
   (--block-time and --no-mining above apply to it as to every eth network;
   --code-size-limit and --disable-code-size-limit are not supported yet)
 
+  --silent          print nothing after start: no banner, no node log (by
+                    default each transaction, contract creation, revert,
+                    console.log call and block is printed, as anvil does;
+                    anvil_setLoggingEnabled turns it off and on)
   -h, --help        show this help
   -v, --version     print the version
 
@@ -188,6 +192,7 @@ const OPTIONS = {
   'auto-impersonate': { type: 'boolean' },
   'code-size-limit': { type: 'string' },
   'disable-code-size-limit': { type: 'boolean' },
+  silent: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -366,13 +371,15 @@ async function main(argv: string[]): Promise<number> {
     maxTraceBytes,
     ...(args.bare === undefined ? {} : { bare: args.bare }),
     ...(dev === undefined ? {} : { dev }),
+    log: args.silent !== true,
   });
-  for (const line of gw.stateLoaded) console.log(`Loaded state: ${line}`);
+  if (args.silent !== true) for (const line of gw.stateLoaded) console.log(`Loaded state: ${line}`);
   if (!LOOPBACK.has(host)) {
     console.warn(
       `devgate: warning: bound to ${host}, not 127.0.0.1: other machines can reach this gateway, and its admin interface (/admin) with the admin token`,
     );
   }
+  if (args.silent === true) return waitForSignal(gw);
   const hostPart = gw.host.includes(':') ? `[${gw.host}]` : gw.host;
   if (gw.bare !== undefined) {
     const n = gw.networks.find((x) => x.name === gw.bare)!;
@@ -395,6 +402,11 @@ async function main(argv: string[]): Promise<number> {
   const firstEth = bareNet ?? gw.networks.find((n) => n.kind === 'eth');
   if (firstEth !== undefined) printDevAccounts(firstEth.name, gw.eth(firstEth.name).devAccounts());
   console.log(`Listening on ${gw.host}:${gw.port}`);
+  return waitForSignal(gw);
+}
+
+/** Serves until SIGINT or SIGTERM, then stops the gateway. */
+async function waitForSignal(gw: { stop(): Promise<void> }): Promise<number> {
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

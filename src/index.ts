@@ -11,7 +11,7 @@ import { newAdminToken } from './admin/guard.js';
 import type { GatewayControl } from './gateway/control.js';
 import type { DevgateProvider, ProviderOptions } from './gateway/provider.js';
 import { mergeLimits } from './gateway/limits.js';
-import { StartOptionsSchema, type StartOptions } from './options.js';
+import { StartOptionsSchema, type LogTarget, type StartOptions } from './options.js';
 import { loadKeysFile, OPEN_KEYS, parseKeys } from './gateway/policy/keys.js';
 import { checkRollupL1Networks, createNetwork, type Network, type NetworkInfo } from './network.js';
 import type { RollupChain } from './rollup/engine/chain.js';
@@ -27,6 +27,7 @@ import { prepareDumpDir } from './rollup/dumpFiles.js';
 import { setTraceBudget } from './eth/engine/trace/budget.js';
 import { DEV_NETWORK, devSeed } from './seed/dev.js';
 import { checkPortFree } from './portCheck.js';
+import { NodeLog } from './log/nodeLog.js';
 
 export type { NetworkInfo, NetworkKind } from './network.js';
 export type { BlockSummary, BlockTag, EthNetwork, Hex, RollupNetwork } from './handles.js';
@@ -41,7 +42,7 @@ export type { GatewayLimits } from './gateway/limits.js';
 export { ProviderRpcError, type DevgateProvider, type ProviderOptions, type RequestArguments } from './gateway/provider.js';
 export type { OutageSpec, OutageInfo } from './gateway/policy/outage.js';
 export { KeysError, type KeySpec } from './gateway/policy/keys.js';
-export type { CacheOptions, DevNetworkOptions, MiningOptions, StartOptions, StateOptions } from './options.js';
+export type { CacheOptions, DevNetworkOptions, LogTarget, MiningOptions, StartOptions, StateOptions } from './options.js';
 export { DEV_NETWORK } from './seed/dev.js';
 export { DumpError } from './eth/engine/persist/dump/ethDump.js';
 
@@ -99,6 +100,14 @@ function bareNetwork(opts: { bare?: string | false; chains?: unknown[]; dev?: ob
   if (opts.bare !== undefined) return opts.bare;
   if (opts.chains === undefined || opts.dev !== undefined) return DEV_NETWORK;
   return seeds.find((s) => s.seed.kind === 'eth')?.seed.name;
+}
+
+/** The node log of every eth network (labelled, but for the bare address's, when there are several). */
+async function startLog(target: LogTarget, networks: readonly Network[], bare: string | undefined): Promise<NodeLog> {
+  const log = new NodeLog(target);
+  const eth = networks.filter((n) => n.kind === 'eth');
+  for (const n of eth) await log.watch((n.engine as EthEngine).chain, eth.length > 1 && n.name !== bare ? n.name : undefined);
+  return log;
 }
 
 /** Starts a gateway. Rejects with a message naming the bad option or seed field. */
@@ -162,7 +171,9 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
           automine: opts.mining.automine ?? opts.mining.blockTime === undefined,
           intervalMs: opts.mining.blockTime === undefined ? undefined : Math.round(opts.mining.blockTime * 1000),
         };
+  let log: NodeLog | undefined;
   const closeAll = async () => {
+    log?.close();
     await Promise.all(networks.map((n) => n.close()));
     await dataDir?.close();
   };
@@ -200,6 +211,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     if (opts.dev?.autoImpersonate === true && bare === DEV_NETWORK) {
       (networks.find((n) => n.name === DEV_NETWORK)!.engine as { impersonation: { auto: boolean } }).impersonation.auto = true;
     }
+    if (opts.log !== false) log = await startLog(opts.log === true ? process.stdout : opts.log, networks, bare);
     const admin = { token: adminToken, host: opts.host };
     server = new GatewayServer(networks, { limits, keys, clock: opts.clock, rawHttp: opts.rawHttp, idleGc: opts.idleGc, admin, bare });
     address = await server.listen(opts.port, opts.host);

@@ -382,7 +382,8 @@ export class EthChain {
     this.events.emit('blockSealed', mined);
   }
 
-  private vmAtHead(): Promise<VM> {
+  /** The VM blocks are built and imported on (hooks that watch execution, such as the node log's, attach to it). */
+  vmAtHead(): Promise<VM> {
     return (this.headVm ??= createVM({ common: this.common, stateManager: this.headState, blockchain: this.view }));
   }
 
