@@ -56,6 +56,8 @@ export function devSeed(options: DevNetworkOptions = {}): Record<string, unknown
     hardfork: options.hardfork ?? 'osaka',
     genesis,
     alloc: fromInit?.alloc ?? {},
+    // As anvil's genesis has the CREATE2 deployer; Multicall3 for viem's and ethers' multicall helpers.
+    predeploys: ['multicall3', 'create2Deployer'],
     accounts,
   };
 }

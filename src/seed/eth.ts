@@ -28,6 +28,10 @@ const bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'not a 32-byte hex value
 const LABEL_RE = '@[A-Za-z0-9_-]+';
 const target = z.string().regex(new RegExp(`^(0x[0-9a-fA-F]{40}|${LABEL_RE})$`), 'not a 20-byte address (or an @label of a contract created earlier)');
 
+/** The well-known contracts a seed may put at genesis (src/eth/engine/build/predeploys.ts has their addresses and code). */
+export const PREDEPLOY_NAMES = ['multicall3', 'create2Deployer'] as const;
+export type PredeployName = (typeof PREDEPLOY_NAMES)[number];
+
 export const HARDFORKS = [
   'chainstart',
   'homestead',
@@ -152,6 +156,12 @@ export const EthSeed = z
       .strict()
       .prefault({}),
     alloc: z.record(address, AllocAccount).default({}).describe('Genesis accounts, as in a geth genesis alloc.'),
+    predeploys: z
+      .array(z.enum(PREDEPLOY_NAMES))
+      .default([])
+      .describe(
+        'Well-known contracts put at genesis with their real code: multicall3 (Multicall3 at 0xcA11bde05977b3631167028862bE2a173976CA11) and create2Deployer (the CREATE2 deployer at 0x4e59b44847b379578588920ca78fbf26c0b4956c). An alloc entry at the same address wins.',
+      ),
     accounts: DevAccounts.prefault({}).describe('Dev accounts, funded at genesis.'),
     blocks: z.array(SeedBlock).default([]).describe('Blocks after genesis, each really executed.'),
     pending: z.array(TxSpec).default([]).describe('Transactions left in the pending pool, in order.'),

@@ -15,6 +15,7 @@ import { seedCommon } from '../exec/common.js';
 import { SeedTxFactory } from './seedTx.js';
 import { MIN_RAW_TXS_FOR_WORKER, SenderKeys } from './senders.js';
 import { SYSTEM_CONTRACTS } from './systemContracts.js';
+import { PREDEPLOYS } from './predeploys.js';
 
 const GWEI = 1_000_000_000n;
 /** Pre-merge genesis difficulty when the seed gives none (the ethash minimum, as hardhat uses). */
@@ -139,13 +140,17 @@ function reason(err: unknown): string {
 }
 
 /**
- * The seed's alloc plus the dev accounts and the system contracts of the seed's hardfork, as a real
- * node's genesis holds them (an alloc entry for the same address wins).
+ * The seed's alloc plus the dev accounts, its predeploys and the system contracts of the seed's hardfork, as a
+ * real node's genesis holds them (an alloc entry for the same address wins).
  */
 function genesisState(seed: EthSeed, devAddresses: readonly Address[]): GenesisState {
   const state: GenesisState = {};
   for (const c of SYSTEM_CONTRACTS) {
     if (hardforkAtLeast(seed.hardfork, c.since)) state[c.address as PrefixedHexString] = ['0x0', c.code as PrefixedHexString, [], '0x1'];
+  }
+  for (const name of seed.predeploys) {
+    const { address, code, nonce } = PREDEPLOYS[name];
+    state[address as PrefixedHexString] = ['0x0', code as PrefixedHexString, [], nonce as PrefixedHexString];
   }
   const balance = bigIntToHex(BigInt(seed.accounts.balance));
   for (const a of devAddresses) state[a.toString()] = [balance, '0x', [], '0x0'];
