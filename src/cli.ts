@@ -119,8 +119,10 @@ The dev network (anvil's flags; giving any adds it, also beside --chain):
   --init FILE       start from an anvil or geth genesis.json (chain id,
                     alloc, header fields); the dev accounts stay funded
   --auto-impersonate  any address may send eth_sendTransaction unsigned
-  (--block-time and --no-mining above apply to it as to every eth network;
-  --code-size-limit and --disable-code-size-limit are not supported yet)
+  --code-size-limit N       largest contract code in bytes (EIP-170, default
+                    24576); init code may be twice it (EIP-3860)
+  --disable-code-size-limit  no limit on contract or init code size
+  (--block-time and --no-mining above apply to it as to every eth network)
 
   --silent          print nothing after start: no banner, no node log (by
                     default each transaction, contract creation, revert,
@@ -254,9 +256,10 @@ function editDistance(a: string, b: string): number {
 
 /** The dev network's options from anvil's flags, or what is wrong with one. */
 function devFlags(args: Record<string, unknown>): { dev?: Record<string, unknown>; error?: string } {
-  if (args['code-size-limit'] !== undefined || args['disable-code-size-limit'] === true)
-    return { error: '--code-size-limit and --disable-code-size-limit are not supported yet: contracts are held to EIP-170 (24576 bytes)' };
   const dev: Record<string, unknown> = {};
+  if (args['code-size-limit'] !== undefined && args['disable-code-size-limit'] === true)
+    return { error: 'give --code-size-limit or --disable-code-size-limit, not both' };
+  if (args['disable-code-size-limit'] === true) dev.codeSizeLimit = 'unlimited';
   const whole = (flag: string, option: string, min: number) => {
     const raw = args[flag];
     if (raw === undefined) return undefined;
@@ -270,7 +273,8 @@ function devFlags(args: Record<string, unknown>): { dev?: Record<string, unknown
     whole('chain-id', 'chainId', 1) ??
     whole('gas-limit', 'gasLimit', 1) ??
     whole('base-fee', 'baseFee', 0) ??
-    whole('timestamp', 'timestamp', 0);
+    whole('timestamp', 'timestamp', 0) ??
+    whole('code-size-limit', 'codeSizeLimit', 1);
   if (error !== undefined) return { error };
   if (args.balance !== undefined) {
     const n = Number(args.balance);

@@ -166,6 +166,7 @@ export const StartOptionsSchema = z
         baseFee: z.number().int().nonnegative().optional(),
         timestamp: z.number().int().nonnegative().optional(),
         init: z.string().min(1).optional(),
+        codeSizeLimit: z.union([z.number().int().positive(), z.literal('unlimited')]).optional(),
         autoImpersonate: z.boolean().optional(),
       })
       .strict()

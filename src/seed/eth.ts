@@ -162,6 +162,12 @@ export const EthSeed = z
       .describe(
         'Well-known contracts put at genesis with their real code: multicall3 (Multicall3 at 0xcA11bde05977b3631167028862bE2a173976CA11) and create2Deployer (the CREATE2 deployer at 0x4e59b44847b379578588920ca78fbf26c0b4956c). An alloc entry at the same address wins.',
       ),
+    codeSizeLimit: z
+      .union([z.number().int().positive(), z.literal('unlimited')])
+      .optional()
+      .describe(
+        "The largest contract code in bytes (EIP-170, default 24576; init code may be twice it, EIP-3860), or 'unlimited': anvil's --code-size-limit / --disable-code-size-limit.",
+      ),
     accounts: DevAccounts.prefault({}).describe('Dev accounts, funded at genesis.'),
     blocks: z.array(SeedBlock).default([]).describe('Blocks after genesis, each really executed.'),
     pending: z.array(TxSpec).default([]).describe('Transactions left in the pending pool, in order.'),
@@ -182,6 +188,12 @@ export const EthSeed = z
       .describe(
         'A geth genesis.json (path relative to this file) to start from instead of genesis, alloc and blocks; its config.chainId gives chainId (if both are given they must be equal).',
       ),
+    devAccounts: z
+      .boolean()
+      .optional()
+      .describe(
+        'With gethGenesis and no rlpChain: fund the dev accounts (`accounts`) at genesis beside its alloc (an alloc entry wins), as anvil --init keeps them. A genesis.json given as a chain file has it on; false keeps the genesis exactly as geth builds it.',
+      ),
     rlpChain: z
       .string()
       .min(1)
@@ -194,6 +206,12 @@ export const EthSeed = z
       if (seed.chainId === undefined)
         ctx.addIssue({ code: 'custom', path: ['chainId'], message: 'required (only a seed with gethGenesis takes it from the genesis file)' });
       if (seed.rlpChain !== undefined) ctx.addIssue({ code: 'custom', path: ['rlpChain'], message: 'an rlpChain needs the gethGenesis it starts from' });
+      if (seed.devAccounts !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['devAccounts'], message: 'applies to a gethGenesis seed (other seeds fund their accounts)' });
+      return;
+    }
+    if (seed.devAccounts === true && seed.rlpChain !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['devAccounts'], message: "an rlpChain's blocks start from the genesis as geth builds it: remove devAccounts" });
       return;
     }
     const own = { genesis: Object.keys(seed.genesis).length, alloc: Object.keys(seed.alloc).length, blocks: seed.blocks.length, pending: seed.pending.length };

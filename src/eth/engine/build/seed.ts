@@ -16,6 +16,7 @@ import { SeedTxFactory } from './seedTx.js';
 import { MIN_RAW_TXS_FOR_WORKER, SenderKeys } from './senders.js';
 import { SYSTEM_CONTRACTS } from './systemContracts.js';
 import { PREDEPLOYS } from './predeploys.js';
+import { applyCodeSizeLimit } from './codeSize.js';
 
 const GWEI = 1_000_000_000n;
 /** Pre-merge genesis difficulty when the seed gives none (the ethash minimum, as hardhat uses). */
@@ -26,7 +27,7 @@ const big = (v: string | number | undefined, fallback: bigint): bigint => (v ===
 /** The genesis a seed describes (Common, state with funded dev accounts, header fields), for fromGenesis. */
 export function seedGenesis(loaded: LoadedSeed): GenesisArgs {
   const seed = loaded.seed as EthSeed;
-  const common = seedCommon(seed.chainId!, seed.name, seed.hardfork);
+  const common = applyCodeSizeLimit(seedCommon(seed.chainId!, seed.name, seed.hardfork), seed.codeSizeLimit);
   let accounts;
   try {
     accounts = deriveDevAccounts(seed.accounts.mnemonic, seed.accounts.count);

@@ -4,7 +4,7 @@
  * (mine N blocks, time travel, next timestamp, timestamp interval, next base fee, next prevRandao, block gas limit).
  *
  * Block time is deterministic: a block is `step` seconds after its parent (12, or the interval mining
- * period rounded up to whole seconds), plus what evm_increaseTime added since the last block, unless
+ * period rounded up to whole seconds), or what evm_increaseTime added since the last block instead, unless
  * evm_setNextBlockTimestamp or anvil_setBlockTimestampInterval say otherwise. The same seed and the same
  * requests so give the same block hashes on every run, whatever the wall clock says.
  */
@@ -192,7 +192,8 @@ export class Miner {
   /** The header fields of the next block as the controls set them (the pending block shows the same). */
   nextHeader(): NextHeader {
     const parent = this.chain.head().header.timestamp;
-    const timestamp = this.nextTimestamp ?? parent + this.step() + this.increase;
+    // evm_increaseTime's seconds stand in for the block time, as on anvil and hardhat (increaseTime(3600) then mine: 3,600 s, not 3,612).
+    const timestamp = this.nextTimestamp ?? parent + (this.increase > 0n ? this.increase : this.step());
     return {
       timestamp,
       ...(this.coinbase !== undefined ? { coinbase: this.coinbase } : {}),
