@@ -402,9 +402,16 @@ async function main(argv: string[]): Promise<number> {
     );
   }
   console.log(`Admin (devgate_*)  http://${hostPart}:${gw.port}/admin\n  Authorization: Bearer ${gw.adminToken}`);
-  const bareNet = gw.networks.find((n) => n.name === gw.bare && n.kind === 'eth');
-  const firstEth = bareNet ?? gw.networks.find((n) => n.kind === 'eth');
-  if (firstEth !== undefined) printDevAccounts(firstEth.name, gw.eth(firstEth.name).devAccounts());
+  // Every eth network's accounts (checksummed, with balances) and @label contracts, the bare address's first.
+  const eth = gw.networks.filter((n) => n.kind === 'eth').sort((a, b) => Number(b.name === gw.bare) - Number(a.name === gw.bare));
+  const { bannerLines } = await import('./log/banner.js');
+  const banner: string[] = [];
+  for (const n of eth) {
+    const handle = gw.eth(n.name);
+    const accounts = await Promise.all(handle.devAccounts().map(async (a) => ({ ...a, balance: await handle.getBalance(a.address) })));
+    banner.push(...bannerLines({ name: n.name, accounts, labels: gw.contracts(n.name) }));
+  }
+  if (banner.length > 0) console.log(banner.join('\n'));
   console.log(`Listening on ${gw.host}:${gw.port}`);
   return waitForSignal(gw);
 }
@@ -434,15 +441,6 @@ function stateFlags(args: { 'load-state'?: string; 'dump-state'?: string; state?
     return { error: '--state-interval needs --dump-state or --state (the file to write)' };
   if (state !== undefined) return { state: interval === undefined ? state : { load: existsSync(state) ? state : undefined, dump: state, interval } };
   return { state: load === undefined && dump === undefined ? undefined : { load, dump, interval } };
-}
-
-/** The dev accounts of an eth network, as anvil prints them. */
-function printDevAccounts(network: string, accounts: readonly { address: string; privateKey: string }[]): void {
-  if (accounts.length === 0) return;
-  // One write, not one per line (a start printed some 25 lines one console.log at a time).
-  const lines = [`\nAvailable accounts (${network})\n==================`, ...accounts.map((a, i) => `(${i}) ${a.address}`)];
-  lines.push('\nPrivate keys\n==================', ...accounts.map((a, i) => `(${i}) ${a.privateKey}`), '');
-  console.log(lines.join('\n'));
 }
 
 main(process.argv.slice(2)).then(

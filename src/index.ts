@@ -28,6 +28,7 @@ import { setTraceBudget } from './eth/engine/trace/budget.js';
 import { DEV_NETWORK, devSeed } from './seed/dev.js';
 import { checkPortFree } from './portCheck.js';
 import { NodeLog } from './log/nodeLog.js';
+import { seedLabels } from './seed/labels.js';
 
 export type { NetworkInfo, NetworkKind } from './network.js';
 export type { BlockSummary, BlockTag, EthNetwork, Hex, RollupNetwork } from './handles.js';
@@ -78,6 +79,8 @@ export interface Gateway {
   rollup(network: string): RollupNetwork;
   /** An eth network: blocks, balances, code, storage and dev accounts (controls join as they land). */
   eth(network: string): EthNetwork;
+  /** The `@label` contracts an eth network's seed deployed: label -> address (the banner prints them). */
+  contracts(network: string): Readonly<Record<string, string>>;
   /**
    * Dump and load: the state of every network as devgate's state file (blocks, receipts, state, pool, mining settings;
    * README "Dump and load"), also written atomically to `file` if given. @example writeFileSync('s.bin', await gw.dumpState())
@@ -259,6 +262,17 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
       const n = networks.find((x) => x.name === network)!;
       if (n.kind !== 'eth') throw new TypeError(`network ${JSON.stringify(network)} is not an eth network`);
       return ethNetwork(network, n.engine as EthEngine);
+    },
+    contracts(network) {
+      check(network);
+      const n = networks.find((x) => x.name === network)!;
+      const seed = seeds.find((s) => s.seed.name === network)?.seed;
+      if (n.kind !== 'eth' || seed === undefined || seed.kind !== 'eth' || seed.gethGenesis !== undefined) return {};
+      const chain = (n.engine as EthEngine).chain;
+      return seedLabels(seed, (block, index) => {
+        const mined = chain.blockByNumber(block);
+        return mined === undefined ? undefined : (mined.receiptAt?.(index) ?? mined.receipts[index])?.contractAddress?.toString();
+      });
     },
     stateLoaded,
     dumpState: (file) => keeper.dump(file),

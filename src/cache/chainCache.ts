@@ -7,6 +7,7 @@
  * that is corrupt, foreign or from another build is ignored and replaced, never trusted.
  */
 import { applyCodeSizeLimit } from '../eth/engine/build/codeSize.js';
+import { isArtifactPath } from '../eth/engine/build/abi.js';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
@@ -184,7 +185,11 @@ function computeChainKey(loaded: LoadedSeed): Uint8Array {
   for (const dir of [join(loaded.baseDir, 'contracts'), SHIPPED_CONTRACTS]) {
     for (const [name, content] of jsonFiles(dir)) part(`artifact ${dir} ${name}`, content);
   }
-  for (const path of [seed.gethGenesis, seed.rlpChain]) {
+  // Artifacts a seed names by path (a user's Hardhat or Foundry build output).
+  const artifactPaths = [...seed.blocks.flatMap((b) => b.transactions), ...seed.pending].flatMap((tx) =>
+    'artifact' in tx && typeof tx.artifact === 'string' && isArtifactPath(tx.artifact) ? [tx.artifact] : [],
+  );
+  for (const path of [seed.gethGenesis, seed.rlpChain, ...new Set(artifactPaths)]) {
     if (path === undefined) continue;
     const full = resolve(loaded.baseDir, path);
     part(`file ${full}`, existsSync(full) ? readFileSync(full) : 'missing');

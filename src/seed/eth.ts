@@ -95,9 +95,11 @@ export const TxSpec = z
     data: evenHex.optional().describe('Call data, or the init code of a creation.'),
     artifact: z
       .string()
-      .regex(/^[A-Za-z0-9_]+$/, 'not an artifact name')
+      .regex(/^(?:[A-Za-z0-9_]+|.+\.json)$/, 'not an artifact name or a path to a .json artifact')
       .optional()
-      .describe('A compiled artifact of chains/contracts (`Token` -> chains/contracts/Token.json) to deploy, or whose ABI `function` is looked up in.'),
+      .describe(
+        "A compiled artifact to deploy, or whose ABI `function` is looked up in: a name (`Token` -> the seed's contracts/Token.json, else chains/contracts/Token.json) or a path ending in .json, relative to the seed file: a Hardhat artifact (artifacts/.../X.json) or Foundry's (out/X.sol/X.json).",
+      ),
     function: z.string().min(1).optional().describe('A function to call: a signature `transfer(address,uint256)` or, with `artifact`, a function name.'),
     args: z
       .array(z.unknown())

@@ -65,7 +65,7 @@ export async function buildSeedChain(loaded: LoadedSeed, opts: EthChainOptions):
   const chain = await EthChain.fromGenesis(genesis, opts);
   const { accounts = [] } = genesis;
 
-  const factory = new SeedTxFactory(accounts, new Artifacts([join(loaded.baseDir, 'contracts'), SHIPPED_CONTRACTS]));
+  const factory = new SeedTxFactory(accounts, new Artifacts([join(loaded.baseDir, 'contracts'), SHIPPED_CONTRACTS], loaded.baseDir));
   const senders = startSenderRecovery(seed);
   try {
     return await buildBlocks(chain, seed, factory, fail, senders);
