@@ -111,6 +111,8 @@ function mainnet(): unknown {
     hardfork: 'osaka',
     genesis: { timestamp: '0x6553f100', gasLimit: '0x1c9c380', baseFeePerGas: '0x3b9aca00', extraData: '0x646576676174652d6d61696e6e6574' },
     alloc: {},
+    // Mainnet has both: viem's `mainnet` chain multicalls through Multicall3.
+    predeploys: ['multicall3', 'create2Deployer'],
     blocks,
     pending: [
       transfer(10_000),

@@ -122,8 +122,15 @@ The dev network (anvil's flags; giving any adds it, also beside --chain):
   --init FILE       start from an anvil or geth genesis.json (chain id,
                     alloc, header fields); the dev accounts stay funded
   --auto-impersonate  any address may send eth_sendTransaction unsigned
-  (--block-time and --no-mining above apply to it as to every eth network;
-  --code-size-limit and --disable-code-size-limit are not supported yet)
+  --code-size-limit N       largest contract code in bytes (EIP-170, default
+                    24576); init code may be twice it (EIP-3860)
+  --disable-code-size-limit  no limit on contract or init code size
+  (--block-time and --no-mining above apply to it as to every eth network)
+
+  --silent          print nothing after start: no banner, no node log (by
+                    default each transaction, contract creation, revert,
+                    console.log call and block is printed, as anvil does;
+                    anvil_setLoggingEnabled turns it off and on)
 
 Forking (docs/fork.md; the dev network at the bare address becomes the fork):
   -f, --fork-url URL  fork the chain at URL (http or https JSON-RPC): its
@@ -205,6 +212,7 @@ const OPTIONS = {
   'fork-header': { type: 'string', multiple: true },
   'code-size-limit': { type: 'string' },
   'disable-code-size-limit': { type: 'boolean' },
+  silent: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -267,9 +275,10 @@ function editDistance(a: string, b: string): number {
 
 /** The dev network's options from anvil's flags, or what is wrong with one. */
 function devFlags(args: Record<string, unknown>): { dev?: Record<string, unknown>; error?: string } {
-  if (args['code-size-limit'] !== undefined || args['disable-code-size-limit'] === true)
-    return { error: '--code-size-limit and --disable-code-size-limit are not supported yet: contracts are held to EIP-170 (24576 bytes)' };
   const dev: Record<string, unknown> = {};
+  if (args['code-size-limit'] !== undefined && args['disable-code-size-limit'] === true)
+    return { error: 'give --code-size-limit or --disable-code-size-limit, not both' };
+  if (args['disable-code-size-limit'] === true) dev.codeSizeLimit = 'unlimited';
   const whole = (flag: string, option: string, min: number) => {
     const raw = args[flag];
     if (raw === undefined) return undefined;
@@ -283,7 +292,8 @@ function devFlags(args: Record<string, unknown>): { dev?: Record<string, unknown
     whole('chain-id', 'chainId', 1) ??
     whole('gas-limit', 'gasLimit', 1) ??
     whole('base-fee', 'baseFee', 0) ??
-    whole('timestamp', 'timestamp', 0);
+    whole('timestamp', 'timestamp', 0) ??
+    whole('code-size-limit', 'codeSizeLimit', 1);
   if (error !== undefined) return { error };
   if (args.balance !== undefined) {
     const n = Number(args.balance);
@@ -418,13 +428,15 @@ async function main(argv: string[]): Promise<number> {
     ...(args.bare === undefined ? {} : { bare: args.bare }),
     ...(dev === undefined ? {} : { dev }),
     ...(fork === undefined ? {} : { fork }),
+    log: args.silent !== true,
   });
-  for (const line of gw.stateLoaded) console.log(`Loaded state: ${line}`);
+  if (args.silent !== true) for (const line of gw.stateLoaded) console.log(`Loaded state: ${line}`);
   if (!LOOPBACK.has(host)) {
     console.warn(
       `devgate: warning: bound to ${host}, not 127.0.0.1: other machines can reach this gateway, and its admin interface (/admin) with the admin token`,
     );
   }
+  if (args.silent === true) return waitForSignal(gw);
   const hostPart = gw.host.includes(':') ? `[${gw.host}]` : gw.host;
   if (gw.bare !== undefined) {
     const n = gw.networks.find((x) => x.name === gw.bare)!;
@@ -444,10 +456,22 @@ async function main(argv: string[]): Promise<number> {
   }
   if (!args['no-explorer']) console.log(`Explorer  http://${hostPart}:${gw.port}/explorer`);
   console.log(`Admin (devgate_*)  http://${hostPart}:${gw.port}/admin\n  Authorization: Bearer ${gw.adminToken}`);
-  const bareNet = gw.networks.find((n) => n.name === gw.bare && n.kind === 'eth');
-  const firstEth = bareNet ?? gw.networks.find((n) => n.kind === 'eth');
-  if (firstEth !== undefined) printDevAccounts(firstEth.name, gw.eth(firstEth.name).devAccounts());
+  // Every eth network's accounts (checksummed, with balances) and @label contracts, the bare address's first.
+  const eth = gw.networks.filter((n) => n.kind === 'eth').sort((a, b) => Number(b.name === gw.bare) - Number(a.name === gw.bare));
+  const { bannerLines } = await import('./log/banner.js');
+  const banner: string[] = [];
+  for (const n of eth) {
+    const handle = gw.eth(n.name);
+    const accounts = await Promise.all(handle.devAccounts().map(async (a) => ({ ...a, balance: await handle.getBalance(a.address) })));
+    banner.push(...bannerLines({ name: n.name, accounts, labels: gw.contracts(n.name) }));
+  }
+  if (banner.length > 0) console.log(banner.join('\n'));
   console.log(`Listening on ${gw.host}:${gw.port}`);
+  return waitForSignal(gw);
+}
+
+/** Serves until SIGINT or SIGTERM, then stops the gateway. */
+async function waitForSignal(gw: { stop(): Promise<void> }): Promise<number> {
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
@@ -471,15 +495,6 @@ function stateFlags(args: { 'load-state'?: string; 'dump-state'?: string; state?
     return { error: '--state-interval needs --dump-state or --state (the file to write)' };
   if (state !== undefined) return { state: interval === undefined ? state : { load: existsSync(state) ? state : undefined, dump: state, interval } };
   return { state: load === undefined && dump === undefined ? undefined : { load, dump, interval } };
-}
-
-/** The dev accounts of an eth network, as anvil prints them. */
-function printDevAccounts(network: string, accounts: readonly { address: string; privateKey: string }[]): void {
-  if (accounts.length === 0) return;
-  // One write, not one per line (a start printed some 25 lines one console.log at a time).
-  const lines = [`\nAvailable accounts (${network})\n==================`, ...accounts.map((a, i) => `(${i}) ${a.address}`)];
-  lines.push('\nPrivate keys\n==================', ...accounts.map((a, i) => `(${i}) ${a.privateKey}`), '');
-  console.log(lines.join('\n'));
 }
 
 main(process.argv.slice(2)).then(

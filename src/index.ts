@@ -12,7 +12,7 @@ import { newAdminToken } from './admin/guard.js';
 import type { GatewayControl } from './gateway/control.js';
 import type { DevgateProvider, ProviderOptions } from './gateway/provider.js';
 import { mergeLimits } from './gateway/limits.js';
-import { StartOptionsSchema, type StartOptions } from './options.js';
+import { StartOptionsSchema, type LogTarget, type StartOptions } from './options.js';
 import { loadKeysFile, OPEN_KEYS, parseKeys } from './gateway/policy/keys.js';
 import { checkRollupL1Networks, createNetwork, type Network, type NetworkInfo } from './network.js';
 import type { RollupChain } from './rollup/engine/chain.js';
@@ -30,6 +30,8 @@ import { DEV_NETWORK, devSeed } from './seed/dev.js';
 import { checkPortFree } from './portCheck.js';
 import { explorerHook } from './explorer/index.js';
 import type { ExplorerSettings } from './explorer/settings.js';
+import { NodeLog } from './log/nodeLog.js';
+import { seedLabels } from './seed/labels.js';
 
 export type { NetworkInfo, NetworkKind } from './network.js';
 export type { BlockSummary, BlockTag, EthNetwork, Hex, RollupNetwork } from './handles.js';
@@ -44,7 +46,7 @@ export type { GatewayLimits } from './gateway/limits.js';
 export { ProviderRpcError, type DevgateProvider, type ProviderOptions, type RequestArguments } from './gateway/provider.js';
 export type { OutageSpec, OutageInfo } from './gateway/policy/outage.js';
 export { KeysError, type KeySpec } from './gateway/policy/keys.js';
-export type { CacheOptions, DevNetworkOptions, MiningOptions, StartOptions, StateOptions } from './options.js';
+export type { CacheOptions, DevNetworkOptions, LogTarget, MiningOptions, StartOptions, StateOptions } from './options.js';
 export { DEV_NETWORK } from './seed/dev.js';
 export { DumpError } from './eth/engine/persist/dump/ethDump.js';
 
@@ -80,6 +82,8 @@ export interface Gateway {
   rollup(network: string): RollupNetwork;
   /** An eth network: blocks, balances, code, storage and dev accounts (controls join as they land). */
   eth(network: string): EthNetwork;
+  /** The `@label` contracts an eth network's seed deployed: label -> address (the banner prints them). */
+  contracts(network: string): Readonly<Record<string, string>>;
   /**
    * Dump and load: the state of every network as devgate's state file (blocks, receipts, state, pool, mining settings;
    * README "Dump and load"), also written atomically to `file` if given. @example writeFileSync('s.bin', await gw.dumpState())
@@ -109,6 +113,14 @@ function explorerSettings(seeds: readonly LoadedSeed[]): ExplorerSettings {
   const l1: Record<string, string> = {};
   for (const { seed } of seeds) if (seed.kind === 'rollup' && seed.l1Acceptance?.kind === 'blocks') l1[seed.name] = seed.l1Acceptance.network;
   return { artifactDirs: [packagePath('chains/contracts/'), ...seeds.map((s) => join(s.baseDir, 'contracts'))], l1 };
+}
+
+/** The node log of every eth network (labelled, but for the bare address's, when there are several). */
+async function startLog(target: LogTarget, networks: readonly Network[], bare: string | undefined): Promise<NodeLog> {
+  const log = new NodeLog(target);
+  const eth = networks.filter((n) => n.kind === 'eth');
+  for (const n of eth) await log.watch((n.engine as EthEngine).chain, eth.length > 1 && n.name !== bare ? n.name : undefined);
+  return log;
 }
 
 /** Starts a gateway. Rejects with a message naming the bad option or seed field. */
@@ -174,7 +186,9 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
           automine: opts.mining.automine ?? opts.mining.blockTime === undefined,
           intervalMs: opts.mining.blockTime === undefined ? undefined : Math.round(opts.mining.blockTime * 1000),
         };
+  let log: NodeLog | undefined;
   const closeAll = async () => {
+    log?.close();
     await Promise.all(networks.map((n) => n.close()));
     await dataDir?.close();
   };
@@ -212,6 +226,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     if (opts.dev?.autoImpersonate === true && bare === DEV_NETWORK) {
       (networks.find((n) => n.name === DEV_NETWORK)!.engine as { impersonation: { auto: boolean } }).impersonation.auto = true;
     }
+    if (opts.log !== false) log = await startLog(opts.log === true ? process.stdout : opts.log, networks, bare);
     const admin = { token: adminToken, host: opts.host };
     const explorer = opts.explorer ? explorerHook(explorerSettings(seeds)) : undefined;
     server = new GatewayServer(networks, { limits, keys, clock: opts.clock, rawHttp: opts.rawHttp, idleGc: opts.idleGc, admin, bare, explorer });
@@ -260,6 +275,17 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
       const n = networks.find((x) => x.name === network)!;
       if (n.kind !== 'eth') throw new TypeError(`network ${JSON.stringify(network)} is not an eth network`);
       return ethNetwork(network, n.engine as EthEngine);
+    },
+    contracts(network) {
+      check(network);
+      const n = networks.find((x) => x.name === network)!;
+      const seed = seeds.find((s) => s.seed.name === network)?.seed;
+      if (n.kind !== 'eth' || seed === undefined || seed.kind !== 'eth' || seed.gethGenesis !== undefined) return {};
+      const chain = (n.engine as EthEngine).chain;
+      return seedLabels(seed, (block, index) => {
+        const mined = chain.blockByNumber(block);
+        return mined === undefined ? undefined : (mined.receiptAt?.(index) ?? mined.receipts[index])?.contractAddress?.toString();
+      });
     },
     stateLoaded,
     dumpState: (file) => keeper.dump(file),

@@ -8,8 +8,10 @@ import { DEFAULT_LIMITS, LimitsOptions, type GatewayLimits } from './gateway/lim
 import { AdminToken } from './gateway/policy/keys.js';
 import { ForkSpec, HARDFORKS } from './seed/eth.js';
 import type { DevNetworkOptions } from './seed/dev.js';
+import type { LogTarget } from './log/nodeLog.js';
 
 export type { DevNetworkOptions } from './seed/dev.js';
+export type { LogTarget } from './log/nodeLog.js';
 
 /** How eth networks mine. */
 export interface MiningOptions {
@@ -116,6 +118,13 @@ export interface StartOptions {
     autoImpersonate?: boolean;
   };
   /**
+   * The node log (docs/dropin.md "The node log"): each transaction, contract creation, revert and console.log call
+   * and each block, as anvil prints them. `true` writes to stdout; a stream (`{ write(text) }`) gets the text; a
+   * function gets each line. Default false: start() prints nothing (a test fixture stays quiet). The CLI logs unless
+   * `--silent`; `anvil_setLoggingEnabled` turns it off and on.
+   */
+  log?: boolean | LogTarget;
+  /**
    * Fork a live chain (anvil's `--fork-url`, docs/fork.md): the dev network at the bare address becomes a fork of
    * `url` at `blockNumber` (default: the upstream's latest, pinned at start), its chain id the upstream's.
    */
@@ -177,11 +186,21 @@ export const StartOptionsSchema = z
         baseFee: z.number().int().nonnegative().optional(),
         timestamp: z.number().int().nonnegative().optional(),
         init: z.string().min(1).optional(),
+        codeSizeLimit: z.union([z.number().int().positive(), z.literal('unlimited')]).optional(),
         autoImpersonate: z.boolean().optional(),
       })
       .strict()
       .optional(),
     fork: ForkSpec.optional(),
+    log: z
+      .union([
+        z.boolean(),
+        z.custom<LogTarget>(
+          (v) => typeof v === 'function' || typeof (v as { write?: unknown } | null)?.write === 'function',
+          'expected true, false, a stream with write(text) or a function(line)',
+        ),
+      ])
+      .default(false),
     clock: z.custom<Clock>((v) => typeof (v as Clock | undefined)?.now === 'function', 'expected a clock with a now() method').default(systemClock),
   })
   .strict();

@@ -6,6 +6,8 @@
  * devgate's version, the engine's own source files and the @ethereumjs package versions. A file
  * that is corrupt, foreign or from another build is ignored and replaced, never trusted.
  */
+import { applyCodeSizeLimit } from '../eth/engine/build/codeSize.js';
+import { isArtifactPath } from '../eth/engine/build/abi.js';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
@@ -123,7 +125,7 @@ function prune(dir: string, prefix: string, keep: string): void {
 /** The Common of a seed's chain, without building it (dev accounts come from the chain image: deriving them costs ~60 ms). */
 export async function chainCommon(loaded: LoadedSeed): Promise<Common> {
   const seed = loaded.seed as EthSeed;
-  if (seed.gethGenesis === undefined) return seedCommon(seed.chainId!, seed.name, seed.hardfork);
+  if (seed.gethGenesis === undefined) return applyCodeSizeLimit(seedCommon(seed.chainId!, seed.name, seed.hardfork), seed.codeSizeLimit);
   // An imported chain: the genesis's schedule, with the merge block its chain file's difficulties give.
   const { parseGethGenesis, readChainFile } = await import('../eth/engine/build/import.js');
   const { gethCommon, resolveMergeBlock } = await import('../eth/engine/build/geth.js');
@@ -182,7 +184,11 @@ function computeChainKey(loaded: LoadedSeed): Uint8Array {
   for (const dir of [join(loaded.baseDir, 'contracts'), SHIPPED_CONTRACTS]) {
     for (const [name, content] of jsonFiles(dir)) part(`artifact ${dir} ${name}`, content);
   }
-  for (const path of [seed.gethGenesis, seed.rlpChain]) {
+  // Artifacts a seed names by path (a user's Hardhat or Foundry build output).
+  const artifactPaths = [...seed.blocks.flatMap((b) => b.transactions), ...seed.pending].flatMap((tx) =>
+    'artifact' in tx && typeof tx.artifact === 'string' && isArtifactPath(tx.artifact) ? [tx.artifact] : [],
+  );
+  for (const path of [seed.gethGenesis, seed.rlpChain, ...new Set(artifactPaths)]) {
     if (path === undefined) continue;
     const full = resolve(loaded.baseDir, path);
     part(`file ${full}`, existsSync(full) ? readFileSync(full) : 'missing');

@@ -29,6 +29,8 @@ export interface DevNetworkOptions {
   baseFee?: number;
   /** The genesis timestamp in Unix seconds (anvil `--timestamp`, default 1700000000). */
   timestamp?: number;
+  /** The largest contract code in bytes, or 'unlimited' (anvil `--code-size-limit` / `--disable-code-size-limit`; default 24576, EIP-170; init code may be twice it). */
+  codeSizeLimit?: number | 'unlimited';
   /** An anvil/geth genesis.json the dev network starts from (anvil `--init`): its chain id, alloc and header fields; the dev accounts stay funded. */
   init?: string;
 }
@@ -56,6 +58,9 @@ export function devSeed(options: DevNetworkOptions = {}): Record<string, unknown
     hardfork: options.hardfork ?? 'osaka',
     genesis,
     alloc: fromInit?.alloc ?? {},
+    // As anvil's genesis has the CREATE2 deployer; Multicall3 for viem's and ethers' multicall helpers.
+    predeploys: ['multicall3', 'create2Deployer'],
+    ...(options.codeSizeLimit === undefined ? {} : { codeSizeLimit: options.codeSizeLimit }),
     accounts,
   };
 }

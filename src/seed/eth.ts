@@ -28,6 +28,10 @@ const bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'not a 32-byte hex value
 const LABEL_RE = '@[A-Za-z0-9_-]+';
 const target = z.string().regex(new RegExp(`^(0x[0-9a-fA-F]{40}|${LABEL_RE})$`), 'not a 20-byte address (or an @label of a contract created earlier)');
 
+/** The well-known contracts a seed may put at genesis (src/eth/engine/build/predeploys.ts has their addresses and code). */
+export const PREDEPLOY_NAMES = ['multicall3', 'create2Deployer'] as const;
+export type PredeployName = (typeof PREDEPLOY_NAMES)[number];
+
 export const HARDFORKS = [
   'chainstart',
   'homestead',
@@ -91,9 +95,11 @@ export const TxSpec = z
     data: evenHex.optional().describe('Call data, or the init code of a creation.'),
     artifact: z
       .string()
-      .regex(/^[A-Za-z0-9_]+$/, 'not an artifact name')
+      .regex(/^(?:[A-Za-z0-9_]+|.+\.json)$/, 'not an artifact name or a path to a .json artifact')
       .optional()
-      .describe('A compiled artifact of chains/contracts (`Token` -> chains/contracts/Token.json) to deploy, or whose ABI `function` is looked up in.'),
+      .describe(
+        "A compiled artifact to deploy, or whose ABI `function` is looked up in: a name (`Token` -> the seed's contracts/Token.json, else chains/contracts/Token.json) or a path ending in .json, relative to the seed file: a Hardhat artifact (artifacts/.../X.json) or Foundry's (out/X.sol/X.json).",
+      ),
     function: z.string().min(1).optional().describe('A function to call: a signature `transfer(address,uint256)` or, with `artifact`, a function name.'),
     args: z
       .array(z.unknown())
@@ -162,6 +168,18 @@ export const EthSeed = z
       .strict()
       .prefault({}),
     alloc: z.record(address, AllocAccount).default({}).describe('Genesis accounts, as in a geth genesis alloc.'),
+    predeploys: z
+      .array(z.enum(PREDEPLOY_NAMES))
+      .default([])
+      .describe(
+        'Well-known contracts put at genesis with their real code: multicall3 (Multicall3 at 0xcA11bde05977b3631167028862bE2a173976CA11) and create2Deployer (the CREATE2 deployer at 0x4e59b44847b379578588920ca78fbf26c0b4956c). An alloc entry at the same address wins.',
+      ),
+    codeSizeLimit: z
+      .union([z.number().int().positive(), z.literal('unlimited')])
+      .optional()
+      .describe(
+        "The largest contract code in bytes (EIP-170, default 24576; init code may be twice it, EIP-3860), or 'unlimited': anvil's --code-size-limit / --disable-code-size-limit.",
+      ),
     accounts: DevAccounts.prefault({}).describe('Dev accounts, funded at genesis.'),
     blocks: z.array(SeedBlock).default([]).describe('Blocks after genesis, each really executed.'),
     pending: z.array(TxSpec).default([]).describe('Transactions left in the pending pool, in order.'),
@@ -181,6 +199,12 @@ export const EthSeed = z
       .optional()
       .describe(
         'A geth genesis.json (path relative to this file) to start from instead of genesis, alloc and blocks; its config.chainId gives chainId (if both are given they must be equal).',
+      ),
+    devAccounts: z
+      .boolean()
+      .optional()
+      .describe(
+        'With gethGenesis and no rlpChain: fund the dev accounts (`accounts`) at genesis beside its alloc (an alloc entry wins), as anvil --init keeps them. A genesis.json given as a chain file has it on; false keeps the genesis exactly as geth builds it.',
       ),
     rlpChain: z
       .string()
@@ -206,6 +230,12 @@ export const EthSeed = z
       if (seed.chainId === undefined)
         ctx.addIssue({ code: 'custom', path: ['chainId'], message: 'required (only a seed with gethGenesis takes it from the genesis file)' });
       if (seed.rlpChain !== undefined) ctx.addIssue({ code: 'custom', path: ['rlpChain'], message: 'an rlpChain needs the gethGenesis it starts from' });
+      if (seed.devAccounts !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['devAccounts'], message: 'applies to a gethGenesis seed (other seeds fund their accounts)' });
+      return;
+    }
+    if (seed.devAccounts === true && seed.rlpChain !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['devAccounts'], message: "an rlpChain's blocks start from the genesis as geth builds it: remove devAccounts" });
       return;
     }
     const own = { genesis: Object.keys(seed.genesis).length, alloc: Object.keys(seed.alloc).length, blocks: seed.blocks.length, pending: seed.pending.length };

@@ -141,5 +141,6 @@ function gethGenesisSeed(value: { config: Record<string, unknown> }, path: strin
       .toLowerCase()
       .replace(/[^a-z0-9-]+/g, '-')
       .replace(/^[^a-z0-9]+|-+$/g, '') || 'geth';
-  return parseSeed({ name, kind: 'eth', chainId, gethGenesis: basename(full) }, path, dirname(full));
+  // As anvil --init: the dev accounts are funded beside the alloc (a seed naming gethGenesis keeps geth's genesis exactly).
+  return parseSeed({ name, kind: 'eth', chainId, gethGenesis: basename(full), devAccounts: true }, path, dirname(full));
 }

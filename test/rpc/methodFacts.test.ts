@@ -27,6 +27,9 @@ const TABLES: [string, MethodTable<any>][] = [
  * they were made), node settings and controls that name no account.
  */
 const REVEALS_NONE = new Set([
+  // The node log's switch.
+  'anvil_setLoggingEnabled',
+  'hardhat_setLoggingEnabled',
   // eth: chain, blocks, transactions, receipts, fees, node.
   'eth_chainId',
   'net_version',
@@ -222,10 +225,13 @@ describe('method facts', () => {
       'anvil_getAutomine',
       'anvil_metadata',
       'anvil_nodeInfo',
+      // The node log's switch: printing, not chain or node state.
+      'anvil_setLoggingEnabled',
       'eth_mining',
       'hardhat_dumpState',
       'hardhat_getAutomine',
       'hardhat_metadata',
+      'hardhat_setLoggingEnabled',
     ]);
     for (const name of ['miner_start', 'miner_stop', 'evm_setAutomine', 'anvil_setIntervalMining']) expect(ETH.get(name)!.facts?.persists, name).toBe(true);
   });

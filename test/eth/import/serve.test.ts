@@ -47,11 +47,17 @@ describe('serving imported chains', () => {
     expect(blobBlock.transactions.map((tx) => tx.type)).toContain('eip4844');
   });
 
-  it('serves the genesis of a bare genesis.json, the same block the export starts with', async () => {
+  it("serves a bare genesis.json with the dev accounts funded beside its alloc, as anvil --init (geth's exact genesis: a seed naming gethGenesis)", async () => {
     expect((await call(gw.url('genesis'), 'eth_blockNumber')).result).toBe('0x0');
     const block = (await call(gw.url('genesis'), 'eth_getBlockByNumber', ['0x0', false])).result;
-    expect(block.hash).toBe(fileHashes[0]);
     expect(block.number).toBe('0x0');
+    // The funded accounts change the state root: not the block the export starts with (the 'forks' network serves that one).
+    expect(block.hash).not.toBe(fileHashes[0]);
+    expect((await call(gw.url('forks'), 'eth_getBlockByNumber', ['0x0', false])).result.hash).toBe(fileHashes[0]);
+    const accounts = (await call(gw.url('genesis'), 'eth_accounts')).result as string[];
+    expect(accounts).toHaveLength(10);
+    expect(accounts[0]).toBe('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266');
+    expect((await call(gw.url('genesis'), 'eth_getBalance', [accounts[9], 'latest'])).result).toBe('0x21e19e0c9bab2400000');
   });
 });
 

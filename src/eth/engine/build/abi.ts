@@ -3,7 +3,7 @@
  * (micro-eth-signer's ABI coder). Arguments come from JSON: integers as numbers or strings.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { createContract, deployContract, parseAbiItem } from 'micro-eth-signer/abi.js';
 import { hexToBytes, type PrefixedHexString } from '@ethereumjs/util';
 import { packagePath } from '../../../packageRoot.js';
@@ -27,19 +27,38 @@ export interface Artifact {
   readonly bytecode: string;
 }
 
-/** Loads artifacts by name from the seed's own `contracts/` folder first, then the shipped ones. */
+/** Whether a seed's `artifact` is a path to a user's artifact file (else a name). */
+export const isArtifactPath = (name: string): boolean => name.endsWith('.json');
+
+/**
+ * Loads artifacts by name from the seed's own `contracts/` folder first, then the shipped ones; or by path (ending in
+ * .json) relative to the seed's folder: Hardhat's artifacts (`bytecode` a hex string) and Foundry's (`bytecode.object`).
+ */
 export class Artifacts {
   private readonly cache = new Map<string, Artifact>();
 
-  constructor(private readonly dirs: readonly string[]) {}
+  constructor(
+    private readonly dirs: readonly string[],
+    private readonly baseDir = process.cwd(),
+  ) {}
 
   get(name: string): Artifact {
     const cached = this.cache.get(name);
     if (cached !== undefined) return cached;
-    const file = this.dirs.map((d) => join(d, `${name}.json`)).find((f) => existsSync(f));
+    const file = isArtifactPath(name) ? resolve(this.baseDir, name) : this.dirs.map((d) => join(d, `${name}.json`)).find((f) => existsSync(f));
     if (file === undefined) throw new Error(`no artifact ${name}.json in ${this.dirs.join(' or ')}`);
-    const artifact = JSON.parse(readFileSync(file, 'utf8')) as Artifact;
-    if (!Array.isArray(artifact.abi) || typeof artifact.bytecode !== 'string') throw new Error(`${file} is not a compiled artifact (abi, bytecode)`);
+    let raw: { abi?: unknown; bytecode?: unknown; contractName?: unknown };
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw new Error(`cannot read artifact ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    // Foundry keeps the code under bytecode.object; Hardhat and devgate's own artifacts as a string.
+    const bytecode = typeof raw.bytecode === 'object' && raw.bytecode !== null ? (raw.bytecode as { object?: unknown }).object : raw.bytecode;
+    if (!Array.isArray(raw.abi) || typeof bytecode !== 'string') throw new Error(`${file} is not a compiled artifact (abi, bytecode)`);
+    if (/__\$[0-9a-fA-F]{34}\$__/.test(bytecode)) throw new Error(`${file} needs libraries linked (its bytecode has link placeholders)`);
+    const contractName = typeof raw.contractName === 'string' ? raw.contractName : basename(file, '.json');
+    const artifact: Artifact = { contractName, abi: raw.abi as AbiItem[], bytecode: bytecode.startsWith('0x') ? bytecode : `0x${bytecode}` };
     this.cache.set(name, artifact);
     return artifact;
   }

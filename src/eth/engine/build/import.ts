@@ -14,12 +14,13 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Block } from '@ethereumjs/block';
-import { bytesToHex, equalsBytes } from '@ethereumjs/util';
+import { bigIntToHex, bytesToHex, equalsBytes } from '@ethereumjs/util';
 import type { EthSeed } from '../../../seed/eth.js';
 import { formatIssues, SeedError, type LoadedSeed } from '../../../seed/load.js';
 import { EthChain, type EthChainOptions } from '../chain/chain.js';
 import { GethGenesisFile, gethCommon, gethGenesisHeader, gethState, resolveMergeBlock } from './geth.js';
 import { decodeBlock, encodeChain, peekHeader, splitBlocks } from './rlp.js';
+import { deriveDevAccounts } from './accounts.js';
 
 /** What an import read, and how long it took (for load-time notes). */
 export interface ImportStats {
@@ -38,6 +39,8 @@ export interface GethChainInput {
   readonly chainSource?: string;
   /** The chain id a seed names for this genesis (checked before any block is read), and the seed's name. */
   readonly expect?: { readonly chainId: number; readonly source: string };
+  /** Dev accounts funded at genesis beside the alloc (an alloc entry wins), as anvil --init keeps them; never with a chain file. */
+  readonly devAccounts?: { readonly mnemonic: string; readonly count: number; readonly balance: string | number };
 }
 
 /** Validates a parsed geth genesis.json; errors name the bad field. */
@@ -165,7 +168,11 @@ export async function importGethChain(input: GethChainInput, opts: EthChainOptio
   let chain: EthChain;
   try {
     const common = gethCommon(genesis, { mergeBlock });
-    chain = await EthChain.fromGenesis({ common, state: gethState(genesis), header: gethGenesisHeader(genesis) }, opts);
+    const state = gethState(genesis);
+    const dev = input.devAccounts === undefined || file !== undefined ? undefined : input.devAccounts;
+    const accounts = dev === undefined ? undefined : deriveDevAccounts(dev.mnemonic, dev.count);
+    for (const a of accounts ?? []) state[a.address.toString() as `0x${string}`] ??= [bigIntToHex(BigInt(dev!.balance)), '0x', [], '0x0'];
+    chain = await EthChain.fromGenesis({ common, state, header: gethGenesisHeader(genesis), ...(accounts === undefined ? {} : { accounts }) }, opts);
   } catch (err) {
     throw new SeedError(`invalid geth genesis ${input.genesisSource}: ${(err as Error).message}`);
   }
@@ -180,7 +187,8 @@ export async function importSeedChain(loaded: LoadedSeed, opts: EthChainOptions 
   if (seed.gethGenesis === undefined) throw new SeedError(`seed ${loaded.source} has no gethGenesis`);
   // Without a chainId of its own the seed takes config.chainId; with one, they must agree.
   const expect = seed.chainId === undefined ? undefined : { chainId: seed.chainId, source: loaded.source };
-  return (await importGethFiles(seed.gethGenesis, seed.rlpChain, loaded.baseDir, opts, expect)).chain;
+  const devAccounts = seed.devAccounts === true ? seed.accounts : undefined;
+  return (await importGethFiles(seed.gethGenesis, seed.rlpChain, loaded.baseDir, opts, expect, devAccounts)).chain;
 }
 
 /** Reads a geth genesis file and, if given, a chain file (paths as given, or relative to `baseDir`). */
@@ -190,6 +198,7 @@ export async function importGethFiles(
   baseDir = process.cwd(),
   opts: EthChainOptions = {},
   expect?: GethChainInput['expect'],
+  devAccounts?: GethChainInput['devAccounts'],
 ) {
   const read = (path: string, what: string): Buffer => {
     try {
@@ -206,7 +215,7 @@ export async function importGethFiles(
     throw new SeedError(`geth genesis ${genesisPath} is not valid JSON: ${(err as Error).message}`);
   }
   const chain = chainPath === undefined ? undefined : new Uint8Array(read(chainPath, 'chain file'));
-  return importGethChain({ genesis, genesisSource: genesisPath, chain, chainSource: chainPath, expect }, opts);
+  return importGethChain({ genesis, genesisSource: genesisPath, chain, chainSource: chainPath, expect, devAccounts }, opts);
 }
 
 /** Which genesis header fields differ, to make a genesis mismatch actionable. */

@@ -16,6 +16,8 @@ import { openHeadDraft, openPendingDraft, pendingBlockOf } from '../mining/pendi
 import { SeedTxFactory } from './seedTx.js';
 import { MIN_RAW_TXS_FOR_WORKER, SenderKeys } from './senders.js';
 import { SYSTEM_CONTRACTS } from './systemContracts.js';
+import { PREDEPLOYS } from './predeploys.js';
+import { applyCodeSizeLimit } from './codeSize.js';
 
 const GWEI = 1_000_000_000n;
 /** Pre-merge genesis difficulty when the seed gives none (the ethash minimum, as hardhat uses). */
@@ -26,7 +28,7 @@ const big = (v: string | number | undefined, fallback: bigint): bigint => (v ===
 /** The genesis a seed describes (Common, state with funded dev accounts, header fields), for fromGenesis. */
 export function seedGenesis(loaded: LoadedSeed): GenesisArgs {
   const seed = loaded.seed as EthSeed;
-  const common = seedCommon(seed.chainId!, seed.name, seed.hardfork);
+  const common = applyCodeSizeLimit(seedCommon(seed.chainId!, seed.name, seed.hardfork), seed.codeSizeLimit);
   let accounts;
   try {
     accounts = deriveDevAccounts(seed.accounts.mnemonic, seed.accounts.count);
@@ -64,7 +66,7 @@ export async function buildSeedChain(loaded: LoadedSeed, opts: EthChainOptions):
   const chain = await EthChain.fromGenesis(genesis, opts);
   const { accounts = [] } = genesis;
 
-  const factory = new SeedTxFactory(accounts, new Artifacts([join(loaded.baseDir, 'contracts'), SHIPPED_CONTRACTS]));
+  const factory = new SeedTxFactory(accounts, new Artifacts([join(loaded.baseDir, 'contracts'), SHIPPED_CONTRACTS], loaded.baseDir));
   const senders = startSenderRecovery(seed);
   try {
     return await buildBlocks(chain, seed, factory, fail, senders);
@@ -140,13 +142,17 @@ function reason(err: unknown): string {
 }
 
 /**
- * The seed's alloc plus the dev accounts and the system contracts of the seed's hardfork, as a real
- * node's genesis holds them (an alloc entry for the same address wins).
+ * The seed's alloc plus the dev accounts, its predeploys and the system contracts of the seed's hardfork, as a
+ * real node's genesis holds them (an alloc entry for the same address wins).
  */
 function genesisState(seed: EthSeed, devAddresses: readonly Address[]): GenesisState {
   const state: GenesisState = {};
   for (const c of SYSTEM_CONTRACTS) {
     if (hardforkAtLeast(seed.hardfork, c.since)) state[c.address as PrefixedHexString] = ['0x0', c.code as PrefixedHexString, [], '0x1'];
+  }
+  for (const name of seed.predeploys) {
+    const { address, code, nonce } = PREDEPLOYS[name];
+    state[address as PrefixedHexString] = ['0x0', code as PrefixedHexString, [], nonce as PrefixedHexString];
   }
   const balance = bigIntToHex(BigInt(seed.accounts.balance));
   for (const a of devAddresses) state[a.toString()] = [balance, '0x', [], '0x0'];

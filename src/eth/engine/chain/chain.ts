@@ -292,7 +292,7 @@ export class EthChain {
     if (this.pool.length > 0 && mined.txHashes.length > 0) this.pool = partitionByHash(this.pool, mined.txHashes).kept;
   }
 
-  /** The VM at head, whose state block building changes (the node's drafts; made on first use). */
+  /** The VM at head, whose state block building changes (the node's drafts; made on first use); hooks that watch execution, such as the node log's, attach to it. */
   vmAtHead(): Promise<VM> {
     return (this.headVm ??= createVM({ common: this.common, stateManager: this.headState, blockchain: this.view }));
   }

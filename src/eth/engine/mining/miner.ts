@@ -5,7 +5,7 @@
  * next header's fields; its node (src/eth/node/) mines, on its writer.
  *
  * Block time is deterministic: a block is `step` seconds after its parent (12, or the interval mining
- * period rounded up to whole seconds), plus what evm_increaseTime added since the last block, unless
+ * period rounded up to whole seconds), or what evm_increaseTime added since the last block instead, unless
  * evm_setNextBlockTimestamp or anvil_setBlockTimestampInterval say otherwise. The same seed and the same
  * requests so give the same block hashes on every run, whatever the wall clock says.
  */
@@ -190,7 +190,8 @@ export class Miner {
   /** The header fields of the next block as the controls set them (the pending block shows the same). */
   nextHeader(): NextHeader {
     const parent = this.chain.head().header.timestamp;
-    const timestamp = this.nextTimestamp ?? parent + this.step() + this.increase;
+    // evm_increaseTime's seconds stand in for the block time, as on anvil and hardhat (increaseTime(3600) then mine: 3,600 s, not 3,612).
+    const timestamp = this.nextTimestamp ?? parent + (this.increase > 0n ? this.increase : this.step());
     return {
       timestamp,
       ...(this.coinbase !== undefined ? { coinbase: this.coinbase } : {}),

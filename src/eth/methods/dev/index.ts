@@ -24,6 +24,7 @@ import { anvil_setNonce, hardhat_setNonce } from './anvil_setNonce.js';
 import { anvil_setCode, evm_setAccountCode, hardhat_setCode } from './anvil_setCode.js';
 import { anvil_setStorageAt, hardhat_setStorageAt } from './anvil_setStorageAt.js';
 import { anvil_setCoinbase, hardhat_setCoinbase } from './anvil_setCoinbase.js';
+import { anvil_setLoggingEnabled, hardhat_setLoggingEnabled } from './anvil_setLoggingEnabled.js';
 import { anvil_setChainId } from './anvil_setChainId.js';
 import { anvil_impersonateAccount, hardhat_impersonateAccount } from './anvil_impersonateAccount.js';
 import { anvil_stopImpersonatingAccount, hardhat_stopImpersonatingAccount } from './anvil_stopImpersonatingAccount.js';
@@ -87,6 +88,8 @@ export const DEV_METHODS: readonly MethodDef[] = [
   hardhat_setStorageAt,
   anvil_setCoinbase,
   hardhat_setCoinbase,
+  anvil_setLoggingEnabled,
+  hardhat_setLoggingEnabled,
   anvil_setChainId,
   anvil_impersonateAccount,
   hardhat_impersonateAccount,
