@@ -344,7 +344,8 @@ export class EthNode {
         this.chain.append(m);
         this.events.queue('blockSealed', m);
       }
-      if (dump.editedRoot !== undefined) await this.chain.truncate(this.chain.head().number, dump.editedRoot);
+      // Head's working state moves to the loaded head's root (or its edited root): the appended blocks were not built here.
+      await this.chain.truncate(this.chain.head().number, dump.editedRoot);
       this.chain.setPool(dump.parts.pool);
       adoptDumpControls(this, dump);
       return result;
