@@ -14,10 +14,11 @@ const restoredCacheDir = join(tmpdir(), `devgate-test-cache-${process.pid}`);
  * after the other (~13 min); with both cores the whole suite takes about half as long. Files stay isolated (a fresh
  * module graph each): some tests check module state (the KZG setup not loaded, build facts of src/).
  */
-const shared = { testTimeout: 60_000, hookTimeout: 120_000, pool: 'forks' as const, maxWorkers: 2 };
+const shared = { testTimeout: 60_000, hookTimeout: 120_000, pool: 'forks' as const };
 
 export default defineConfig({
   test: {
+    maxWorkers: 2,
     projects: [
       { test: { ...shared, name: 'built', include: ['test/**/*.test.ts'], env: { DEVGATE_CACHE_DIR: 'off' } } },
       {
