@@ -33,9 +33,11 @@ const STOCK_FILES: Readonly<Record<string, string>> = {
   'vm/dist/esm/requests.js': '4191bd4fae1a47e4',
   // account.ts: Account's own fields (a copy and a comparison that keep a partial account's nulls).
   'util/dist/esm/account.js': '5301330d4b00b5eb',
-  // merkleState.ts: MerkleStateManager's caches, tries, code DB, key prefixes and checkpoint count (the head state's
-  // batch flush, the call-VM pool), its trie's CheckpointDB read and written as it does, and MapDB's Map.
+  // merkleState.ts: MerkleStateManager's caches, tries, code DB, key prefixes, keccak function and checkpoint count
+  // (the head state's batch flush, the call-VM pool, the chain's state readers, the fork's lazy state), its trie's
+  // node-cache size (a fork state's copy), its CheckpointDB read and written as it does, and MapDB's Map.
   'statemanager/dist/esm/merkleStateManager.js': '2e4fcfd5bdf860f3',
+  'mpt/dist/esm/mpt.js': 'b64e9c95e0751f21',
   'mpt/dist/esm/db/checkpointDB.js': '6fc492210cd63983',
   'util/dist/esm/mapDB.js': '3b415d2197a12b2e',
   // common.ts: Common's list of active EIPs (isActivatedEIP through a Set) and its chain parameters (deposit contract).
