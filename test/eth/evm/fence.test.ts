@@ -29,6 +29,8 @@ const STOCK_FILES: Readonly<Record<string, string>> = {
   'evm/dist/esm/opcodes/EIP7928.js': '1294c92cc0f875dd',
   'evm/dist/esm/opcodes/codes.js': '46e6b74f7cff1256',
   'vm/dist/esm/runTx.js': 'e64717c0ff4046a6',
+  // blockBuilder.ts: BlockBuilder's private lists, gas counters, miner value, header data and status check (eth_simulateV1
+  // and mining/draft.ts run transactions outside addTransaction and record them as it does).
   'vm/dist/esm/buildBlock.js': '5c6e6252e0870594',
   'vm/dist/esm/requests.js': '4191bd4fae1a47e4',
   // account.ts: Account's own fields (a copy and a comparison that keep a partial account's nulls).
