@@ -84,30 +84,36 @@ const NOT_FOR_ENGINES = [
   'eth/node/',
 ];
 
-/** Every `_name` member @ethereumjs's own code reads or writes (`this._name`, `x._name` in its ESM builds). */
-function upstreamPrivateNames(): Set<string> {
+/** The texts of @ethereumjs's ESM builds' files whose names end in `ext`. */
+function upstreamTexts(ext: string): string[] {
   const root = fileURLToPath(new URL('../../node_modules/@ethereumjs/', import.meta.url));
-  const names = new Set<string>();
+  const texts: string[] = [];
   const scan = (dir: string): void => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, e.name);
       if (e.isDirectory()) scan(path);
-      else if (e.name.endsWith('.js')) for (const m of readFileSync(path, 'utf8').matchAll(/\b[A-Za-z$][\w$]*\._([A-Za-z]\w*)/g)) names.add(`_${m[1]}`);
+      else if (e.name.endsWith(ext)) texts.push(readFileSync(path, 'utf8'));
     }
   };
   for (const pkg of readdirSync(root)) if (existsSync(join(root, pkg, 'dist/esm'))) scan(join(root, pkg, 'dist/esm'));
-  return names;
+  return texts;
 }
+
+/** Every `_name` member @ethereumjs's own code reads or writes (`this._name`, `x._name` in its ESM builds). */
+const upstreamPrivateNames = (): Set<string> =>
+  new Set(upstreamTexts('.js').flatMap((t) => [...t.matchAll(/\b[A-Za-z$][\w$]*\._([A-Za-z]\w*)/g)].map((m) => `_${m[1]}`)));
 
 const UPSTREAM_PRIVATE = upstreamPrivateNames();
 /** A member access by dot or by a quoted name in brackets. */
 const PRIVATE_ACCESS = /\.(_[A-Za-z]\w*)\b|\[\s*'(_[A-Za-z]\w*)'\s*\]/g;
-/**
- * Folders another change (issue 26's node) is moving right now, whose private accesses (chain/chain.ts and
- * chain/states.ts: `_database`, `_trie`, `_prefixCodeHashes`, `_prefixStorageTrieKeys`; mining/draft.ts: BlockBuilder's
- * `_minerValue`) go behind the fence after it lands (evm/merkleState.ts has the accessors): then remove these.
- */
-const PRIVATE_ACCESS_EXCEPTIONS = ['eth/engine/chain/', 'eth/engine/mining/', 'eth/node/', 'eth/engine/fork/'];
+
+/** Every member @ethereumjs's type declarations mark `private` or `protected` (BlockBuilder's `headerData`, ...). */
+const upstreamDeclaredPrivate = (): Set<string> =>
+  new Set(upstreamTexts('.d.ts').flatMap((t) => [...t.matchAll(/^\s+(?:private|protected)(?:\s+readonly)?\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!)));
+
+const DECLARED_PRIVATE = upstreamDeclaredPrivate();
+/** A value's member read by a quoted name in brackets (`builder['headerData']`; not a type's `Block['header']`). */
+const BRACKET_ACCESS = /(?<![\w$])(?:this|[a-z_$][\w$]*|\))\s*\[\s*'([A-Za-z_$][\w$]*)'\s*\]/g;
 
 describe('the shape of the sources', () => {
   it('has no import cycles', () => {
@@ -136,8 +142,15 @@ describe('the shape of the sources', () => {
 
   it('only the EVM fence touches private members of @ethereumjs objects (`._name` of a name @ethereumjs itself uses)', () => {
     const wrong = files
-      .filter((f) => !rel(f).startsWith('eth/engine/evm/') && !PRIVATE_ACCESS_EXCEPTIONS.some((e) => rel(f).startsWith(e)))
+      .filter((f) => !rel(f).startsWith('eth/engine/evm/'))
       .flatMap((f) => [...text.get(f)!.matchAll(PRIVATE_ACCESS)].filter((m) => UPSTREAM_PRIVATE.has(m[1] ?? m[2]!)).map((m) => `${rel(f)}: ${m[0]}`));
+    expect(wrong).toEqual([]);
+  });
+
+  it("only the EVM fence reads members @ethereumjs declares private or protected by a quoted name (`x['headerData']`)", () => {
+    const wrong = files
+      .filter((f) => !rel(f).startsWith('eth/engine/evm/'))
+      .flatMap((f) => [...text.get(f)!.matchAll(BRACKET_ACCESS)].filter((m) => DECLARED_PRIVATE.has(m[1]!)).map((m) => `${rel(f)}: ${m[0]}`));
     expect(wrong).toEqual([]);
   });
 
@@ -153,6 +166,7 @@ describe('the shape of the sources', () => {
 
   it('sees the imports it checks (a sanity check of the reader)', () => {
     for (const name of ['_caches', '_trie', '_activatedEIPsCache', '_codeAddress', '_nonce', '_database']) expect(UPSTREAM_PRIVATE.has(name), name).toBe(true);
+    for (const name of ['headerData', 'transactionResults', 'checkStatus', 'keccakFunction', '_opts']) expect(DECLARED_PRIVATE.has(name), name).toBe(true);
 
     expect(graph.get('eth/network.ts')).toContain('cache/chainCache.ts');
     expect(graph.get('eth/node/node.ts')).toContain('eth/node/writer.ts');

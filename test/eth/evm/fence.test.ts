@@ -29,13 +29,17 @@ const STOCK_FILES: Readonly<Record<string, string>> = {
   'evm/dist/esm/opcodes/EIP7928.js': '1294c92cc0f875dd',
   'evm/dist/esm/opcodes/codes.js': '46e6b74f7cff1256',
   'vm/dist/esm/runTx.js': 'e64717c0ff4046a6',
+  // blockBuilder.ts: BlockBuilder's private lists, gas counters, miner value, header data and status check (eth_simulateV1
+  // and mining/draft.ts run transactions outside addTransaction and record them as it does).
   'vm/dist/esm/buildBlock.js': '5c6e6252e0870594',
   'vm/dist/esm/requests.js': '4191bd4fae1a47e4',
   // account.ts: Account's own fields (a copy and a comparison that keep a partial account's nulls).
   'util/dist/esm/account.js': '5301330d4b00b5eb',
-  // merkleState.ts: MerkleStateManager's caches, tries, code DB, key prefixes and checkpoint count (the head state's
-  // batch flush, the call-VM pool), its trie's CheckpointDB read and written as it does, and MapDB's Map.
+  // merkleState.ts: MerkleStateManager's caches, tries, code DB, key prefixes, keccak function and checkpoint count
+  // (the head state's batch flush, the call-VM pool, the chain's state readers, the fork's lazy state), its trie's
+  // node-cache size (a fork state's copy), its CheckpointDB read and written as it does, and MapDB's Map.
   'statemanager/dist/esm/merkleStateManager.js': '2e4fcfd5bdf860f3',
+  'mpt/dist/esm/mpt.js': 'b64e9c95e0751f21',
   'mpt/dist/esm/db/checkpointDB.js': '6fc492210cd63983',
   'util/dist/esm/mapDB.js': '3b415d2197a12b2e',
   // common.ts: Common's list of active EIPs (isActivatedEIP through a Set) and its chain parameters (deposit contract).

@@ -19,6 +19,7 @@ import { resolveTag } from './tags.js';
 import type { BlockId, ChainParts, DevAccount, EthChainOptions, GenesisArgs, MinedBlock, PendingTx, TxLookup } from './types.js';
 import { ChainEvents } from './events.js';
 import { ChainStates } from './states.js';
+import { accountNodeMap } from '../evm/merkleState.js';
 
 export type { ChainParts, EthChainOptions, GenesisArgs, MineResult, NextHeader, SkippedTx } from './types.js';
 
@@ -111,9 +112,9 @@ export class EthChain {
 
   /** The parts `restore` takes (the node store is shared, not copied: encode it before the chain moves on). */
   parts(): ChainParts {
-    const db = this.headState['_trie'].database().db as unknown as { _database?: Map<string, Uint8Array> };
-    if (!(db._database instanceof Map)) throw new Error('the state is not kept in an in-memory node store');
-    return { common: this.common, nodes: db._database, blocks: this.mined, pool: this.pool, accounts: this.accounts };
+    const nodes = accountNodeMap(this.headState) as Map<string, Uint8Array> | undefined;
+    if (nodes === undefined) throw new Error('the state is not kept in an in-memory node store');
+    return { common: this.common, nodes, blocks: this.mined, pool: this.pool, accounts: this.accounts };
   }
 
   get chainId(): bigint {

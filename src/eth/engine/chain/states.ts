@@ -10,6 +10,7 @@ import type { Account, Address } from '@ethereumjs/util';
 import { bytesToHex } from '@ethereumjs/util';
 import { createVM, type VM } from '@ethereumjs/vm';
 import { CallVms } from '../exec/callVms.js';
+import { accountNodeMap, accountTrie, keyPrefixes, stateKeccak } from '../evm/merkleState.js';
 import { ReadStates, VmPool } from '../exec/vmPool.js';
 import type { ChainView } from './chainView.js';
 import type { MinedBlock } from './types.js';
@@ -75,12 +76,11 @@ export class ChainStates {
 
   /** Reads of committed state shared per root (accounts, slots, code), for call VMs and the state readers; made on first use. */
   rootReads(): CallVms {
-    const head = this.src.headState as unknown as { _prefixCodeHashes: boolean; keccakFunction: (b: Uint8Array) => Uint8Array };
-    const db = this.src.headState['_trie'].database().db as unknown as { _database: Map<string, Uint8Array> };
+    const head = this.src.headState;
     return (this.callReads ??= new CallVms({
-      nodes: db._database,
-      prefixCodeHashes: head._prefixCodeHashes,
-      keccak: head.keccakFunction,
+      nodes: accountNodeMap(head) as Map<string, Uint8Array>,
+      prefixCodeHashes: keyPrefixes(head).codeHashes,
+      keccak: stateKeccak(head),
       view: this.src.view,
       commonAt: this.src.commonAt,
       rootOf: this.src.rootOf,
@@ -129,12 +129,13 @@ export class ChainStates {
   private async readOnlyState(block: MinedBlock): Promise<MerkleStateManager> {
     if (this.lazy) return this.stateAt(block);
     const head = this.src.headState;
-    const trie = head['_trie'].shallowCopy(false);
+    const trie = accountTrie(head).shallowCopy(false);
+    const prefixes = keyPrefixes(head);
     const state = new MerkleStateManager({
       common: head.common,
       trie,
-      prefixCodeHashes: head['_prefixCodeHashes'],
-      prefixStorageTrieKeys: head['_prefixStorageTrieKeys'],
+      prefixCodeHashes: prefixes.codeHashes,
+      prefixStorageTrieKeys: prefixes.storageTrieKeys,
     });
     await state.setStateRoot(this.src.rootOf(block));
     return state;

@@ -39,8 +39,16 @@ export async function openBuilder(builder: BlockBuilder): Promise<void> {
 
 /** Appends a run transaction and its result to the builder (what addTransaction does after runTx). */
 export function recordTransaction(builder: BlockBuilder, tx: TypedTransaction, result: RunTxResult): void {
+  (builder as unknown as BuilderInternals).transactions.push(tx);
+  recordResult(builder, result);
+}
+
+/**
+ * Appends a run transaction's result to the builder and adds up its gas and miner value (addTransaction after runTx),
+ * leaving the builder's list of transactions as it is (mining/draft.ts keeps the block's transactions itself).
+ */
+export function recordResult(builder: BlockBuilder, result: RunTxResult): void {
   const b = builder as unknown as BuilderInternals;
-  b.transactions.push(tx);
   b.transactionResults.push(result);
   if (b.vm.common.isActivatedEIP(8037) && result.txRegularGas !== undefined) {
     b.blockRegularGasUsed += result.txRegularGas;
@@ -55,6 +63,40 @@ export function recordTransaction(builder: BlockBuilder, tx: TypedTransaction, r
 
 /** The gas the builder's block has used so far. */
 export const builderGasUsed = (builder: BlockBuilder): bigint => (builder as unknown as BuilderInternals).gasUsed;
+
+/** What the builder's transactions paid the block's fee recipient so far (its miner value: tips). */
+export const builderMinerValue = (builder: BlockBuilder): bigint => (builder as unknown as BuilderInternals)._minerValue;
+
+/** The results of the transactions the builder has recorded, in order (its receipts' source). */
+export const builderResults = (builder: BlockBuilder): readonly RunTxResult[] => (builder as unknown as BuilderInternals).transactionResults;
+
+/** The builder's header fields as its constructor completed them (gas limit, base fee, blob gas...), for blocks made alike. */
+export const builderHeaderData = (builder: BlockBuilder): HeaderData => (builder as unknown as { headerData: HeaderData }).headerData;
+
+/** Throws as addTransaction does when the builder is no longer open (built or reverted). */
+export function checkBuilderOpen(builder: BlockBuilder): void {
+  (builder as unknown as { checkStatus(): void }).checkStatus();
+}
+
+/**
+ * builder.addTransaction(tx) with the builder's list of earlier transactions set to `shown` for the call (addTransaction
+ * makes a Block of them; EIP-7928 needs their count) and emptied after; gives the result and the builder's own copy of
+ * `tx` (a blob transaction without its blobs, as blocks hold it).
+ */
+export async function addShowing(
+  builder: BlockBuilder,
+  shown: TypedTransaction[],
+  tx: TypedTransaction,
+): Promise<{ result: RunTxResult; added: TypedTransaction }> {
+  const b = builder as unknown as BuilderInternals;
+  b.transactions = shown;
+  try {
+    const result = await builder.addTransaction(tx);
+    return { result, added: b.transactions[b.transactions.length - 1]! };
+  } finally {
+    b.transactions = [];
+  }
+}
 
 /**
  * builder.build() for transactions made under another Common than the block's (eth_simulateV1's calls may carry

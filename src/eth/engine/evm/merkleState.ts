@@ -1,8 +1,10 @@
 /**
  * What devgate reads and changes inside @ethereumjs's MerkleStateManager (`statemanager/dist/esm/merkleStateManager.js`),
- * its trie's CheckpointDB (`mpt/dist/esm/db/checkpointDB.js`) and MapDB (`util/dist/esm/mapDB.js`), for the head state
- * manager's batch flush (state/headState.ts) and the call-VM pool (exec/vmPool.ts). One accessor per member, so an
- * upgrade that renames or changes one is one place to look (the fence test pins those files).
+ * its trie (`mpt/dist/esm/mpt.js`), the trie's CheckpointDB (`mpt/dist/esm/db/checkpointDB.js`) and MapDB
+ * (`util/dist/esm/mapDB.js`), for the head state manager's batch flush (state/headState.ts), the call-VM pool
+ * (exec/vmPool.ts), the chain's state readers and parts (chain/states.ts, chain/chain.ts) and the fork's lazy state
+ * (fork/forkBase.ts, fork/forkStateManager.ts). One accessor per member, so an upgrade that renames or changes one is
+ * one place to look (the fence test pins those files).
  */
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import type { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
@@ -18,6 +20,7 @@ interface MerkleInternals {
   _prefixStorageTrieKeys: boolean;
   _checkpointCount: number;
   _getCodeDB(): DB;
+  keccakFunction: (bytes: Uint8Array) => Uint8Array;
 }
 
 const internals = (sm: MerkleStateManager) => sm as unknown as MerkleInternals;
@@ -48,6 +51,11 @@ export function keyPrefixes(sm: MerkleStateManager): { codeHashes: boolean; stor
   return { codeHashes: s._prefixCodeHashes, storageTrieKeys: s._prefixStorageTrieKeys };
 }
 
+/** The hash function the state manager hashes addresses and code with (its Common's keccak256 or the default). */
+export function stateKeccak(sm: MerkleStateManager): (bytes: Uint8Array) => Uint8Array {
+  return internals(sm).keccakFunction;
+}
+
 /** How many checkpoints are open (a state manager with none left open may be reused). */
 export function openCheckpoints(sm: unknown): number | undefined {
   return (sm as Partial<MerkleInternals>)._checkpointCount;
@@ -56,6 +64,17 @@ export function openCheckpoints(sm: unknown): number | undefined {
 /** The Map a MapDB keeps its entries in (keys unprefixed hex). */
 export function mapOfMapDB(db: MapDB<string, Uint8Array | string>): Map<string, Uint8Array | string> {
   return (db as unknown as { _database: Map<string, Uint8Array | string> })._database;
+}
+
+/** The Map the account trie keeps its nodes in (keys unprefixed hex), or undefined when its database is not a MapDB. */
+export function accountNodeMap(sm: MerkleStateManager): Map<string, Uint8Array | string> | undefined {
+  const store = checkpointStoreOf(sm);
+  return store === undefined ? undefined : mapOfMapDB(store.db);
+}
+
+/** The node-cache size a trie was made with (a copy with the same cache passes it on). */
+export function trieCacheSize(trie: MerklePatriciaTrie): number {
+  return (trie as unknown as { _opts: { cacheSize: number } })._opts.cacheSize;
 }
 
 /** A trie's CheckpointDB over a MapDB: its open checkpoints (oldest first) and the MapDB under them. */

@@ -9,6 +9,7 @@ import { type Common, Mainnet, Sepolia } from '@ethereumjs/common';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches } from '@ethereumjs/statemanager';
 import { bytesToHex, MapDB, ValueEncoding } from '@ethereumjs/util';
+import { mapOfMapDB } from '../evm/merkleState.js';
 import { seedCommon } from '../exec/common.js';
 import { ForkDiskCache } from './forkCache.js';
 import { ForkHistory } from './forkHistory.js';
@@ -65,7 +66,7 @@ export async function openFork(options: ForkOptions): Promise<ForkBase> {
     );
   }
   const db = new MapDB<string, Uint8Array>();
-  const nodes = (db as unknown as { _database: Map<string, Uint8Array | string> })._database;
+  const nodes = mapOfMapDB(db);
   cache?.loadState(nodes, keccak256);
   const state = new ForkState({ upstream, blockNumber, nodes, cache, maxSearchNibbles: options.maxSearchNibbles });
   const trie = new MerklePatriciaTrie({ useKeyHashing: true, common, db, valueEncoding: ValueEncoding.Bytes });

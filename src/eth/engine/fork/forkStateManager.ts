@@ -6,6 +6,7 @@
  */
 import type { MerkleStateManagerOpts } from '@ethereumjs/statemanager';
 import { type Account, type Address, unpadBytes } from '@ethereumjs/util';
+import { accountTrie, stateCaches, trieCacheSize } from '../evm/merkleState.js';
 import { HeadStateManager } from '../state/headState.js';
 import type { ForkState } from './forkState.js';
 
@@ -20,7 +21,7 @@ export class ForkStateManager extends HeadStateManager {
   }
 
   override async getAccount(address: Address): Promise<Account | undefined> {
-    if (this._caches?.account?.get(address) === undefined) await this.fork.ensureAccount(this._trie.root(), address.bytes);
+    if (stateCaches(this)?.account?.get(address) === undefined) await this.fork.ensureAccount(accountTrie(this).root(), address.bytes);
     return super.getAccount(address);
   }
 
@@ -32,12 +33,12 @@ export class ForkStateManager extends HeadStateManager {
 
   override async deleteAccount(address: Address): Promise<void> {
     await this.getAccount(address);
-    await this.fork.ensureDeletable({ kind: 'accounts' }, this._trie.root(), address.bytes);
+    await this.fork.ensureDeletable({ kind: 'accounts' }, accountTrie(this).root(), address.bytes);
     return super.deleteAccount(address);
   }
 
   override async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
-    if (key.length === 32 && this._caches?.storage?.get(address, key) === undefined) await this.ensureSlot(address, key);
+    if (key.length === 32 && stateCaches(this)?.storage?.get(address, key) === undefined) await this.ensureSlot(address, key);
     return super.getStorage(address, key);
   }
 
@@ -52,7 +53,7 @@ export class ForkStateManager extends HeadStateManager {
   }
 
   override async getCode(address: Address): Promise<Uint8Array> {
-    if (this._caches?.code?.get(address) === undefined) {
+    if (stateCaches(this)?.code?.get(address) === undefined) {
       const account = await this.getAccount(address);
       if (account?.isContract()) await this.fork.ensureCode(address.bytes, account.codeHash);
     }
@@ -72,9 +73,10 @@ export class ForkStateManager extends HeadStateManager {
   override shallowCopy(downlevelCaches = true): ForkStateManager {
     const common = this.common.copy();
     common.setHardfork(this.common.hardfork());
-    const cacheSize = downlevelCaches ? 0 : (this._trie as unknown as { _opts: { cacheSize: number } })._opts.cacheSize;
+    const trie = accountTrie(this);
+    const cacheSize = downlevelCaches ? 0 : trieCacheSize(trie);
     return new ForkStateManager(
-      { ...this.opts, common, trie: this._trie.shallowCopy(false, { cacheSize }), caches: this._caches?.shallowCopy(downlevelCaches) },
+      { ...this.opts, common, trie: trie.shallowCopy(false, { cacheSize }), caches: stateCaches(this)?.shallowCopy(downlevelCaches) },
       this.fork,
     );
   }

@@ -11,7 +11,16 @@ import { encodeReceipt, runTx, type BlockBuilder, type RunTxResult, type VM } fr
 import { minedBlock, storedReceipts } from '../chain/receipts.js';
 import { TrieWriter } from '../state/trieWriter.js';
 import type { MinedBlock } from '../chain/types.js';
-import { openBlockBuilder } from '../evm/blockBuilder.js';
+import {
+  addShowing,
+  builderHeaderData,
+  builderMinerValue,
+  builderResults,
+  checkBuilderOpen,
+  openBlockBuilder,
+  openBuilder,
+  recordResult,
+} from '../evm/blockBuilder.js';
 
 /** Header fields of the child of `parent` at `timestamp`; the rest (base fee, gas limit, blob gas) buildBlock derives. */
 export function nextHeaderData(parent: Block, timestamp: bigint, coinbase: Address | undefined): HeaderData {
@@ -38,16 +47,6 @@ export function headerDataFor(
   return data;
 }
 
-/** The BlockBuilder's own bookkeeping, which the draft keeps up when it runs a transaction itself (see add). */
-interface BuilderState {
-  transactions: TypedTransaction[];
-  transactionResults: RunTxResult[];
-  gasUsed: bigint;
-  _minerValue: bigint;
-  checkpointed: boolean;
-  checkStatus(): void;
-}
-
 /**
  * The builder's transaction and receipt tries computed with a TrieWriter (the same roots; @ethereumjs
  * writes each entry through a full trie put, which costs more than running the transactions), of
@@ -61,7 +60,7 @@ function fastRoots(builder: BlockBuilder, vm: VM, txs: () => readonly TypedTrans
       hash,
     );
   builder.receiptTrie = async () => {
-    const results = builder['transactionResults'] as RunTxResult[];
+    const results = builderResults(builder);
     return TrieWriter.root(
       results.map((r, i) => [RLP.encode(i), encodeReceipt(r.receipt, txs()[i]!.type)]),
       hash,
@@ -99,7 +98,7 @@ export class BlockDraft {
     const blockOpts = { putBlockIntoBlockchain: false, ...(pow ? { calcDifficultyFromHeader: parent.block.header } : {}) };
     const withdrawals = vm.common.isActivatedEIP(4895) ? [...blockWithdrawals] : undefined;
     const builder = await openBlockBuilder(vm, { parentBlock: parent.block, headerData, withdrawals, blockOpts });
-    const fullHeader = builder['headerData'] as HeaderData;
+    const fullHeader = builderHeaderData(builder);
     const context = () =>
       createBlock({ header: fullHeader, withdrawals }, { common: vm.common, ...(pow ? { calcDifficultyFromHeader: parent.block.header } : {}) });
     const draft = new BlockDraft(vm, parent, context, builder);
@@ -129,33 +128,23 @@ export class BlockDraft {
    */
   private async addToBuilder(tx: TypedTransaction): Promise<RunTxResult> {
     const common = this.vm.common;
-    const state = this.builder as unknown as BuilderState;
-    if (tx.type === 3 || common.isActivatedEIP(7928) || common.isActivatedEIP(8037)) return this.addThroughBuilder(tx, state);
-    state.checkStatus();
-    if (!state.checkpointed) {
-      await this.vm.evm.journal.checkpoint();
-      state.checkpointed = true;
-    }
-    if (tx.gasLimit > this.context.header.gasLimit - state.gasUsed) throw new Error('tx has a higher gas limit than the remaining gas in the block');
-    const result = await runTx(this.vm, { tx, block: this.context, blockGasUsed: state.gasUsed });
+    const builder = this.builder;
+    if (tx.type === 3 || common.isActivatedEIP(7928) || common.isActivatedEIP(8037)) return this.addThroughBuilder(tx);
+    checkBuilderOpen(builder);
+    await openBuilder(builder);
+    if (tx.gasLimit > this.context.header.gasLimit - builder.gasUsed) throw new Error('tx has a higher gas limit than the remaining gas in the block');
+    const result = await runTx(this.vm, { tx, block: this.context, blockGasUsed: builder.gasUsed });
     this.txs.push(tx);
-    state.transactionResults.push(result);
-    state.gasUsed += result.blockGasSpent;
-    state._minerValue += result.minerValue;
+    recordResult(builder, result);
     return result;
   }
 
   /** The builder's addTransaction, shown the transactions so far only where it needs them (EIP-7928: their count). */
-  private async addThroughBuilder(tx: TypedTransaction, state: BuilderState): Promise<RunTxResult> {
-    state.transactions = this.vm.common.isActivatedEIP(7928) ? [...this.txs] : [];
-    try {
-      const result = await this.builder.addTransaction(tx);
-      // The builder's own copy (a blob tx without its blobs, as blocks hold it).
-      this.txs.push(state.transactions[state.transactions.length - 1]!);
-      return result;
-    } finally {
-      state.transactions = [];
-    }
+  private async addThroughBuilder(tx: TypedTransaction): Promise<RunTxResult> {
+    const { result, added } = await addShowing(this.builder, this.vm.common.isActivatedEIP(7928) ? [...this.txs] : [], tx);
+    // The builder's own copy (a blob tx without its blobs, as blocks hold it).
+    this.txs.push(added);
+    return result;
   }
 
   /** Seals the block (rewards, roots) and gives it (not yet on any chain). */
@@ -165,7 +154,7 @@ export class BlockDraft {
 
   /** What the transactions paid the block's fee recipient so far (the builder's miner value: tips). */
   get minerValue(): bigint {
-    return (this.builder as unknown as BuilderState)._minerValue;
+    return builderMinerValue(this.builder);
   }
 
   /** Seals the block as seal() does, and gives its EIP-7685 requests too (none before Prague). */
