@@ -86,7 +86,7 @@ export interface Gateway {
   contracts(network: string): Readonly<Record<string, string>>;
   /**
    * Dump and load: the state of every network as devgate's state file (blocks, receipts, state, pool, mining settings;
-   * README "Dump and load"), also written atomically to `file` if given. @example writeFileSync('s.bin', await gw.dumpState())
+   * docs/persistence.md "Dump and load"), also written atomically to `file` if given. @example writeFileSync('s.bin', await gw.dumpState())
    */
   dumpState(file?: string): Promise<Uint8Array>;
   /** What the start state file (`state` option) loaded, one line per network; empty when nothing was loaded. */
