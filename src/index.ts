@@ -17,6 +17,7 @@ import { loadKeysFile, OPEN_KEYS, parseKeys } from './gateway/policy/keys.js';
 import { checkRollupL1Networks, createNetwork, type Network, type NetworkInfo } from './network.js';
 import type { RollupChain } from './rollup/engine/chain.js';
 import type { EthEngine } from './eth/context.js';
+import type { EthNetwork as EthNetworkImpl } from './eth/network.js';
 import { cacheDir, hasCachedChain } from './cache/chainCache.js';
 import { ethNetwork, rollupNetwork, type EthNetwork, type RollupNetwork } from './handles.js';
 import { packagePath } from './packageRoot.js';
@@ -119,7 +120,10 @@ function explorerSettings(seeds: readonly LoadedSeed[]): ExplorerSettings {
 async function startLog(target: LogTarget, networks: readonly Network[], bare: string | undefined): Promise<NodeLog> {
   const log = new NodeLog(target);
   const eth = networks.filter((n) => n.kind === 'eth');
-  for (const n of eth) await log.watch((n.engine as EthEngine).chain, eth.length > 1 && n.name !== bare ? n.name : undefined);
+  for (const n of eth) {
+    const label = eth.length > 1 && n.name !== bare ? n.name : undefined;
+    await log.watch((n.engine as EthEngine).chain, label, (n as EthNetworkImpl).methods);
+  }
   return log;
 }
 
