@@ -88,7 +88,7 @@ export function terminalTable(results: BenchResults): string {
   return [line(all[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...all.slice(1).map(line)].join('\n');
 }
 
-/** The figures, startup and memory as Markdown, for README.md. */
+/** The figures, startup and memory as Markdown, for docs/bench-analysis.md ("Latest results"). */
 export function markdown(results: BenchResults): string {
   const m = results.machine;
   const out = [

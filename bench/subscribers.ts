@@ -302,7 +302,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   });
 }
 
-/** The figures of both servers as a Markdown table, for README.md. */
+/** The figures of both servers as a Markdown table, for docs/bench-analysis.md. */
 export function subscribersMarkdown(results: Record<string, SubscriberFigures>): string {
   const head =
     '| subscribers | server | phase | blocks / logs | notifications/s | head p50 / p99 ms | log p50 / p99 ms | fan-out spread p50 / p99 ms | all in order | RSS before / with / after MB |';

@@ -300,7 +300,7 @@ function devFlags(args: Record<string, unknown>): { dev?: Record<string, unknown
     if (!(Number.isFinite(n) && n >= 0)) return { error: `--balance must be a number of ether, got ${JSON.stringify(args.balance)}` };
     dev.balance = n;
   }
-  // Checked by start() against the hardforks devgate knows (README "The command")
+  // Checked by start() against the hardforks devgate knows (docs/cli.md "The command")
   if (args.hardfork !== undefined) dev.hardfork = args.hardfork;
   if (args.mnemonic !== undefined) dev.mnemonic = args.mnemonic;
   if (args.init !== undefined) dev.init = args.init;

@@ -121,7 +121,7 @@ export interface RollupNetwork {
   revert(id: bigint): boolean;
   /** Goes back to the chain as served at start and forgets every snapshot (devnet_restart). */
   restart(): void;
-  /** The chain as devnet_dump answers it (README "Rollup network rules", Dump and load). @example const d = gw.rollup('starknet-mainnet').dump() */
+  /** The chain as devnet_dump answers it (docs/rollup.md, "Dump and load"). @example const d = gw.rollup('starknet-mainnet').dump() */
   dump(): DumpAnswer;
   /** Puts a dump of this network back (devnet_load); throws, changing nothing, for anything else. @example gw.rollup('starknet-mainnet').load(d) */
   load(dump: unknown): void;

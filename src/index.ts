@@ -17,6 +17,7 @@ import { loadKeysFile, OPEN_KEYS, parseKeys } from './gateway/policy/keys.js';
 import { checkRollupL1Networks, createNetwork, type Network, type NetworkInfo } from './network.js';
 import type { RollupChain } from './rollup/engine/chain.js';
 import type { EthEngine } from './eth/context.js';
+import type { EthNetwork as EthNetworkImpl } from './eth/network.js';
 import { cacheDir, hasCachedChain } from './cache/chainCache.js';
 import { ethNetwork, rollupNetwork, type EthNetwork, type RollupNetwork } from './handles.js';
 import { packagePath } from './packageRoot.js';
@@ -86,7 +87,7 @@ export interface Gateway {
   contracts(network: string): Readonly<Record<string, string>>;
   /**
    * Dump and load: the state of every network as devgate's state file (blocks, receipts, state, pool, mining settings;
-   * README "Dump and load"), also written atomically to `file` if given. @example writeFileSync('s.bin', await gw.dumpState())
+   * docs/persistence.md "Dump and load"), also written atomically to `file` if given. @example writeFileSync('s.bin', await gw.dumpState())
    */
   dumpState(file?: string): Promise<Uint8Array>;
   /** What the start state file (`state` option) loaded, one line per network; empty when nothing was loaded. */
@@ -119,7 +120,10 @@ function explorerSettings(seeds: readonly LoadedSeed[]): ExplorerSettings {
 async function startLog(target: LogTarget, networks: readonly Network[], bare: string | undefined): Promise<NodeLog> {
   const log = new NodeLog(target);
   const eth = networks.filter((n) => n.kind === 'eth');
-  for (const n of eth) await log.watch((n.engine as EthEngine).chain, eth.length > 1 && n.name !== bare ? n.name : undefined);
+  for (const n of eth) {
+    const label = eth.length > 1 && n.name !== bare ? n.name : undefined;
+    await log.watch((n.engine as EthEngine).chain, label, (n as EthNetworkImpl).methods);
+  }
   return log;
 }
 

@@ -27,7 +27,7 @@ export interface CacheOptions {
   dir: string;
 }
 
-/** Dump and load (README "Dump and load"): where state is loaded from at start and dumped to. */
+/** Dump and load (docs/persistence.md "Dump and load"): where state is loaded from at start and dumped to. */
 export interface StateOptions {
   /** A state file loaded at start (devgate's, or anvil's JSON); it must exist. */
   load?: string;
@@ -53,7 +53,7 @@ export interface StartOptions {
   /** Largest HTTP body and WebSocket message in bytes (default 5 MB); `limits.maxBodyBytes` wins. */
   maxBodyBytes?: number;
   /**
-   * API keys and plans: a keys file path or a keys object of the same shape (see README "Keys, plans and limits").
+   * API keys and plans: a keys file path or a keys object of the same shape (see docs/limits.md).
    * Default: open, any well-formed key, no rate or daily limit (the `unlimited` plan).
    */
   keys?: string | Record<string, unknown>;
@@ -64,7 +64,10 @@ export interface StartOptions {
   adminToken?: string;
   /** Request and connection limits (batch, sizes, timeouts, heavy calls, WebSocket liveness); each documented on `GatewayLimits`. */
   limits?: Partial<GatewayLimits>;
-  /** Built chains are cached on disk (default on, in the cache directory; off under vitest); false: always build. */
+  /**
+   * Built chains are cached on disk (default on, in the cache directory, under vitest too: docs/persistence.md "Cache of
+   * built chains"); false: always build.
+   */
   cache?: false | CacheOptions;
   /** How eth networks mine: automine (default), interval (`blockTime` seconds), or manual (`automine: false`). */
   mining?: MiningOptions;
@@ -84,7 +87,7 @@ export interface StartOptions {
   /**
    * Keep every eth network's chain (blocks, receipts, trie nodes, pool, mining settings) in this directory, durably:
    * each block is written before it is answered, and the next start with the same seeds restores the chain from it
-   * (see README "Data directory"). Default: in memory only.
+   * (see docs/persistence.md "Data directory"). Default: in memory only.
    */
   dataDir?: string;
   /** devgate's clock (default: wall time); tests pass a `ManualClock` to drive rate windows, outages, interval mining and filter expiry. */

@@ -112,7 +112,7 @@ function describeGo(value: unknown): string {
 /**
  * The block of a debug_getRaw* request, found as geth finds it: by hash straight in the chain, by number or tag
  * through the chain's blocks. The pending block is not in the chain (geth looks its hash up and fails): none.
- * None is null for the methods (SPEC 7), where geth answers `"0x"`, an error or `[]` (README: deliberate differences).
+ * None is null for the methods (SPEC 7), where geth answers `"0x"`, an error or `[]` (docs/differences.md "From geth").
  */
 export async function rawRequestBlock(chain: EthChain, sel: BlockSelector): Promise<MinedBlock | undefined> {
   if ('hash' in sel) return chain.blockByHash(sel.hash);

@@ -1,16 +1,17 @@
 /**
  * The node log, as anvil prints it after its banner: for each sealed block, each transaction's hash, the contract
  * it created, its gas and why it failed, preceded by the text of the console.log calls it made; then the block's
- * number, hash and time. One log serves a gateway; `anvil_setLoggingEnabled` turns it off and on (off, nothing is
- * attached to any chain or VM, so a send costs what it costs without a log).
+ * number, hash and time; and the console.log calls of each eth_call and eth_estimateGas run. One log serves a
+ * gateway; `anvil_setLoggingEnabled` turns it off and on (off, nothing is attached to any chain or VM, so a send or
+ * a call costs what it costs without a log).
  *
  * The block events come from the chain (`blockSealed`); console.log calls and transaction results from a watcher
- * on the VM blocks are built on (src/eth/engine/evm/consoleLog.ts).
+ * on the VM blocks are built on, and from the call path's runs (src/eth/engine/evm/consoleLog.ts).
  */
 import { bytesToHex, toChecksumAddress } from '@ethereumjs/util';
 import type { EthChain } from '../eth/engine/chain/chain.js';
 import type { MinedBlock } from '../eth/engine/chain/types.js';
-import { watchConsole, type TxOutcome } from '../eth/engine/evm/consoleLog.js';
+import { MAX_CONSOLE_BYTES, watchCalls, watchConsole, type TxOutcome } from '../eth/engine/evm/consoleLog.js';
 import { decodeRevertReason } from '../eth/engine/exec/call.js';
 import { consoleLogText } from './console.js';
 
@@ -23,8 +24,15 @@ interface TxRecord {
   readonly outcome: TxOutcome;
 }
 
+/** What the log needs of a network's method table: to be told the name of each call (src/rpc/dispatch.ts). */
+export interface ObservedMethods {
+  observe(observer: ((method: string) => void) | undefined): void;
+}
+
 interface Watched {
   readonly chain: EthChain;
+  /** The network's method table, whose calls' names the log prints (as anvil prints each request's method). */
+  readonly methods: ObservedMethods | undefined;
   /** Printed in each block's lines when the gateway logs more than one network. */
   readonly label: string | undefined;
   detach?: () => void;
@@ -46,9 +54,13 @@ export class NodeLog {
 
   constructor(private readonly target: LogTarget) {}
 
-  /** Logs the blocks `chain` seals; `label` names it in each block's lines (several networks in one log). */
-  async watch(chain: EthChain, label?: string): Promise<void> {
-    const w: Watched = { chain, label };
+  /**
+   * Logs the blocks `chain` seals, the console.log calls of its eth_call and eth_estimateGas runs, and the method
+   * of each call `methods` answers; `label` names the network in each block's lines and after each method (several
+   * networks in one log).
+   */
+  async watch(chain: EthChain, label?: string, methods?: ObservedMethods): Promise<void> {
+    const w: Watched = { chain, label, methods };
     this.watched.push(w);
     logs.set(chain, this);
     if (this.enabled) await this.attach(w);
@@ -86,23 +98,42 @@ export class NodeLog {
     const vm = await w.chain.vmAtHead();
     if (!this.enabled || w.detach !== undefined) return;
     let calls: string[] = [];
+    let [bytes, dropped] = [0, 0];
     const records = new Map<object, TxRecord>();
     const stopVm = watchConsole(vm, {
-      console: (data) => calls.push(consoleLogText(data) ?? `console.log with unknown calldata ${bytesToHex(data)}`),
+      console: (data) => {
+        bytes += data.length;
+        if (bytes <= MAX_CONSOLE_BYTES) calls.push(consoleLine(data));
+        else dropped++;
+      },
       txDone: (outcome) => {
+        if (dropped > 0) calls.push(droppedLine(dropped));
         records.set(outcome.tx, { console: calls, outcome });
         calls = [];
+        [bytes, dropped] = [0, 0];
       },
     });
     const stopBlocks = w.chain.events.on('blockSealed', (mined) => {
       const text = blockText(mined, records, w.label);
       records.clear();
       calls = [];
+      [bytes, dropped] = [0, 0];
       this.print(text);
     });
+    // eth_call and eth_estimateGas (each run of an estimate), as anvil prints them: the text of their console.log calls.
+    const stopCalls = watchCalls(w.chain, (data, left) => {
+      const lines = data.map(consoleLine);
+      if (left > 0) lines.push(droppedLine(left));
+      this.print(`${lines.join('\n')}\n`);
+    });
+    // Each request's method, before it runs, as anvil prints it.
+    const suffix = w.label === undefined ? '\n' : ` (${w.label})\n`;
+    w.methods?.observe((method) => this.print(method + suffix));
     w.detach = () => {
       stopVm();
       stopBlocks();
+      stopCalls();
+      w.methods?.observe(undefined);
     };
   }
 
@@ -111,6 +142,16 @@ export class NodeLog {
     if (typeof target === 'function') for (const line of text.slice(0, -1).split('\n')) target(line);
     else target.write(text);
   }
+}
+
+/** The line a console.log call prints. */
+function consoleLine(data: Uint8Array): string {
+  return consoleLogText(data) ?? `console.log with unknown calldata ${bytesToHex(data)}`;
+}
+
+/** The line that stands for the console.log calls of a run past its budget (MAX_CONSOLE_BYTES of calldata). */
+function droppedLine(dropped: number): string {
+  return `console.log: ${dropped} more calls not printed (past ${MAX_CONSOLE_BYTES} bytes of console.log calldata in one run)`;
 }
 
 /** A block's lines as anvil prints them. */

@@ -2,7 +2,7 @@
 import type { DumpDir } from './dumpFiles.js';
 import type { RollupChain } from './engine/chain.js';
 
-/** The Starknet JSON-RPC versions the `starknet_` family speaks (see README "The `starknet_` family"). */
+/** The Starknet JSON-RPC versions the `starknet_` family speaks (see docs/starknet.md). */
 export type StarknetRpcVersion = '0.8' | '0.9';
 
 export interface RollupContext {

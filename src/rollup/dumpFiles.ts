@@ -1,6 +1,6 @@
 /**
  * The files of devnet_dump and devnet_load, where a request names a path: a request must never write or read an
- * arbitrary file of the server. The rule (README "Rollup network rules", Dump and load):
+ * arbitrary file of the server. The rule (docs/rollup.md, "Dump and load"):
  *
  * - Paths are off unless devgate was started with a dump directory (`--dump-dir DIR`, `start({ dumpDir })`).
  * - A path names a file directly in that directory: a plain name (a letter or digit, then letters, digits, `.`, `_`,

@@ -6,6 +6,8 @@ import { decodeArgs, type MethodDef } from './method.js';
 
 export class MethodTable<C> {
   private readonly methods = new Map<string, MethodDef<C>>();
+  /** Told the name of each call to a known method before it runs (the node log, while on: anvil prints them). */
+  private observer: ((method: string) => void) | undefined;
 
   constructor(defs: Iterable<MethodDef<C, any>> = []) {
     for (const def of defs) this.add(def);
@@ -24,6 +26,11 @@ export class MethodTable<C> {
     return this.methods.get(name);
   }
 
+  /** Sets (or, with undefined, removes) the observer of the calls to known methods. */
+  observe(observer: ((method: string) => void) | undefined): void {
+    this.observer = observer;
+  }
+
   names(): string[] {
     return [...this.methods.keys()].sort();
   }
@@ -38,6 +45,7 @@ export class MethodTable<C> {
     if (def === undefined) {
       return Promise.resolve(failure(id, new RpcError(ErrorCode.MethodNotFound, `the method ${call.method} does not exist/is not available`)));
     }
+    this.observer?.(call.method);
     let result: unknown;
     try {
       result = def.handler(ctx, ...decodeArgs(def, call.params));

@@ -106,7 +106,7 @@ describe('outages', () => {
 describe('limits', () => {
   it('reads and changes limits', async () => {
     const limits = await adm('devgate_getLimits');
-    // Every limit of GatewayLimits, with its default (README "Keys, plans and limits" lists them).
+    // Every limit of GatewayLimits, with its default (docs/security.md "Budgets and limits" lists them).
     expect(limits).toEqual({ ...DEFAULT_LIMITS });
     expect(limits).toMatchObject({
       maxBatch: 1000,

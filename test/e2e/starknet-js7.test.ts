@@ -240,6 +240,8 @@ describe('starknet_call', () => {
   it('answers error 40 saying devgate does not execute the contract, and 20 for none deployed', async () => {
     const r = await rpc('starknet_call', { request: { contract_address: COUNTER, entry_point_selector: '0x1', calldata: [] }, block_id: 'latest' });
     expect(r.error).toMatchObject({ code: 40, message: 'Contract error', data: { revert_error: expect.stringContaining('devgate does not execute Cairo') } });
+    // The error points at the page that documents what is modelled.
+    expect(r.error.data.revert_error).toContain('(see docs/starknet.md "The starknet_call rule")');
     await expect(provider.callContract({ contractAddress: COUNTER, entrypoint: 'get_counter', calldata: [] })).rejects.toThrow(
       /devgate does not execute Cairo/,
     );

@@ -1,6 +1,6 @@
 /**
  * A whole-gateway state load (anvil_loadState, gw.loadState, --state) on a rollup network does what devnet_load does:
- * it forgets the network's snapshots (README "Dump and load": a load forgets every snapshot) and reports the blocks
+ * it forgets the network's snapshots (docs/rollup.md "Dump and load": a load forgets every snapshot) and reports the blocks
  * that leave as on a revert and the dump's blocks as sealed, so subscribers follow the chain they now read.
  */
 import { describe, expect, it } from 'vitest';

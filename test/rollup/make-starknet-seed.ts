@@ -1,5 +1,5 @@
 /**
- * Builds chains/starknet-mainnet.json deterministically: dev accounts (keys in README), fee tokens,
+ * Builds chains/starknet-mainnet.json deterministically: dev accounts (keys in docs/rollup.md "Shipped accounts"), fee tokens,
  * a counter contract, blocks in every status (ACCEPTED_ON_L1, ACCEPTED_ON_L2, REJECTED) with real
  * signed INVOKE v1 and v3 transactions, events and messages to L1, and a pending transaction.
  * Run: npx tsx test/rollup/make-starknet-seed.ts (the rollup tests check the file is up to date).

@@ -22,9 +22,9 @@ const TABLES: [string, MethodTable<any>][] = [
 
 /**
  * Methods that read no account's state, code, storage or logs by params and run no code: chain and block data,
- * transactions and receipts by hash or position (transaction data, not account queries: see README "Keys, plans and
- * limits"), sends (writes; fenced by the methods allowlist), filters polled by id (their addresses were checked when
- * they were made), node settings and controls that name no account.
+ * transactions and receipts by hash or position (transaction data, not account queries: see docs/limits.md, what a
+ * `contracts` allowlist does not cover), sends (writes; fenced by the methods allowlist), filters polled by id (their
+ * addresses were checked when they were made), node settings and controls that name no account.
  */
 const REVEALS_NONE = new Set([
   // The node log's switch.

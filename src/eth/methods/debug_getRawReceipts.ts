@@ -8,7 +8,7 @@ import { gethBlockNumberOrHash, rawRequestBlock } from '../gethParams.js';
  * debug_getRawReceipts: each receipt of a block in its consensus encoding (geth's Receipt.MarshalBinary: a typed
  * transaction's type byte, then RLP [status or root, cumulative gas, bloom, logs]), the block given by number,
  * tag or hash (as geth); `[]` for a block without transactions; null when there is no such block, and for
- * `pending` (not in the chain), where geth answers `[]` for an unknown hash (README).
+ * `pending` (not in the chain), where geth answers `[]` for an unknown hash (docs/methods.md "geth's small methods").
  * @example {"jsonrpc":"2.0","id":1,"method":"debug_getRawReceipts","params":["0x3"]}
  */
 export const debug_getRawReceipts = defineMethod({

@@ -13,7 +13,7 @@ export function creditsOf(method: string): number {
   return table.default;
 }
 
-/** The whole table, for the README and the admin interface. */
+/** The whole table, for docs/limits.md ("Credits") and the admin interface. */
 export function creditTable(): { default: number; methods: Record<string, number>; prefixes: Record<string, number> } {
   return { default: table.default, methods: { ...table.methods }, prefixes: { ...table.prefixes } };
 }

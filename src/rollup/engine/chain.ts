@@ -1,7 +1,7 @@
 /**
  * RollupChain: the engine of a Starknet-style rollup network. It keeps blocks with their statuses,
  * transactions and receipts, and the state (accounts, nonces, fee-token balances, storage). It does
- * not run Cairo: transactions are simulated by documented rules (README "Rollup network rules").
+ * not run Cairo: transactions are simulated by documented rules (docs/rollup.md).
  * Time comes from a Clock; interval production and time-based L1 acceptance happen lazily in
  * `sync()`, which every public method runs first, so a manual clock drives them deterministically.
  */

@@ -1,6 +1,6 @@
 /**
  * The gas model of the simulation. devgate does not run Cairo; a transaction's gas is a documented
- * function of what it carries and what it does (README "Rollup network rules"):
+ * function of what it carries and what it does (docs/rollup.md "Fee model"):
  *
  *   gas = 2,500                                   validation, nonce update, fee transfer
  *       + 32 per calldata felt + 32 per signature felt

@@ -161,7 +161,7 @@ export interface TxOutcome {
   readonly storageWrites: readonly StorageWrite[];
 }
 
-/** The outcome a submitter may give; missing parts are derived from the calls (see README). */
+/** The outcome a submitter may give; missing parts are derived from the calls (see docs/rollup.md "Transactions"). */
 export interface OutcomeInput {
   readonly events?: readonly RollupEvent[];
   readonly messages?: readonly MessageToL1[];

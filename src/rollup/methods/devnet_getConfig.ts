@@ -45,7 +45,7 @@ export const devnet_getConfig = defineMethod({
       ...prices('data_gas_price', c.dataGasPrices),
       ...prices('l2_gas_price', c.l2GasPrices),
       chain_id: shortText(c.chainId),
-      dump_on: 'request', // devnet_dump answers at any time (README "Rollup network rules", Dump and load)
+      dump_on: 'request', // devnet_dump answers at any time (docs/rollup.md, "Dump and load")
       dump_path: null,
       block_generation_on: c.blockTimeMs === undefined ? 'demand' : { interval: c.blockTimeMs / 1000 },
       lite_mode: false,

@@ -59,6 +59,6 @@ export function modelledCall(state: RollupState, config: RollupConfig, req: Call
 }
 
 function notModelled(req: CallRequest, why?: string): RollupError {
-  const base = `devgate does not execute Cairo: contract ${feltHex(req.contractAddress)} has no view modelled for selector ${feltHex(req.selector)} (see README "The starknet_ family")`;
+  const base = `devgate does not execute Cairo: contract ${feltHex(req.contractAddress)} has no view modelled for selector ${feltHex(req.selector)} (see docs/starknet.md "The starknet_call rule")`;
   return new RollupError(40, 'Contract error', { revert_error: why === undefined ? base : `${base}: ${why}` });
 }

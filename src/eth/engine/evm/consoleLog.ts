@@ -7,6 +7,11 @@
  * `beforeMessage` event (emitted by `EVM.runCall` for every frame, nested ones too) and on the VM's `afterTx`.
  * Neither changes gas, state or the fast path (loop.ts looks at `step` listeners only), and nothing is attached
  * while the log is off.
+ *
+ * anvil also prints the console.log calls of `eth_call` and `eth_estimateGas` runs (every run of an estimate): the
+ * call path (exec/call.ts, exec/estimate.ts) runs each of them through `withCallConsole`, which, while the log
+ * watches the chain (`watchCalls`), listens on the call VM for that run only; with no watcher it is `fn()` after one
+ * WeakMap lookup.
  */
 import type { VM } from '@ethereumjs/vm';
 import type { TypedTransaction } from '@ethereumjs/tx';
@@ -39,10 +44,12 @@ interface TxEventLike {
   readonly execResult: { readonly exceptionError?: { readonly error: string }; readonly returnValue: Uint8Array };
 }
 
+const isConsole = (message: MessageLike) => message.to !== undefined && message.to.toString() === CONSOLE_ADDRESS;
+
 /** Watches `vm`'s console.log calls and transactions; the function returned stops it. */
 export function watchConsole(vm: VM, watcher: ConsoleWatcher): () => void {
   const onMessage = (message: MessageLike) => {
-    if (message.to !== undefined && message.to.toString() === CONSOLE_ADDRESS) watcher.console(message.data);
+    if (isConsole(message)) watcher.console(message.data);
   };
   const onTx = (event: TxEventLike) => {
     const { exceptionError, returnValue } = event.execResult;
@@ -55,4 +62,58 @@ export function watchConsole(vm: VM, watcher: ConsoleWatcher): () => void {
     vm.evm.events!.off('beforeMessage', onMessage as never);
     vm.events.off('afterTx', onTx as never);
   };
+}
+
+/**
+ * The console.log calldata one run (a transaction, an eth_call, an estimate) is kept and printed for, at most: 1 MiB
+ * (a call at the gas cap could make millions of console calls); the calls past it are only counted.
+ */
+export const MAX_CONSOLE_BYTES = 1 << 20;
+
+/**
+ * Receives the console.log calls of one call run (eth_call, eth_estimateGas), in the order made, and how many more
+ * were made past MAX_CONSOLE_BYTES.
+ */
+export type CallConsole = (calls: readonly Uint8Array[], dropped: number) => void;
+
+/** The call watcher of each chain (keyed by the chain object: nothing here knows its type). */
+const callConsoles = new WeakMap<object, CallConsole>();
+
+/** Reports the console.log calls of the call runs on `owner`'s call VMs to `watcher`; the function returned stops it. */
+export function watchCalls(owner: object, watcher: CallConsole): () => void {
+  callConsoles.set(owner, watcher);
+  return () => {
+    if (callConsoles.get(owner) === watcher) callConsoles.delete(owner);
+  };
+}
+
+/**
+ * Runs `fn` (call runs on `vm`, a VM leased to this call alone) and reports the console.log calls they made to
+ * `owner`'s call watcher once it settles, whether it succeeded or not; without a watcher, just `fn()`.
+ */
+export function withCallConsole<T>(owner: object, vm: VM, fn: () => Promise<T>): Promise<T> {
+  const watcher = callConsoles.get(owner);
+  if (watcher === undefined) return fn();
+  const calls: Uint8Array[] = [];
+  let [bytes, dropped] = [0, 0];
+  const onMessage = (message: MessageLike) => {
+    if (!isConsole(message)) return;
+    bytes += message.data.length;
+    // A copy: the calldata may be a view of the caller's memory.
+    if (bytes <= MAX_CONSOLE_BYTES) calls.push(message.data.slice());
+    else dropped++;
+  };
+  const done = () => {
+    vm.evm.events!.off('beforeMessage', onMessage as never);
+    if (calls.length > 0 || dropped > 0) watcher(calls, dropped);
+  };
+  vm.evm.events!.on('beforeMessage', onMessage as never);
+  let run: Promise<T>;
+  try {
+    run = fn();
+  } catch (err) {
+    done();
+    throw err;
+  }
+  return run.finally(done);
 }

@@ -25,6 +25,7 @@ import { SHIPPED_CONTRACTS } from '../build/abi.js';
 import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock } from '../chain/types.js';
 import { CallTimeout, startClock } from '../evm/callClock.js';
+import { withCallConsole } from '../evm/consoleLog.js';
 import { useOverrideHashes } from './overrideHashes.js';
 import { applyStateOverride, overrideBlock, type CallOverrides } from './overrides.js';
 import { bytesHex, plainHex } from '../../../hex.js';
@@ -99,7 +100,7 @@ export async function callAt(
   overrides?: CallOverrides,
 ): Promise<Uint8Array> {
   if (req.authorizationList !== undefined) return setCodeCallAt(chain, block, req, overrides);
-  return chain.withCallVmAt(block, (vm) => runCall(vm, block, req, timeoutMs, overrides));
+  return chain.withCallVmAt(block, (vm) => withCallConsole(chain, vm, () => runCall(vm, block, req, timeoutMs, overrides)));
 }
 
 /**
@@ -110,20 +111,23 @@ export async function callAt(
 async function setCodeCallAt(chain: EthChain, block: MinedBlock, req: CallRequest, overrides?: CallOverrides): Promise<Uint8Array> {
   if (req.to === undefined) throw new ExecutionFailed('EIP-7702 transaction cannot be used to create contract');
   if (req.authorizationList!.length === 0) throw new ExecutionFailed('EIP-7702 transaction with empty auth list');
-  return withTxVmAt(chain, block, async (vm) => {
-    if (!vm.common.isActivatedEIP(7702)) throw new ExecutionFailed('set-code calls (authorizationList) need the prague hardfork (EIP-7702)');
-    // As a transaction it may not carry more than EIP-7825's cap (from Osaka): the gas is clamped to it.
-    let gas = cappedGas(block, req.gas);
-    if (vm.common.isActivatedEIP(7825) && gas > vm.common.param('maxTransactionGasLimit')) gas = vm.common.param('maxTransactionGasLimit');
-    let run: TxRun;
-    try {
-      run = await runCallTx(vm, block, req, gas, { overrides });
-    } catch (err) {
-      throw new ExecutionFailed(err instanceof Error ? err.message.replace(/ \((vm hf|block number)=.*$/s, '').replace(/ -> .*$/s, '') : String(err));
-    }
-    if (run.evmError !== undefined) throw executionError(run.evmError, run.returnValue);
-    return run.returnValue;
-  });
+  return withTxVmAt(chain, block, (vm) => withCallConsole(chain, vm, () => setCodeCall(vm, block, req, overrides)));
+}
+
+/** A set-code call on `vm` (a call VM of its own at `block`'s post-state). */
+async function setCodeCall(vm: VM, block: MinedBlock, req: CallRequest, overrides?: CallOverrides): Promise<Uint8Array> {
+  if (!vm.common.isActivatedEIP(7702)) throw new ExecutionFailed('set-code calls (authorizationList) need the prague hardfork (EIP-7702)');
+  // As a transaction it may not carry more than EIP-7825's cap (from Osaka): the gas is clamped to it.
+  let gas = cappedGas(block, req.gas);
+  if (vm.common.isActivatedEIP(7825) && gas > vm.common.param('maxTransactionGasLimit')) gas = vm.common.param('maxTransactionGasLimit');
+  let run: TxRun;
+  try {
+    run = await runCallTx(vm, block, req, gas, { overrides });
+  } catch (err) {
+    throw new ExecutionFailed(err instanceof Error ? err.message.replace(/ \((vm hf|block number)=.*$/s, '').replace(/ -> .*$/s, '') : String(err));
+  }
+  if (run.evmError !== undefined) throw executionError(run.evmError, run.returnValue);
+  return run.returnValue;
 }
 
 /**

@@ -10,6 +10,7 @@ import type { VM } from '@ethereumjs/vm';
 import { ExecutionFailed } from '../../../errors.js';
 import { callGasPrice, executionError, gasCap, runCallTx, withTxVmAt, type CallRequest, type TxRun } from './call.js';
 import type { EthChain } from '../chain/chain.js';
+import { withCallConsole } from '../evm/consoleLog.js';
 import type { MinedBlock } from '../chain/types.js';
 import { overrideBlock, withStateOverride, type CallOverrides } from './overrides.js';
 
@@ -19,7 +20,9 @@ const ERROR_RATIO = 0.015;
 
 /** The gas a call needs to succeed at the state after `block`. */
 export async function estimateGasAt(chain: EthChain, block: MinedBlock, req: CallRequest, overrides?: CallOverrides): Promise<bigint> {
-  return withTxVmAt(chain, block, (vm) => withStateOverride(vm, overrides?.state, () => estimateGas(vm, block, req, overrides)));
+  return withTxVmAt(chain, block, (vm) =>
+    withCallConsole(chain, vm, () => withStateOverride(vm, overrides?.state, () => estimateGas(vm, block, req, overrides))),
+  );
 }
 
 /** The estimate on `vm`, whose state already carries the state overrides (estimateGasAt writes them). */

@@ -17,7 +17,7 @@ export const evm_setIntervalMining = defineMethod({
   },
 });
 
-/** anvil_setIntervalMining: the same as evm_setIntervalMining (anvil's unit is seconds there; see README). */
+/** anvil_setIntervalMining: the same as evm_setIntervalMining (anvil's unit is seconds there; see docs/dev-methods.md "Sending and mining"). */
 export const anvil_setIntervalMining = defineMethod({
   name: 'anvil_setIntervalMining',
   facts: { dev: true, persists: true },

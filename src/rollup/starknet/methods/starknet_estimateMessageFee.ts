@@ -47,7 +47,7 @@ const messageFromL1: Decoder<MessageFromL1> = (value) => {
 /**
  * starknet_estimateMessageFee: the fee (in WEI, paid on L1) of the L1_HANDLER transaction an L1 -> L2
  * message would become, at a block: gas by the simulation's rule for a call with calldata
- * (from_address, ...payload) (README "Fee model"), at the block's L1 gas price in wei. The target must be
+ * (from_address, ...payload) (docs/rollup.md "Fee model"), at the block's L1 gas price in wei. The target must be
  * deployed (20); when its class is declared, the selector must be one of its L1_HANDLER entry points (40).
  * @example {"jsonrpc":"2.0","id":1,"method":"starknet_estimateMessageFee","params":{"message":{"from_address":"0xae0e...",
  *   "to_address":"0x2c1e...","entry_point_selector":"0x...","payload":["0x1"]},"block_id":"latest"}}

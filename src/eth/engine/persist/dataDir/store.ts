@@ -3,7 +3,7 @@
  * named database per network, and a lock file, `DIR/devgate.lock`, so that two devgate processes never write
  * the same directory. LMDB (the `lmdb` package, prebuilt binary, no install script) was measured against
  * classic-level: it reopens a 10,000-block store 4-5x faster and reads synchronously, which the trie's node
- * store needs (see README "Data directory" for the figures).
+ * store needs (see docs/persistence.md "Data directory" for the figures).
  *
  * A directory that holds other files, a chains.mdb that is not an LMDB environment, or one devgate did not
  * write is refused with a DataDirError naming the problem; nothing in it is changed.
