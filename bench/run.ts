@@ -18,6 +18,7 @@
  * samples; --no-kinds skips it). Docs: docs/bench.md.
  *   npm run bench -- --only suite          # the suite bench alone; writes bench/results/suite.{json,md}
  *   npm run bench -- --only kinds          # the per-kind table alone; writes bench/results/kinds.{json,md}
+ *   npm run bench -- --only fork           # the fork figures alone (vs anvil --fork-url); writes bench/results/fork.{json,md}
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -34,6 +35,7 @@ import { subscriberFigures, subscribersMarkdown, type SubscriberFigures } from '
 import { HOSTILE_DEFAULTS, hostileTable } from './hostile.js';
 import { suiteBench, suiteMarkdown } from './suiteBench.js';
 import { kindsMarkdown, kindsTable } from './kinds.js';
+import { forkBench } from './fork.js';
 import {
   anvilBinary,
   anvilVersion,
@@ -74,6 +76,7 @@ const { values: args } = parseArgs({
     'suite-profile': { type: 'boolean', default: false },
     'no-kinds': { type: 'boolean', default: false },
     'kinds-scale': { type: 'string', default: '1' },
+    'no-fork': { type: 'boolean', default: false },
   },
 });
 /** Every figure: the reads, then tracing (bench/traceFigures.ts). */
@@ -85,7 +88,7 @@ const only = args.only
   .map((s) => s.trim())
   .filter((s) => s !== 'none');
 /** The parts that run on their own servers and write their own results: `--only` picks them like figures. */
-const SEPARATE = ['hostile', 'suite', 'kinds'];
+const SEPARATE = ['hostile', 'suite', 'kinds', 'fork'];
 const unknown = only?.filter((id) => !SEPARATE.includes(id) && !FIGURES.some((f) => f.id === id));
 if (unknown?.length) {
   console.error(`unknown figure(s) ${unknown.join(', ')}; figures: ${FIGURES.map((f) => f.id).join(', ')}, ${SEPARATE.join(', ')}`);
@@ -96,6 +99,7 @@ const figures = FIGURES.filter((f) => !only || only.includes(f.id));
 const runHostile = only ? only.includes('hostile') : !args['no-hostile'];
 const runSuite = only ? only.includes('suite') : !args['no-suite'];
 const runKinds = only ? only.includes('kinds') : !args['no-kinds'];
+const runFork = only ? only.includes('fork') : !args['no-fork'];
 /** Only separate parts asked for: no read figures. */
 const separateOnly = only !== undefined && only.length > 0 && only.every((id) => SEPARATE.includes(id));
 const fullRun = !only && !args.profile && !args['skip-startup'] && !args['no-anvil'] && !args['devgate-url'];
@@ -108,6 +112,13 @@ async function main(): Promise<void> {
   if (!separateOnly) await figuresAndWrites();
   if (runSuite) await suiteAndKinds('suite');
   if (runKinds) await suiteAndKinds('kinds');
+  if (runFork) {
+    // Fork figures (bench/fork.ts): devgate --fork-url against anvil --fork-url on one upstream; bench/results/fork.{json,md}.
+    const { json, md } = await forkBench(log);
+    writeFileSync(join(REPO_ROOT, 'bench', 'results', 'fork.json'), `${JSON.stringify(json, null, 2)}\n`);
+    writeFileSync(join(REPO_ROOT, 'bench', 'results', 'fork.md'), md);
+    log(md);
+  }
   if (runHostile)
     await hostileTable({
       ...HOSTILE_DEFAULTS,

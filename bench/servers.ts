@@ -113,6 +113,8 @@ export interface DevgateOptions {
   /** devgate's cache of built chains (`--cache-dir`), where its CLI has one. */
   cacheDir?: string;
   timeoutMs?: number;
+  /** More CLI flags (the fork bench's --fork-url ...). */
+  extraArgs?: string[];
 }
 
 /** devgate's command: the installed package's bin, which runs the built `dist/cli.js`. */
@@ -166,6 +168,7 @@ export async function startDevgate(opts: DevgateOptions): Promise<Server> {
     ...(opts.bare ? [] : ['--plan', 'growth']),
     ...(opts.chains ?? []).flatMap((c) => ['--chain', c]),
     ...(opts.cacheDir ? ['--cache-dir', opts.cacheDir] : []),
+    ...(opts.extraArgs ?? []),
   ];
   const started = performance.now();
   const proc = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -244,9 +247,9 @@ export async function startAnvil(binary: string, options: BenchChainOptions, ext
 }
 
 /** Starts anvil as a user runs it: no flags (chain id 31337, the 10 dev accounts, automine) but a free port. */
-export async function startAnvilDev(binary: string): Promise<Server> {
+export async function startAnvilDev(binary: string, extraArgs: string[] = []): Promise<Server> {
   const started = performance.now();
-  const proc = spawn(binary, ['--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(binary, ['--port', '0', '--host', '127.0.0.1', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
   proc.stdout!.resume();
   const port = await waitForPort(proc, 'anvil', 60_000);
   const url = `http://127.0.0.1:${port}`;

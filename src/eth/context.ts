@@ -4,6 +4,7 @@ import type { Miner } from './engine/mining/miner.js';
 import type { EthFilters } from '../subscriptions/ethFilters.js';
 import type { CallOrigin } from '../networkTypes.js';
 import type { EthNode } from './node/node.js';
+import type { ForkResets } from './engine/fork/forkReset.js';
 
 export interface EthContext {
   /** The network's node: every write (sends, mining, edits, snapshots, drops, dump and load) is one of its commands. */
@@ -15,6 +16,8 @@ export interface EthContext {
   readonly miner: Miner;
   /** Polling filters (made with the network; absent in engine-only tests). */
   readonly filters?: EthFilters;
+  /** Which fork the network serves, and the forks a reset opens (made with the network; absent in engine-only tests). */
+  readonly forks?: ForkResets;
   /** Who calls (the gateway's key), given to the filter methods only: filters are kept per key. */
   readonly origin?: CallOrigin;
 }

@@ -17,11 +17,11 @@ import type { MethodTable } from '../rpc/dispatch.js';
 import type { LoadedSeed } from '../seed/load.js';
 import type { EthSeed } from '../seed/eth.js';
 import { EthNode } from './node/node.js';
+import { ForkResets } from './engine/fork/forkReset.js';
+import { routeForkHistory } from './methods/forkRoutes.js';
 
 export class EthNetwork implements Network {
   readonly kind = 'eth' as const;
-  readonly chainId: string;
-
   constructor(
     readonly name: string,
     /** The network's node (start()'s handle, dump and load, the rollup's L1 link read it). */
@@ -29,8 +29,11 @@ export class EthNetwork implements Network {
     readonly methods: MethodTable<EthContext>,
     private readonly ctx: EthContext,
     private readonly filters: EthFilters,
-  ) {
-    this.chainId = engine.chain.chainId.toString(10);
+  ) {}
+
+  /** The chain id served now (anvil_reset with `forking` can change it). */
+  get chainId(): string {
+    return this.engine.chain.chainId.toString(10);
   }
 
   connect(push: (text: string) => unknown, caller?: ConnectionCaller): NetworkConnection {
@@ -85,10 +88,12 @@ export async function createEthNetwork(loaded: LoadedSeed & { seed: EthSeed }, e
   // The start's own settings (a mining mode given to it) are stored before anything is served.
   if (kept !== undefined) await node.saveControls();
   const filters = new EthFilters(chain, env.clock, undefined, env.limits);
-  const ctx: EthContext = { node, chain, miner, networkName: seed.name, filters };
+  // The fork served now: the seed's, or one anvil_reset with `forking` asked for (docs/fork.md).
+  const forks = new ForkResets(seed, env.cacheDir, chainOpts, forked?.fork);
+  const ctx: EthContext = { node, chain, miner, networkName: seed.name, filters, forks };
   const table = ethMethods({ devMethods: env.devMethods });
   // A fork's blocks, transactions, receipts and logs up to its fork block are its upstream's (docs/fork.md).
-  if (forked !== undefined) (await import('./methods/forkRoutes.js')).routeForkHistory(table, chain, forked.fork.history);
+  routeForkHistory(table, chain, forks.history);
   if (kept !== undefined) {
     // Controls that do not run on the writer (evm_setAutomine, miner_stop, evm_increaseTime, anvil_impersonateAccount,
     // ...: their `persists` fact) are made durable by the node's empty command (its commit writes what changed)

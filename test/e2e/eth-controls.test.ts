@@ -99,11 +99,15 @@ describe.each(['anvil', 'hardhat'] as const)('testClient in %s mode', (mode) => 
 });
 
 describe('refusals', () => {
-  it('anvil_setChainId and a forking anvil_reset are refused with a clear error; an unknown snapshot reverts nothing', async () => {
+  it('anvil_setChainId and a bad forking anvil_reset are refused with a clear error; an unknown snapshot reverts nothing', async () => {
     expect((await call(url, 'anvil_setChainId', [1337])).error).toMatchObject({ code: -32000, message: expect.stringMatching(/chain id of sepolia is fixed/) });
-    expect((await call(url, 'anvil_reset', [{ forking: { jsonRpcUrl: 'http://127.0.0.1:1' } }])).error).toMatchObject({
+    expect((await call(url, 'anvil_reset', [{ forking: { jsonRpcUrl: 'not a url' } }])).error).toMatchObject({
       code: -32602,
-      message: expect.stringMatching(/does not fork/),
+      message: expect.stringMatching(/not a URL/),
+    });
+    expect((await call(url, 'anvil_reset', [{ forking: { blockNumber: 3 } }])).error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/jsonRpcUrl is missing/),
     });
     const head = (await call(url, 'eth_blockNumber')).result;
     expect((await call(url, 'evm_revert', ['0x999'])).result).toBe(false);

@@ -71,17 +71,19 @@ function numberOf(id: unknown): bigint | undefined {
 const bytes = (hex: string) => Buffer.from(hex.slice(2), 'hex');
 const isHash = (v: unknown): v is string => typeof v === 'string' && /^0x[0-9a-fA-F]{64}$/.test(v);
 
-/** Makes the fork's table answer history up to the fork block from the upstream. */
-export function routeForkHistory(table: MethodTable<EthContext>, chain: EthChain, history: ForkHistory): void {
-  const execute = table.execute.bind(table);
-  const forkBlock = history.blockNumber;
-  /** A block of the fork's own (after the fork block), by hash. */
-  const ownBlock = (hash: string) => {
-    const block = chain.blockByHash(bytes(hash));
-    return block !== undefined && block.number > forkBlock;
-  };
+/** True for a block of the fork's own (after the fork block), by hash. */
+function isOwnBlock(chain: EthChain, forkBlock: bigint, hash: string): boolean {
+  const block = chain.blockByHash(bytes(hash));
+  return block !== undefined && block.number > forkBlock;
+}
 
-  const upstream = async (call: RpcCall, params: unknown[]): Promise<unknown> => {
+/** Makes a network's table answer history up to the fork block from the upstream, while it serves a fork (`historyNow`). */
+export function routeForkHistory(table: MethodTable<EthContext>, chain: EthChain, historyNow: () => ForkHistory | undefined): void {
+  const execute = table.execute.bind(table);
+
+  const upstream = async (history: ForkHistory, call: RpcCall, params: unknown[]): Promise<unknown> => {
+    const forkBlock = history.blockNumber;
+    const ownBlock = (hash: string) => isOwnBlock(chain, forkBlock, hash);
     const { method } = call;
     if (method in BY_NUMBER) {
       const n = numberOf(params[BY_NUMBER[method]!]);
@@ -109,13 +111,16 @@ export function routeForkHistory(table: MethodTable<EthContext>, chain: EthChain
   };
 
   table.execute = async (ctx, call) => {
+    // The fork served now (anvil_reset with `forking` changes it; on a plain chain there is none).
+    const history = historyNow();
+    if (history === undefined) return execute(ctx, call);
     const id = call.id ?? null;
     const params = Array.isArray(call.params) ? (call.params as unknown[]) : [];
     try {
       const refused = NOT_ON_A_FORK[call.method];
       if (refused !== undefined) throw new DevgateError(refused);
-      if (call.method === 'eth_getLogs') return await logs(ctx, call, params);
-      const answer = await upstream(call, params);
+      if (call.method === 'eth_getLogs') return await logs(history, ctx, call, params);
+      const answer = await upstream(history, call, params);
       return answer === undefined ? execute(ctx, call) : success(id, answer);
     } catch (err) {
       return failure(id, toRpcError(err));
@@ -123,8 +128,10 @@ export function routeForkHistory(table: MethodTable<EthContext>, chain: EthChain
   };
 
   /** eth_getLogs: the part of the range up to the fork block from the upstream, the rest from the fork. */
-  async function logs(ctx: EthContext, call: RpcCall, params: unknown[]) {
+  async function logs(history: ForkHistory, ctx: EthContext, call: RpcCall, params: unknown[]) {
     const id = call.id ?? null;
+    const forkBlock = history.blockNumber;
+    const ownBlock = (hash: string) => isOwnBlock(chain, forkBlock, hash);
     const filter = (params[0] ?? {}) as LogFilter;
     if (typeof filter !== 'object' || filter === null) return execute(ctx, call);
     if (filter.blockHash !== undefined) {

@@ -9,6 +9,7 @@
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
 import type { EthChain } from '../engine/chain/chain.js';
+import { InvalidArgument } from '../../errors.js';
 import type { DropReason } from '../engine/chain/events.js';
 import type { BlockId, MinedBlock, MineResult, NextHeader, PendingTx, TxLookup } from '../engine/chain/types.js';
 import type { Snapshot, Snapshots } from '../engine/control/snapshots.js';
@@ -60,6 +61,8 @@ export class EthNode {
   /** Events of the command running, emitted by its commit (after the store has what they announce). */
   private readonly events: NodeEvents;
   private readonly pending: PendingBlock;
+  /** The chain as served at start, kept while a reset with `forking` serves another in `chain` (EthChain.exchange). */
+  private started: EthChain | undefined;
 
   constructor(parts: NodeParts) {
     ({ chain: this.chain, miner: this.miner, snapshots: this.snapshots, impersonation: this.impersonation } = parts);
@@ -273,9 +276,31 @@ export class EthNode {
     });
   }
 
-  /** Goes back to the chain as served at start (its seeded blocks, pool and mining settings); forgets every snapshot. */
-  reset(): Promise<void> {
-    return this.command(() => this.restore(this.snapshots.reset()));
+  /**
+   * Goes back to the chain as served at start (its seeded blocks, pool and mining settings); forgets every snapshot.
+   * With `replacement` (anvil_reset / hardhat_reset with `forking`: a fork built off the writer), serves that chain
+   * instead, at start's mining settings, and keeps the start's chain for a later reset without one; `swapped` runs on
+   * the writer as the chains change places (whatever else follows the served chain changes with it).
+   */
+  reset(replacement?: EthChain, swapped?: () => void): Promise<void> {
+    if (replacement !== undefined && this.store !== undefined) throw new InvalidArgument('a network with a data directory cannot be reset to a fork');
+    return this.command(async () => {
+      const initial = this.snapshots.reset();
+      if (this.started !== undefined) {
+        // Serving a reset's fork: its local blocks leave (listeners hear), and the start's chain comes back.
+        await this.truncate(this.chain.base().number);
+        this.chain.exchange(this.started);
+        this.started = undefined;
+      }
+      await this.restore(initial);
+      if (replacement === undefined) {
+        swapped?.();
+        return;
+      }
+      this.chain.exchange(replacement);
+      this.started = replacement;
+      swapped?.();
+    });
   }
 
   private async restore(snap: Snapshot): Promise<void> {

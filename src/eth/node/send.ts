@@ -45,7 +45,16 @@ export async function sendNow(steps: SendSteps, tx: TypedTransaction, knownSende
   const entry: PendingTx = { tx, sender };
   steps.pool(entry);
   if (!miner.mode().automine) return { hash: tx.hash() };
-  const { block, skipped } = await steps.mine();
+  let mined: MineResult;
+  try {
+    mined = await steps.mine();
+  } catch (err) {
+    // The block itself failed (a fork's upstream down, ...): head is as it was, and the send is refused with that
+    // error like any other refused send, so it does not stay behind to fail every later automined block.
+    steps.drop([tx.hash()], 'invalid');
+    throw err;
+  }
+  const { block, skipped } = mined;
   const mine = skipped.find((s) => s.pending.tx === tx);
   if (mine === undefined) return { hash: tx.hash(), block };
   const next = (await chain.getAccount(sender, chain.head()))?.nonce ?? 0n;

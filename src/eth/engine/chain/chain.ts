@@ -27,32 +27,31 @@ export class EthChain {
   /** The pool's transactions, in the order they came (the node decides what enters and leaves; kept here as chain data: images and data directories hold it). */
   private pool: PendingTx[] = [];
   /** Blocks and mined transactions by hash, indexed on lookup (a restored start indexes none). */
-  private readonly byHash: HashIndex;
+  private byHash: HashIndex;
   private readonly safeDepth: bigint;
   private readonly finalizedDepth: bigint;
   /** Reads and calls at any block's state (states.ts). */
-  private readonly states: ChainStates;
+  private states: ChainStates;
   /** Head's state root with unmined edits (anvil_setBalance, ...); undefined when head's state is its header's. */
   private headEditedRoot: Uint8Array | undefined;
   /** Where listeners hear of blocks sealed and removed, transactions pooled and dropped: the node emits, after each commit. */
   readonly events = new ChainEvents();
-  private readonly common_: Common;
-  private readonly mined: MinedBlock[];
-  /** The blockchain every VM of this chain sees (BLOCKHASH, header checks). */
-  readonly view: ChainView;
+  private common_: Common;
+  private mined: MinedBlock[];
+  private view_: ChainView;
   /** The state at head; only block building, importing and head edits write to it. */
-  private readonly headState: MerkleStateManager;
+  private headState: MerkleStateManager;
   /** The VM at head (block building and importing), made on first use: a restored chain serving reads needs none. */
   private headVm: Promise<VM> | undefined;
-  private readonly accounts: readonly DevAccount[];
+  private accounts: readonly DevAccount[];
   /** True when `common` has a hardfork schedule (imported chains): blocks pick their hardfork. */
-  private readonly scheduled: boolean;
+  private scheduled: boolean;
 
   private constructor(core: ChainCore, opts: EthChainOptions) {
     ({
       common: this.common_,
       mined: this.mined,
-      view: this.view,
+      view: this.view_,
       headState: this.headState,
       headVm: this.headVm,
       accounts: this.accounts,
@@ -61,14 +60,24 @@ export class EthChain {
     this.byHash = new HashIndex(this.mined);
     this.safeDepth = BigInt(opts.safeDepth ?? 32);
     this.finalizedDepth = BigInt(opts.finalizedDepth ?? 64);
+    this.states = this.statesOf();
+  }
+
+  /** The reads at any block's state over this chain's head state and view. */
+  private statesOf(): ChainStates {
     const { headState, view, scheduled } = this;
-    this.states = new ChainStates({
+    return new ChainStates({
       headState,
       view,
       scheduled,
       commonAt: (block) => this.commonAt(block.number, block.header.timestamp),
       rootOf: (block) => this.stateRootOf(block),
     });
+  }
+
+  /** The blockchain every VM of this chain sees (BLOCKHASH, header checks). */
+  get view(): ChainView {
+    return this.view_;
   }
 
   /** The chain's rules (with a schedule: those of genesis; see commonAt). */
@@ -103,6 +112,32 @@ export class EthChain {
     const chain = new EthChain(core, opts);
     chain.append(base);
     return chain;
+  }
+
+  /**
+   * Swaps everything this chain holds (blocks, indexes, state, pool, rules, dev accounts) with `other`'s; each keeps
+   * its own events and depths. The node's anvil_reset with `forking` serves another chain under the same object that
+   * every reader, filter and listener holds, and swaps the start's back for a reset without it. Only on the writer.
+   */
+  exchange(other: EthChain): void {
+    [this.pool, other.pool] = [other.pool, this.pool];
+    [this.byHash, other.byHash] = [other.byHash, this.byHash];
+    [this.headEditedRoot, other.headEditedRoot] = [other.headEditedRoot, this.headEditedRoot];
+    [this.common_, other.common_] = [other.common_, this.common_];
+    [this.mined, other.mined] = [other.mined, this.mined];
+    [this.view_, other.view_] = [other.view_, this.view_];
+    [this.headState, other.headState] = [other.headState, this.headState];
+    [this.headVm, other.headVm] = [other.headVm, this.headVm];
+    [this.accounts, other.accounts] = [other.accounts, this.accounts];
+    [this.scheduled, other.scheduled] = [other.scheduled, this.scheduled];
+    // The state readers answer through their chain (its head's edits): made anew for each.
+    this.states = this.statesOf();
+    other.states = other.statesOf();
+  }
+
+  /** The chain's first block: genesis, or a fork's fork block. */
+  base(): MinedBlock {
+    return this.mined[0]!;
   }
 
   /** The number of the chain's first block: 0, or a fork's fork block. */

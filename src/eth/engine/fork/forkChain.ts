@@ -64,21 +64,16 @@ async function prefetch(fork: ForkBase, accounts: readonly DevAccount[]): Promis
 /**
  * The chain of a seed with a `fork` field: the fork, with the seed's dev accounts funded at head (as anvil funds
  * them on a fork: an edit the next block commits). `cacheDir`: the chain cache directory (undefined: no disk cache).
+ * `options`: the fork to open (default: the seed's own; anvil_reset with `forking` gives another).
  */
-export async function forkedSeedChain(seed: EthSeed, cacheDir: string | undefined, chainOpts: EthChainOptions = {}): Promise<ForkedChain> {
-  const spec = seed.fork!;
+export async function forkedSeedChain(
+  seed: EthSeed,
+  cacheDir: string | undefined,
+  chainOpts: EthChainOptions = {},
+  options = seedForkOptions(seed),
+): Promise<ForkedChain> {
   const accounts = deriveDevAccounts(seed.accounts.mnemonic, seed.accounts.count);
-  const forked = await forkedChain(
-    {
-      url: spec.url,
-      blockNumber: spec.blockNumber === undefined ? undefined : BigInt(spec.blockNumber),
-      headers: spec.headers,
-      retries: spec.retries,
-      cacheDir,
-    },
-    chainOpts,
-    accounts,
-  );
+  const forked = await forkedChain({ ...options, cacheDir }, chainOpts, accounts);
   const balance = BigInt(seed.accounts.balance);
   const { chain } = forked;
   if (accounts.length > 0) {
@@ -92,4 +87,16 @@ export async function forkedSeedChain(seed: EthSeed, cacheDir: string | undefine
     });
   }
   return forked;
+}
+
+/** The fork a seed's `fork` field names (without the cache directory). */
+export function seedForkOptions(seed: EthSeed): ForkOptions {
+  const spec = seed.fork;
+  if (spec === undefined) throw new Error(`network ${seed.name} is not a fork`);
+  return {
+    url: spec.url,
+    blockNumber: spec.blockNumber === undefined ? undefined : BigInt(spec.blockNumber),
+    headers: spec.headers,
+    retries: spec.retries,
+  };
 }
