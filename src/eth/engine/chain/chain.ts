@@ -9,9 +9,9 @@ import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { type Account, type Address, equalsBytes } from '@ethereumjs/util';
-import { createVM, type VM } from '@ethereumjs/vm';
+import type { VM } from '@ethereumjs/vm';
 import type { ChainView } from './chainView.js';
-import { genesisCore, restoredCore, type ChainCore } from './create.js';
+import { genesisCore, headVmOf, restoredCore, type ChainCore } from './create.js';
 import { HashIndex } from './hashIndex.js';
 import { partitionByHash } from './poolList.js';
 import { executeForeign } from './importBlock.js';
@@ -330,7 +330,7 @@ export class EthChain {
 
   /** The VM at head, whose state block building changes (the node's drafts; made on first use); hooks that watch execution, such as the node log's, attach to it. */
   vmAtHead(): Promise<VM> {
-    return (this.headVm ??= createVM({ common: this.common, stateManager: this.headState, blockchain: this.view }));
+    return (this.headVm ??= headVmOf(this.common, this.headState, this.view, this.scheduled));
   }
 
   /** Puts head's state back to head's root (with its edits): after a failed build or edit, and when head moves. */

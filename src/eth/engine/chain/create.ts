@@ -9,6 +9,7 @@ import { Caches, type MerkleStateManager } from '@ethereumjs/statemanager';
 import { bytesToHex, equalsBytes, MapDB, ValueEncoding } from '@ethereumjs/util';
 import { createVM, type VM } from '@ethereumjs/vm';
 import { speedUpInterpreter } from '../evm/index.js';
+import { shortcutRequestCalls } from '../evm/requestCalls.js';
 import { prepareCommon } from '../exec/common.js';
 import { HeadStateManager } from '../state/headState.js';
 import { ChainView } from './chainView.js';
@@ -55,14 +56,26 @@ export async function genesisCore(args: GenesisArgs): Promise<{ core: ChainCore;
   genesis ??= createBlock({ header: { ...args.header, number: 0n, stateRoot }, withdrawals: common.isActivatedEIP(4895) ? [] : undefined }, { common });
   const mined: MinedBlock[] = [];
   const view = new ChainView(mined);
-  const vm = await createVM({ common, stateManager: headState, blockchain: view });
-  // Block building runs the same few contracts over and over: keep their jump analyses (not with
-  // a hardfork schedule: the head VM then changes hardfork, and with it its opcode table).
-  if (!scheduled) speedUpInterpreter(vm.evm);
+  const vm = await headVmOf(common, headState, view, scheduled);
   return {
     core: { common, mined, view, headState, headVm: Promise.resolve(vm), accounts: args.accounts ?? [], scheduled },
     genesis: minedBlock(genesis, 0n, [], []),
   };
+}
+
+/**
+ * The VM that builds a chain's blocks on its head state. Without a hardfork schedule (the head VM then changes
+ * hardfork, and with it its opcode table and system calls) it keeps the jump analyses of the few contracts block
+ * building runs over and over, and answers the EIP-7002/7251 system calls that end each Prague block without running
+ * their contracts while their queues are empty (evm/requestCalls.ts: the same state and root).
+ */
+export async function headVmOf(common: Common, headState: MerkleStateManager, view: ChainView, scheduled: boolean): Promise<VM> {
+  const vm = await createVM({ common, stateManager: headState, blockchain: view });
+  if (!scheduled) {
+    speedUpInterpreter(vm.evm);
+    shortcutRequestCalls(vm);
+  }
+  return vm;
 }
 
 /** A chain's core from saved parts; throws when blocks are misnumbered or head's root is not in the node store. */

@@ -96,7 +96,10 @@ export class BlockDraft {
   static async open(vm: VM, parent: MinedBlock, headerData: HeaderData, blockWithdrawals: readonly WithdrawalData[] = []): Promise<BlockDraft> {
     const pow = vm.common.consensusType() === 'pow';
     const blockOpts = { putBlockIntoBlockchain: false, ...(pow ? { calcDifficultyFromHeader: parent.block.header } : {}) };
-    const withdrawals = vm.common.isActivatedEIP(4895) ? [...blockWithdrawals] : undefined;
+    // No withdrawals: no list, rather than an empty one, for which build() would make a MerklePatriciaTrie to hash
+    // nothing. Without a list an EIP-4895 header takes the empty trie's root and the block an empty list (@ethereumjs's
+    // defaults): the same block.
+    const withdrawals = vm.common.isActivatedEIP(4895) && blockWithdrawals.length > 0 ? [...blockWithdrawals] : undefined;
     const builder = await openBlockBuilder(vm, { parentBlock: parent.block, headerData, withdrawals, blockOpts });
     const fullHeader = builderHeaderData(builder);
     const context = () =>
