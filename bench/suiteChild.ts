@@ -50,7 +50,9 @@ async function inProcessTarget(): Promise<{ target: SuiteTarget; startMs: number
     on: provider.on.bind(provider),
     removeListener: provider.removeListener.bind(provider),
   };
-  return { target: { transport: custom(observed), watchReady: () => filterReady }, startMs, stop: () => gw.stop() };
+  // retryCount 0: viem's custom() wraps a JSON-RPC error whose code it has no class for (3, a revert) as UnknownRpcError
+  // (code -1), which it retries 3 times with backoff: ~1.05 s per reverting call (docs/cli.md, gw.provider()).
+  return { target: { transport: custom(observed, { retryCount: 0 }), watchReady: () => filterReady }, startMs, stop: () => gw.stop() };
 }
 
 async function main(): Promise<SuiteChildAnswer> {
