@@ -30,7 +30,7 @@ function target(tamper: (method: string, result: unknown) => unknown = (_, r) =>
     on: provider.on.bind(provider),
     removeListener: provider.removeListener.bind(provider),
   };
-  return { transport: custom(observed), watchReady: () => ready };
+  return { transport: custom(observed, { retryCount: 0 }), watchReady: () => ready };
 }
 
 describe('the test-suite bench scenario', () => {
