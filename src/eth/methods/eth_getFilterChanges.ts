@@ -1,8 +1,8 @@
 import { bytesHex } from '../../hex.js';
 import { defineMethod, required } from '../../rpc/method.js';
-import { RawJson } from '../../rpc/rawJson.js';
 import type { EthContext } from '../context.js';
 import { filterId, filterLogJson, filtersOf } from './filters.js';
+import { logsText } from './logsText.js';
 
 /**
  * eth_getFilterChanges: what a filter saw since it was last polled: block hashes, transaction hashes, or logs
@@ -17,6 +17,6 @@ export const eth_getFilterChanges = defineMethod({
   handler: (ctx: EthContext, id) => {
     const changes = filtersOf(ctx).changes(id);
     if (changes.kind !== 'logs') return changes.hashes.map(bytesHex);
-    return new RawJson(`[${changes.logs.map(filterLogJson).join(',')}]`);
+    return logsText(changes.logs, filterLogJson);
   },
 });

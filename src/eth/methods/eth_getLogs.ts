@@ -1,7 +1,8 @@
 import { quantityHex } from '../../hex.js';
 import { InvalidArgument, LimitExceeded, ResourceNotFound } from '../../errors.js';
 import { defineMethod, required } from '../../rpc/method.js';
-import { RawJson } from '../../rpc/rawJson.js';
+import type { RawJson } from '../../rpc/rawJson.js';
+import { logsText } from './logsText.js';
 import type { BlockRef } from '../../rpc/params.js';
 import type { EthContext } from '../context.js';
 import type { EthChain } from '../engine/chain/chain.js';
@@ -57,13 +58,7 @@ function* blocksBetween(chain: EthChain, from: bigint, to: bigint): Generator<Mi
   }
 }
 
-/** The answer as JSON text: each log's text is made once per block, then spliced in (RawJson). */
-function logsJson(found: readonly FoundLog[]): RawJson {
-  // Concatenation (a rope V8 flattens once, when written) measured ~20x cheaper than join() here.
-  let text = '[';
-  for (let i = 0; i < found.length; i++) {
-    const f = found[i]!;
-    text += (i === 0 ? '' : ',') + minedLogJson(f.block, f.position, f.txIndex, f.log);
-  }
-  return new RawJson(text + ']');
+/** The answer as JSON text: each log's text is made once per block, then spliced in, a slice at a time (logsText). */
+function logsJson(found: readonly FoundLog[]): Promise<RawJson> {
+  return logsText(found, (f) => minedLogJson(f.block, f.position, f.txIndex, f.log));
 }
