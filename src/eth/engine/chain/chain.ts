@@ -24,7 +24,10 @@ import { accountNodeMap } from '../evm/merkleState.js';
 export type { ChainParts, EthChainOptions, GenesisArgs, MineResult, NextHeader, SkippedTx } from './types.js';
 
 export class EthChain {
-  /** The pool's transactions, in the order they came (the node decides what enters and leaves; kept here as chain data: images and data directories hold it). */
+  /**
+   * The pool's transactions, in the order they came (the node decides what enters and leaves; kept here as chain
+   * data: images and data directories hold it).
+   */
   private pool: PendingTx[] = [];
   /** Blocks and mined transactions by hash, indexed on lookup (a restored start indexes none). */
   private byHash: HashIndex;
@@ -328,7 +331,10 @@ export class EthChain {
     if (this.pool.length > 0 && mined.txHashes.length > 0) this.pool = partitionByHash(this.pool, mined.txHashes).kept;
   }
 
-  /** The VM at head, whose state block building changes (the node's drafts; made on first use); hooks that watch execution, such as the node log's, attach to it. */
+  /**
+   * The VM at head, whose state block building changes (the node's drafts; made on first use); hooks that watch
+   * execution, such as the node log's, attach to it.
+   */
   vmAtHead(): Promise<VM> {
     return (this.headVm ??= headVmOf(this.common, this.headState, this.view, this.scheduled));
   }

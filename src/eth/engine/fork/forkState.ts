@@ -9,7 +9,8 @@
  * Deletions: when deleting a key leaves a branch with one child, the trie merges that child into the branch's place
  * and must read it. If no proof has brought it, a key whose hash starts with the child's path is searched for by
  * brute force (an address for the account trie, a slot for a storage trie; 16^n hashes expected for a path of n
- * nibbles: 4 nibbles ~0.1-2 s depending on load, 5 nibbles 16 times that) and its proof fetched. Past `maxSearchNibbles` this is refused with a ForkStateError naming the node,
+ * nibbles: 4 nibbles ~0.1-2 s depending on load, 5 nibbles 16 times that) and its proof fetched. Past
+ * `maxSearchNibbles` this is refused with a ForkStateError naming the node,
  * never answered with a made-up root.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
