@@ -22,9 +22,9 @@ import { cacheDir, hasCachedChain } from './cache/chainCache.js';
 import { ethNetwork, rollupNetwork, type EthNetwork, type RollupNetwork } from './handles.js';
 import { packagePath } from './packageRoot.js';
 import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/load.js';
-import { StateKeeper } from './eth/engine/persist/dump/stateKeeper.js';
-import { loadGateway } from './eth/engine/persist/dump/gatewayState.js';
-import { readStateFile } from './eth/engine/persist/dump/atomicFile.js';
+import { StateKeeper } from './persist/stateKeeper.js';
+import { loadGateway } from './persist/gatewayState.js';
+import { readStateFile } from './persist/atomicFile.js';
 import { prepareDumpDir } from './rollup/dumpFiles.js';
 import { setTraceBudget } from './eth/engine/trace/budget.js';
 import { DEV_NETWORK, devSeed } from './seed/dev.js';
@@ -49,7 +49,7 @@ export type { OutageSpec, OutageInfo } from './gateway/policy/outage.js';
 export { KeysError, type KeySpec } from './gateway/policy/keys.js';
 export type { CacheOptions, DevNetworkOptions, LogTarget, MiningOptions, StartOptions, StateOptions } from './options.js';
 export { DEV_NETWORK } from './seed/dev.js';
-export { DumpError } from './eth/engine/persist/dump/ethDump.js';
+export { DumpError } from './persist/dumpError.js';
 
 /** The chains devgate ships, in `chains/`. */
 export const SHIPPED_CHAINS: readonly string[] = ['mainnet.json', 'sepolia.json', 'starknet-mainnet.json'].map((f) => packagePath(`chains/${f}`));
@@ -134,8 +134,8 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const opts = parsed.data;
   const cache = cacheDir(opts.cache);
   // The data directory's code (and its LMDB native module with its 16 MB buffer) loads only when there is one.
-  const persist = opts.dataDir === undefined ? undefined : await import('./eth/engine/persist/dataDir/seeded.js');
-  const dataDir = opts.dataDir === undefined ? undefined : (await import('./eth/engine/persist/dataDir/store.js')).DataDir.open(opts.dataDir);
+  const persist = opts.dataDir === undefined ? undefined : await import('./eth/dataDir.js');
+  const dataDir = opts.dataDir === undefined ? undefined : (await import('./persist/store.js')).DataDir.open(opts.dataDir);
   const isCached =
     cache === undefined && dataDir === undefined
       ? undefined

@@ -1,6 +1,6 @@
 /** A network served by the gateway: its name, kind and chain id, and how it runs one JSON-RPC call. */
 import type { Clock } from './clock.js';
-import type { DataDir } from './eth/engine/persist/dataDir/store.js';
+import type { DataDir } from './persist/store.js';
 import type { DumpDir } from './rollup/dumpFiles.js';
 import type { GatewayLimits } from './gateway/limits.js';
 import type { RpcCall, RpcResponse } from './rpc/envelope.js';

@@ -1,6 +1,6 @@
 /**
  * What devnet_dump answers (and writes to a file) and devnet_load reads: a JSON object around the rollup dump that
- * devgate's whole-gateway state files already hold for the network (src/eth/engine/persist/dump/rollupDump.ts: the
+ * devgate's whole-gateway state files already hold for the network (src/rollup/persist/rollupDump.ts: the
  * rollup snapshot of src/rollup/snapshot.ts, keyed by chain id and genesis block, checksummed), gzip'd and in base64,
  * so the dump survives any JSON client unchanged (re-serialized, pretty-printed, keys reordered). The other members
  * say what the dump holds, for people; loading trusts only `data` (its own key and checksum).
@@ -10,10 +10,10 @@
  * response that carried it (`{"jsonrpc", "id", "result": {...}}`), as `curl > file` saves it.
  */
 import { gzipSync } from 'node:zlib';
-import { DumpError } from '../eth/engine/persist/dump/ethDump.js';
-import { decodeRollupDump, encodeRollupDump, type RollupDump } from '../eth/engine/persist/dump/rollupDump.js';
-import { readStateInput } from '../eth/engine/persist/dump/stateFile.js';
-import { gunzipCapped, gunzipCappedSync, MAX_UNZIPPED_BYTES, UnzipTooLarge } from '../eth/engine/persist/dump/unzip.js';
+import { DumpError } from '../persist/dumpError.js';
+import { decodeRollupDump, encodeRollupDump, type RollupDump } from './persist/rollupDump.js';
+import { readStateInput } from '../persist/stateFile.js';
+import { gunzipCapped, gunzipCappedSync, MAX_UNZIPPED_BYTES, UnzipTooLarge } from '../persist/unzip.js';
 import { RollupError } from '../errors.js';
 import type { RollupChain } from './engine/chain.js';
 import { findDumpFlaw } from './engine/load.js';

@@ -127,7 +127,7 @@ export function createRollupNetwork(seed: RollupSeed, env: NetworkEnv): RollupNe
  */
 export async function cachedRollupNetwork(seed: RollupSeed, env: NetworkEnv): Promise<RollupNetwork> {
   if (env.dataDir !== undefined) {
-    const { dataDirRollupChain } = await import('../eth/engine/persist/dataDir/rollup.js');
+    const { dataDirRollupChain } = await import('./persist/dataDir.js');
     const kept = await dataDirRollupChain(env.dataDir, seed, env.clock, env.cacheDir);
     return new RollupNetwork(kept.chain, seed, env, kept);
   }

@@ -13,7 +13,7 @@ import { ManualClock, start, type Gateway } from '../../src/index.js';
 import { ALICE, BOB, START_MS, UNLIMITED_KEYS, increase, testSeed } from '../rollup/fixture.js';
 import { invokeV1, invokeV3 } from '../rollup/txs.js';
 import { call, post } from '../support/http.js';
-import { encodeStateFile } from '../../src/eth/engine/persist/dump/stateFile.js';
+import { encodeStateFile } from '../../src/persist/stateFile.js';
 
 let gw: Gateway;
 let url: string;

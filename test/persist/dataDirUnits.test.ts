@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeIndex, decodeBody, encodeIndex, headNumberOf, nodeHex, nodeKey } from '../../src/eth/engine/persist/dataDir/codec.js';
-import { lmdbFileProblem } from '../../src/eth/engine/persist/dataDir/lmdbFile.js';
+import { lmdbFileProblem } from '../../src/persist/lmdbFile.js';
 import { DurableNodes } from '../../src/eth/engine/persist/dataDir/nodes.js';
-import { DataDir } from '../../src/eth/engine/persist/dataDir/store.js';
+import { DataDir } from '../../src/persist/store.js';
 import type { MinedBlock } from '../../src/eth/engine/chain/types.js';
 
 const dirs: string[] = [];

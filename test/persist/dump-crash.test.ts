@@ -99,7 +99,7 @@ describe('state files survive kill -9', () => {
   it('the atomic writer: SIGKILL in the middle of 8 MB writes leaves the previous file or the new one, whole', async () => {
     const target = join(dir, 'atomic.bin');
     const script = join(dir, 'writer.mts');
-    const writer = new URL('../../src/eth/engine/persist/dump/atomicFile.ts', import.meta.url).pathname;
+    const writer = new URL('../../src/persist/atomicFile.ts', import.meta.url).pathname;
     // Writes A (8 MB of "a") and B (6 MB of "b") in turn, forever, saying when each is in place.
     writeFileSync(
       script,

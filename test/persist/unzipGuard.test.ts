@@ -6,7 +6,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Gateway } from '../../src/index.js';
-import { MAX_UNZIPPED_BYTES } from '../../src/eth/engine/persist/dump/unzip.js';
+import { MAX_UNZIPPED_BYTES } from '../../src/persist/unzip.js';
 import { call } from '../support/http.js';
 import { DUMP_FORMAT } from '../../src/rollup/dumpAnswer.js';
 import { UNLIMITED_KEYS, testSeed } from '../rollup/fixture.js';

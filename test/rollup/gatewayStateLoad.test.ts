@@ -4,7 +4,7 @@
  * that leave as on a revert and the dump's blocks as sealed, so subscribers follow the chain they now read.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeRollupDump, encodeRollupDump, loadRollupDump } from '../../src/eth/engine/persist/dump/rollupDump.js';
+import { decodeRollupDump, encodeRollupDump, loadRollupDump } from '../../src/rollup/persist/rollupDump.js';
 import { RollupControls } from '../../src/rollup/engine/controls.js';
 import type { SealedBlock } from '../../src/rollup/engine/types.js';
 import { invokeTransaction } from '../../src/rollup/params.js';

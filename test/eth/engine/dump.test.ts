@@ -15,7 +15,8 @@ import type { EthNode } from '../../../src/eth/node/node.js';
 import { standaloneNode } from '../../../src/eth/node/standalone.js';
 import { ManualClock } from '../../../src/clock.js';
 import { reachableNodes, MissingStateError } from '../../../src/eth/engine/persist/dump/reachable.js';
-import { decodeEthDump, DumpError, encodeEthDump } from '../../../src/eth/engine/persist/dump/ethDump.js';
+import { DumpError } from '../../../src/persist/dumpError.js';
+import { decodeEthDump, encodeEthDump } from '../../../src/eth/engine/persist/dump/ethDump.js';
 import { loadSeedFile } from '../../../src/seed/load.js';
 
 const TOKEN = createAddressFromString('0x5fbdb2315678afecb367f032d93f642f64180aa3');

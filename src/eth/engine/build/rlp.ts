@@ -7,7 +7,7 @@ import { createBlockFromRLP, type Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { RlpCursor, RlpError, rlpViews, type Nested } from '../codec/rlpReader.js';
 import { bytesToBigInt, concatBytes } from '@ethereumjs/util';
-import { gunzipCappedSync, isGzip, UnzipTooLarge } from '../persist/dump/unzip.js';
+import { gunzipCappedSync, isGzip, UnzipTooLarge } from '../../../persist/unzip.js';
 
 /** A chain file that cannot be read: names the byte offset or block where it broke. */
 export class ChainFileError extends Error {

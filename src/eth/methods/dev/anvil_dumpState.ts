@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { bytesHex } from '../../../hex.js';
 import { defineMethod, optional } from '../../../rpc/method.js';
 import { bool } from '../../../rpc/params.js';
-import { dumpNetwork } from '../../engine/persist/dump/gatewayState.js';
+import { dumpNetwork } from '../../../persist/gatewayState.js';
 import type { EthContext } from '../../context.js';
 import { dumpTargetOf } from './dumpTargetOf.js';
 import { revealsAny } from '../reveals.js';

@@ -1,6 +1,6 @@
 import { defineMethod, required } from '../../../rpc/method.js';
 import { hexData } from '../../../rpc/params.js';
-import { loadGateway } from '../../engine/persist/dump/gatewayState.js';
+import { loadGateway } from '../../../persist/gatewayState.js';
 import type { EthContext } from '../../context.js';
 import { dumpTargetOf } from './dumpTargetOf.js';
 import { revealsAny } from '../reveals.js';

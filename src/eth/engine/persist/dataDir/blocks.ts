@@ -8,7 +8,7 @@ import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import { blockHeader, lazyMinedBlock } from '../../image/chainImage.js';
 import type { MinedBlock } from '../../chain/types.js';
 import { bodyKey, decodeBody, decodeIndex, INDEX_RANGE, plain } from './codec.js';
-import { DataDirError, type NetworkDb } from './store.js';
+import { DataDirError, type NetworkDb } from '../../../../persist/store.js';
 
 /** A block whose body is read from `db` on first use. */
 export function storedBlock(

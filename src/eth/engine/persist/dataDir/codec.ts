@@ -17,7 +17,7 @@ import type { Common } from '@ethereumjs/common';
 import { Address, bigIntToUnpaddedBytes, bytesToBigInt, concatBytes } from '@ethereumjs/util';
 import { encodeReceipt } from '../../image/chainImage.js';
 import type { MinedBlock, PendingTx } from '../../chain/types.js';
-import { DataDirError } from './store.js';
+import { DataDirError } from '../../../../persist/store.js';
 
 export const META = Uint8Array.of(0x4d);
 export const HEAD = Uint8Array.of(0x48);

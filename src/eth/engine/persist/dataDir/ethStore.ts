@@ -42,7 +42,7 @@ import {
   type Meta,
 } from './codec.js';
 import { DurableNodes } from './nodes.js';
-import { DataDirError, type NetworkDb } from './store.js';
+import { DataDirError, type NetworkDb } from '../../../../persist/store.js';
 
 /** What a network's controls are, as the head record keeps them. */
 interface Controls {

@@ -7,7 +7,7 @@
  */
 import { hexToBytes } from '@ethereumjs/util';
 import { nodeHex, nodeKey, NODE_RANGE, plain } from './codec.js';
-import type { NetworkDb } from './store.js';
+import type { NetworkDb } from '../../../../persist/store.js';
 import { LazyNodeMap } from '../../image/lazyNodeMap.js';
 
 export class DurableNodes extends LazyNodeMap {

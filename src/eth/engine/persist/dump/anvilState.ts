@@ -11,7 +11,7 @@
  */
 import { Account, Address, setLengthLeft, unpadBytes } from '@ethereumjs/util';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import { DumpError } from './ethDump.js';
+import { DumpError } from '../../../../persist/dumpError.js';
 
 export interface AnvilAccount {
   readonly address: Address;

@@ -17,17 +17,12 @@ import type { PoolSettings } from '../../mining/send.js';
 import type { Snapshots } from '../../control/snapshots.js';
 import { asImpersonated, hasStandInSignature, type Impersonation } from '../../wallet/impersonation.js';
 import { plainHex } from '../../../../hex.js';
-import { InvalidArgument } from '../../../../errors.js';
+import { DumpError } from '../../../../persist/dumpError.js';
 import { reachableNodesYielding } from './reachable.js';
 
 const MAGIC = Buffer.from('devgate-eth-dump\0');
 /** Bumped whenever the layout or the meaning of a field changes. */
 export const ETH_DUMP_FORMAT = 1;
-
-/** A dump that cannot be loaded: not one, damaged, or of another chain (-32602 for anvil_loadState's bytes). Nothing was changed. */
-export class DumpError extends InvalidArgument {
-  override name = 'DumpError';
-}
 
 /** What an eth network is made of, as far as a dump is concerned (a network's engine gives it). */
 export interface EthDumpSource {

@@ -7,7 +7,8 @@
  */
 import { equalsBytes } from '@ethereumjs/util';
 import { plainHex } from '../../../../hex.js';
-import { DumpError, type EthDump, type EthDumpSource } from './ethDump.js';
+import { DumpError } from '../../../../persist/dumpError.js';
+import type { EthDump, EthDumpSource } from './ethDump.js';
 
 /** What a load did: the dump's head, and how many of the network's blocks it kept. */
 export interface EthLoadResult {

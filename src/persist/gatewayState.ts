@@ -5,11 +5,12 @@
  * bad file is refused whole.
  */
 import { crc32 } from 'node:zlib';
-import { DumpError, decodeEthDump, ethDumpFingerprint, type EthDump } from './ethDump.js';
+import { DumpError } from './dumpError.js';
+import { decodeEthDump, ethDumpFingerprint, type EthDump } from '../eth/engine/persist/dump/ethDump.js';
 import type { EthDumpTarget } from './target.js';
 import { encodeStateFile, readStateInput, type StateSection, unzipStateInput } from './stateFile.js';
-import { decodeRollupDump, encodeRollupDump, loadRollupDump, type RollupDump } from './rollupDump.js';
-import type { RollupChain } from '../../../../rollup/engine/chain.js';
+import { decodeRollupDump, encodeRollupDump, loadRollupDump, type RollupDump } from '../rollup/persist/rollupDump.js';
+import type { RollupChain } from '../rollup/engine/chain.js';
 
 /** A network as the gateway holds it: name, kind and engine (an eth network's engine is an EthDumpTarget). */
 export interface StateNetwork {

@@ -7,8 +7,8 @@
  * the sections one after the other, and the CRC-32 of everything before it (u32, little-endian).
  */
 import { crc32 } from 'node:zlib';
-import { DumpError } from './ethDump.js';
-import { isAnvilState, parseAnvilState, type AnvilState } from './anvilState.js';
+import { DumpError } from './dumpError.js';
+import { isAnvilState, parseAnvilState, type AnvilState } from '../eth/engine/persist/dump/anvilState.js';
 import { gunzipCapped, gunzipCappedSync, isGzip, UnzipTooLarge } from './unzip.js';
 
 const MAGIC = Buffer.from('devgate-state\0');

@@ -6,7 +6,7 @@
 import { constants } from 'node:fs';
 import { open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { DumpError } from './ethDump.js';
+import { DumpError } from './dumpError.js';
 
 /** Writes `bytes` to `file` atomically (see above). */
 export async function writeFileAtomic(file: string, bytes: Uint8Array): Promise<void> {

@@ -5,19 +5,19 @@
  * unless the seed's genesis (and chain id) are the same: a seed whose key changed (an edited seed file, another
  * devgate version) with the same genesis keeps the stored chain.
  */
-import type { LoadedSeed } from '../../../../seed/load.js';
-import { cachedEthChain, chainCommon, chainKey } from '../../../../cache/chainCache.js';
-import { plainHex } from '../../../../hex.js';
+import type { LoadedSeed } from '../seed/load.js';
+import { cachedEthChain, chainCommon, chainKey } from '../cache/chainCache.js';
+import { plainHex } from '../hex.js';
 import { bytesToHex } from '@ethereumjs/util';
-import { seedGenesis } from '../../build/seed.js';
-import { genesisCore } from '../../chain/create.js';
-import type { EthChain } from '../../chain/chain.js';
-import type { EthChainOptions } from '../../chain/types.js';
-import type { Snapshot } from '../../control/snapshots.js';
-import type { Miner } from '../../mining/miner.js';
-import type { Impersonation } from '../../wallet/impersonation.js';
-import { attachStore, type ChainStore, restoreStore, seedStateOf, seedStore, storedMeta, updateMeta } from './ethStore.js';
-import { DataDirError, type DataDir } from './store.js';
+import { seedGenesis } from './engine/build/seed.js';
+import { genesisCore } from './engine/chain/create.js';
+import type { EthChain } from './engine/chain/chain.js';
+import type { EthChainOptions } from './engine/chain/types.js';
+import type { Snapshot } from './engine/control/snapshots.js';
+import type { Miner } from './engine/mining/miner.js';
+import type { Impersonation } from './engine/wallet/impersonation.js';
+import { attachStore, type ChainStore, restoreStore, seedStateOf, seedStore, storedMeta, updateMeta } from './engine/persist/dataDir/ethStore.js';
+import { DataDirError, type DataDir } from '../persist/store.js';
 
 export interface DataDirChain {
   readonly chain: EthChain;

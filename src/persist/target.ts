@@ -1,7 +1,7 @@
 /** What dump and load need of an eth network: its parts, and its node's commands that run them on its writer. */
-import type { AnvilState } from './anvilState.js';
-import type { EthDump, EthDumpSource } from './ethDump.js';
-import type { EthLoadResult } from './ethLoad.js';
+import type { AnvilState } from '../eth/engine/persist/dump/anvilState.js';
+import type { EthDump, EthDumpSource } from '../eth/engine/persist/dump/ethDump.js';
+import type { EthLoadResult } from '../eth/engine/persist/dump/ethLoad.js';
 
 /** An eth network as dump and load see it (its node: src/eth/node/). */
 export interface EthDumpTarget extends EthDumpSource {

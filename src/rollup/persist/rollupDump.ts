@@ -5,10 +5,10 @@
  * Clock readings move to the loading process's clock, as a cache restore does: chain time goes on from the dump's.
  */
 import { createHash } from 'node:crypto';
-import type { RollupChain, RollupChainParts } from '../../../../rollup/engine/chain.js';
-import { loadRollupParts } from '../../../../rollup/engine/load.js';
-import { decodeRollupSnapshot, encodeRollupSnapshot } from '../../../../rollup/snapshot.js';
-import { DumpError } from './ethDump.js';
+import type { RollupChain, RollupChainParts } from '../engine/chain.js';
+import { loadRollupParts } from '../engine/load.js';
+import { decodeRollupSnapshot, encodeRollupSnapshot } from '../snapshot.js';
+import { DumpError } from '../../persist/dumpError.js';
 
 /** A rollup dump read and checked against its chain. */
 export interface RollupDump {

@@ -10,14 +10,14 @@
  * delay) count from the restart, while chain time (block timestamps) goes on from the stored anchor.
  */
 import { createHash } from 'node:crypto';
-import type { Clock } from '../../../../clock.js';
-import { cachedRollupChain, rollupChainKey } from '../../../../cache/rollupCache.js';
-import { plainHex } from '../../../../hex.js';
-import { rollupConfig } from '../../../../rollup/build.js';
-import { RollupChain } from '../../../../rollup/engine/chain.js';
-import { decodeRollupSnapshot, encodeRollupSnapshot } from '../../../../rollup/snapshot.js';
-import type { RollupSeed } from '../../../../seed/rollup.js';
-import { DataDirError, type DataDir } from './store.js';
+import type { Clock } from '../../clock.js';
+import { cachedRollupChain, rollupChainKey } from '../../cache/rollupCache.js';
+import { plainHex } from '../../hex.js';
+import { rollupConfig } from '../build.js';
+import { RollupChain } from '../engine/chain.js';
+import { decodeRollupSnapshot, encodeRollupSnapshot } from '../snapshot.js';
+import type { RollupSeed } from '../../seed/rollup.js';
+import { DataDirError, type DataDir } from '../../persist/store.js';
 
 const META = Uint8Array.of(0x4d);
 const CHAIN = Uint8Array.of(0x52);
