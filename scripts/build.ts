@@ -4,7 +4,7 @@
  * most of its time), and tsc checks the types and writes the declarations (dist/index.d.ts and what
  * it refers to). Every output file sits directly in dist/, one level below the package root, as
  * src/packageRoot.ts expects. The bundle cannot read devgate's source folders or its packages'
- * versions for the cache keys, so they are recorded here (src/cache/buildFacts.ts).
+ * versions for the cache keys, so they are recorded here (src/buildFacts.ts).
  *
  * `--if-stale` (the `prepare` script, which every `npm install` runs): no build when dist/ was built after its
  * inputs last changed (src/, scripts/build.ts, package.json, package-lock.json, the tsconfig files).
@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Metafile, type Plugin } from 'esbuild';
-import { graphDigest, installedVersion, KEYED_PACKAGES, KEYED_SOURCES } from '../src/cache/buildFacts.js';
+import { graphDigest, installedVersion, KEYED_PACKAGES, KEYED_SOURCES } from '../src/buildFacts.js';
 import { evmEsmFolder } from '../src/eth/engine/evm/evmFiles.js';
 import { WEB_BUILD, WEB_CSS, WEB_ENTRY } from '../src/explorer/bundle.js';
 

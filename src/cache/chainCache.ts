@@ -21,7 +21,7 @@ import type { Common } from '@ethereumjs/common';
 import type { EthSeed } from '../seed/eth.js';
 import type { LoadedSeed } from '../seed/load.js';
 import { VERSION } from '../version.js';
-import { KEYED_PACKAGES, packageVersion, sourceDigest } from './buildFacts.js';
+import { KEYED_PACKAGES, packageVersion, sourceDigest } from '../buildFacts.js';
 import { plainHex } from '../hex.js';
 
 /** `false`: always build; `{ dir }`: keep built chains in `dir`; undefined: the default directory. */

@@ -12,7 +12,7 @@ import { RollupChain } from '../rollup/engine/chain.js';
 import { decodeRollupSnapshot, encodeRollupSnapshot, ROLLUP_SNAPSHOT_FORMAT } from '../rollup/snapshot.js';
 import type { RollupSeed } from '../seed/rollup.js';
 import { VERSION } from '../version.js';
-import { packageVersion, sourceDigest } from './buildFacts.js';
+import { packageVersion, sourceDigest } from '../buildFacts.js';
 import { readImage, imagePath, storeImage, type CacheOutcome } from './chainCache.js';
 
 /** Builds a rollup seed's chain, or restores it from the cache in `dir` (and stores a fresh build there). */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { graphDigest, importGraph, KEYED_PACKAGES, KEYED_SOURCES, packageVersion, sourceDigest } from '../../src/cache/buildFacts.js';
+import { graphDigest, importGraph, KEYED_PACKAGES, KEYED_SOURCES, packageVersion, sourceDigest } from '../../src/buildFacts.js';
 import { packagePath } from '../../src/packageRoot.js';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));

@@ -4,7 +4,7 @@
  * would silently change results), and not when DEVGATE_EVM_FAST_PATH=0. Otherwise every EVM runs stock, after one
  * warning line for a version mismatch.
  */
-import { packageVersion } from '../../../cache/buildFacts.js';
+import { packageVersion } from '../../../buildFacts.js';
 
 /** The versions the fast path was tested with (the differential and stock-vs-fast tests pass on these). */
 export const TESTED_VERSIONS: Readonly<Record<string, string>> = { '@ethereumjs/evm': '10.1.3', '@ethereumjs/vm': '10.1.3' };

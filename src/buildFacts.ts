@@ -1,10 +1,11 @@
 /**
- * Facts about devgate's build that its cache keys cover (chainCache.ts, rollupCache.ts): digests of
+ * Facts about devgate's build that its cache keys cover (src/cache/chainCache.ts, rollupCache.ts): digests of
  * every source file a cached chain's build can run (all that its cache module imports, followed through
  * every relative import, subfolders included) and the versions of the packages its engines run on, so a changed build of
  * devgate never reuses a chain. The bundle (scripts/build.ts) has neither source files nor (in
  * its code) packages to read, so its build records these facts from src/ and node_modules and puts
- * them in `DEVGATE_BUILD_FACTS`; run from src/ (tsx, vitest) they are read at first use.
+ * them in `DEVGATE_BUILD_FACTS`; run from src/ (tsx, vitest) they are read at first use. The EVM fast path's
+ * version gate (src/eth/engine/evm/gate.ts) reads its package versions here too, so this file is not the cache's.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -66,7 +67,7 @@ function fact(name: string, workOut: () => string): string {
 
 /** The digest of the sources a cached chain of that kind is built by (see KEYED_SOURCES). */
 export function sourceDigest(kind: KeyedSource): string {
-  return fact(`source ${kind}`, () => graphDigest(fileURLToPath(new URL('../', import.meta.url)), KEYED_SOURCES[kind]));
+  return fact(`source ${kind}`, () => graphDigest(fileURLToPath(new URL('./', import.meta.url)), KEYED_SOURCES[kind]));
 }
 
 /** The version of a package devgate's engines run on (`unknown` if it cannot be read). */
