@@ -129,6 +129,24 @@ describe('the shape of the sources', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('the eth engine imports nothing from the rollup or the chain cache; the rollup and the cache import no eth persistence', () => {
+    const edges = [...graph].flatMap(([from, tos]) => tos.map((to) => [from, to] as const));
+    const wrong = edges
+      .filter(
+        ([from, to]) =>
+          (from.startsWith('eth/engine/') && (to.startsWith('rollup/') || to.startsWith('cache/'))) ||
+          ((from.startsWith('rollup/') || from.startsWith('cache/')) && to.startsWith('eth/engine/persist/')) ||
+          (from.startsWith('rollup/') && to.startsWith('eth/')),
+      )
+      .map(([from, to]) => `${from} -> ${to}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('gateway-wide persistence (src/persist/) is its own folder: the eth engine takes only its store, errors and unzip', () => {
+    const engineUses = [...graph].flatMap(([from, tos]) => (from.startsWith('eth/engine/') ? tos.filter((t) => t.startsWith('persist/')) : []));
+    expect([...new Set(engineUses)].sort()).toEqual(['persist/dumpError.ts', 'persist/store.ts', 'persist/unzip.ts']);
+  });
+
   it('only the EVM fence reaches into @ethereumjs internals (deep paths, evmFile)', () => {
     const wrong = files
       .filter((f) => !rel(f).startsWith('eth/engine/evm/'))
