@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Two projects: `built` runs every test with the chain cache off (chains built from their seeds, so
- * no result depends on an earlier run); `restored` runs the e2e suites again with the cache on in a
+ * no result depends on an earlier run); `restored` runs chosen e2e suites again with the cache on in a
  * fresh temporary directory (test/support/restoredCache.ts makes and removes it), so the gateway
  * serves chains restored from their chain images, as users get them on every start after the first.
  */
@@ -14,6 +14,29 @@ const restoredCacheDir = join(tmpdir(), `devgate-test-cache-${process.pid}`);
  * after the other (~13 min); with both cores the whole suite takes about half as long. Files stay isolated (a fresh
  * module graph each): some tests check module state (the KZG setup not loaded, build facts of src/).
  */
+/**
+ * The e2e files the `restored` project runs again on chains restored from their images: one per way a restored chain
+ * is used after its start (sends and mining, controls and snapshots, subscriptions, calls on fresh state, geth's exact
+ * answers, the shipped mainnet, trace replays, the pending nonce, viem's actions, proofs after edits, dumps, the bare
+ * address, the rollup's controls and a token). It ran every e2e file until now (~2 of the suite's ~9.5 minutes); that
+ * every history read of a restored chain is the built chain's, byte for byte, is test/truth/builtVsRestored.test.ts.
+ */
+const restoredFiles = [
+  'eth-send-mine',
+  'eth-controls',
+  'eth-subscriptions',
+  'eth-call-fresh',
+  'eth-geth-exact',
+  'eth-mainnet',
+  'trace-replay',
+  'eth-pending-nonce',
+  'eth-viem',
+  'eth-proof-edits',
+  'dump-load',
+  'bare-address',
+  'starknet-controls',
+  'starknet-token',
+].map((name) => `test/e2e/${name}.test.ts`);
 const shared = { testTimeout: 60_000, hookTimeout: 120_000, pool: 'forks' as const };
 
 export default defineConfig({
@@ -25,7 +48,7 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'restored',
-          include: ['test/e2e/*.test.ts', 'test/eth/engine/gateway.test.ts', 'test/truth/restoredProject.test.ts', 'test/conformance/*.test.ts'],
+          include: [...restoredFiles, 'test/eth/engine/gateway.test.ts', 'test/truth/restoredProject.test.ts', 'test/conformance/*.test.ts'],
           env: { DEVGATE_CACHE_DIR: restoredCacheDir },
           globalSetup: ['test/support/restoredCache.ts'],
         },
