@@ -238,7 +238,22 @@ describe('explorer routes', () => {
     const note = JSON.parse(event[1]!);
     expect(note.params.subscription).toBe(sub.json.result);
     expect(note.params.result.number).toBe(`0x${mined!.toString(16)}`);
+    // A stream takes at most 1,000 subscription calls.
+    const many = Array.from({ length: 1001 }, (_, i) => rpc('eth_subscribe', ['newHeads'], i));
+    expect((await post(`${url}?stream=${id}`, many)).json.error.message).toMatch(/at most 1000 subscription calls/);
     await reader.cancel();
+  });
+
+  it('opens at most 64 live streams at once', async () => {
+    const live = `http://127.0.0.1:${closed.port}/explorer/api/live`;
+    const open = await Promise.all(Array.from({ length: 64 }, () => fetch(live)));
+    expect(open.map((r) => r.status)).toEqual(Array(64).fill(200));
+    const over = await fetch(live);
+    expect(over.status).toBe(503);
+    expect(await over.text()).toMatch(/at most 64 live streams/);
+    await Promise.all(open.map((r) => r.body!.cancel()));
+    // Closed streams are forgotten: a new one opens.
+    await expect.poll(async () => await fetch(live).then(async (r) => (await r.body!.cancel(), r.status)), { timeout: 5000 }).toBe(200);
   });
 
   it('links a rollup block to the eth block that accepted it on L1, where the seed ties them', async () => {
