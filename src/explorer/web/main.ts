@@ -11,7 +11,7 @@ import { dashboardOpen, gatewayView } from './gateway.js';
 import { search } from './search.js';
 import { rollupAddress, rollupBlock, rollupOverview, rollupTx, watching } from './rollup.js';
 import type { Calls, FirstData } from './overview.js';
-import { knownHeads, Live, type Meta, type NetworkMeta, preload } from './rpc.js';
+import { dropPreloaded, knownHeads, Live, type Meta, type NetworkMeta, preload } from './rpc.js';
 
 let meta: Meta;
 let live: Live | undefined;
@@ -50,6 +50,7 @@ async function boot(): Promise<void> {
     if (location.pathname.startsWith('/explorer/gateway') && dashboardOpen()) void render();
   }, 1000);
   await first;
+  dropPreloaded();
 }
 
 function subscriptionsOf(n: NetworkMeta): Calls {

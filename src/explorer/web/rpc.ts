@@ -52,6 +52,11 @@ export function preload(first: FirstData): void {
   }
 }
 
+/** Forgets what preload() kept and the first view did not use: those answers grow old. */
+export function dropPreloaded(): void {
+  preloaded.clear();
+}
+
 /** Several calls in one request; each answer in order, with its result or error. `stream`: the live stream's id. */
 export async function batch(network: string, calls: Readonly<Calls>, stream?: string): Promise<Answer[]> {
   if (calls.length === 0) return [];
