@@ -229,9 +229,9 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer in chromium', () => {
     await tied.eth('sepolia').mine({ blocks: 2 });
     await field('blockStatus', 'ACCEPTED_ON_L1');
     await field('l1Block', `sepolia block ${anchor + 2n}`);
+    await page.screenshot({ path: join(SHOTS, 'rollup-l1.png'), fullPage: true });
     await page.locator('main [data-field="l1Block"] a').click();
     await field('number', String(anchor + 2n));
-    await page.screenshot({ path: join(SHOTS, 'rollup-l1.png'), fullPage: true });
   });
 });
 
