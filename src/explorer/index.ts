@@ -1,6 +1,6 @@
 /**
  * The explorer: a browser's GET of `/explorer...` (or of the bare address `/` with `Accept: text/html`) is served a
- * read-only page that reads the chains over the gateway's own JSON-RPC and WebSocket, as the bare-address key.
+ * read-only page that reads the chains through its own read-only JSON-RPC and live stream (reads.ts, live.ts).
  * This module only decides, synchronously, whether a request is the explorer's; the serving code (serve.ts) loads
  * on the first such request, so a start that serves no page pays nothing for it.
  */
@@ -8,12 +8,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayContext } from '../gateway/context.js';
 import { EXPLORER_PATH, type ExplorerSettings } from './settings.js';
 
-/** Whether a request is the explorer's: a GET or HEAD of `/explorer[/...]`, or of `/` asking for HTML. */
+/** Whether a request is the explorer's: a GET or HEAD of `/explorer[/...]` or of `/` asking for HTML, a POST to its API. */
 export function isExplorerRequest(method: string | undefined, url: string | undefined, accept: string | undefined): boolean {
-  if (method !== 'GET' && method !== 'HEAD') return false;
   const raw = url ?? '/';
   const q = raw.indexOf('?');
   const path = q < 0 ? raw : raw.slice(0, q);
+  if (method === 'POST') return path.startsWith(`${EXPLORER_PATH}/api/`);
+  if (method !== 'GET' && method !== 'HEAD') return false;
   if (path === EXPLORER_PATH || path.startsWith(`${EXPLORER_PATH}/`)) return true;
   return path === '/' && accept !== undefined && /\btext\/html\b/i.test(accept);
 }

@@ -9,3 +9,14 @@ export interface ExplorerSettings {
   /** The eth network each rollup network settles on, where its seed ties them (l1Acceptance by blocks). */
   readonly l1: Readonly<Record<string, string>>;
 }
+
+/** Headers on every explorer answer (serve.ts says why each). */
+export const SECURITY: Readonly<Record<string, string>> = {
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+};

@@ -10,19 +10,33 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Gateway } from '../../src/index.js';
 import { post } from '../support/http.js';
 import { ask, basic, openWs, rpc } from '../gateway/helpers.js';
+import { testSeed } from '../rollup/fixture.js';
+import { readerOf } from '../../src/explorer/reads.js';
+import type { GatewayContext } from '../../src/gateway/context.js';
+import { Policy } from '../../src/gateway/policy/index.js';
+import { parseKeys } from '../../src/gateway/policy/keys.js';
+import { systemClock } from '../../src/clock.js';
 
 let gw: Gateway;
 let off: Gateway;
+/** A keys file that lists one key, not `devgate`; a rollup tied to sepolia's blocks (accepted 2 blocks later). */
+let closed: Gateway;
+const ROLLUP = 'rollup-test';
 
 const KEYS = { open: true, defaultPlan: 'unlimited', keys: [{ key: 'locked', plan: 'team', secret: 'sesame-secret-value' }] };
 
 beforeAll(async () => {
-  [gw, off] = await Promise.all([
+  [gw, off, closed] = await Promise.all([
     start({ port: 0, chains: ['chains/sepolia.json'], keys: KEYS, adminToken: 'explorer-test-token' }),
     start({ port: 0, chains: ['chains/sepolia.json'], explorer: false }),
+    start({
+      port: 0,
+      chains: ['chains/sepolia.json', testSeed({ l1Acceptance: { kind: 'blocks', network: 'sepolia', blocks: 2 } })],
+      keys: { open: false, keys: [{ key: 'runner', plan: 'free' }] },
+    }),
   ]);
 });
-afterAll(() => Promise.all([gw?.stop(), off?.stop()]));
+afterAll(() => Promise.all([gw?.stop(), off?.stop(), closed?.stop()]));
 
 interface Reply {
   status: number;
@@ -58,7 +72,7 @@ describe('explorer routes', () => {
       const r = await get(gw, path);
       expect(r.status, path).toBe(200);
       expect(r.headers['content-type'], path).toBe('text/html; charset=utf-8');
-      expect(r.text, path).toContain('<script type="module" src="/explorer/assets/app.js">');
+      expect(r.text, path).toMatch(/<script type="module" src="\/explorer\/assets\/app-[0-9a-f]{16}\.js">/);
     }
     const bare = await get(gw, '/', HTML);
     expect(bare.status).toBe(200);
@@ -82,16 +96,24 @@ describe('explorer routes', () => {
     }
   });
 
-  it('serves the script, the style and the meta: networks and the ABIs devgate knows', async () => {
-    const js = await get(gw, '/explorer/assets/app.js');
+  it('serves the script and the style under their digests (kept a year), the meta: networks and the ABIs devgate knows', async () => {
+    const html = (await get(gw, '/explorer')).text;
+    const jsPath = /src="(\/explorer\/assets\/app-[0-9a-f]{16}\.js)"/.exec(html)![1]!;
+    const cssPath = /href="(\/explorer\/assets\/app-[0-9a-f]{16}\.css)"/.exec(html)![1]!;
+    const js = await get(gw, jsPath);
     expect(js.status).toBe(200);
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(js.text.length).toBeGreaterThan(1000);
-    expect((await get(gw, '/explorer/assets/app.css')).headers['content-type']).toBe('text/css; charset=utf-8');
+    expect((await get(gw, '/explorer/assets/app.js')).text).toBe(js.text);
+    expect((await get(gw, '/explorer/assets/app.js')).headers['cache-control']).toBe('no-cache');
+    const css = await get(gw, cssPath);
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(css.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await get(gw, '/explorer/assets/app-0000000000000000.js')).status).toBe(404);
     const meta = JSON.parse((await get(gw, '/explorer/api/meta')).text);
     expect(meta.networks).toEqual([{ name: 'sepolia', kind: 'eth', chainId: '11155111' }]);
     expect(meta.bare).toBe('sepolia');
-    expect(meta.key).toBe('devgate');
     expect(meta.abis.map((a: { name: string }) => a.name)).toEqual(expect.arrayContaining(['Token', 'Reverter', 'Emitter', 'SimpleStore', 'StorageLayout']));
     expect((await get(gw, '/explorer/api/nothing')).status).toBe(404);
   });
@@ -140,6 +162,116 @@ describe('explorer routes', () => {
     // The admin interface itself still refuses every request with an Origin, its own page's included.
     const admin = await post(`http://127.0.0.1:${gw.port}/admin`, rpc('devgate_listKeys'), { ...token, origin: `http://127.0.0.1:${gw.port}` });
     expect(admin.status).toBe(403);
+  });
+
+  it("puts the first view's reads and their answers in the page (no round trip before it is drawn)", async () => {
+    const head = Number(closed.eth('sepolia').blockNumber());
+    const first = JSON.parse(/<script type="application\/json" id="first">(.*?)<\/script>/s.exec((await get(closed, '/explorer')).text)![1]!);
+    expect(Object.keys(first)).toEqual(['sepolia', ROLLUP]);
+    expect(first.sepolia.head).toBe(head);
+    expect(first.sepolia.calls[0]).toEqual(['eth_getBlockByNumber', [`0x${head.toString(16)}`, true]]);
+    expect(first.sepolia.answers[0].result.number).toBe(`0x${head.toString(16)}`);
+    expect(first.sepolia.answers.at(-1).result).toBe(`0x${head.toString(16)}`);
+    // A network's own page has its 25 blocks; other pages none.
+    const one = JSON.parse(/id="first">(.*?)<\/script>/s.exec((await get(closed, `/explorer/${ROLLUP}`)).text)![1]!);
+    expect(Object.keys(one)).toEqual([ROLLUP]);
+    expect(/id="first">(.*?)<\/script>/s.exec((await get(closed, '/explorer/sepolia/block/0')).text)![1]).toBe('{}');
+  });
+
+  it('reads with a keys file that does not list devgate: as its own caller from this machine, read methods only', async () => {
+    const url = `http://127.0.0.1:${closed.port}/explorer/api/rpc/sepolia`;
+    // The bare-address key is refused to clients, as the keys file says ...
+    expect((await post(closed.url('sepolia'), rpc('eth_blockNumber'))).status).toBe(401);
+    // ... and the explorer reads all the same.
+    const read = await post(url, rpc('eth_blockNumber'));
+    expect(read.status).toBe(200);
+    expect(read.json.result).toBe(`0x${closed.eth('sepolia').blockNumber().toString(16)}`);
+    expect((await post(url, [rpc('eth_chainId'), rpc('eth_blockNumber')])).json.error.message).toMatch(/reads only; it does not serve "eth_chainId"/);
+    for (const method of ['evm_mine', 'eth_sendRawTransaction', 'anvil_setBalance', 'eth_subscribe']) {
+      const r = await post(url, rpc(method, []));
+      expect(r.json.error.message, method).toMatch(/the explorer reads only/);
+    }
+    expect((await post(url, rpc('eth_blockNumber'), { 'content-type': 'text/plain' })).status).toBe(415);
+    expect((await post(url, rpc('eth_blockNumber'), { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await post(`http://127.0.0.1:${closed.port}/explorer/api/rpc/nowhere`, rpc('eth_blockNumber'))).json.error).toMatch(/no network "nowhere"/);
+    const big = await post(url, { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: ['x'.repeat(6 * 1024 * 1024)] });
+    expect(big.status).toBe(413);
+    // Its reads are no key's: they spend no key's credits and show in no key's usage.
+    expect(closed.policy.getUsage().map((u) => u.key)).toEqual(['runner']);
+    expect(closed.policy.getUsage('runner').today.requests).toBe(0);
+    // From another machine (devgate bound to another host) the explorer reads as the key devgate: refused here.
+    const from = (remoteAddress: string) => ({ socket: { remoteAddress }, headers: {} }) as never;
+    const ctxOf = (keys: object) => ({ policy: new Policy(parseKeys(keys, 'test'), systemClock) }) as unknown as GatewayContext;
+    const listedOnly = ctxOf({ open: false, keys: [{ key: 'runner', plan: 'free' }] });
+    expect(readerOf(listedOnly, from('192.0.2.7'))).toEqual({
+      status: 401,
+      message: expect.stringMatching(/as the key "devgate", which the keys file does not let in/),
+    });
+    for (const local of ['127.0.0.1', '::ffff:127.0.0.1', '::1'])
+      expect(readerOf(listedOnly, from(local))).toEqual({ caller: expect.objectContaining({ key: expect.objectContaining({ key: '(explorer)' }) }) });
+    const withDevgate = ctxOf({ open: false, keys: [{ key: 'devgate', plan: 'free' }] });
+    expect(readerOf(withDevgate, from('192.0.2.7'))).toEqual({ caller: expect.objectContaining({ key: expect.objectContaining({ key: 'devgate' }) }) });
+  });
+
+  it('streams notifications of the subscriptions made on its live stream', async () => {
+    const res = await fetch(`http://127.0.0.1:${closed.port}/explorer/api/live`);
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const reader = res.body!.getReader();
+    let text = '';
+    const until = async (re: RegExp): Promise<RegExpExecArray> => {
+      for (;;) {
+        const m = re.exec(text);
+        if (m !== null) return m;
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the stream ended before ${re}: ${text}`);
+        text += new TextDecoder().decode(value);
+      }
+    };
+    const id = (await until(/event: hello\ndata: ([0-9a-f]{32})\n\n/))[1]!;
+    const url = `http://127.0.0.1:${closed.port}/explorer/api/rpc/sepolia`;
+    expect((await post(url, rpc('eth_subscribe', ['newHeads']))).json.error.message).toMatch(/outside its live stream/);
+    expect((await post(`${url}?stream=${'0'.repeat(32)}`, rpc('eth_subscribe', ['newHeads']))).json.error.message).toMatch(/no live stream/);
+    const sub = await post(`${url}?stream=${id}`, rpc('eth_subscribe', ['newHeads']));
+    expect(sub.json.result).toMatch(/^0x/);
+    const [mined] = await closed.eth('sepolia').mine();
+    const event = await until(/event: net\ndata: sepolia (.*)\n\n/);
+    const note = JSON.parse(event[1]!);
+    expect(note.params.subscription).toBe(sub.json.result);
+    expect(note.params.result.number).toBe(`0x${mined!.toString(16)}`);
+    // A stream takes at most 1,000 subscription calls.
+    const many = Array.from({ length: 1001 }, (_, i) => rpc('eth_subscribe', ['newHeads'], i));
+    expect((await post(`${url}?stream=${id}`, many)).json.error.message).toMatch(/at most 1000 subscription calls/);
+    await reader.cancel();
+  });
+
+  it('opens at most 64 live streams at once', async () => {
+    const live = `http://127.0.0.1:${closed.port}/explorer/api/live`;
+    const open = await Promise.all(Array.from({ length: 64 }, () => fetch(live)));
+    expect(open.map((r) => r.status)).toEqual(Array(64).fill(200));
+    const over = await fetch(live);
+    expect(over.status).toBe(503);
+    expect(await over.text()).toMatch(/at most 64 live streams/);
+    await Promise.all(open.map((r) => r.body!.cancel()));
+    // Closed streams are forgotten: a new one opens.
+    await expect.poll(async () => await fetch(live).then(async (r) => (await r.body!.cancel(), r.status)), { timeout: 5000 }).toBe(200);
+  });
+
+  it('links a rollup block to the eth block that accepted it on L1, where the seed ties them', async () => {
+    const l1 = (path: string) => get(closed, `/explorer/api/l1/${path}`).then((r) => ({ status: r.status, body: JSON.parse(r.text) }));
+    // The rollup reads its L1 head at each call: a block sealed after one is anchored at sepolia's head then.
+    await post(closed.url(ROLLUP, 'runner'), rpc('starknet_blockNumber'));
+    const anchor = closed.eth('sepolia').blockNumber();
+    const { number } = closed.rollup(ROLLUP).createBlock();
+    expect((await l1(`${ROLLUP}/${number}`)).body).toEqual({ l1: 'sepolia', block: null });
+    await closed.eth('sepolia').mine({ blocks: 3 });
+    await post(closed.url(ROLLUP, 'runner'), rpc('starknet_blockNumber'));
+    expect((await post(closed.url(ROLLUP, 'runner'), rpc('starknet_getBlockWithTxHashes', [{ block_number: Number(number) }]))).json.result.status).toBe(
+      'ACCEPTED_ON_L1',
+    );
+    expect((await l1(`${ROLLUP}/${number}`)).body).toEqual({ l1: 'sepolia', block: Number(anchor) + 2 });
+    expect(await l1('sepolia/1')).toEqual({ status: 404, body: { error: 'no rollup network "sepolia"' } });
+    expect((await l1(`${ROLLUP}/x`)).status).toBe(400);
+    expect((await get(gw, '/explorer/api/l1/sepolia/1')).status).toBe(404);
   });
 
   it('serves nothing with explorer: false', async () => {

@@ -1,6 +1,7 @@
 /** The eth networks' views: overview, block, transaction (decoded input and logs, call tree, state diff), address. */
 import { decodeInput, decodeLog } from './decode.js';
 import { eth, fields, gwei, h, link, num, short, table, time } from './dom.js';
+import { overviewCalls } from './overview.js';
 import { batch, call, knownHeads, type NetworkMeta } from './rpc.js';
 
 const base = (n: string) => `/explorer/${n}`;
@@ -19,16 +20,13 @@ function what(tx: any): string {
 export async function ethOverview(net: NetworkMeta, count = 10): Promise<HTMLElement> {
   const n = net.name;
   let head = knownHeads.get(n) ?? Number(BigInt(await call<string>(n, 'eth_blockNumber')));
-  let numbers: number[] = [];
+  let numbers = 0;
   let answers: Awaited<ReturnType<typeof batch>> = [];
   // One round trip from a known head; again from the head the answer gives should the chain have moved meanwhile.
   for (let tries = 0; tries < 2; tries++) {
-    numbers = Array.from({ length: Math.min(count, head + 1) }, (_, i) => head - i);
-    answers = await batch(n, [
-      ...numbers.map((b) => ['eth_getBlockByNumber', [`0x${b.toString(16)}`, true]] as const),
-      ['txpool_content', []],
-      ['eth_blockNumber', []],
-    ]);
+    const calls = overviewCalls('eth', head, count);
+    numbers = calls.length - 2;
+    answers = await batch(n, calls);
     const now = Number(BigInt(answers.at(-1)?.result ?? '0x0'));
     knownHeads.set(n, now);
     if (now === head) break;
@@ -36,7 +34,7 @@ export async function ethOverview(net: NetworkMeta, count = 10): Promise<HTMLEle
   }
   answers = answers.slice(0, -1);
   const blocks = answers
-    .slice(0, numbers.length)
+    .slice(0, numbers)
     .map((a) => a.result)
     .filter((b) => b);
   const pool = answers.at(-1)!.result as { pending?: Record<string, Record<string, any>>; queued?: Record<string, Record<string, any>> } | undefined;

@@ -1,7 +1,8 @@
 /**
  * The explorer page: a router over stable URLs (`/explorer`, `/explorer/<network>`, `/explorer/<network>/block/<id>`,
  * `/explorer/<network>/tx/<hash>`, `/explorer/<network>/address/<addr>`, `/explorer/gateway`), a search box, and the
- * live view: each network's WebSocket subscriptions redraw the page when a block, a transaction or a status arrives.
+ * live view: each network's subscriptions on the live stream redraw the page when a block, a transaction or a status
+ * arrives.
  */
 import { learnAbis } from './decode.js';
 import { h, link } from './dom.js';
@@ -9,17 +10,17 @@ import { ethAddress, ethBlock, ethOverview, ethTx } from './eth.js';
 import { dashboardOpen, gatewayView } from './gateway.js';
 import { search } from './search.js';
 import { rollupAddress, rollupBlock, rollupOverview, rollupTx, watching } from './rollup.js';
-import { knownHeads, Live, type Meta, type NetworkMeta, setKey } from './rpc.js';
+import type { Calls, FirstData } from './overview.js';
+import { dropPreloaded, knownHeads, Live, type Meta, type NetworkMeta, preload } from './rpc.js';
 
-const KEY = 'devgate-key';
 let meta: Meta;
-const live = new Map<string, Live>();
+let live: Live | undefined;
 const subscribed = new Set<string>();
 
 async function boot(): Promise<void> {
   const inline = document.getElementById('meta')?.textContent;
   meta = (inline ? JSON.parse(inline) : await (await fetch('/explorer/api/meta')).json()) as Meta;
-  setKey(sessionStorage.getItem(KEY) ?? meta.key);
+  preload(JSON.parse(document.getElementById('first')?.textContent || '{}') as FirstData);
   learnAbis(meta);
   const nav = document.getElementById('nets')!;
   nav.replaceChildren(...meta.networks.map((n) => link(`/explorer/${n.name}`, n.name)), link('/explorer/gateway', 'gateway'));
@@ -37,24 +38,31 @@ async function boot(): Promise<void> {
       path === undefined ? showError(`nothing found for ${JSON.stringify(input.value)}`) : go(path),
     );
   });
-  for (const n of meta.networks) {
-    const subs: [string, unknown][] =
-      n.kind === 'eth'
-        ? [
-            ['eth_subscribe', ['newHeads']],
-            ['eth_subscribe', ['newPendingTransactions']],
-          ]
-        : [
-            ['starknet_subscribeNewHeads', {}],
-            ['starknet_subscribePendingTransactions', {}],
-          ];
-    live.set(n.name, new Live(n, subs, onEvent, onState));
-  }
+  // The first view is drawn first (from the data in the page); the live stream opens meanwhile.
+  const first = render();
+  live = new Live(
+    meta.networks.map((n) => ({ name: n.name, subscriptions: subscriptionsOf(n) })),
+    onEvent,
+    onState,
+  );
   // The dashboard is polled each second while it is in view (its data is the admin's, not on the chains' sockets).
   setInterval(() => {
     if (location.pathname.startsWith('/explorer/gateway') && dashboardOpen()) void render();
   }, 1000);
-  await render();
+  await first;
+  dropPreloaded();
+}
+
+function subscriptionsOf(n: NetworkMeta): Calls {
+  return n.kind === 'eth'
+    ? [
+        ['eth_subscribe', ['newHeads']],
+        ['eth_subscribe', ['newPendingTransactions']],
+      ]
+    : [
+        ['starknet_subscribeNewHeads', {}],
+        ['starknet_subscribePendingTransactions', {}],
+      ];
 }
 
 /** The network the URL names, else the bare address's, else the first. */
@@ -153,23 +161,21 @@ async function redrawDirty(): Promise<void> {
 const isFrontPage = () => /^\/(explorer\/?|explorer\/[^/]+\/?)?$/.test(location.pathname);
 const count = () => (location.pathname.split('/').filter((p) => p !== '').length === 2 ? 25 : 10);
 
-const openSockets = new Set<string>();
-
-function onState(network: string, open: boolean): void {
-  if (open) openSockets.add(network);
-  else openSockets.delete(network);
+/** How many networks' subscriptions are in place on the live stream. */
+function onState(subscribed: number): void {
   const el = document.getElementById('live')!;
-  el.textContent = openSockets.size === meta.networks.length ? '● live' : '○ connecting';
-  el.dataset.open = String(openSockets.size);
+  el.textContent = subscribed === meta.networks.length ? '● live' : '○ connecting';
+  el.dataset.open = String(subscribed);
 }
 
 /** Hears of status changes of the rollup transactions on screen whose blocks are not final yet. */
 function subscribeStatuses(): void {
+  if (live === undefined) return;
   for (const [n, hashes] of watching) {
     for (const hash of hashes) {
       if (subscribed.has(hash)) continue;
       subscribed.add(hash);
-      live.get(n)?.send('starknet_subscribeTransactionStatus', { transaction_hash: hash });
+      live.send(n, 'starknet_subscribeTransactionStatus', { transaction_hash: hash });
     }
   }
 }

@@ -1,5 +1,6 @@
 /** The rollup networks' views: blocks with their statuses (moving live), transactions with receipts, events, messages. */
 import { fields, h, link, short, table, time, units } from './dom.js';
+import { overviewCalls } from './overview.js';
 import { batch, call, knownHeads, type NetworkMeta } from './rpc.js';
 
 const base = (n: string) => `/explorer/${n}`;
@@ -23,16 +24,10 @@ function watch(n: string, blocks: readonly any[]): void {
 export async function rollupOverview(net: NetworkMeta, count = 10): Promise<HTMLElement> {
   const n = net.name;
   let head = knownHeads.get(n) ?? (await call<number>(n, 'starknet_blockNumber'));
-  let numbers: number[] = [];
   let answers: Awaited<ReturnType<typeof batch>> = [];
   // One round trip from a known head; again from the head the answer gives should the chain have moved meanwhile.
   for (let tries = 0; tries < 2; tries++) {
-    numbers = Array.from({ length: Math.min(count, head + 1) }, (_, i) => head - i);
-    answers = await batch(n, [
-      ['starknet_getBlockWithTxHashes', ['pending']],
-      ...numbers.map((b) => ['starknet_getBlockWithTxHashes', [{ block_number: b }]] as const),
-      ['starknet_blockNumber', []],
-    ]);
+    answers = await batch(n, overviewCalls('rollup', head, count));
     const now = answers.at(-1)?.result ?? head;
     knownHeads.set(n, now);
     if (now === head) break;
@@ -79,6 +74,8 @@ export async function rollupBlock(net: NetworkMeta, id: string): Promise<HTMLEle
   const blockId = /^\d+$/.test(id) ? { block_number: Number(id) } : id === 'pending' || id === 'latest' ? id : { block_hash: id };
   const b = await call(n, 'starknet_getBlockWithReceipts', [blockId]).catch(() => null);
   if (b === null) return h('p', { class: 'error' }, `no block ${id} on ${n}`);
+  // After the block's read, which has the rollup see its L1 network's head first.
+  const accepted = net.l1 !== undefined && b.block_number !== undefined ? await l1Block(n, String(b.block_number)) : undefined;
   watch(n, [{ status: b.status, transactions: b.transactions.map((t: any) => t.transaction.transaction_hash) }]);
   return h(
     'section',
@@ -94,6 +91,7 @@ export async function rollupBlock(net: NetworkMeta, id: string): Promise<HTMLEle
       ['L1 gas price', 'l1GasPrice', `${BigInt(b.l1_gas_price?.price_in_fri ?? '0x0')} fri`],
       ['Starknet version', 'version', b.starknet_version ?? ''],
       ['Settles on', 'l1', net.l1 ? link(`/explorer/${net.l1}`, net.l1) : 'L1 by time (no eth network of this gateway)'],
+      ...(net.l1 === undefined ? [] : [['Accepted on L1 by', 'l1Block', acceptedBy(net.l1, b.status, accepted)] as const]),
     ]),
     h('h3', {}, 'Transactions'),
     table(
@@ -109,6 +107,18 @@ export async function rollupBlock(net: NetworkMeta, id: string): Promise<HTMLEle
       ]),
     ),
   );
+}
+
+/** The eth block that accepted a rollup block on L1 (the server knows it; JSON-RPC does not say), null when none did. */
+async function l1Block(n: string, number: string): Promise<number | null> {
+  const res = await fetch(`/explorer/api/l1/${encodeURIComponent(n)}/${number}`).catch(() => undefined);
+  if (res?.ok !== true) return null;
+  return ((await res.json()) as { block: number | null }).block;
+}
+
+function acceptedBy(l1: string, blockStatus: string | undefined, block: number | null | undefined): HTMLElement | string {
+  if (block !== null && block !== undefined) return link(`/explorer/${l1}/block/${block}`, `${l1} block ${block}`);
+  return blockStatus === 'ACCEPTED_ON_L1' ? 'accepted by hand, before an L1 block did' : 'not yet';
 }
 
 export async function rollupTx(net: NetworkMeta, hash: string): Promise<HTMLElement> {

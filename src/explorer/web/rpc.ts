@@ -1,7 +1,10 @@
 /**
- * The page's only way to the chains: JSON-RPC to its own origin (`/<network>/v3/<key>`) and the gateway's
- * WebSocket (`/<network>/ws/v3/<key>`), as the bare-address key `devgate` (or a key typed in, kept for the tab).
+ * The page's only way to the chains: its own origin's read-only JSON-RPC (`POST /explorer/api/rpc/<network>`) and
+ * live stream (`GET /explorer/api/live`, server-sent events), which the server runs through the gateway's policy
+ * (src/explorer/reads.ts says as whom). The first view's answers come in the page itself (preload()).
  */
+import type { Calls, FirstData } from './overview.js';
+
 export interface NetworkMeta {
   readonly name: string;
   readonly kind: 'eth' | 'rollup';
@@ -12,7 +15,6 @@ export interface NetworkMeta {
 export interface Meta {
   readonly networks: readonly NetworkMeta[];
   readonly bare: string | null;
-  readonly key: string;
   readonly abis: readonly { name: string; abi: readonly unknown[] }[];
 }
 
@@ -23,16 +25,6 @@ export class RpcError extends Error {
   ) {
     super(message);
   }
-}
-
-let key = '';
-
-export function setKey(k: string): void {
-  key = k;
-}
-
-export function apiKey(): string {
-  return key;
 }
 
 let nextId = 1;
@@ -47,20 +39,41 @@ export async function call<T = any>(network: string, method: string, params: unk
   return r!.result as T;
 }
 
-/** Several calls in one request; each answer in order, with its result or error. */
-export async function batch(
-  network: string,
-  calls: readonly (readonly [string, unknown])[],
-): Promise<{ result?: any; error?: { code: number; message: string } }[]> {
+type Answer = { result?: any; error?: { code: number; message: string } };
+
+/** Answers the server put in the page, by network and calls: each is used once, by the first identical batch. */
+const preloaded = new Map<string, Answer[]>();
+
+/** Takes the first view's data from the page: each network's head, and the answers of its overview's reads. */
+export function preload(first: FirstData): void {
+  for (const [network, { head, calls, answers }] of Object.entries(first)) {
+    knownHeads.set(network, head);
+    preloaded.set(`${network} ${JSON.stringify(calls)}`, answers as Answer[]);
+  }
+}
+
+/** Forgets what preload() kept and the first view did not use: those answers grow old. */
+export function dropPreloaded(): void {
+  preloaded.clear();
+}
+
+/** Several calls in one request; each answer in order, with its result or error. `stream`: the live stream's id. */
+export async function batch(network: string, calls: Readonly<Calls>, stream?: string): Promise<Answer[]> {
   if (calls.length === 0) return [];
+  const mark = `${network} ${JSON.stringify(calls)}`;
+  const ready = stream === undefined ? preloaded.get(mark) : undefined;
+  if (ready !== undefined) {
+    preloaded.delete(mark);
+    return ready;
+  }
   const body = calls.map(([method, params]) => ({ jsonrpc: '2.0', id: nextId++, method, params }));
-  const res = await fetch(`/${network}/v3/${encodeURIComponent(key)}`, {
+  const res = await fetch(`/explorer/api/rpc/${encodeURIComponent(network)}${stream === undefined ? '' : `?stream=${stream}`}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
   const text = await res.text();
-  if (res.status === 401) throw new RpcError(401, `the gateway refused the key ${JSON.stringify(key)}: ${text.trim()}`);
+  if (res.status === 401 || res.status === 403) throw new RpcError(res.status, `the explorer may not read: ${text.trim()}`);
   let json: any;
   try {
     json = JSON.parse(text);
@@ -72,47 +85,55 @@ export async function batch(
   return body.map((c) => (byId.get(c.id) as any) ?? { error: { code: -32603, message: 'no answer' } });
 }
 
-/** A network's WebSocket with its subscriptions; `onEvent` gets every notification. Reconnects when closed. */
+/**
+ * The live stream: one server-sent event stream for every network. Once it says hello (its id), each network's
+ * subscriptions are sent on it; `onEvent` gets every notification, `onState` how many networks are subscribed.
+ * EventSource reconnects by itself; every subscription is made again on the new stream.
+ */
 export class Live {
-  private ws: WebSocket | undefined;
-  private closed = false;
-  /** Calls added with send(), made again on every (re)connection. */
-  private readonly added: [string, unknown][] = [];
+  private id: string | undefined;
+  /** Each network's subscriptions, made on every stream. */
+  private readonly subscriptions = new Map<string, Calls>();
+  private readonly ready = new Set<string>();
 
   constructor(
-    private readonly network: NetworkMeta,
-    private readonly subscriptions: readonly (readonly [string, unknown])[],
+    networks: readonly { name: string; subscriptions: Calls }[],
     private readonly onEvent: (network: string, method: string, result: unknown) => void,
-    private readonly onState: (network: string, open: boolean) => void,
+    private readonly onState: (subscribed: number) => void,
   ) {
-    this.open();
+    for (const n of networks) this.subscriptions.set(n.name, [...n.subscriptions]);
+    const source = new EventSource('/explorer/api/live');
+    source.addEventListener('hello', (e) => {
+      this.id = (e as MessageEvent).data as string;
+      this.ready.clear();
+      for (const [network, calls] of this.subscriptions) void this.subscribe(network, calls, true);
+    });
+    source.addEventListener('net', (e) => {
+      const data = (e as MessageEvent).data as string;
+      const space = data.indexOf(' ');
+      const msg = JSON.parse(data.slice(space + 1));
+      if (msg.method !== undefined) this.onEvent(data.slice(0, space), msg.method, msg.params?.result);
+    });
+    source.onerror = () => {
+      this.id = undefined;
+      this.ready.clear();
+      this.onState(0);
+    };
   }
 
-  private open(): void {
-    const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/${this.network.name}/ws/v3/${encodeURIComponent(key)}`);
-    this.ws = ws;
-    ws.onopen = () => {
-      this.onState(this.network.name, true);
-      for (const [method, params] of [...this.subscriptions, ...this.added]) ws.send(JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }));
-    };
-    ws.onmessage = (e) => {
-      const msg = JSON.parse(String(e.data));
-      if (msg.method !== undefined) this.onEvent(this.network.name, msg.method, msg.params?.result);
-    };
-    ws.onclose = () => {
-      this.onState(this.network.name, false);
-      if (!this.closed) setTimeout(() => this.open(), 1000);
-    };
+  private async subscribe(network: string, calls: Calls, all: boolean): Promise<void> {
+    const id = this.id;
+    if (id === undefined || calls.length === 0) return;
+    await batch(network, calls, id).catch(() => undefined);
+    if (all && id === this.id) {
+      this.ready.add(network);
+      this.onState(this.ready.size);
+    }
   }
 
-  /** Sends a call on the socket now if open, and on every connection (a subscription added later); its answer is not awaited. */
-  send(method: string, params: unknown): void {
-    this.added.push([method, params]);
-    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }));
-  }
-
-  close(): void {
-    this.closed = true;
-    this.ws?.close();
+  /** Subscribes on the stream now if open, and on every later stream (a subscription added later); its answer is not awaited. */
+  send(network: string, method: string, params: unknown): void {
+    this.subscriptions.get(network)?.push([method, params]);
+    void this.subscribe(network, [[method, params]], false);
   }
 }

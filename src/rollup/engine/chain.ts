@@ -158,6 +158,19 @@ export class RollupChain {
     this.emitAccepted(acceptNewestReady(this.blocks, (b) => b.l1Anchor !== undefined && head >= b.l1Anchor + BigInt(rule.blocks)));
   }
 
+  /**
+   * The L1 block that accepted block `number` under the rule `blocks`: the first L1 block at which the rule holds
+   * for it (its L1 anchor + `blocks`), once the block is ACCEPTED_ON_L1 and the L1 head has reached that block.
+   * Undefined under another rule, for a block not accepted, or one accepted by hand before its L1 block came.
+   */
+  l1AcceptedBy(number: bigint): bigint | undefined {
+    const rule = this.config.l1Acceptance;
+    const b = this.blocks[Number(number)];
+    if (rule.kind !== 'blocks' || b === undefined || b.status !== 'ACCEPTED_ON_L1' || b.l1Anchor === undefined) return undefined;
+    const at = b.l1Anchor + BigInt(rule.blocks);
+    return this.l1Head !== undefined && this.l1Head >= at ? at : undefined;
+  }
+
   /** Tells listeners of blocks just accepted on L1 (src/rollup/engine/l1Acceptance.ts picks them). */
   private emitAccepted(accepted: SealedBlock[]): SealedBlock[] {
     if (accepted.length > 0) this.events.emit('statusChanged', accepted);
