@@ -189,6 +189,12 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
       throw new TypeError(`invalid devgate options:\nlimits: ${(err as Error).message}`);
     }
     checkRollupL1Networks(seeds.map((s) => s.seed));
+    // Checked before any chain is built (a fork's would reach its upstream first).
+    const forked = opts.isolate === false ? undefined : seeds.find((s) => s.seed.kind === 'eth' && s.seed.fork !== undefined);
+    if (forked !== undefined)
+      throw new TypeError(
+        `invalid devgate options:\nisolate: network ${JSON.stringify(forked.seed.name)} is a fork (docs/fork.md); forks cannot be isolated per key yet`,
+      );
   } catch (err) {
     // The data directory's lock is freed for the next start.
     await dataDir?.close();

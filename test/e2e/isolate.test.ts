@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicClient, createTestClient, createWalletClient, http, parseAbi, webSocket, type Hash } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { ManualClock, start, type Gateway } from '../../src/index.js';
+import { ManualClock, ProviderRpcError, start, type Gateway } from '../../src/index.js';
 import { quantile } from '../support/turns.js';
 import { ACCOUNT0, TOKEN, readSurfaceSeed } from '../eth/methods/seed.js';
 
@@ -15,12 +15,22 @@ const KEY1 = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d
 const erc20 = parseAbi(['function balanceOf(address) view returns (uint256)', 'function transfer(address,uint256) returns (bool)']);
 const clock = new ManualClock(Date.UTC(2026, 0, 1));
 const IDLE_SECONDS = 60;
-const MAX_COPIES = 10;
+const MAX_COPIES = 16;
 let gw: Gateway;
 let chain: { id: number; name: string; nativeCurrency: { name: string; symbol: string; decimals: number }; rpcUrls: { default: { http: string[] } } };
 
 beforeAll(async () => {
-  gw = await start({ port: 0, chains: [readSurfaceSeed()], clock, isolate: { by: 'key', maxCopies: MAX_COPIES, idleSeconds: IDLE_SECONDS } });
+  gw = await start({
+    port: 0,
+    chains: [readSurfaceSeed()],
+    clock,
+    isolate: { by: 'key', maxCopies: MAX_COPIES, idleSeconds: IDLE_SECONDS },
+    keys: {
+      open: true,
+      defaultPlan: 'unlimited',
+      keys: [{ key: 'reads-only', plan: 'unlimited', allowlist: { methods: ['eth_blockNumber', 'eth_chainId'] } }],
+    },
+  });
   const id = await createPublicClient({ transport: http(gw.url('dev')) }).getChainId();
   chain = { id, name: 'dev', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [] } } };
 });
@@ -50,6 +60,10 @@ async function writes(key: string, to: `0x${string}`): Promise<Hash[]> {
 }
 
 describe('isolate: a chain per key', () => {
+  it('refuses a fork network before building anything, naming the option', async () => {
+    await expect(start({ port: 0, fork: { url: 'http://127.0.0.1:9' }, isolate: 'key' })).rejects.toThrow(/isolate: network "dev" is a fork/);
+  });
+
   it('two keys writing at once each see only their own blocks and balances, with the hashes a fresh chain gives', async () => {
     const shared = clientsOf('devgate').pub;
     const start = await shared.getBlockNumber({ cacheTime: 0 });
@@ -130,6 +144,26 @@ describe('isolate: a chain per key', () => {
     ).rejects.toThrow();
   });
 
+  it("the in-process provider is served its key's copy; a key's allowlist still applies", async () => {
+    const p = gw.provider('dev', 'prov-a');
+    const head = BigInt((await p.request({ method: 'eth_blockNumber' })) as string);
+    const heard: unknown[] = [];
+    p.on('message', (m: { data: { result: unknown } }) => heard.push(m.data.result));
+    await p.request({ method: 'eth_subscribe', params: ['newHeads'] });
+    await clientsOf('prov-b').test.mine({ blocks: 2 });
+    await p.request({ method: 'evm_mine' });
+    expect(BigInt((await p.request({ method: 'eth_blockNumber' })) as string)).toBe(head + 1n);
+    expect(BigInt((await gw.provider('dev', 'prov-b').request({ method: 'eth_blockNumber' })) as string)).toBe(head + 2n);
+    const own = (await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { hash: string };
+    // Notifications go out on the turn after the command's commit: one round trip later they have arrived.
+    await p.request({ method: 'eth_chainId' });
+    expect(heard.map((h) => (h as { hash: string }).hash)).toEqual([own.hash]);
+    p.disconnect();
+    const limited = gw.provider('dev', 'reads-only');
+    expect(await limited.request({ method: 'eth_blockNumber' })).toBe(`0x${head.toString(16)}`);
+    await expect(limited.request({ method: 'evm_mine' })).rejects.toBeInstanceOf(ProviderRpcError);
+  });
+
   it('makes a copy on first use in a few milliseconds, and reports what each costs', async () => {
     const keys = ['made-1', 'made-2', 'made-3'];
     for (const k of keys) await clientsOf(k).pub.getBlockNumber({ cacheTime: 0 });
@@ -165,7 +199,7 @@ describe('isolate: a chain per key', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
     }).then((r) => r.json() as Promise<{ error: { code: number; message: string } }>);
     expect(over.error.code).toBe(-32005);
-    expect(over.error.message).toMatch(/maxCopies 10/);
+    expect(over.error.message).toMatch(/maxCopies 16/);
     // The shared key is never refused.
     expect(await clientsOf('devgate').pub.getBlockNumber({ cacheTime: 0 })).toBeGreaterThan(0n);
     await fresh.test.mine({ blocks: 4 });
