@@ -135,6 +135,10 @@ describe('isolate: a chain per key', () => {
     expect(await one.pub.getBlockNumber({ cacheTime: 0 })).toBe(head);
     expect(await two.pub.getBlockNumber({ cacheTime: 0 })).toBe(head + 2n);
     expect(await one.pub.getBalance({ address: ACCOUNT0 })).toBe(balance);
+    // anvil_reset (docs/isolate.md's beforeAll) takes a copy back to the start, and only that copy.
+    await two.test.reset();
+    expect(await two.pub.getBlockNumber({ cacheTime: 0 })).toBe(head);
+    expect(await clientsOf('worker-a').pub.getBlockNumber({ cacheTime: 0 })).toBe(head + 3n);
     // Time, impersonation and mining mode are per copy too.
     await one.test.setAutomine(false);
     expect(await two.test.request({ method: 'anvil_getAutomine' } as never)).toBe(true);
