@@ -471,6 +471,11 @@ async function main(argv: string[]): Promise<number> {
       `Mining on ${n.name}: ${mode.intervalMs !== undefined ? `a block every ${mode.intervalMs / 1000} s` : mode.automine ? 'automine (a block per send)' : 'manual (evm_mine, anvil_mine)'}`,
     );
   }
+  if (isolate !== false) {
+    const max = isolate.maxCopies ?? 64;
+    const idle = isolate.idleSeconds ?? 600;
+    console.log(`Isolated per key: each API key but devgate gets its own copy of every eth network (at most ${max}; freed after ${idle} s idle)`);
+  }
   if (!args['no-explorer']) console.log(`Explorer  http://${hostPart}:${gw.port}/explorer`);
   console.log(`Admin (devgate_*)  http://${hostPart}:${gw.port}/admin\n  Authorization: Bearer ${gw.adminToken}`);
   // Every eth network's accounts (checksummed, with balances) and @label contracts, the bare address's first.

@@ -41,6 +41,7 @@ describe('devgate --isolate-keys', () => {
         };
         child.stdout.on('data', look);
       });
+      expect(out).toContain('Isolated per key: each API key but devgate gets its own copy of every eth network (at most 2; freed after 600 s idle)');
       const url = (key: string) => `http://${ready}/alpha/v3/${key}`;
       await call(url('one'), 'evm_mine');
       expect((await call(url('one'), 'eth_blockNumber')).result).toBe('0x1');
