@@ -86,6 +86,14 @@ Options:
                     a block per send)
   --no-mining       manual mining: sends wait in the pool until evm_mine /
                     anvil_mine
+  --isolate-keys    a chain per API key (docs/isolate.md): each key but devgate
+                    (the bare address's) gets its own copy-on-write copy of
+                    every eth network as started, on its first request
+  --isolate-max N   most live copies per network with --isolate-keys; past it
+                    a new key is answered -32005 (default 64)
+  --isolate-idle SECONDS  a copy unused this long (no request, no open
+                    WebSocket) is freed; its key's next request gets a fresh
+                    copy (default 600)
   --no-explorer     serve no explorer and gateway dashboard at /explorer
   --no-dev-methods  serve no dev methods (evm_, anvil_, hardhat_, miner_, devnet_,
                     eth_sendUnsignedTransaction, testing_buildBlockV1: -32601),
@@ -232,6 +240,9 @@ const PARSE_OPTIONS = {
   'no-mining': { type: 'boolean' },
   'no-dev-methods': { type: 'boolean' },
   'no-explorer': { type: 'boolean' },
+  'isolate-keys': { type: 'boolean' },
+  'isolate-max': { type: 'string' },
+  'isolate-idle': { type: 'string' },
   'allow-unprotected-txs': { type: 'boolean' },
   'tx-fee-cap': { type: 'string' },
   'no-raw-http': { type: 'boolean' },
@@ -387,6 +398,11 @@ async function main(argv: string[]): Promise<number> {
     console.error(`devgate: --tx-fee-cap must be a number of ether, 0 or more, got ${JSON.stringify(args['tx-fee-cap'])}`);
     return 2;
   }
+  const isolate = isolateFlags(args);
+  if (typeof isolate === 'string') {
+    console.error(`devgate: ${isolate}`);
+    return 2;
+  }
   // Without a mining flag each network mines as its seed says (automine by default).
   const mining = blockTime === undefined && !args['no-mining'] ? undefined : { automine: !args['no-mining'] && blockTime === undefined, blockTime };
   const { state, error } = stateFlags(args);
@@ -425,6 +441,7 @@ async function main(argv: string[]): Promise<number> {
     state,
     dumpDir: args['dump-dir'],
     maxTraceBytes,
+    isolate,
     ...(args.bare === undefined ? {} : { bare: args.bare }),
     ...(dev === undefined ? {} : { dev }),
     ...(fork === undefined ? {} : { fork }),
@@ -453,6 +470,11 @@ async function main(argv: string[]): Promise<number> {
     console.log(
       `Mining on ${n.name}: ${mode.intervalMs !== undefined ? `a block every ${mode.intervalMs / 1000} s` : mode.automine ? 'automine (a block per send)' : 'manual (evm_mine, anvil_mine)'}`,
     );
+  }
+  if (isolate !== false) {
+    const max = isolate.maxCopies ?? 64;
+    const idle = isolate.idleSeconds ?? 600;
+    console.log(`Isolated per key: each API key but devgate gets its own copy of every eth network (at most ${max}; freed after ${idle} s idle)`);
   }
   if (!args['no-explorer']) console.log(`Explorer  http://${hostPart}:${gw.port}/explorer`);
   console.log(`Admin (devgate_*)  http://${hostPart}:${gw.port}/admin\n  Authorization: Bearer ${gw.adminToken}`);
@@ -495,6 +517,23 @@ function stateFlags(args: { 'load-state'?: string; 'dump-state'?: string; state?
     return { error: '--state-interval needs --dump-state or --state (the file to write)' };
   if (state !== undefined) return { state: interval === undefined ? state : { load: existsSync(state) ? state : undefined, dump: state, interval } };
   return { state: load === undefined && dump === undefined ? undefined : { load, dump, interval } };
+}
+
+/** start()'s `isolate` from --isolate-keys, --isolate-max and --isolate-idle, or what is wrong with them. */
+function isolateFlags(args: {
+  'isolate-keys'?: boolean;
+  'isolate-max'?: string;
+  'isolate-idle'?: string;
+}): false | { by: 'key'; maxCopies?: number; idleSeconds?: number } | string {
+  const { 'isolate-keys': on, 'isolate-max': max, 'isolate-idle': idle } = args;
+  if (on !== true) return max === undefined && idle === undefined ? false : '--isolate-max and --isolate-idle need --isolate-keys';
+  const maxCopies = max === undefined ? undefined : Number(max);
+  if (maxCopies !== undefined && !(Number.isInteger(maxCopies) && maxCopies > 0 && maxCopies <= 100_000))
+    return `--isolate-max must be a whole number from 1 to 100000, got ${JSON.stringify(max)}`;
+  const idleSeconds = idle === undefined ? undefined : Number(idle);
+  if (idleSeconds !== undefined && !(Number.isFinite(idleSeconds) && idleSeconds > 0))
+    return `--isolate-idle must be a positive number of seconds, got ${JSON.stringify(idle)}`;
+  return { by: 'key', ...(maxCopies === undefined ? {} : { maxCopies }), ...(idleSeconds === undefined ? {} : { idleSeconds }) };
 }
 
 main(process.argv.slice(2)).then(

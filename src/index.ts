@@ -12,9 +12,10 @@ import { newAdminToken } from './admin/guard.js';
 import type { GatewayControl } from './gateway/control.js';
 import type { DevgateProvider, ProviderOptions } from './gateway/provider.js';
 import { mergeLimits } from './gateway/limits.js';
-import { StartOptionsSchema, type LogTarget, type StartOptions } from './options.js';
+import { StartOptionsSchema, type IsolateOptions, type LogTarget, type StartOptions } from './options.js';
 import { loadKeysFile, OPEN_KEYS, parseKeys } from './gateway/policy/keys.js';
-import { checkRollupL1Networks, createNetwork, type Network, type NetworkInfo } from './network.js';
+import { checkRollupL1Networks, createNetwork, isolateNetworks, type Network, type NetworkEnv, type NetworkInfo } from './network.js';
+import { DEFAULT_ISOLATE, IsolatedEthNetwork, type CopyInfo, type IsolateSettings } from './eth/isolate/isolated.js';
 import type { RollupChain } from './rollup/engine/chain.js';
 import type { EthEngine } from './eth/context.js';
 import type { EthNetwork as EthNetworkImpl } from './eth/network.js';
@@ -47,7 +48,8 @@ export type { GatewayLimits } from './gateway/limits.js';
 export { ProviderRpcError, type DevgateProvider, type ProviderOptions, type RequestArguments } from './gateway/provider.js';
 export type { OutageSpec, OutageInfo } from './gateway/policy/outage.js';
 export { KeysError, type KeySpec } from './gateway/policy/keys.js';
-export type { CacheOptions, DevNetworkOptions, LogTarget, MiningOptions, StartOptions, StateOptions } from './options.js';
+export type { CopyInfo as IsolatedCopy } from './eth/isolate/isolated.js';
+export type { CacheOptions, DevNetworkOptions, IsolateOptions, LogTarget, MiningOptions, StartOptions, StateOptions } from './options.js';
 export { DEV_NETWORK } from './seed/dev.js';
 export { DumpError } from './persist/dumpError.js';
 
@@ -94,6 +96,11 @@ export interface Gateway {
   readonly stateLoaded: readonly string[];
   /** Loads a state file (a path or its bytes: devgate's, or anvil's JSON, gzip'd or not); answers one line per network it changed. */
   loadState(input: string | Uint8Array): Promise<readonly string[]>;
+  /**
+   * With `isolate` (docs/isolate.md): the live copies of an eth network, one per key, most recently used first, with
+   * what each costs (trie nodes it wrote, their bytes, blocks it mined); empty without `isolate`.
+   */
+  isolated(network: string): readonly CopyInfo[];
   /** Closes HTTP and WebSocket and frees the port (after writing the dump file of `state`, if any). */
   stop(): Promise<void>;
 }
@@ -125,6 +132,15 @@ async function startLog(target: LogTarget, networks: readonly Network[], bare: s
     await log.watch((n.engine as EthEngine).chain, label, (n as EthNetworkImpl).methods);
   }
   return log;
+}
+
+/** The bounds of `isolate` with the defaults filled in. */
+function isolateSettings(option: 'key' | IsolateOptions): IsolateSettings {
+  if (option === 'key') return DEFAULT_ISOLATE;
+  return {
+    maxCopies: option.maxCopies ?? DEFAULT_ISOLATE.maxCopies,
+    idleMs: option.idleSeconds === undefined ? DEFAULT_ISOLATE.idleMs : Math.round(option.idleSeconds * 1000),
+  };
 }
 
 /** Starts a gateway. Rejects with a message naming the bad option or seed field. */
@@ -173,6 +189,12 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
       throw new TypeError(`invalid devgate options:\nlimits: ${(err as Error).message}`);
     }
     checkRollupL1Networks(seeds.map((s) => s.seed));
+    // Checked before any chain is built (a fork's would reach its upstream first).
+    const forked = opts.isolate === false ? undefined : seeds.find((s) => s.seed.kind === 'eth' && s.seed.fork !== undefined);
+    if (forked !== undefined)
+      throw new TypeError(
+        `invalid devgate options:\nisolate: network ${JSON.stringify(forked.seed.name)} is a fork (docs/fork.md); forks cannot be isolated per key yet`,
+      );
   } catch (err) {
     // The data directory's lock is freed for the next start.
     await dataDir?.close();
@@ -191,8 +213,10 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
           intervalMs: opts.mining.blockTime === undefined ? undefined : Math.round(opts.mining.blockTime * 1000),
         };
   let log: NodeLog | undefined;
+  let served: readonly Network[] = networks;
   const closeAll = async () => {
     log?.close();
+    await Promise.all(served.map((n) => (n instanceof IsolatedEthNetwork ? n.close() : undefined)));
     await Promise.all(networks.map((n) => n.close()));
     await dataDir?.close();
   };
@@ -209,31 +233,31 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     if (typeof state === 'object' && state.interval !== undefined && state.dump === undefined)
       throw new TypeError('invalid devgate options:\nstate.interval: needs state.dump (the file to write)');
     const dumpDir = opts.dumpDir === undefined ? undefined : await prepareDumpDir(opts.dumpDir);
-    for (const s of seeds)
-      networks.push(
-        await createNetwork(s, {
-          clock: opts.clock,
-          l1BlockNumber,
-          cacheDir: cache,
-          dataDir,
-          mining,
-          devMethods: opts.devMethods,
-          allowUnprotectedTxs: opts.allowUnprotectedTxs,
-          // Filter budgets follow devgate_setLimits.
-          limits: () => (server === undefined ? limits : server.control.getLimits()),
-          txFeeCap: opts.txFeeCap,
-          ...(dumpDir === undefined ? {} : { dumpDir }),
-        }),
-      );
+    const env: NetworkEnv = {
+      clock: opts.clock,
+      l1BlockNumber,
+      cacheDir: cache,
+      dataDir,
+      mining,
+      devMethods: opts.devMethods,
+      allowUnprotectedTxs: opts.allowUnprotectedTxs,
+      // Filter budgets follow devgate_setLimits.
+      limits: () => (server === undefined ? limits : server.control.getLimits()),
+      txFeeCap: opts.txFeeCap,
+      ...(dumpDir === undefined ? {} : { dumpDir }),
+    };
+    for (const s of seeds) networks.push(await createNetwork(s, env));
     if (opts.maxTraceBytes !== undefined) for (const n of networks) if (n.kind === 'eth') setTraceBudget((n.engine as EthEngine).chain, opts.maxTraceBytes);
     stateLoaded = await keeper.loadAtStart();
     if (opts.dev?.autoImpersonate === true && bare === DEV_NETWORK) {
       (networks.find((n) => n.name === DEV_NETWORK)!.engine as { impersonation: { auto: boolean } }).impersonation.auto = true;
     }
     if (opts.log !== false) log = await startLog(opts.log === true ? process.stdout : opts.log, networks, bare);
+    // With isolate, each key's copies start from the networks as they are now (seeded, state file loaded).
+    served = opts.isolate === false ? networks : await isolateNetworks(networks, seeds, env, isolateSettings(opts.isolate), DEFAULT_KEY);
     const admin = { token: adminToken, host: opts.host };
     const explorer = opts.explorer ? explorerHook(explorerSettings(seeds)) : undefined;
-    server = new GatewayServer(networks, { limits, keys, clock: opts.clock, rawHttp: opts.rawHttp, idleGc: opts.idleGc, admin, bare, explorer });
+    server = new GatewayServer(served, { limits, keys, clock: opts.clock, rawHttp: opts.rawHttp, idleGc: opts.idleGc, admin, bare, explorer });
     address = await server.listen(opts.port, opts.host);
   } catch (err) {
     await closeAll();
@@ -290,6 +314,11 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
         const mined = chain.blockByNumber(block);
         return mined === undefined ? undefined : (mined.receiptAt?.(index) ?? mined.receipts[index])?.contractAddress?.toString();
       });
+    },
+    isolated(network) {
+      check(network);
+      const n = served.find((x) => x.name === network);
+      return n instanceof IsolatedEthNetwork ? n.info() : [];
     },
     stateLoaded,
     dumpState: (file) => keeper.dump(file),

@@ -1,7 +1,8 @@
 /** Builds the networks a gateway serves from their seeds (the types: networkTypes.ts). */
 import type { Network, NetworkEnv } from './networkTypes.js';
 import type { LoadedSeed } from './seed/load.js';
-import { createEthNetwork } from './eth/network.js';
+import { createEthNetwork, EthNetwork } from './eth/network.js';
+import type { IsolateSettings } from './eth/isolate/isolated.js';
 import type { RollupSeed } from './seed/rollup.js';
 
 export type { Network, NetworkEnv, NetworkInfo, NetworkKind } from './networkTypes.js';
@@ -19,6 +20,24 @@ export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promis
       return cachedRollupNetwork(seed, env);
     }
   }
+}
+
+/**
+ * The networks as served with `isolate: 'key'` (docs/isolate.md): each eth network isolated per key from its state
+ * now; rollup networks stay shared by every key.
+ */
+export async function isolateNetworks(
+  networks: readonly Network[],
+  seeds: readonly LoadedSeed[],
+  env: NetworkEnv,
+  settings: IsolateSettings,
+  sharedKey: string,
+): Promise<Network[]> {
+  const { isolateEthNetwork } = await import('./eth/isolate/index.js');
+  return networks.map((n) => {
+    const seed = seeds.find((s) => s.seed.name === n.name)?.seed;
+    return n instanceof EthNetwork && seed?.kind === 'eth' ? isolateEthNetwork(n, seed, env, settings, sharedKey) : n;
+  });
 }
 
 /** Checks that every rollup whose L1 acceptance counts blocks names an eth network of the same gateway. */

@@ -132,6 +132,23 @@ export interface StartOptions {
    * `url` at `blockNumber` (default: the upstream's latest, pinned at start), its chain id the upstream's.
    */
   fork?: ForkStartOptions;
+  /**
+   * A chain per API key (docs/isolate.md): `'key'` gives each key but `devgate` (the bare address's, `url()`'s
+   * default) its own copy-on-write copy of every eth network as started, made on its first request, so test workers
+   * with keys of their own (`w${VITEST_POOL_ID}`) never see each other's writes. `{ by: 'key', maxCopies, idleSeconds }`
+   * sets the bounds. Default false: every key shares one chain.
+   */
+  isolate?: false | 'key' | IsolateOptions;
+}
+
+/** `start({ isolate })`: a chain per API key (docs/isolate.md). */
+export interface IsolateOptions {
+  /** What a copy is kept per: the API key (the only kind so far). */
+  by: 'key';
+  /** Most copies alive at once, per network (default 64); past it a new key is answered -32005 naming the limit. */
+  maxCopies?: number;
+  /** A copy unused this many seconds (no request, no open WebSocket) is freed; its key's next request gets a fresh copy (default 600). */
+  idleSeconds?: number;
 }
 
 /** `start({ fork })` and a seed's `fork` field (docs/fork.md). */
@@ -195,6 +212,19 @@ export const StartOptionsSchema = z
       .strict()
       .optional(),
     fork: ForkSpec.optional(),
+    isolate: z
+      .union([
+        z.literal(false),
+        z.literal('key'),
+        z
+          .object({
+            by: z.literal('key'),
+            maxCopies: z.number().int().positive().max(100_000).optional(),
+            idleSeconds: z.number().positive().finite().optional(),
+          })
+          .strict(),
+      ])
+      .default(false),
     log: z
       .union([
         z.boolean(),

@@ -5,7 +5,7 @@
 import type { CallOrigin, ConnectionCaller, Network, NetworkConnection, NetworkEnv } from '../networkTypes.js';
 import { ethConnection } from '../subscriptions/ethConnection.js';
 import { cachedEthChain } from '../cache/chainCache.js';
-import { Miner } from './engine/mining/miner.js';
+import { Miner, type MinerState } from './engine/mining/miner.js';
 import { poolAdmission, type PoolSettings } from './engine/mining/send.js';
 import { Snapshots } from './engine/control/snapshots.js';
 import { Impersonation } from './engine/wallet/impersonation.js';
@@ -18,6 +18,9 @@ import type { LoadedSeed } from '../seed/load.js';
 import type { EthSeed } from '../seed/eth.js';
 import { EthNode } from './node/node.js';
 import { ForkResets } from './engine/fork/forkReset.js';
+import type { ForkBase } from './engine/fork/forkBase.js';
+import type { DataDirChain } from './engine/persist/dataDir/seeded.js';
+import type { EthChain } from './engine/chain/chain.js';
 import { routeForkHistory } from './methods/forkRoutes.js';
 
 export class EthNetwork implements Network {
@@ -69,9 +72,30 @@ export async function createEthNetwork(loaded: LoadedSeed & { seed: EthSeed }, e
   if (seed.fork !== undefined && env.dataDir !== undefined) throw new Error(`network ${seed.name}: a fork cannot use a data directory yet (docs/fork.md)`);
   const forked = seed.fork === undefined ? undefined : await (await import('./engine/fork/forkChain.js')).forkedSeedChain(seed, env.cacheDir, chainOpts);
   const chain = stored?.chain ?? forked?.chain ?? (await cachedEthChain(loaded, env.cacheDir, chainOpts)).chain;
+  return ethNetworkOn(chain, seed, env, { stored, fork: forked?.fork });
+}
+
+/** What a network built on a chain keeps of where that chain came from: a data directory's hooks, a fork. */
+interface ChainOrigin {
+  readonly stored?: Pick<DataDirChain, 'attach'>;
+  readonly fork?: ForkBase;
+  /** Mining settings, time and impersonation to start from (an isolated copy takes the shared network's as started). */
+  readonly controls?: { readonly miner: MinerState; readonly impersonation: ReturnType<Impersonation['state']> };
+}
+
+/**
+ * The eth network served on `chain`: its node (miner, snapshots, impersonation, pool rules), filters, fork resets and
+ * method table. An isolated copy (src/eth/isolate/) is one of these on a copy-on-write copy of the chain as started.
+ */
+export async function ethNetworkOn(chain: EthChain, seed: EthSeed, env: NetworkEnv, origin: ChainOrigin = {}): Promise<EthNetwork> {
+  const chainOpts = { safeDepth: seed.safeDepth, finalizedDepth: seed.finalizedDepth };
   const miner = new Miner(chain, env.clock, env.mining ?? seedMining(seed), env.limits);
   const impersonation = new Impersonation();
-  const kept = stored?.attach(miner, impersonation, env.mining !== undefined);
+  if (origin.controls !== undefined) {
+    miner.restore(origin.controls.miner);
+    impersonation.restore(origin.controls.impersonation);
+  }
+  const kept = origin.stored?.attach(miner, impersonation, env.mining !== undefined);
   const pool: PoolSettings = { minTip: 0n, allowUnprotected: env.allowUnprotectedTxs === true, txFeeCap: env.txFeeCap ?? 0 };
   const node = new EthNode({
     chain,
@@ -86,7 +110,7 @@ export async function createEthNetwork(loaded: LoadedSeed & { seed: EthSeed }, e
   if (kept !== undefined) await node.saveControls();
   const filters = new EthFilters(chain, env.clock, undefined, env.limits);
   // The fork served now: the seed's, or one anvil_reset with `forking` asked for (docs/fork.md).
-  const forks = new ForkResets(seed, env.cacheDir, chainOpts, forked?.fork);
+  const forks = new ForkResets(seed, env.cacheDir, chainOpts, origin.fork);
   const ctx: EthContext = { node, chain, miner, networkName: seed.name, filters, forks };
   const table = ethMethods({ devMethods: env.devMethods });
   // A fork's blocks, transactions, receipts and logs up to its fork block are its upstream's (docs/fork.md).
