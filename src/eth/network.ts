@@ -19,7 +19,7 @@ import type { EthSeed } from '../seed/eth.js';
 import { EthNode } from './node/node.js';
 import { ForkResets } from './engine/fork/forkReset.js';
 import type { ForkBase } from './engine/fork/forkBase.js';
-import type { DataDirChain } from './engine/persist/dataDir/seeded.js';
+import type { DataDirChain } from './dataDir.js';
 import type { EthChain } from './engine/chain/chain.js';
 import { routeForkHistory } from './methods/forkRoutes.js';
 
