@@ -17,6 +17,7 @@
  */
 import { EVMError } from '@ethereumjs/evm';
 import { clockOfEvm, HEAVY, tick, workOf } from './callClock.js';
+import { gasWatchOf } from './gasWatch.js';
 import { internals } from './modules.js';
 import { isOptedIn, jumpAnalyses } from './optIn.js';
 import { emitStep, syncStepListeners } from './steps.js';
@@ -59,6 +60,9 @@ async function fastRun(interpreter: InterpreterLike, code: Uint8Array, steps?: P
   const consumePostCallOog = internals!.consumeEip7928PostTargetCallOog;
   // The call's clock (callClock.ts), checked by work done: a unit per opcode, the gas of heavy ones.
   const clock = clockOfEvm(interpreter._evm);
+  // An estimate's first run watches its gas (gasWatch.ts): one frame, and the least gas left after any step.
+  const watch = gasWatchOf(interpreter._evm);
+  if (watch !== undefined && ++watch.frames > 1) watch.gasDependent = true;
   runState.code = code;
   let err: EvmErrorLike | undefined;
   let cachedOpcodes: OpEntry[] | undefined;
@@ -86,6 +90,12 @@ async function fastRun(interpreter: InterpreterLike, code: Uint8Array, steps?: P
       let gas = info.feeBigInt;
       // As runStep: a step sees memory's size before the opcode's gas handler expands it.
       const memoryWords = steps === undefined ? 0n : (runState as unknown as { memoryWordCount: bigint }).memoryWordCount;
+      if (watch !== undefined) {
+        if (watch.reads[info.code] === 1) watch.gasDependent = true;
+        // SSTORE fails with the sentry's gas or less left (EIP-2200), before its charge.
+        if (info.code === 0x55 && watch.sentry !== undefined && runState.gasLeft - watch.sentry - 1n < watch.least)
+          watch.least = runState.gasLeft - watch.sentry - 1n;
+      }
       if (info.dynamicGas) {
         // gas.ts's handlers answer with the gas itself, @ethereumjs's with a promise of it.
         try {
@@ -105,6 +115,7 @@ async function fastRun(interpreter: InterpreterLike, code: Uint8Array, steps?: P
         runState.gasLeft = 0n;
         throw new EVMError(OUT_OF_GAS);
       }
+      if (watch !== undefined && runState.gasLeft < watch.least) watch.least = runState.gasLeft;
       runState.programCounter++;
       if (runState.eip7928PostTargetCallOog !== undefined) consumePostCallOog(runState);
       // An async handler is awaited only when it answers with a promise: the call clock's JUMP/JUMPI are marked
@@ -155,6 +166,9 @@ export function patchInterpreter(): boolean {
       const steps = syncStepListeners(this._evm);
       if (plainFrame(this, code, opts, steps)) return fastRun(this, code, steps);
     }
+    // A frame the fast loop does not run is not watched: its gas may matter.
+    const watch = gasWatchOf(this._evm);
+    if (watch !== undefined) watch.gasDependent = true;
     return run.call(this, code, opts);
   };
   return true;

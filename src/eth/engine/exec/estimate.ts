@@ -5,12 +5,14 @@
  * allowance (a revert answers as eth_call's), an optimistic guess, and a binary search that stops within
  * 1.5% of the answer. Every run is a full transaction run on a checkpoint that is reverted.
  */
+import { Hardfork } from '@ethereumjs/common';
 import { createZeroAddress, toChecksumAddress } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { ExecutionFailed } from '../../../errors.js';
-import { callGasPrice, executionError, gasCap, runCallTx, withTxVmAt, type CallRequest, type TxRun } from './call.js';
+import { callGasPrice, executionError, gasCap, isPriced, runCallTx, withTxVmAt, type CallRequest, type TxRun } from './call.js';
 import type { EthChain } from '../chain/chain.js';
 import { withCallConsole } from '../evm/consoleLog.js';
+import { READS_GAS, READS_GAS_OR_BALANCE, unwatchGas, watchGas, type GasWatch } from '../evm/gasWatch.js';
 import type { MinedBlock } from '../chain/types.js';
 import { overrideBlock, withStateOverride, type CallOverrides } from './overrides.js';
 
@@ -25,8 +27,13 @@ export async function estimateGasAt(chain: EthChain, block: MinedBlock, req: Cal
   );
 }
 
-/** The estimate on `vm`, whose state already carries the state overrides (estimateGasAt writes them). */
-export async function estimateGas(vm: VM, mined: MinedBlock, req: CallRequest, overrides?: CallOverrides): Promise<bigint> {
+/**
+ * The estimate on `vm`, whose state already carries the state overrides (estimateGasAt writes them). `predict`
+ * (default on): when the run at the highest allowance shows its path cannot depend on its gas (evm/gasWatch.ts), the
+ * search's later runs are answered from that run's least gas left instead of running again: the same answers,
+ * one EVM run instead of four to six for a call such as an ERC-20 transfer.
+ */
+export async function estimateGas(vm: VM, mined: MinedBlock, req: CallRequest, overrides?: CallOverrides, predict = true): Promise<bigint> {
   // The gas cap stays the real block's (as geth's RPC gas cap); the runs see the overridden header.
   const block = overrideBlock(mined, overrides?.block);
   let hi = await highestAllowance(vm, block, req, gasCap(mined));
@@ -49,25 +56,50 @@ export async function estimateGas(vm: VM, mined: MinedBlock, req: CallRequest, o
     }
   }
 
-  const first = await run(hi);
+  const watch = predict ? startWatch(vm, req) : undefined;
+  let first: TxRun;
+  try {
+    first = await run(hi);
+  } finally {
+    if (watch !== undefined) unwatchGas(vm.evm);
+  }
+  // Gas `gas` <= hi leaves every step of the same path `hi - gas` less: it fails exactly when that is more than the slack.
+  const slack = watch !== undefined && !watch.gasDependent && watch.frames === 1 ? watch.least : undefined;
   if (first.failed) {
     if (first.evmError !== undefined && first.evmError !== 'out of gas') throw executionError(first.evmError, first.returnValue);
     throw new ExecutionFailed(`gas required exceeds allowance (${hi})`);
   }
   let lo = first.gasUsed - 1n;
   const optimistic = ((first.gasUsed + first.gasRefund + CALL_STIPEND) * 64n) / 63n;
+  // The highest allowance the slack is counted from (hi moves below).
+  const top = hi;
+  const failsAt = async (gas: bigint): Promise<boolean> => (slack !== undefined ? top - gas > slack : (await run(gas)).failed);
   if (optimistic < hi) {
-    if ((await run(optimistic)).failed) lo = optimistic;
+    if (await failsAt(optimistic)) lo = optimistic;
     else hi = optimistic;
   }
   while (lo + 1n < hi) {
     if (Number(hi - lo) / Number(hi) < ERROR_RATIO) break;
     let mid = (hi + lo) / 2n;
     if (mid > lo * 2n) mid = lo * 2n;
-    if ((await run(mid)).failed) lo = mid;
+    if (await failsAt(mid)) lo = mid;
     else hi = mid;
   }
   return hi;
+}
+
+/**
+ * A gas watch for the run at the highest allowance, or undefined where a later run's outcome cannot be read off it: a
+ * creation (its code deposit is charged after the frame), a set-code call, and the gas schedules whose checks
+ * gasWatch.ts does not follow (EIP-7928, 8037, 8038).
+ */
+function startWatch(vm: VM, req: CallRequest): GasWatch | undefined {
+  const common = vm.common;
+  if (req.to === undefined || req.authorizationList !== undefined) return undefined;
+  if (common.isActivatedEIP(7928) || common.isActivatedEIP(8037) || common.isActivatedEIP(8038)) return undefined;
+  const sentry = common.gteHardfork(Hardfork.Istanbul) ? common.param('sstoreSentryEIP2200Gas') : undefined;
+  // A priced run's sender pays for the gas limit first: its balance, as BALANCE reads it, depends on the gas.
+  return watchGas(vm.evm, sentry, isPriced(req) ? READS_GAS_OR_BALANCE : READS_GAS);
 }
 
 /** The most gas the call may use: given gas or block gas limit, then capped by funds, RPC cap and EIP-7825. */

@@ -100,6 +100,9 @@ export async function applyStateOverride(vm: VM, overrides: StateOverride | unde
       const wait = pause(vm);
       if (wait !== undefined) await wait;
     }
+    // geth writes the overrides before the transaction starts (and finalises them): a store sees the overridden value
+    // as the slot's original (EIP-2200's gas and refunds), not the value under it, which writing them recorded.
+    vm.stateManager.originalStorageCache.clear();
     return swap.restore;
   } catch (err) {
     swap.restore();
