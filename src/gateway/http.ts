@@ -63,19 +63,23 @@ export function httpHandlers(ctx: GatewayContext): HttpHandlers {
     const out = new NodeAnswerer(res);
     readBody(
       req,
-      (text) => serveFast(ctx, route, req.headers, text, out),
+      (text) => serveFast(ctx, route, req.headers, text, out, ctx.policy.pageOf(req.headers)),
       () => res.destroy(),
     );
   };
-  // A raw-path head is immutable and repeats (PlainHeads), so its route is worked out once; only the
-  // length limit, which the admin interface can change, is checked on every request.
-  const headRoutes = new WeakMap<RequestHead, RpcRoute | null>();
+  // A raw-path head is immutable and repeats (PlainHeads), so its route and whether it is a web page's are worked out
+  // once (the gateway's host, which the page check reads, is set before it listens); only the length limit, which the
+  // admin interface can change, is checked on every request.
+  const headRoutes = new WeakMap<RequestHead, { route: RpcRoute; page: string | undefined } | null>();
   const short = (head: RequestHead): Take | undefined => {
-    let route = headRoutes.get(head);
-    if (route === undefined) headRoutes.set(head, (route = fastRoute(ctx, routes, head, Infinity) ?? null));
-    if (route === null || !withinLimit(ctx, head)) return undefined;
-    const r = route;
-    return (text, out) => serveFast(ctx, r, head.headers, text, out);
+    let known = headRoutes.get(head);
+    if (known === undefined) {
+      const route = fastRoute(ctx, routes, head, Infinity);
+      headRoutes.set(head, (known = route === undefined ? null : { route, page: ctx.policy.pageOf(head.headers) }));
+    }
+    if (known === null || !withinLimit(ctx, head)) return undefined;
+    const { route, page } = known;
+    return (text, out) => serveFast(ctx, route, head.headers, text, out, page);
   };
   return { node, short };
 }
@@ -168,8 +172,11 @@ export function withoutBom(text: string): string {
 
 const EMPTY = Buffer.alloc(0);
 
-/** Key, secret, allowlists, then policy and dispatch of the body; anything thrown ends the connection. */
-function serveFast(ctx: GatewayContext, route: RpcRoute, headers: IncomingHttpHeaders, text: string, out: Answerer): void {
+/**
+ * Key, secret, allowlists, then policy and dispatch of the body; anything thrown ends the connection. `page`: why the
+ * request is a web page's (Policy.pageOf of its headers), or undefined.
+ */
+function serveFast(ctx: GatewayContext, route: RpcRoute, headers: IncomingHttpHeaders, text: string, out: Answerer, page: string | undefined): void {
   try {
     const auth = ctx.policy.authenticate(route.key, headers.authorization);
     if (!auth.ok) {
@@ -186,7 +193,7 @@ function serveFast(ctx: GatewayContext, route: RpcRoute, headers: IncomingHttpHe
       key: auth.key,
       secretGiven: auth.secretGiven,
       failover: failover !== undefined && /^true$/i.test(String(failover)),
-      page: ctx.policy.pageOf(headers),
+      page,
     };
     serveText(text, network, caller, ctx.policy, ctx.limits())
       .then((outcome) => {

@@ -13,6 +13,7 @@ import type { EthChain } from '../eth/engine/chain/chain.js';
 import type { MinedBlock } from '../eth/engine/chain/types.js';
 import { MAX_CONSOLE_BYTES, watchCalls, watchConsole, type TxOutcome } from '../eth/engine/evm/consoleLog.js';
 import { decodeRevertReason } from '../eth/engine/exec/call.js';
+import { BatchedWrite } from './batchedWrite.js';
 import { consoleLogText } from './console.js';
 
 /** Where the log goes: a stream (its text, lines ending in "\n") or a function (called once per line, without the "\n"). */
@@ -51,8 +52,12 @@ export class NodeLog {
   private readonly watched: Watched[] = [];
   /** Turns on and off in order (attaching to a VM waits for it). */
   private toggling: Promise<void> = Promise.resolve();
+  /** A stream's writes, gathered (batchedWrite.ts); a function target is called at once, line by line. */
+  private readonly out: BatchedWrite | ((line: string) => void);
 
-  constructor(private readonly target: LogTarget) {}
+  constructor(target: LogTarget) {
+    this.out = typeof target === 'function' ? target : new BatchedWrite(target);
+  }
 
   /**
    * Logs the blocks `chain` seals, the console.log calls of its eth_call and eth_estimateGas runs, and the method
@@ -86,6 +91,7 @@ export class NodeLog {
   close(): void {
     this.enabled = false;
     for (const w of this.watched) this.detach(w);
+    if (this.out instanceof BatchedWrite) this.out.close();
   }
 
   private detach(w: Watched): void {
@@ -138,9 +144,9 @@ export class NodeLog {
   }
 
   private print(text: string): void {
-    const target = this.target;
-    if (typeof target === 'function') for (const line of text.slice(0, -1).split('\n')) target(line);
-    else target.write(text);
+    const out = this.out;
+    if (typeof out === 'function') for (const line of text.slice(0, -1).split('\n')) out(line);
+    else out.write(text);
   }
 }
 
