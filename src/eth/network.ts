@@ -18,6 +18,8 @@ import type { LoadedSeed } from '../seed/load.js';
 import type { EthSeed } from '../seed/eth.js';
 import { EthNode } from './node/node.js';
 import { ForkResets } from './engine/fork/forkReset.js';
+import type { ForkBase } from './engine/fork/forkBase.js';
+import type { EthChain } from './engine/chain/chain.js';
 import { routeForkHistory } from './methods/forkRoutes.js';
 
 export class EthNetwork implements Network {
@@ -65,12 +67,19 @@ export async function createEthNetwork(loaded: LoadedSeed & { seed: EthSeed }, e
   const seed = loaded.seed;
   const chainOpts = { safeDepth: seed.safeDepth, finalizedDepth: seed.finalizedDepth };
   // With a data directory the chain is restored from it (built and written there on its first start).
+  // A fork keeps its fetched state and local blocks there too (docs/fork.md).
   const stored =
     env.dataDir === undefined
       ? undefined
-      : await (await import('./engine/persist/dataDir/seeded.js')).dataDirEthChain(env.dataDir, loaded, env.cacheDir, chainOpts);
-  if (seed.fork !== undefined && env.dataDir !== undefined) throw new Error(`network ${seed.name}: a fork cannot use a data directory yet (docs/fork.md)`);
-  const forked = seed.fork === undefined ? undefined : await (await import('./engine/fork/forkChain.js')).forkedSeedChain(seed, env.cacheDir, chainOpts);
+      : seed.fork !== undefined
+        ? await (await import('./engine/fork/forkDataDir.js')).dataDirForkChain(env.dataDir, { ...loaded, seed }, env.cacheDir, chainOpts)
+        : await (await import('./engine/persist/dataDir/seeded.js')).dataDirEthChain(env.dataDir, loaded, env.cacheDir, chainOpts);
+  const forked: { chain: EthChain; fork: ForkBase } | undefined =
+    seed.fork === undefined
+      ? undefined
+      : stored !== undefined && 'fork' in stored
+        ? (stored as { chain: EthChain; fork: ForkBase })
+        : await (await import('./engine/fork/forkChain.js')).forkedSeedChain(seed, env.cacheDir, chainOpts);
   const chain = stored?.chain ?? forked?.chain ?? (await cachedEthChain(loaded, env.cacheDir, chainOpts)).chain;
   const miner = new Miner(chain, env.clock, env.mining ?? seedMining(seed), env.limits);
   const impersonation = new Impersonation();

@@ -125,6 +125,5 @@ describe('start({ fork }) at the bare address', () => {
   it('refuses what a fork does not serve yet, naming it', async () => {
     const simulate = await call(forkUrl, 'eth_simulateV1', [{ blockStateCalls: [{ calls: [{ to: token }] }] }, 'latest']);
     expect(simulate.error).toEqual({ code: -32000, message: 'eth_simulateV1 is not supported on a fork yet (docs/fork.md)' });
-    expect((await call(forkUrl, 'anvil_dumpState', [])).error.message).toBe('dumping the state of a fork is not supported yet (docs/fork.md)');
   });
 });

@@ -53,7 +53,6 @@ const STATE_AT: Record<string, number> = {
 /** Methods a fork does not serve yet (they read state without waiting for the upstream): refused, naming why. */
 const NOT_ON_A_FORK: Record<string, string> = {
   eth_simulateV1: 'eth_simulateV1 is not supported on a fork yet (docs/fork.md)',
-  anvil_dumpState: 'dumping the state of a fork is not supported yet (docs/fork.md)',
 };
 
 const quantity = (n: bigint) => `0x${n.toString(16)}`;
