@@ -121,9 +121,4 @@ describe('start({ fork }) at the bare address', () => {
     const upHead = await upstream.getBlock({ blockTag: 'latest' });
     expect((await call(forkUrl, 'eth_getBlockByHash', [upHead.hash, false])).result).toBeNull();
   });
-
-  it('refuses what a fork does not serve yet, naming it', async () => {
-    const simulate = await call(forkUrl, 'eth_simulateV1', [{ blockStateCalls: [{ calls: [{ to: token }] }] }, 'latest']);
-    expect(simulate.error).toEqual({ code: -32000, message: 'eth_simulateV1 is not supported on a fork yet (docs/fork.md)' });
-  });
 });

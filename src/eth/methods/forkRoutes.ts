@@ -11,7 +11,6 @@ import type { MethodTable } from '../../rpc/dispatch.js';
 import { toRpcError } from '../../rpc/errors.js';
 import { RawJson } from '../../rpc/rawJson.js';
 import type { EthContext } from '../context.js';
-import { DevgateError } from '../../errors.js';
 
 /** Methods whose block (by number, param index) at or before the fork block the upstream answers. */
 const BY_NUMBER: Record<string, number> = {
@@ -48,11 +47,6 @@ const STATE_AT: Record<string, number> = {
   eth_getProof: 2,
   eth_call: 1,
   eth_getAccount: 1,
-};
-
-/** Methods a fork does not serve yet (they read state without waiting for the upstream): refused, naming why. */
-const NOT_ON_A_FORK: Record<string, string> = {
-  eth_simulateV1: 'eth_simulateV1 is not supported on a fork yet (docs/fork.md)',
 };
 
 const quantity = (n: bigint) => `0x${n.toString(16)}`;
@@ -116,8 +110,6 @@ export function routeForkHistory(table: MethodTable<EthContext>, chain: EthChain
     const id = call.id ?? null;
     const params = Array.isArray(call.params) ? (call.params as unknown[]) : [];
     try {
-      const refused = NOT_ON_A_FORK[call.method];
-      if (refused !== undefined) throw new DevgateError(refused);
       if (call.method === 'eth_getLogs') return await logs(history, ctx, call, params);
       const answer = await upstream(history, call, params);
       return answer === undefined ? execute(ctx, call) : success(id, answer);

@@ -52,8 +52,8 @@ export interface ForkBase {
 
 const quantity = (n: bigint) => `0x${n.toString(16)}`;
 
-/** The node stores of open forks (a chain's store, as chain.parts() gives it, tells a fork from a plain chain). */
-const FORK_STORES = new WeakSet<object>();
+/** The node stores of open forks and their fork's state (a chain's store, as chain.parts() gives it, tells a fork from a plain chain). */
+const FORK_STORES = new WeakMap<object, ForkState>();
 
 /**
  * Whether `nodes` is a fork's node store: it holds only what the fork fetched from its upstream and wrote itself, so
@@ -61,6 +61,9 @@ const FORK_STORES = new WeakSet<object>();
  * (which would meet those subtrees).
  */
 export const isForkStore = (nodes: object): boolean => FORK_STORES.has(nodes);
+
+/** The fork state whose node store is `nodes`, or undefined for a plain chain's store. */
+export const forkStateOfStore = (nodes: object): ForkState | undefined => FORK_STORES.get(nodes);
 
 /** Opens a fork: pins the block, checks its header, loads the disk cache; fetches no state yet. */
 export async function openFork(options: ForkOptions): Promise<ForkBase> {
@@ -81,9 +84,9 @@ export async function openFork(options: ForkOptions): Promise<ForkBase> {
   }
   const db = new MapDB<string, Uint8Array>(options.nodes);
   const nodes = mapOfMapDB(db);
-  FORK_STORES.add(nodes);
   cache?.loadState(nodes, keccak256);
   const state = new ForkState({ upstream, blockNumber, nodes, cache, maxSearchNibbles: options.maxSearchNibbles, keep: options.keep });
+  FORK_STORES.set(nodes, state);
   const trie = new MerklePatriciaTrie({ useKeyHashing: true, common, db, valueEncoding: ValueEncoding.Bytes });
   trie.root(header.stateRoot);
   const headState = new ForkStateManager({ common, trie, caches: new Caches() }, state);
