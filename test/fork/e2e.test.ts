@@ -121,4 +121,24 @@ describe('start({ fork }) at the bare address', () => {
     const upHead = await upstream.getBlock({ blockTag: 'latest' });
     expect((await call(forkUrl, 'eth_getBlockByHash', [upHead.hash, false])).result).toBeNull();
   });
+
+  it("answers Otterscan's ots_ methods about blocks and transactions up to the fork block from the upstream", async () => {
+    const upUrl = up.url('small');
+    const upBlock = await upstream.getBlock({ blockNumber: 1n });
+    const txHash = upBlock.transactions[0]!;
+    for (const [method, params] of [
+      ['ots_getBlockDetails', ['0x1']],
+      ['ots_getBlockDetailsByHash', [upBlock.hash]],
+      ['ots_getBlockTransactions', ['0x1', 0, 10]],
+      ['ots_getTransactionError', [txHash]],
+      ['ots_traceTransaction', [txHash]],
+      ['ots_getInternalOperations', [txHash]],
+      ['ots_hasCode', [token, '0x1']],
+    ] as const) {
+      const upAnswer = await call(upUrl, method, params);
+      expect(upAnswer.error, method).toBeUndefined();
+      expect((await call(forkUrl, method, params)).result, method).toEqual(upAnswer.result);
+    }
+    expect((await call(forkUrl, 'ots_hasCode', [token, '0x1'])).result).toBe(true);
+  });
 });

@@ -22,6 +22,8 @@ const BY_NUMBER: Record<string, number> = {
   eth_getUncleCountByBlockNumber: 0,
   eth_getUncleByBlockNumberAndIndex: 0,
   eth_getHeaderByNumber: 0,
+  ots_getBlockDetails: 0,
+  ots_getBlockTransactions: 0,
 };
 
 /** Methods whose block (by hash, param 0) the upstream answers when it is not one of the fork's own. */
@@ -33,10 +35,18 @@ const BY_HASH = new Set([
   'eth_getUncleCountByBlockHash',
   'eth_getUncleByBlockHashAndIndex',
   'eth_getHeaderByHash',
+  'ots_getBlockDetailsByHash',
 ]);
 
 /** Transaction lookups the upstream answers when the fork has no such transaction. */
-const BY_TX = new Set(['eth_getTransactionByHash', 'eth_getTransactionReceipt', 'eth_getRawTransactionByHash']);
+const BY_TX = new Set([
+  'eth_getTransactionByHash',
+  'eth_getTransactionReceipt',
+  'eth_getRawTransactionByHash',
+  'ots_traceTransaction',
+  'ots_getTransactionError',
+  'ots_getInternalOperations',
+]);
 
 /** State reads (block param index) the upstream answers for a block before the fork block (the fork block's own state is local). */
 const STATE_AT: Record<string, number> = {
@@ -47,6 +57,7 @@ const STATE_AT: Record<string, number> = {
   eth_getProof: 2,
   eth_call: 1,
   eth_getAccount: 1,
+  ots_hasCode: 1,
 };
 
 const quantity = (n: bigint) => `0x${n.toString(16)}`;
