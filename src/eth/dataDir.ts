@@ -16,8 +16,8 @@ import type { EthChainOptions } from './engine/chain/types.js';
 import type { Snapshot } from './engine/control/snapshots.js';
 import type { Miner } from './engine/mining/miner.js';
 import type { Impersonation } from './engine/wallet/impersonation.js';
-import { attachStore, type ChainStore, restoreStore, seedStateOf, seedStore, storedMeta, updateMeta } from './engine/persist/dataDir/ethStore.js';
-import { DataDirError, type DataDir } from '../persist/store.js';
+import { attachStore, type ChainStore, type RestoredChain, restoreStore, seedStateOf, seedStore, storedMeta, updateMeta } from './engine/persist/dataDir/ethStore.js';
+import { DataDirError, type DataDir, type NetworkDb } from '../persist/store.js';
 
 export interface DataDirChain {
   readonly chain: EthChain;
@@ -51,7 +51,11 @@ export async function dataDirEthChain(dir: DataDir, loaded: LoadedSeed, cacheDir
     }
     await updateMeta(db, { ...meta, chainKey: key });
   }
-  const restored = await restoreStore(db, common, opts, where);
+  return attachable(db, await restoreStore(db, common, opts, where));
+}
+
+/** A restored chain and how it attaches to its network (also a fork's: fork/forkDataDir.ts). */
+export function attachable(db: NetworkDb, restored: RestoredChain): DataDirChain {
   return {
     chain: restored.chain,
     attach(miner, impersonation, startModeWins = false) {
@@ -63,7 +67,7 @@ export async function dataDirEthChain(dir: DataDir, loaded: LoadedSeed, cacheDir
       const initial: Snapshot = {
         head: seed.head,
         headHash: seed.headHash,
-        editedRoot: undefined,
+        editedRoot: seed.editedRoot,
         pool: seed.pool,
         miner: seed.controls?.miner ?? startMiner,
         impersonation: seed.controls?.impersonation ?? startImpersonation,

@@ -68,9 +68,19 @@ export async function createEthNetwork(loaded: LoadedSeed & { seed: EthSeed }, e
   const seed = loaded.seed;
   const chainOpts = { safeDepth: seed.safeDepth, finalizedDepth: seed.finalizedDepth };
   // With a data directory the chain is restored from it (built and written there on its first start).
-  const stored = env.dataDir === undefined ? undefined : await (await import('./dataDir.js')).dataDirEthChain(env.dataDir, loaded, env.cacheDir, chainOpts);
-  if (seed.fork !== undefined && env.dataDir !== undefined) throw new Error(`network ${seed.name}: a fork cannot use a data directory yet (docs/fork.md)`);
-  const forked = seed.fork === undefined ? undefined : await (await import('./engine/fork/forkChain.js')).forkedSeedChain(seed, env.cacheDir, chainOpts);
+  // A fork keeps its fetched state and local blocks there too (docs/fork.md).
+  const stored =
+    env.dataDir === undefined
+      ? undefined
+      : seed.fork !== undefined
+        ? await (await import('./forkDataDir.js')).dataDirForkChain(env.dataDir, { ...loaded, seed }, env.cacheDir, chainOpts)
+        : await (await import('./dataDir.js')).dataDirEthChain(env.dataDir, loaded, env.cacheDir, chainOpts);
+  const forked: { chain: EthChain; fork: ForkBase } | undefined =
+    seed.fork === undefined
+      ? undefined
+      : stored !== undefined && 'fork' in stored
+        ? (stored as { chain: EthChain; fork: ForkBase })
+        : await (await import('./engine/fork/forkChain.js')).forkedSeedChain(seed, env.cacheDir, chainOpts);
   const chain = stored?.chain ?? forked?.chain ?? (await cachedEthChain(loaded, env.cacheDir, chainOpts)).chain;
   return ethNetworkOn(chain, seed, env, { stored, fork: forked?.fork });
 }

@@ -122,9 +122,23 @@ describe('start({ fork }) at the bare address', () => {
     expect((await call(forkUrl, 'eth_getBlockByHash', [upHead.hash, false])).result).toBeNull();
   });
 
-  it('refuses what a fork does not serve yet, naming it', async () => {
-    const simulate = await call(forkUrl, 'eth_simulateV1', [{ blockStateCalls: [{ calls: [{ to: token }] }] }, 'latest']);
-    expect(simulate.error).toEqual({ code: -32000, message: 'eth_simulateV1 is not supported on a fork yet (docs/fork.md)' });
-    expect((await call(forkUrl, 'anvil_dumpState', [])).error.message).toBe('dumping the state of a fork is not supported yet (docs/fork.md)');
+  it("answers Otterscan's ots_ methods about blocks and transactions up to the fork block from the upstream", async () => {
+    const upUrl = up.url('small');
+    const upBlock = await upstream.getBlock({ blockNumber: 1n });
+    const txHash = upBlock.transactions[0]!;
+    for (const [method, params] of [
+      ['ots_getBlockDetails', ['0x1']],
+      ['ots_getBlockDetailsByHash', [upBlock.hash]],
+      ['ots_getBlockTransactions', ['0x1', 0, 10]],
+      ['ots_getTransactionError', [txHash]],
+      ['ots_traceTransaction', [txHash]],
+      ['ots_getInternalOperations', [txHash]],
+      ['ots_hasCode', [token, '0x1']],
+    ] as const) {
+      const upAnswer = await call(upUrl, method, params);
+      expect(upAnswer.error, method).toBeUndefined();
+      expect((await call(forkUrl, method, params)).result, method).toEqual(upAnswer.result);
+    }
+    expect((await call(forkUrl, 'ots_hasCode', [token, '0x1'])).result).toBe(true);
   });
 });

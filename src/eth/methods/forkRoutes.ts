@@ -11,7 +11,6 @@ import type { MethodTable } from '../../rpc/dispatch.js';
 import { toRpcError } from '../../rpc/errors.js';
 import { RawJson } from '../../rpc/rawJson.js';
 import type { EthContext } from '../context.js';
-import { DevgateError } from '../../errors.js';
 
 /** Methods whose block (by number, param index) at or before the fork block the upstream answers. */
 const BY_NUMBER: Record<string, number> = {
@@ -23,6 +22,8 @@ const BY_NUMBER: Record<string, number> = {
   eth_getUncleCountByBlockNumber: 0,
   eth_getUncleByBlockNumberAndIndex: 0,
   eth_getHeaderByNumber: 0,
+  ots_getBlockDetails: 0,
+  ots_getBlockTransactions: 0,
 };
 
 /** Methods whose block (by hash, param 0) the upstream answers when it is not one of the fork's own. */
@@ -34,10 +35,18 @@ const BY_HASH = new Set([
   'eth_getUncleCountByBlockHash',
   'eth_getUncleByBlockHashAndIndex',
   'eth_getHeaderByHash',
+  'ots_getBlockDetailsByHash',
 ]);
 
 /** Transaction lookups the upstream answers when the fork has no such transaction. */
-const BY_TX = new Set(['eth_getTransactionByHash', 'eth_getTransactionReceipt', 'eth_getRawTransactionByHash']);
+const BY_TX = new Set([
+  'eth_getTransactionByHash',
+  'eth_getTransactionReceipt',
+  'eth_getRawTransactionByHash',
+  'ots_traceTransaction',
+  'ots_getTransactionError',
+  'ots_getInternalOperations',
+]);
 
 /** State reads (block param index) the upstream answers for a block before the fork block (the fork block's own state is local). */
 const STATE_AT: Record<string, number> = {
@@ -48,12 +57,7 @@ const STATE_AT: Record<string, number> = {
   eth_getProof: 2,
   eth_call: 1,
   eth_getAccount: 1,
-};
-
-/** Methods a fork does not serve yet (they read state without waiting for the upstream): refused, naming why. */
-const NOT_ON_A_FORK: Record<string, string> = {
-  eth_simulateV1: 'eth_simulateV1 is not supported on a fork yet (docs/fork.md)',
-  anvil_dumpState: 'dumping the state of a fork is not supported yet (docs/fork.md)',
+  ots_hasCode: 1,
 };
 
 const quantity = (n: bigint) => `0x${n.toString(16)}`;
@@ -117,8 +121,6 @@ export function routeForkHistory(table: MethodTable<EthContext>, chain: EthChain
     const id = call.id ?? null;
     const params = Array.isArray(call.params) ? (call.params as unknown[]) : [];
     try {
-      const refused = NOT_ON_A_FORK[call.method];
-      if (refused !== undefined) throw new DevgateError(refused);
       if (call.method === 'eth_getLogs') return await logs(history, ctx, call, params);
       const answer = await upstream(history, call, params);
       return answer === undefined ? execute(ctx, call) : success(id, answer);

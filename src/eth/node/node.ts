@@ -361,10 +361,10 @@ export class EthNode {
 
   loadDump(dump: EthDump): Promise<EthLoadResult> {
     return this.command(async () => {
-      const { keep, result } = planEthLoad(this, dump);
+      const { keep, from, result } = planEthLoad(this, dump);
       await this.truncate(keep);
       // Each block through the store as mined blocks go: a data directory keeps it before it joins the chain.
-      for (const m of dump.parts.blocks.slice(Number(keep) + 1)) {
+      for (const m of dump.parts.blocks.slice(from)) {
         await this.store?.sealBlock(m);
         this.chain.append(m);
         this.events.queue('blockSealed', m);

@@ -29,6 +29,10 @@ export interface ForkOptions extends Omit<UpstreamOptions, 'url'> {
   readonly cacheDir?: string;
   /** See ForkState: the longest path a deletion's sibling is searched for (default 4 nibbles). */
   readonly maxSearchNibbles?: number;
+  /** The node store to fetch into (a data directory's: what it holds is not fetched again); default a new Map. */
+  readonly nodes?: Map<string, Uint8Array>;
+  /** See ForkState: told of every node and code fetched. */
+  readonly keep?: (key: string, value: Uint8Array) => void;
 }
 
 export interface ForkBase {
@@ -48,6 +52,19 @@ export interface ForkBase {
 
 const quantity = (n: bigint) => `0x${n.toString(16)}`;
 
+/** The node stores of open forks and their fork's state (a chain's store, as chain.parts() gives it, tells a fork from a plain chain). */
+const FORK_STORES = new WeakMap<object, ForkState>();
+
+/**
+ * Whether `nodes` is a fork's node store: it holds only what the fork fetched from its upstream and wrote itself, so
+ * its tries have subtrees that are only hashes, and a dump keeps the whole store rather than what the roots reach
+ * (which would meet those subtrees).
+ */
+export const isForkStore = (nodes: object): boolean => FORK_STORES.has(nodes);
+
+/** The fork state whose node store is `nodes`, or undefined for a plain chain's store. */
+export const forkStateOfStore = (nodes: object): ForkState | undefined => FORK_STORES.get(nodes);
+
 /** Opens a fork: pins the block, checks its header, loads the disk cache; fetches no state yet. */
 export async function openFork(options: ForkOptions): Promise<ForkBase> {
   const upstream = new Upstream(options);
@@ -65,10 +82,11 @@ export async function openFork(options: ForkOptions): Promise<ForkBase> {
       `the fork block ${blockNumber}'s header rebuilt from the upstream's fields hashes to ${bytesToHex(header.hash())}, not the upstream's ${json.hash}`,
     );
   }
-  const db = new MapDB<string, Uint8Array>();
+  const db = new MapDB<string, Uint8Array>(options.nodes);
   const nodes = mapOfMapDB(db);
   cache?.loadState(nodes, keccak256);
-  const state = new ForkState({ upstream, blockNumber, nodes, cache, maxSearchNibbles: options.maxSearchNibbles });
+  const state = new ForkState({ upstream, blockNumber, nodes, cache, maxSearchNibbles: options.maxSearchNibbles, keep: options.keep });
+  FORK_STORES.set(nodes, state);
   const trie = new MerklePatriciaTrie({ useKeyHashing: true, common, db, valueEncoding: ValueEncoding.Bytes });
   trie.root(header.stateRoot);
   const headState = new ForkStateManager({ common, trie, caches: new Caches() }, state);

@@ -24,6 +24,14 @@ export async function forkedChain(options: ForkOptions, chainOpts: EthChainOptio
   await prefetch(fork, accounts);
   const { common } = fork;
   const block = createBlock({ header: fork.header, withdrawals: common.isActivatedEIP(4895) ? [] : undefined }, { common });
+  return { chain: chainOnFork(fork, [minedBlock(block, -block.header.difficulty, [], [])], chainOpts, accounts), fork };
+}
+
+/**
+ * The chain of an open fork over `blocks`: the fork block's (blocks[0], the fork's header) and local blocks after
+ * it (a data directory's, fork/forkDataDir.ts). Its head state is at the fork block's root: truncate it to head.
+ */
+export function chainOnFork(fork: ForkBase, blocks: readonly MinedBlock[], chainOpts: EthChainOptions, accounts: readonly DevAccount[]): EthChain {
   const mined: MinedBlock[] = [];
   const before = async (n: number): Promise<Block | undefined> => {
     const json = await fork.history.blockByNumber(BigInt(n), false).catch(() => null);
@@ -31,10 +39,10 @@ export async function forkedChain(options: ForkOptions, chainOpts: EthChainOptio
     return hash === undefined ? undefined : ({ hash: () => hash } as unknown as Block);
   };
   const view = new ChainView(mined, before);
-  const totalDifficulty = 0n;
-  const core = { common, mined, view, headState: fork.headState, headVm: undefined, accounts, scheduled: false };
-  const chain = EthChain.fromFork(core, minedBlock(block, totalDifficulty - block.header.difficulty, [], []), chainOpts);
-  return { chain, fork };
+  const core = { common: fork.common, mined, view, headState: fork.headState, headVm: undefined, accounts, scheduled: false };
+  const chain = EthChain.fromFork(core, blocks[0]!, chainOpts);
+  for (const m of blocks.slice(1)) chain.append(m);
+  return chain;
 }
 
 /** EIP-4788, EIP-2935, EIP-7002 and EIP-7251's contracts: every block from Prague on runs them. */

@@ -39,6 +39,8 @@ export interface ForkStateOptions {
   /** The chain's node store (node hash as plain hex -> RLP), shared with its tries. */
   readonly nodes: Map<string, Uint8Array | string>;
   readonly cache?: ForkDiskCache;
+  /** Told of every node and code fetched (store key, bytes), as they arrive (a data directory writes them: forkDataDir.ts). */
+  readonly keep?: (key: string, value: Uint8Array) => void;
   /** The longest path (in nibbles) a sibling is searched for by brute force (default 4: ~65,000 hashes expected). */
   readonly maxSearchNibbles?: number;
 }
@@ -106,6 +108,7 @@ export class ForkState {
       }
       this.opts.nodes.set(key, code);
       this.opts.cache?.appendCode(code);
+      this.opts.keep?.(key, code);
     });
   }
 
@@ -226,6 +229,7 @@ export class ForkState {
       const key = plainHex(keccak256(node));
       if (this.opts.nodes.has(key)) continue;
       this.opts.nodes.set(key, node);
+      this.opts.keep?.(key, node);
       fresh.push(node);
     }
     if (fresh.length > 0) this.opts.cache?.appendNodes(fresh);

@@ -114,6 +114,8 @@ export interface ChainImageContext {
   /** The dev accounts; default: those saved in the chain image. */
   readonly accounts?: readonly DevAccount[];
   readonly options?: EthChainOptions;
+  /** The number of the first block (default 0: a genesis; a fork's chain starts at its fork block). */
+  readonly first?: bigint;
 }
 
 /** The chain a chain image holds; throws ChainImageError if the bytes are not a sound chain image under `ctx.key`. */
@@ -175,7 +177,7 @@ function decodeParts(buf: Buffer, ctx: ChainImageContext): ChainParts {
     const hashes = Array.from({ length: n }, () => take(32));
     const receiptsRaw = take(u32());
     const header = blockHeader(raw, keccak);
-    if (header.number !== BigInt(i)) fail(`block ${i} is numbered ${header.number}`);
+    if (header.number !== BigInt(i) + (ctx.first ?? 0n)) fail(`block ${i} is numbered ${header.number}`);
     if (parent !== undefined && !equalsBytes(header.parentHash, parent)) fail(`block ${i} does not follow block ${i - 1}`);
     parent = header.hash;
     td += header.difficulty;

@@ -11,6 +11,7 @@ import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { SimulationError } from '../../../errors.js';
 import { decodeRevertReason } from '../exec/call.js';
 import { CallTimeout } from '../evm/callClock.js';
+import { ForkMiss } from '../fork/forkReads.js';
 import type { SimCall, SimCallError } from './types.js';
 
 export const ERR = {
@@ -147,7 +148,7 @@ export async function runSimCall(env: CallEnv, call: SimCall): Promise<CallRun> 
       blockGasUsed: env.blockGasUsed,
     });
   } catch (err) {
-    if (err instanceof CallTimeout) throw err;
+    if (err instanceof CallTimeout || err instanceof ForkMiss) throw err;
     throw new SimulationError(
       ERR.internal,
       `err: ${err instanceof Error ? err.message.replace(/ \((vm hf|block number)=.*$/s, '') : String(err)} (supplied gas ${gas})`,

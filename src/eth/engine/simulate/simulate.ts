@@ -23,6 +23,7 @@ import type { OverlayState } from '../state/overlayState.js';
 import { type BlockForks, checkUnmergedSystemCalls, forksAt, unmergedBlock } from './forks.js';
 import { leaseVm, releaseVm, type SimVm, useState } from './simVms.js';
 import { resetAt } from './state.js';
+import { forkStateOf, withForkFetches } from '../fork/forkReads.js';
 import type { SimBlockResult, SimCallResult, SimOptions } from './types.js';
 
 export const MAX_CALLS_PER_BLOCK = 5000;
@@ -47,7 +48,9 @@ export function checkSimulateLimits(opts: SimOptions): void {
 /** Simulates `opts.blocks` on top of `base`. */
 export async function simulate(chain: EthChain, base: MinedBlock, opts: SimOptions): Promise<SimBlockResult[]> {
   try {
-    return await simulateChain(chain, base, opts);
+    // On a fork, what the simulation reads and the fork has not fetched is fetched, and the simulation run again.
+    const fork = forkStateOf(chain);
+    return await (fork === undefined ? simulateChain(chain, base, opts) : withForkFetches(fork, () => simulateChain(chain, base, opts)));
   } catch (err) {
     // geth's RPC EVM timeout over the whole request; the clock of each VM yields to the event loop every few ms.
     if (err instanceof CallTimeout) throw new ExecutionFailed(`execution aborted (timeout = ${CALL_TIMEOUT_MS / 1000}s)`);

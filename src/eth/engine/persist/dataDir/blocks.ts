@@ -56,15 +56,20 @@ export function storedBlock(
   };
 }
 
-/** The indexed blocks 0..head, in order; throws DataDirError unless they are exactly blocks 0 to `head`. */
-export function storedBlocks(db: NetworkDb, head: bigint, opts: BlockOptions, keccak: (b: Uint8Array) => Uint8Array): MinedBlock[] {
+/**
+ * The indexed blocks `first`..head, in order (`first`: 0, or a fork's fork block); throws DataDirError unless they are
+ * exactly blocks `first` to `head`.
+ */
+export function storedBlocks(db: NetworkDb, head: bigint, opts: BlockOptions, keccak: (b: Uint8Array) => Uint8Array, first = 0n): MinedBlock[] {
   const blocks: MinedBlock[] = [];
   for (const { key, value } of db.getRange(INDEX_RANGE)) {
     const n = (key as Buffer).readBigUInt64BE(1);
-    if (n !== BigInt(blocks.length)) throw new DataDirError(`the data directory's block index skips from ${blocks.length - 1} to ${n}`);
+    const expected = first + BigInt(blocks.length);
+    if (n !== expected) throw new DataDirError(`the data directory's block index skips from ${expected - 1n} to ${n}`);
     const { hash, totalDifficulty, txHashes } = decodeIndex(plain(value));
     blocks.push(storedBlock(db, n, hash, totalDifficulty, txHashes, opts, keccak));
   }
-  if (BigInt(blocks.length) !== head + 1n) throw new DataDirError(`the data directory indexes ${blocks.length} blocks, its head record says ${head + 1n}`);
+  if (first + BigInt(blocks.length) !== head + 1n)
+    throw new DataDirError(`the data directory indexes ${blocks.length} blocks from ${first}, its head record says ${head}`);
   return blocks;
 }

@@ -74,7 +74,10 @@ export interface SeedFacts {
 export async function seedStore(db: NetworkDb, chain: EthChain, seed: SeedFacts, controls: string): Promise<void> {
   const parts = chain.parts();
   const head = chain.head();
-  const record = encodeHead({ head: head.number, headHash: head.hash, editedRoot: undefined, pool: parts.pool, controls });
+  // Head's unmined edits (a fork's dev accounts are funded so: fork/forkChain.ts) are the seed's too.
+  const edited = chain.stateRootOf(head);
+  const editedRoot = equalsBytes(edited, (head.raw?.header ?? head.header).stateRoot) ? undefined : edited;
+  const record = encodeHead({ head: head.number, headHash: head.hash, editedRoot, pool: parts.pool, controls });
   const meta: Meta = {
     format: 1,
     chainId: chain.chainId.toString(10),
@@ -145,6 +148,7 @@ export async function restoreStore(db: NetworkDb, common: Common, opts: EthChain
 export interface SeedState {
   readonly head: bigint;
   readonly headHash: Uint8Array;
+  readonly editedRoot: Uint8Array | undefined;
   readonly pool: readonly PendingTx[];
   readonly controls: Controls | undefined;
 }
@@ -152,6 +156,7 @@ export interface SeedState {
 export const seedStateOf = (record: HeadRecord): SeedState => ({
   head: record.head,
   headHash: record.headHash,
+  editedRoot: record.editedRoot,
   pool: record.pool,
   controls: record.controls === '' ? undefined : parseControls<Controls>(record.controls),
 });

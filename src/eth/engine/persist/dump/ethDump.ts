@@ -19,6 +19,7 @@ import { asImpersonated, hasStandInSignature, type Impersonation } from '../../w
 import { plainHex } from '../../../../hex.js';
 import { DumpError } from '../../../../persist/dumpError.js';
 import { reachableNodesYielding } from './reachable.js';
+import { isForkStore } from '../../fork/forkBase.js';
 
 const MAGIC = Buffer.from('devgate-eth-dump\0');
 /** Bumped whenever the layout or the meaning of a field changes. */
@@ -94,7 +95,8 @@ export async function encodeEthDump(network: string, t: EthDumpSource): Promise<
   const editedRoot = equalsBytes(edited, headerRoot) ? undefined : edited;
   const roots = parts.blocks.map((m) => (m.raw?.header ?? m.header).stateRoot);
   if (editedRoot !== undefined) roots.push(editedRoot);
-  const nodes = await keptNodes(t.chain, parts.nodes, roots);
+  // A fork's store is what it fetched plus what it wrote, whole: its tries reach subtrees it never fetched (docs/fork.md).
+  const nodes = isForkStore(parts.nodes) ? parts.nodes : await keptNodes(t.chain, parts.nodes, roots);
   const s = t.miner.state();
   const coinbase = t.miner.nextHeader().coinbase;
   const meta: Meta = {
@@ -164,20 +166,23 @@ export function decodeEthDump(bytes: Uint8Array, chain: EthChain, network: strin
     throw new DumpError(
       `the dump of network ${JSON.stringify(meta.network)} is of chain id ${meta.chainId}; network ${JSON.stringify(network)} has chain id ${chain.chainId}`,
     );
-  const genesis = chain.blockByNumber(0n)!.hash;
-  if (meta.genesis !== plainHex(genesis))
+  // The chain's first block: its genesis, or a fork's fork block (a fork's dump loads only onto a fork of the same block).
+  const base = chain.base();
+  const first = base.number === 0n ? 'genesis' : `block ${base.number}`;
+  if (meta.genesis !== plainHex(base.hash))
     throw new DumpError(
-      `the dump of network ${JSON.stringify(meta.network)} starts from genesis 0x${meta.genesis}; network ${JSON.stringify(network)} has genesis 0x${plainHex(genesis)} (another seed)`,
+      `the dump of network ${JSON.stringify(meta.network)} starts from block 0x${meta.genesis}; network ${JSON.stringify(network)} starts from ${first} 0x${plainHex(base.hash)} (another seed or fork)`,
     );
   let parts: ChainParts;
   try {
-    parts = decodeChainImage(buf.subarray(jsonEnd), { key: genesis, common: chain.common, accounts: chain.devAccounts() });
+    parts = decodeChainImage(buf.subarray(jsonEnd), { key: base.hash, common: chain.common, accounts: chain.devAccounts(), first: base.number });
   } catch (err) {
     throw new DumpError(`eth dump of network ${JSON.stringify(meta.network)}: ${(err as Error).message}`);
   }
   const head = parts.blocks[parts.blocks.length - 1];
   if (head === undefined || head.number.toString(10) !== meta.head || plainHex(head.hash) !== meta.headHash)
     throw new DumpError('eth dump: its blocks do not end at the head it names');
+  if (!equalsBytes(parts.blocks[0]!.hash, base.hash)) throw new DumpError(`eth dump: its first block is not the network's ${first}`);
   try {
     return controlsOf(meta, parts);
   } catch (err) {

@@ -22,6 +22,8 @@ const EMPTY_ROOT = '56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363
 /** What a load changes on the chain: the blocks it keeps (above `keep` they leave) and what follows them. */
 export interface EthLoadPlan {
   readonly keep: bigint;
+  /** Where the dump's blocks after `keep` start in dump.parts.blocks. */
+  readonly from: number;
   readonly result: EthLoadResult;
 }
 
@@ -39,11 +41,13 @@ export function planEthLoad(t: EthDumpSource, dump: EthDump): EthLoadPlan {
     if (root !== undefined && plainHex(root) !== EMPTY_ROOT && !nodes.has(plainHex(root)))
       throw new DumpError(`the dump lacks the state of its head (root 0x${plainHex(root)})`);
   }
+  // Blocks counted from the chain's first (genesis, or a fork's fork block: decodeEthDump checked the dump starts there).
+  const base = t.chain.base().number;
   let shared = 0;
-  const ours = Number(t.chain.head().number);
-  while (shared < ours && shared + 1 < blocks.length && equalsBytes(blocks[shared + 1]!.hash, t.chain.blockByNumber(BigInt(shared + 1))!.hash)) shared++;
+  const ours = Number(t.chain.head().number - base);
+  while (shared < ours && shared + 1 < blocks.length && equalsBytes(blocks[shared + 1]!.hash, t.chain.blockByNumber(base + BigInt(shared + 1))!.hash)) shared++;
   for (const [key, value] of nodes) if (!store.has(key)) store.set(key, value);
-  return { keep: BigInt(shared), result: { head: head.number, shared: BigInt(shared) } };
+  return { keep: base + BigInt(shared), from: shared + 1, result: { head: head.number, shared: base + BigInt(shared) } };
 }
 
 /** After the blocks: the dump's miner mode and time controls, coinbase, impersonations and minimum tip; every snapshot forgotten. */
