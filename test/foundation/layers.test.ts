@@ -147,6 +147,14 @@ describe('the shape of the sources', () => {
     expect([...new Set(engineUses)].sort()).toEqual(['persist/dumpError.ts', 'persist/store.ts', 'persist/unzip.ts']);
   });
 
+  it('gateway-wide code asks a network its kind (src/kinds.ts) instead of branching on it: none in persist/, cache/, admin/', () => {
+    const wrong = files
+      .filter((f) => ['persist/', 'cache/', 'admin/'].some((d) => rel(f).startsWith(d)))
+      .flatMap((f) => [...text.get(f)!.matchAll(/\.kind\s*[!=]==?\s*'(?:eth|rollup)'/g)].map((m) => `${rel(f)}: ${m[0]}`));
+    expect(wrong).toEqual([]);
+    expect(graph.get('kinds.ts')).toEqual(expect.arrayContaining(['eth/kind.ts', 'rollup/kind.ts']));
+  });
+
   it('only the EVM fence reaches into @ethereumjs internals (deep paths, evmFile)', () => {
     const wrong = files
       .filter((f) => !rel(f).startsWith('eth/engine/evm/'))
