@@ -9,10 +9,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
+import { plainHex } from '../hex.js';
 
 /** A token made at start when none is given: 32 random bytes as hex. */
 export function newAdminToken(): string {
-  return randomBytes(32).toString('hex');
+  return plainHex(randomBytes(32));
 }
 
 /** Why a request to the admin interface is refused: its HTTP status, a message naming the problem, extra headers. */

@@ -7,8 +7,7 @@
  */
 import type { LoadedSeed } from '../seed/load.js';
 import { cachedEthChain, chainCommon, chainKey } from '../cache/chainCache.js';
-import { plainHex } from '../hex.js';
-import { bytesToHex } from '@ethereumjs/util';
+import { bytesHex, plainHex } from '../hex.js';
 import { seedGenesis } from './engine/build/seed.js';
 import { genesisCore } from './engine/chain/create.js';
 import type { EthChain } from './engine/chain/chain.js';
@@ -93,8 +92,8 @@ export function dataDirHolds(dir: DataDir, loaded: LoadedSeed): boolean {
 async function seedGenesisHash(loaded: LoadedSeed, cacheDir: string | undefined, opts: EthChainOptions): Promise<string> {
   if ('gethGenesis' in loaded.seed && loaded.seed.gethGenesis !== undefined) {
     const { chain } = await cachedEthChain(loaded, cacheDir, opts);
-    return bytesToHex(chain.blockByNumber(0n)!.hash);
+    return bytesHex(chain.blockByNumber(0n)!.hash);
   }
   const { genesis } = await genesisCore(seedGenesis(loaded));
-  return bytesToHex(genesis.hash);
+  return bytesHex(genesis.hash);
 }

@@ -6,9 +6,10 @@
  * checksummed, bytes are 0x hex, integers decimal.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { bytesToHex, toChecksumAddress } from '@ethereumjs/util';
+import { toChecksumAddress } from '@ethereumjs/util';
 import { createContract } from 'micro-eth-signer/abi.js';
 import { CONSOLE_SIGNATURES } from './consoleSignatures.js';
+import { bytesHex } from '../hex.js';
 
 interface Decoder {
   readonly types: readonly string[];
@@ -64,7 +65,7 @@ export function consoleLogText(data: Uint8Array): string | undefined {
 function display(arg: Arg): string {
   const { type, value } = arg;
   if (type === 'address') return toChecksumAddress(String(value));
-  if (value instanceof Uint8Array) return bytesToHex(value);
+  if (value instanceof Uint8Array) return bytesHex(value);
   return String(value);
 }
 

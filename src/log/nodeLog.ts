@@ -8,13 +8,14 @@
  * The block events come from the chain (`blockSealed`); console.log calls and transaction results from a watcher
  * on the VM blocks are built on, and from the call path's runs (src/eth/engine/evm/consoleLog.ts).
  */
-import { bytesToHex, toChecksumAddress } from '@ethereumjs/util';
+import { toChecksumAddress } from '@ethereumjs/util';
 import type { EthChain } from '../eth/engine/chain/chain.js';
 import type { MinedBlock } from '../eth/engine/chain/types.js';
 import { MAX_CONSOLE_BYTES, watchCalls, watchConsole, type TxOutcome } from '../eth/engine/evm/consoleLog.js';
 import { decodeRevertReason } from '../eth/engine/exec/call.js';
 import { BatchedWrite } from './batchedWrite.js';
 import { consoleLogText } from './console.js';
+import { bytesHex } from '../hex.js';
 
 /** Where the log goes: a stream (its text, lines ending in "\n") or a function (called once per line, without the "\n"). */
 export type LogTarget = { write(text: string): unknown } | ((line: string) => void);
@@ -152,7 +153,7 @@ export class NodeLog {
 
 /** The line a console.log call prints. */
 function consoleLine(data: Uint8Array): string {
-  return consoleLogText(data) ?? `console.log with unknown calldata ${bytesToHex(data)}`;
+  return consoleLogText(data) ?? `console.log with unknown calldata ${bytesHex(data)}`;
 }
 
 /** The line that stands for the console.log calls of a run past its budget (MAX_CONSOLE_BYTES of calldata). */
@@ -168,7 +169,7 @@ export function blockText(mined: MinedBlock, records: ReadonlyMap<object, TxReco
     const record = txs[i] === undefined ? undefined : records.get(txs[i]!);
     const receipt = mined.receiptAt?.(i) ?? mined.receipts[i]!;
     if (record !== undefined) lines.push(...record.console);
-    lines.push('', `    Transaction: ${bytesToHex(mined.txHashes[i]!)}`);
+    lines.push('', `    Transaction: ${bytesHex(mined.txHashes[i]!)}`);
     if (receipt.contractAddress !== undefined && receipt.status !== 0)
       lines.push(`    Contract created: ${toChecksumAddress(receipt.contractAddress.toString())}`);
     lines.push(`    Gas used: ${receipt.gasUsed}`);
@@ -176,7 +177,7 @@ export function blockText(mined: MinedBlock, records: ReadonlyMap<object, TxReco
   }
   lines.push('');
   if (label !== undefined) lines.push(`    Network: ${label}`);
-  lines.push(`    Block Number: ${mined.number}`, `    Block Hash: ${bytesToHex(mined.hash)}`, `    Block Time: "${blockTime(mined.header.timestamp)}"`, '');
+  lines.push(`    Block Number: ${mined.number}`, `    Block Hash: ${bytesHex(mined.hash)}`, `    Block Time: "${blockTime(mined.header.timestamp)}"`, '');
   return `${lines.join('\n')}\n`;
 }
 
@@ -186,7 +187,7 @@ function failure(outcome: TxOutcome | undefined): string {
   if (outcome.error === 'revert') {
     const reason = decodeRevertReason(outcome.returnValue);
     if (reason !== undefined) return `reverted with: ${reason}`;
-    return outcome.returnValue.length === 0 ? 'reverted without a reason' : `reverted with data: ${bytesToHex(outcome.returnValue)}`;
+    return outcome.returnValue.length === 0 ? 'reverted without a reason' : `reverted with data: ${bytesHex(outcome.returnValue)}`;
   }
   if (outcome.error === 'out of gas') return 'ran out of gas';
   return `failed: ${outcome.error}`;

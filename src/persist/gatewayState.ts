@@ -4,18 +4,15 @@
  * `anvil_loadState`, `gw.loadState()`). A load decodes and checks every section before it changes any network, so a
  * bad file is refused whole.
  */
-import { crc32 } from 'node:zlib';
 import { DumpError } from './dumpError.js';
-import { decodeEthDump, ethDumpFingerprint, type EthDump } from '../eth/engine/persist/dump/ethDump.js';
-import type { EthDumpTarget } from './target.js';
+import { KINDS } from '../kinds.js';
+import type { NetworkKind } from '../networkTypes.js';
 import { encodeStateFile, readStateInput, type StateSection, unzipStateInput } from './stateFile.js';
-import { decodeRollupDump, encodeRollupDump, loadRollupDump, type RollupDump } from '../rollup/persist/rollupDump.js';
-import type { RollupChain } from '../rollup/engine/chain.js';
 
-/** A network as the gateway holds it: name, kind and engine (an eth network's engine is an EthDumpTarget). */
+/** A network as the gateway holds it: name, kind and engine (its kind's code knows the engine's type: src/kinds.ts). */
 export interface StateNetwork {
   readonly name: string;
-  readonly kind: 'eth' | 'rollup';
+  readonly kind: NetworkKind;
   readonly engine: unknown;
 }
 
@@ -23,11 +20,7 @@ export interface StateNetwork {
 export type LoadReport = readonly string[];
 
 async function section(n: StateNetwork): Promise<StateSection> {
-  if (n.kind === 'eth') {
-    const t = n.engine as EthDumpTarget;
-    return { name: n.name, kind: 'eth', bytes: await t.dumpState(n.name) };
-  }
-  return { name: n.name, kind: 'rollup', bytes: encodeRollupDump(n.engine as RollupChain) };
+  return { name: n.name, kind: n.kind, bytes: await KINDS[n.kind].state.dump(n.engine, n.name) };
 }
 
 /** A state file of every network (each eth network dumped on its writer: no write is half seen). */
@@ -39,9 +32,7 @@ export async function dumpGateway(networks: readonly StateNetwork[]): Promise<Bu
 
 /** A text that changes whenever the gateway's state file would (a rollup network's dump is small: its checksum). */
 export function gatewayFingerprint(networks: readonly StateNetwork[]): string {
-  return JSON.stringify(
-    networks.map((n) => (n.kind === 'eth' ? ethDumpFingerprint(n.engine as EthDumpTarget) : crc32(encodeRollupDump(n.engine as RollupChain)))),
-  );
+  return JSON.stringify(networks.map((n) => KINDS[n.kind].state.fingerprint(n.engine)));
 }
 
 /** A state file of one network. */
@@ -49,7 +40,8 @@ export async function dumpNetwork(n: StateNetwork): Promise<Buffer> {
   return encodeStateFile([await section(n)]);
 }
 
-type Planned = { readonly n: StateNetwork; readonly eth?: EthDump; readonly rollup?: RollupDump };
+/** A network and its section, decoded and checked against its engine. */
+type Planned = { readonly n: StateNetwork; readonly dump: unknown };
 
 /**
  * Loads a state input (devgate's state file or anvil's JSON, gzip'd or not) into `networks`. With `into`, only that
@@ -60,11 +52,11 @@ export async function loadGateway(networks: readonly StateNetwork[], input: Uint
   const parsed = readStateInput(await unzipStateInput(input));
   if (parsed.kind === 'anvil' && anvilRefused !== undefined) throw new DumpError(anvilRefused);
   if (parsed.kind === 'anvil') {
-    const target = networks.find((n) => n.kind === 'eth' && (into === undefined || n.name === into));
+    const target = networks.find((n) => KINDS[n.kind].state.anvil !== undefined && (into === undefined || n.name === into));
     if (target === undefined)
       throw new DumpError(into === undefined ? 'no eth network to load an anvil state into' : `network ${JSON.stringify(into)} is not an eth network`);
     const s = parsed.state;
-    await (target.engine as EthDumpTarget).applyAnvilState(s);
+    await KINDS[target.kind].state.anvil!(target.engine, s);
     return [
       `${target.name}: ${s.accounts.length} accounts of an anvil state file put into head's state (its ${s.blocks} blocks and ${s.transactions} transactions are not replayed)`,
     ];
@@ -91,20 +83,12 @@ export async function loadGateway(networks: readonly StateNetwork[], input: Uint
     }
   }
   const report: string[] = [];
-  for (const p of plan) {
-    if (p.eth !== undefined) {
-      const r = await (p.n.engine as EthDumpTarget).loadDump(p.eth);
-      report.push(`${p.n.name}: head ${r.head} (blocks 0-${r.shared} kept, ${r.head - r.shared} loaded), ${p.eth.parts.pool.length} pending`);
-    } else if (p.rollup !== undefined) {
-      report.push(`${p.n.name}: ${loadRollupDump(p.n.engine as RollupChain, p.rollup)}`);
-    }
-  }
+  for (const p of plan) report.push(`${p.n.name}: ${await KINDS[p.n.kind].state.load(p.n.engine, p.dump)}`);
   return report;
 }
 
 function decodeFor(n: StateNetwork, s: StateSection): Planned {
   if (s.kind !== n.kind)
     throw new DumpError(`the state file's ${s.kind} dump ${JSON.stringify(s.name)} cannot load into ${n.kind} network ${JSON.stringify(n.name)}`);
-  if (n.kind === 'eth') return { n, eth: decodeEthDump(s.bytes, (n.engine as EthDumpTarget).chain, n.name) };
-  return { n, rollup: decodeRollupDump(s.bytes, n.engine as RollupChain, n.name) };
+  return { n, dump: KINDS[n.kind].state.decode(n.engine, s.bytes, n.name) };
 }

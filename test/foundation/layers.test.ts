@@ -147,6 +147,23 @@ describe('the shape of the sources', () => {
     expect([...new Set(engineUses)].sort()).toEqual(['persist/dumpError.ts', 'persist/store.ts', 'persist/unzip.ts']);
   });
 
+  it('gateway-wide code asks a network its kind (src/kinds.ts) instead of branching on it: none in persist/, cache/, admin/', () => {
+    const wrong = files
+      .filter((f) => ['persist/', 'cache/', 'admin/'].some((d) => rel(f).startsWith(d)))
+      .flatMap((f) => [...text.get(f)!.matchAll(/\.kind\s*[!=]==?\s*'(?:eth|rollup)'/g)].map((m) => `${rel(f)}: ${m[0]}`));
+    expect(wrong).toEqual([]);
+    expect(graph.get('kinds.ts')).toEqual(expect.arrayContaining(['eth/kind.ts', 'rollup/kind.ts']));
+  });
+
+  it('turns bytes into hex through src/hex.ts (its rule) in rollup/, admin/, seed/, log/, eth/format/ and the persistence code', () => {
+    const folders = ['rollup/', 'admin/', 'seed/', 'log/', 'eth/format/', 'persist/', 'cache/', 'eth/engine/persist/', 'eth/dataDir.ts'];
+    const inline = /\bbytesToHex\(|\.toString\(\s*'hex'\s*\)|,\s*'hex'\s*,?\s*\)/g;
+    const wrong = files
+      .filter((f) => folders.some((d) => rel(f).startsWith(d)))
+      .flatMap((f) => [...text.get(f)!.matchAll(inline)].map((m) => `${rel(f)}: ${m[0].replace(/\s+/g, ' ')}`));
+    expect(wrong).toEqual([]);
+  });
+
   it('only the EVM fence reaches into @ethereumjs internals (deep paths, evmFile)', () => {
     const wrong = files
       .filter((f) => !rel(f).startsWith('eth/engine/evm/'))

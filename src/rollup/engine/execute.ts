@@ -20,6 +20,7 @@ import type {
   RollupTransaction,
   TxOutcome,
 } from './types.js';
+import { bytesHex } from '../../hex.js';
 
 /** Why a transaction could not be applied; the chain turns it into the right RollupError. */
 export type FailureKind = 'not-deployed' | 'nonce' | 'validation' | 'resources' | 'balance' | 'execution' | 'class' | 'declared';
@@ -182,7 +183,7 @@ interface Execution {
   readonly revertReason?: string;
 }
 
-const asciiHex = (s: string) => '0x' + Buffer.from(s, 'latin1').toString('hex');
+const asciiHex = (s: string) => bytesHex(Buffer.from(s, 'latin1'));
 
 /** A revert reason shaped as Starknet's: the failing call and the Cairo error (felt and text). */
 function revertReason(index: number, call: Call, message: string): string {

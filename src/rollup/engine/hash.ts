@@ -19,6 +19,7 @@ import {
   type RollupState,
   type RollupTransaction,
 } from './types.js';
+import { bytesHex } from '../../hex.js';
 
 export { QUERY_VERSION_OFFSET };
 
@@ -141,7 +142,7 @@ export function l1ToL2MessageHash(tx: L1HandlerTx): bigint {
   words.forEach((w, i) => {
     for (let b = 0; b < 32; b++) bytes[32 * i + b] = Number((w >> BigInt(8 * (31 - b))) & 0xffn);
   });
-  return BigInt('0x' + Buffer.from(keccak_256(bytes)).toString('hex'));
+  return BigInt(bytesHex(keccak_256(bytes)));
 }
 
 const STATE_V0 = shortString('STARKNET_STATE_V0');

@@ -1,3 +1,4 @@
+import { plainHexView } from '../../hex.js';
 import { defineMethod } from '../../rpc/method.js';
 import type { RollupContext } from '../context.js';
 import { RollupControls } from '../engine/controls.js';
@@ -11,11 +12,12 @@ const price = (n: bigint): number | string => (n <= BigInt(Number.MAX_SAFE_INTEG
 /** A felt holding a short string, as text. */
 const shortText = (n: bigint): string =>
   Buffer.from(
-    n
-      .toString(16)
-      .padStart(2, '0')
-      .replace(/^(.)((..)*)$/, '0$1$2'),
-    'hex',
+    plainHexView(
+      n
+        .toString(16)
+        .padStart(2, '0')
+        .replace(/^(.)((..)*)$/, '0$1$2'),
+    ),
   ).toString('latin1');
 
 /**

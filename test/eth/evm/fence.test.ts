@@ -44,6 +44,8 @@ const STOCK_FILES: Readonly<Record<string, string>> = {
   'util/dist/esm/mapDB.js': '3b415d2197a12b2e',
   // common.ts: Common's list of active EIPs (isActivatedEIP through a Set) and its chain parameters (deposit contract).
   'common/dist/esm/common.js': '0466f996894fc220',
+  // vmState.ts: the journal's private state manager (eth_simulateV1's VMs pointed at one overlay state).
+  'evm/dist/esm/journal.js': '664ee68ebc39fb3a',
 };
 
 const require = createRequire(import.meta.url);

@@ -12,6 +12,7 @@ import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock } from '../chain/types.js';
 import { speedUpInterpreter } from '../evm/index.js';
 import { shortcutRequestCalls } from '../evm/requestCalls.js';
+import { pointVmAt } from '../evm/vmState.js';
 import { LogCollector } from './logs.js';
 import { OverlayState } from '../state/overlayState.js';
 import { sharedReads } from './state.js';
@@ -80,10 +81,7 @@ export async function leaseVm(chain: EthChain, hardfork: string): Promise<SimVm>
 
 /** Points `sim`'s VM at `state` (a request's blocks of several hardforks share one state). */
 export function useState(sim: SimVm, state: OverlayState): void {
-  const vm = sim.vm as unknown as { stateManager: unknown; evm: { stateManager: unknown; journal: { stateManager: unknown } } };
-  vm.stateManager = state;
-  vm.evm.stateManager = state;
-  vm.evm.journal.stateManager = state;
+  pointVmAt(sim.vm, state);
 }
 
 /** Gives `sim` back after a request (kept only when nothing of the request is left open). */

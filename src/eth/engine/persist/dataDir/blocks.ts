@@ -4,11 +4,12 @@
  * against the index, and decoded no further than asked (chainImage.ts's lazy block).
  */
 import type { BlockOptions } from '@ethereumjs/block';
-import { bytesToHex, equalsBytes } from '@ethereumjs/util';
+import { equalsBytes } from '@ethereumjs/util';
 import { blockHeader, lazyMinedBlock } from '../../image/chainImage.js';
 import type { MinedBlock } from '../../chain/types.js';
 import { bodyKey, decodeBody, decodeIndex, INDEX_RANGE, plain } from './codec.js';
 import { DataDirError, type NetworkDb } from '../../../../persist/store.js';
+import { bytesHex } from '../../../../hex.js';
 
 /** A block whose body is read from `db` on first use. */
 export function storedBlock(
@@ -28,7 +29,7 @@ export function storedBlock(
     const body = decodeBody(plain(bytes), number);
     const facts = blockHeader(body.raw, keccak);
     if (facts.number !== number || !equalsBytes(facts.hash, hash))
-      throw new DataDirError(`block ${number} in the data directory is not the indexed block ${bytesToHex(hash)}`);
+      throw new DataDirError(`block ${number} in the data directory is not the indexed block ${bytesHex(hash)}`);
     return (inner = lazyMinedBlock(body.raw, opts, facts, totalDifficulty, body.senders, body.txHashes, body.receipts, keccak));
   };
   return {

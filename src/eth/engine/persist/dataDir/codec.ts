@@ -18,6 +18,7 @@ import { Address, bigIntToUnpaddedBytes, bytesToBigInt, concatBytes } from '@eth
 import { encodeReceipt } from '../../image/chainImage.js';
 import type { MinedBlock, PendingTx } from '../../chain/types.js';
 import { DataDirError } from '../../../../persist/store.js';
+import { plainHex, plainHexView } from '../../../../hex.js';
 
 export const META = Uint8Array.of(0x4d);
 export const HEAD = Uint8Array.of(0x48);
@@ -39,7 +40,7 @@ export const INDEX_RANGE = { start: indexKey(0n), end: Uint8Array.of(INDEX + 1) 
 
 /** A node's key: `n` and the bytes of its unprefixed lowercase hex key. */
 export function nodeKey(hex: string): Uint8Array {
-  const bytes = Buffer.from(hex, 'hex');
+  const bytes = plainHexView(hex);
   if (bytes.length * 2 !== hex.length) throw new DataDirError(`trie node key ${hex} is not hex`);
   const k = new Uint8Array(bytes.length + 1);
   k[0] = NODE;
@@ -48,7 +49,7 @@ export function nodeKey(hex: string): Uint8Array {
 }
 export const NODE_RANGE = { start: Uint8Array.of(NODE), end: Uint8Array.of(NODE + 1) };
 /** The hex key of a node record's key. */
-export const nodeHex = (key: Uint8Array) => Buffer.from(key.buffer, key.byteOffset + 1, key.length - 1).toString('hex');
+export const nodeHex = (key: Uint8Array) => plainHex(key.subarray(1));
 
 /** A plain Uint8Array over a Buffer's bytes (Buffer's slice() shares memory; a Uint8Array's copies). */
 export const plain = (b: Uint8Array): Uint8Array => (Buffer.isBuffer(b) ? new Uint8Array(b.buffer, b.byteOffset, b.length) : b);

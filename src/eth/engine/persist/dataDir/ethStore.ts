@@ -13,7 +13,7 @@
  */
 import type { BlockOptions } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import { bytesToHex, createAddressFromString, equalsBytes, hexToBytes } from '@ethereumjs/util';
+import { createAddressFromString, equalsBytes, hexToBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { EthChain } from '../../chain/chain.js';
 import { hasSchedule } from '../../chain/create.js';
@@ -43,6 +43,7 @@ import {
 } from './codec.js';
 import { DurableNodes } from './nodes.js';
 import { DataDirError, type NetworkDb } from '../../../../persist/store.js';
+import { bytesHex, plainHex, plainHexView } from '../../../../hex.js';
 
 /** What a network's controls are, as the head record keeps them. */
 interface Controls {
@@ -81,14 +82,13 @@ export async function seedStore(db: NetworkDb, chain: EthChain, seed: SeedFacts,
   const meta: Meta = {
     format: 1,
     chainId: chain.chainId.toString(10),
-    genesisHash: bytesToHex(parts.blocks[0]!.hash),
+    genesisHash: bytesHex(parts.blocks[0]!.hash),
     chainKey: seed.chainKey,
     seedHead: head.number.toString(10),
-    accounts: parts.accounts.map((a) => ({ address: a.address.toString(), privateKey: bytesToHex(a.privateKey) })),
+    accounts: parts.accounts.map((a) => ({ address: a.address.toString(), privateKey: bytesHex(a.privateKey) })),
   };
   await db.transaction(() => {
-    for (const [hex, value] of parts.nodes as Map<string, Uint8Array | string>)
-      db.put(nodeKey(hex), typeof value === 'string' ? hexToBytes(`0x${value}`) : value);
+    for (const [hex, value] of parts.nodes as Map<string, Uint8Array | string>) db.put(nodeKey(hex), typeof value === 'string' ? plainHexView(value) : value);
     for (const m of parts.blocks) {
       db.put(indexKey(m.number), encodeIndex(m));
       db.put(bodyKey(m.number), encodeBody(m));
@@ -125,8 +125,8 @@ export async function restoreStore(db: NetworkDb, common: Common, opts: EthChain
   if (seedBytes === undefined) throw new DataDirError(`${where}: the seed's head record is missing`);
   const seedHead = decodeHead(seedBytes, headOf);
   if (!equalsBytes(blocks[blocks.length - 1]!.hash, head.headHash))
-    throw new DataDirError(`${where}: the head record names block ${bytesToHex(head.headHash)}, the index ${bytesToHex(blocks[blocks.length - 1]!.hash)}`);
-  if (bytesToHex(blocks[0]!.hash) !== meta.genesisHash) throw new DataDirError(`${where}: block 0 is not the recorded genesis`);
+    throw new DataDirError(`${where}: the head record names block ${bytesHex(head.headHash)}, the index ${bytesHex(blocks[blocks.length - 1]!.hash)}`);
+  if (bytesHex(blocks[0]!.hash) !== meta.genesisHash) throw new DataDirError(`${where}: block 0 is not the recorded genesis`);
   const accounts: DevAccount[] = meta.accounts.map((a) => ({
     address: createAddressFromString(a.address),
     privateKey: hexToBytes(a.privateKey as `0x${string}`),
@@ -217,8 +217,8 @@ class StoreSync implements ChainStore {
 
   /** Writes a sealed block (not yet on the chain) with its nodes and the head record it makes; flushed before it returns. */
   async sealBlock(mined: MinedBlock): Promise<void> {
-    const included = new Set(mined.txHashes.map((h) => bytesToHex(h)));
-    const pool = this.chain.pendingTransactions().filter((p) => !included.has(bytesToHex(p.tx.hash())));
+    const included = new Set(mined.txHashes.map((h) => plainHex(h)));
+    const pool = this.chain.pendingTransactions().filter((p) => !included.has(plainHex(p.tx.hash())));
     const record = encodeHead({ head: mined.number, headHash: mined.hash, editedRoot: undefined, pool, controls: this.controls() });
     await this.write([mined], mined.number, record);
   }

@@ -5,10 +5,10 @@
  * dirty until the next commit writes it to the store with its block. Nodes are never deleted from the store
  * (the trie does not prune: every historical root stays readable, before and after a restart).
  */
-import { hexToBytes } from '@ethereumjs/util';
 import { nodeHex, nodeKey, NODE_RANGE, plain } from './codec.js';
 import type { NetworkDb } from '../../../../persist/store.js';
 import { LazyNodeMap } from '../../image/lazyNodeMap.js';
+import { plainHexView } from '../../../../hex.js';
 
 export class DurableNodes extends LazyNodeMap {
   private dirty = new Set<string>();
@@ -53,7 +53,7 @@ export class DurableNodes extends LazyNodeMap {
   /** The value to store of a dirty node: bytes (a trie writing hex strings is read back as the same bytes). */
   storedValue(hex: string): Uint8Array | undefined {
     const v = super.get(hex) as Uint8Array | string | undefined;
-    return typeof v === 'string' ? hexToBytes(`0x${v}`) : v;
+    return typeof v === 'string' ? plainHexView(v) : v;
   }
 
   /** Reads every stored node into the Map (for a whole-store walk: chain.parts(), a dump). */

@@ -11,6 +11,7 @@
  */
 import { Account, Address, setLengthLeft, unpadBytes } from '@ethereumjs/util';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { hexBytes } from '../../../../hex.js';
 import { DumpError } from '../../../../persist/dumpError.js';
 
 export interface AnvilAccount {
@@ -42,14 +43,14 @@ function num(v: unknown, what: string): bigint {
 
 function bytes(v: unknown, what: string): Uint8Array {
   if (typeof v !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(v)) throw new DumpError(`anvil state: ${what} is not 0x-prefixed hex bytes`);
-  return Uint8Array.from(Buffer.from(v.slice(2), 'hex'));
+  return hexBytes(v);
 }
 
 /** A storage key or value: a U256 as hex (anvil writes 32-byte words; shorter quantities are taken too). */
 function word(v: unknown, what: string): Uint8Array {
   const n = num(v, what);
   if (n >= 1n << 256n) throw new DumpError(`anvil state: ${what} exceeds 256 bits`);
-  return setLengthLeft(Uint8Array.from(Buffer.from(n.toString(16).padStart(64, '0'), 'hex')), 32);
+  return setLengthLeft(hexBytes(n.toString(16).padStart(64, '0')), 32);
 }
 
 /** Whether a parsed JSON value looks like an anvil state file (an object with `accounts`). */
@@ -67,7 +68,7 @@ export function parseAnvilState(json: unknown): AnvilState {
     const storage = rec.storage === undefined || rec.storage === null ? {} : rec.storage;
     if (!isObject(storage)) throw new DumpError(`anvil state: storage of ${addr} is not an object`);
     accounts.push({
-      address: new Address(Uint8Array.from(Buffer.from(addr.slice(2), 'hex'))),
+      address: new Address(hexBytes(addr)),
       nonce: num(rec.nonce ?? 0, `nonce of ${addr}`),
       balance: num(rec.balance ?? 0, `balance of ${addr}`),
       code: rec.code === undefined || rec.code === null ? new Uint8Array() : bytes(rec.code, `code of ${addr}`),

@@ -16,7 +16,7 @@ import type { Miner, MinerState } from '../../mining/miner.js';
 import type { PoolSettings } from '../../mining/send.js';
 import type { Snapshots } from '../../control/snapshots.js';
 import { asImpersonated, hasStandInSignature, type Impersonation } from '../../wallet/impersonation.js';
-import { plainHex } from '../../../../hex.js';
+import { hexBytes, plainHex } from '../../../../hex.js';
 import { DumpError } from '../../../../persist/dumpError.js';
 import { reachableNodesYielding } from './reachable.js';
 import { isForkStore } from '../../fork/forkBase.js';
@@ -205,7 +205,7 @@ function controlsOf(meta: Meta, parts: ChainParts): EthDump {
   return {
     network: meta.network,
     parts: { ...parts, pool: poolOf(parts.pool) },
-    editedRoot: meta.editedRoot === null ? undefined : Uint8Array.from(Buffer.from(meta.editedRoot, 'hex')),
+    editedRoot: meta.editedRoot === null ? undefined : hexBytes(meta.editedRoot),
     miner: {
       automine: m.automine === true,
       intervalMs: typeof m.intervalMs === 'number' ? m.intervalMs : undefined,
@@ -217,7 +217,7 @@ function controlsOf(meta: Meta, parts: ChainParts): EthDump {
       gasLimit: big(m.gasLimit),
       ...(big(m.nextPrevRandao) !== undefined ? { nextPrevRandao: big(m.nextPrevRandao) } : {}),
     },
-    coinbase: meta.coinbase === null ? undefined : new Address(Uint8Array.from(Buffer.from(meta.coinbase, 'hex'))),
+    coinbase: meta.coinbase === null ? undefined : new Address(hexBytes(meta.coinbase)),
     impersonation: meta.impersonation ?? undefined,
     minTip: BigInt(meta.minTip),
   };

@@ -6,7 +6,7 @@
  * 1,000-block chain costs one pass over its distinct nodes.
  */
 import { RlpCursor } from '../../codec/rlpReader.js';
-import { plainHex } from '../../../../hex.js';
+import { hexBytes, plainHex } from '../../../../hex.js';
 
 /** keccak256 of RLP(''): the root of an empty trie. */
 const EMPTY_ROOT = '56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
@@ -50,7 +50,7 @@ function* walk(store: Store, roots: Iterable<Uint8Array>, out: Map<string, Uint8
   const read = (key: string): Uint8Array => {
     const v = store.get(key);
     if (v === undefined) throw new MissingStateError(`missing trie node ${key}`);
-    return typeof v === 'string' ? Uint8Array.from(Buffer.from(v, 'hex')) : v;
+    return typeof v === 'string' ? hexBytes(v) : v;
   };
   const push = (b: Uint8Array, at: number, kind: number) => {
     const key = plainHex(b.subarray(at, at + 32));
