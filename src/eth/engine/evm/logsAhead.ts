@@ -21,10 +21,21 @@ import { gate } from './gate.js';
 /** Work (log items hashed or encoded, about 1 us each) between two yields to the event loop. */
 const SLICE = 1000;
 
-/** keccak256 of a log's address or topic, by the very byte array runTx's bloom is given (a log is never changed). */
-const hashed = new WeakMap<Uint8Array, Uint8Array>();
+/**
+ * keccak256 of a log's topic, by the very byte array runTx's bloom is given (a log is never changed); taken out when
+ * used, so nothing is kept past the bloom.
+ */
+const topicHashes = new WeakMap<Uint8Array, Uint8Array>();
+/**
+ * keccak256 of a log's address, by its byte array: one per frame that logged (its Address's bytes, which every log of
+ * the frame shares and the stored receipts keep), kept while that array lives.
+ */
+const addressHashes = new WeakMap<Uint8Array, Uint8Array>();
 
-/** The RLP of a logs list, by the list (runTx's receipt holds the list runCall gave), and how many logs it had then. */
+/**
+ * The RLP of a logs list, by the list (runTx's receipt holds the list runCall gave), and how many logs it had then;
+ * taken out when the receipt is encoded.
+ */
 const encoded = new WeakMap<readonly Log[], { readonly count: number; readonly rlp: Uint8Array }>();
 
 interface BloomInternals {
@@ -34,7 +45,9 @@ interface BloomInternals {
 
 /** Bloom.prototype.add as stock (vm/dist/esm/bloom/index.js), taking the hash made ahead when there is one. */
 function add(this: BloomInternals, e: Uint8Array): void {
-  const h = hashed.get(e) ?? this.keccakFunction(e);
+  let h = topicHashes.get(e);
+  if (h !== undefined) topicHashes.delete(e);
+  else h = addressHashes.get(e) ?? this.keccakFunction(e);
   // As stock: the hash's whole buffer from its start (keccak functions answer a buffer of their own).
   const view = new DataView(h.buffer);
   for (let i = 0; i < 3; i++) {
@@ -54,8 +67,8 @@ async function prepare(logs: readonly Log[], keccak: (bytes: Uint8Array) => Uint
   let work = 0;
   for (let i = 0; i < logs.length; i++) {
     const [address, topics] = logs[i]!;
-    if (!hashed.has(address)) hashed.set(address, keccak(address));
-    for (const t of topics) hashed.set(t, keccak(t));
+    if (!addressHashes.has(address)) addressHashes.set(address, keccak(address));
+    for (const t of topics) topicHashes.set(t, keccak(t));
     parts[i] = RLP.encode(logs[i]!);
     work += 2 + topics.length;
     if (work >= SLICE) {
@@ -90,6 +103,7 @@ export function prepareLogsAhead(vm: VM): void {
 /** @ethereumjs's encodeReceipt (vm/dist/esm/runBlock.js), with the logs' RLP made ahead when it is there. */
 export function encodeReceiptAhead(receipt: TxReceipt, txType: TransactionType): Uint8Array {
   const logs = encoded.get(receipt.logs);
+  encoded.delete(receipt.logs);
   if (logs === undefined || logs.count !== receipt.logs.length) return encodeReceipt(receipt, txType);
   const r = receipt as TxReceipt & { stateRoot?: Uint8Array; status?: number };
   const head = [r.stateRoot ?? (r.status === 0 ? Uint8Array.from([]) : hexToBytes('0x01')), bigIntToBytes(receipt.cumulativeBlockGasUsed), receipt.bitvector];
