@@ -19,9 +19,10 @@ import type { CallOrigin } from '../networkTypes.js';
 import type { EthChain } from '../eth/engine/chain/chain.js';
 import type { MinedBlock } from '../eth/engine/chain/types.js';
 import { DEFAULT_LIMITS } from '../gateway/limits.js';
+import { blockLogIndexSliced } from '../eth/engine/query/logIndex.js';
 import { FilterBudget, HASH_BYTES, logBytes, type FilterLimits } from './filterBudget.js';
-import { FanOut } from './fanOut.js';
-import { criteriaKey, matchingLogs, type FilterLog, type LogCriteria } from './sharedLogs.js';
+import { FAN_OUT_SLICE, FanOut, LOG_LOOK_WORK, LOOK_WORK } from './fanOut.js';
+import { criteriaKey, matchingLogs, type FilterLog, type LogCriteria, type Matched } from './sharedLogs.js';
 
 export type { FilterLog, LogCriteria } from './sharedLogs.js';
 
@@ -41,7 +42,11 @@ interface FilterBase {
   bytes: number;
 }
 type HashFilter = FilterBase & { kind: 'blocks' | 'pendingTransactions'; items: Uint8Array[] };
-type LogFilterEntry = FilterBase & { kind: 'logs'; items: FilterLog[]; criteria: LogCriteria; query: unknown; group: string };
+/**
+ * A log filter's buffer is the lists of logs it took, one per event: the lists a group's match made, shared by every
+ * filter of the group (a block of 36,000 logs to 1,000 filters is 1,000 references, not 36 million).
+ */
+type LogFilterEntry = FilterBase & { kind: 'logs'; items: (readonly FilterLog[])[]; criteria: LogCriteria; query: unknown; group: string };
 export type Filter = HashFilter | LogFilterEntry;
 
 /** A chain event as the filters take it, numbered. */
@@ -52,6 +57,9 @@ type Event =
 
 /** What the filter methods use: the whole store, or one key's view of it (EthFilters.of). */
 export type FilterStore = Pick<EthFilters, 'newBlockFilter' | 'newPendingTransactionFilter' | 'newLogFilter' | 'changes' | 'logQuery' | 'uninstall'>;
+
+/** FanOut work of looking at one filter while choosing which to drop for a budget (budget.grew). */
+const DROP_LOOK_WORK = 16;
 
 /** geth's: a filter not polled for 5 minutes is removed. */
 export const FILTER_IDLE_MS = 5 * 60_000;
@@ -119,16 +127,32 @@ export class EthFilters {
     return this.add((base) => ({ ...base, kind: 'logs', items: [], criteria, query, group: criteriaKey(criteria) }), origin);
   }
 
-  /** What happened since the last poll (and empties the buffer). */
-  changes(id: bigint, origin?: CallOrigin): FilterChanges {
+  /**
+   * What happened since the last poll (and empties the buffer). Events the fan-out has not brought to this filter yet
+   * come first: the poll takes them itself, yielding by work done as the fan-out does (a filter behind on blocks of
+   * 36,000 logs each is not caught up in one turn).
+   */
+  async changes(id: bigint, origin?: CallOrigin): Promise<FilterChanges> {
     const f = this.get(id, origin);
     this.polled(f);
-    // Events the fan-out has not brought to this filter yet come first.
-    for (const e of this.fan.pending) if (e.seq > f.seen && this.filters.has(f.id)) this.take(f, e);
+    let work = 0;
+    // A copy: the fan-out goes on with the queue while this poll waits its turn.
+    for (const e of [...this.fan.pending]) {
+      if (e.seq <= f.seen) continue;
+      if (f.kind === 'logs') for (const block of eventBlocks(e)) await blockLogIndexSliced(block);
+      if (!this.filters.has(f.id)) break;
+      // Taken by the fan-out meanwhile.
+      if (e.seq <= f.seen) continue;
+      work += this.take(f, e);
+      if (work >= FAN_OUT_SLICE) {
+        work = 0;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    }
     if (!this.filters.has(f.id)) throw new FilterNotFound();
     const items = f.items.splice(0);
     this.budget.emptied(f);
-    return f.kind === 'logs' ? { kind: 'logs', logs: items as FilterLog[] } : { kind: f.kind, hashes: items as Uint8Array[] };
+    return f.kind === 'logs' ? { kind: 'logs', logs: (items as FilterLog[][]).flat() } : { kind: f.kind, hashes: items as Uint8Array[] };
   }
 
   /** The query a log filter was made with (eth_getFilterLogs answers it as eth_getLogs would). */
@@ -247,55 +271,87 @@ export class EthFilters {
       const kind = e.kind === 'pooled' ? 'pendingTransactions' : 'blocks';
       for (const f of this.filters.values()) {
         if (f.kind !== kind || f.seen >= e.seq) continue;
-        this.take(f, e);
-        const pause = this.fan.spend(64 + 32 * (e.kind === 'pooled' ? e.hashes.length : 1));
+        const pause = this.fan.spend(this.take(f, e));
         if (pause !== undefined) await pause;
       }
     }
-    if (e.kind === 'pooled') return;
+    if (e.kind === 'pooled' || this.groups.size === 0) return;
+    // The blocks' log indexes, built a slice at a time before any group is matched.
+    for (const block of eventBlocks(e)) await blockLogIndexSliced(block);
     for (const group of this.groups.values()) {
-      let logs: readonly FilterLog[] | undefined;
+      let taken: Taken | undefined;
       for (const f of group) {
         if (f.seen >= e.seq) continue;
-        logs ??= eventLogs(e, f.criteria);
-        this.takeLogs(f, logs, e.seq);
-        const pause = this.fan.spend(64 + 32 * logs.length);
+        let pause: Promise<void> | undefined;
+        if (taken === undefined) {
+          // Matched once for the group (the list each of its filters takes); the logs looked at count, matched or not
+          // (a group that takes nothing of a 36,000-log block still looked at every log).
+          taken = eventLogs(e, f.criteria);
+          pause = this.fan.spend(LOG_LOOK_WORK * taken.looked + 32 * taken.logs.length);
+        }
+        const dropWork = this.takeLogs(f, taken, e.seq);
+        if (pause !== undefined) await pause;
+        pause = this.fan.spend(LOOK_WORK + DROP_LOOK_WORK * dropWork);
         if (pause !== undefined) await pause;
       }
     }
   }
 
-  /** One event to one filter (a poll catching its filter up). */
-  private take(f: Filter, e: Event): void {
-    if (f.kind === 'logs' && e.kind !== 'pooled') this.takeLogs(f, eventLogs(e, f.criteria), e.seq);
-    else if (f.kind === 'blocks' && e.kind === 'sealed') this.takeHashes(f, [e.block.hash], e.seq);
-    else if (f.kind === 'pendingTransactions' && e.kind === 'pooled') this.takeHashes(f, e.hashes, e.seq);
+  /** One event to one filter (a poll catching its filter up); answers the work done, in FanOut units. */
+  private take(f: Filter, e: Event): number {
+    if (f.kind === 'logs' && e.kind !== 'pooled') {
+      const taken = eventLogs(e, f.criteria);
+      const dropWork = this.takeLogs(f, taken, e.seq);
+      return LOOK_WORK + LOG_LOOK_WORK * taken.looked + 32 * taken.logs.length + DROP_LOOK_WORK * dropWork;
+    }
+    let dropWork = 0;
+    if (f.kind === 'blocks' && e.kind === 'sealed') dropWork = this.takeHashes(f, [e.block.hash], e.seq);
+    else if (f.kind === 'pendingTransactions' && e.kind === 'pooled') dropWork = this.takeHashes(f, e.hashes, e.seq);
     else f.seen = e.seq;
+    return LOOK_WORK + 32 * (e.kind === 'pooled' ? e.hashes.length : 1) + DROP_LOOK_WORK * dropWork;
   }
 
-  private takeHashes(f: HashFilter, hashes: readonly Uint8Array[], seq: number): void {
+  private takeHashes(f: HashFilter, hashes: readonly Uint8Array[], seq: number): number {
     f.seen = seq;
-    if (hashes.length === 0 || !this.budget.fits(f, hashes.length * HASH_BYTES)) return;
+    if (hashes.length === 0 || !this.budget.fits(f, hashes.length * HASH_BYTES)) return 0;
     for (const h of hashes) f.items.push(h);
-    this.budget.grew(f, hashes.length * HASH_BYTES);
+    return this.budget.grew(f, hashes.length * HASH_BYTES);
   }
 
-  private takeLogs(f: LogFilterEntry, logs: readonly FilterLog[], seq: number): void {
+  /** Answers the work done beyond the take itself: filters looked at to drop some (budget.grew). */
+  private takeLogs(f: LogFilterEntry, taken: Taken, seq: number): number {
     f.seen = seq;
-    if (logs.length === 0) return;
-    let bytes = 0;
-    for (const l of logs) bytes += logBytes(l.log);
-    if (!this.budget.fits(f, bytes)) return;
-    for (const l of logs) f.items.push(l);
-    this.budget.grew(f, bytes);
+    if (taken.logs.length === 0 || !this.budget.fits(f, taken.bytes)) return 0;
+    f.items.push(taken.logs);
+    return this.budget.grew(f, taken.bytes);
   }
 }
 
+/** What a log filter takes of an event, with the bytes its buffer grows by (as a poll answers them). */
+type Taken = Matched & { readonly bytes: number };
+
 /** The logs an event brings a log filter: those of the sealed block, or again (removed) those of the blocks that left. */
-function eventLogs(e: Event, criteria: LogCriteria): readonly FilterLog[] {
-  if (e.kind === 'sealed') return matchingLogs(e.block, criteria, false);
-  if (e.kind === 'removed') return e.blocks.flatMap((b) => matchingLogs(b, criteria, true));
-  return [];
+function eventLogs(e: Event, criteria: LogCriteria): Taken {
+  let matched: Matched = { logs: [], looked: 0 };
+  if (e.kind === 'sealed') matched = matchingLogs(e.block, criteria, false);
+  else if (e.kind === 'removed') {
+    const logs: FilterLog[] = [];
+    let looked = 0;
+    for (const b of e.blocks) {
+      const m = matchingLogs(b, criteria, true);
+      for (const l of m.logs) logs.push(l);
+      looked += m.looked;
+    }
+    matched = { logs, looked };
+  }
+  let bytes = 0;
+  for (const l of matched.logs) bytes += logBytes(l.log);
+  return { ...matched, bytes };
+}
+
+/** The blocks an event brings: the sealed one, or those that left. */
+function eventBlocks(e: Event): readonly MinedBlock[] {
+  return e.kind === 'sealed' ? [e.block] : e.kind === 'removed' ? e.blocks : [];
 }
 
 /** Whether a caller sees a filter: its own key's, or any without a gateway caller. */

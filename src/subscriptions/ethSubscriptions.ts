@@ -11,13 +11,14 @@ import { quantityHex } from '../hex.js';
 import { DevgateError, InvalidArgument } from '../errors.js';
 import type { EthChain } from '../eth/engine/chain/chain.js';
 import type { MinedBlock, PendingTx } from '../eth/engine/chain/types.js';
-import { blockLogs, type FoundLog, type LogFilter } from '../eth/engine/query/logs.js';
+import { scanBlockLogs, type FoundLog, type LogFilter } from '../eth/engine/query/logs.js';
+import { blockLogIndexSliced } from '../eth/engine/query/logIndex.js';
 import { formatBlock } from '../eth/format/block.js';
 import { formatTransaction } from '../eth/format/transaction.js';
 import { minedLogJson } from '../eth/format/log.js';
 import { bool } from '../rpc/params.js';
 import { logFilterParam } from '../eth/params.js';
-import { FanOut } from './fanOut.js';
+import { FanOut, LOG_LOOK_WORK, LOOK_WORK } from './fanOut.js';
 
 /** The work of sending one notification beyond its bytes (framing, a socket write), in FanOut units (bytes). */
 const NOTIFICATION_WORK = 1024;
@@ -156,19 +157,31 @@ export class EthSubscriptions {
 
   private async deliver(e: Event): Promise<void> {
     if (e.kind === 'pooled') return this.pooled(e);
+    // The blocks' log indexes, built a slice at a time before any logs subscription is matched.
+    for (const sub of this.subs.values()) {
+      if (sub.kind !== 'logs' || sub.since >= e.seq) continue;
+      for (const block of e.kind === 'sealed' ? [e.block] : e.blocks) await blockLogIndexSliced(block);
+      break;
+    }
     let header: string | undefined;
     for (const [id, sub] of this.subs) {
       if (sub.since >= e.seq) continue;
       // A pause is awaited only when one is due: small events are sent in the emitter's turn, as before.
       let pause: Promise<void> | undefined;
-      if (e.kind === 'sealed') {
-        if (sub.kind === 'newHeads') pause = this.notify(id, (header ??= headerJson(e.block)));
-        else if (sub.kind === 'logs') for (const l of blockLogs(e.block, sub.filter)) if ((pause = this.notify(id, logJson(l))) !== undefined) await pause;
-      } else if (sub.kind === 'logs') {
-        for (const block of e.blocks)
-          for (const l of blockLogs(block, sub.filter))
-            if ((pause = this.notify(id, logJson(l).replace(/"removed":false}$/, '"removed":true}'))) !== undefined) await pause;
+      if (sub.kind === 'logs') {
+        // The logs looked at count, matched or not: subscriptions that match nothing of a large block still yield.
+        for (const block of e.kind === 'sealed' ? [e.block] : e.blocks) {
+          const found = scanBlockLogs(block, sub.filter);
+          if ((pause = this.fan.spend(LOOK_WORK + LOG_LOOK_WORK * found.looked)) !== undefined) await pause;
+          for (const l of found.logs) {
+            const text = e.kind === 'sealed' ? logJson(l) : logJson(l).replace(/"removed":false}$/, '"removed":true}');
+            if ((pause = this.notify(id, text)) !== undefined) await pause;
+          }
+        }
+        continue;
       }
+      if (e.kind === 'sealed' && sub.kind === 'newHeads') pause = this.notify(id, (header ??= headerJson(e.block)));
+      else pause = this.fan.spend(LOOK_WORK);
       if (pause !== undefined) await pause;
     }
     if (e.kind !== 'removed') return;

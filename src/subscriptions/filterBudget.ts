@@ -89,23 +89,32 @@ export class FilterBudget<F extends Budgeted> {
     return false;
   }
 
-  /** The filter took `bytes` more: its key's and the network's budgets drop their largest filters until they fit. */
-  grew(f: F, bytes: number): void {
+  /**
+   * The filter took `bytes` more: its key's and the network's budgets drop their largest filters until they fit.
+   * Answers the work done: the filters looked at to find them (a caller yielding by work counts it).
+   */
+  grew(f: F, bytes: number): number {
     const held = this.keys.get(f.owner);
-    if (held === undefined) return;
+    if (held === undefined) return 0;
     f.bytes += bytes;
     held.bytes += bytes;
     this.total += bytes;
     const limits = this.limits();
-    while (held.bytes > limits.maxFilterBytesPerKey && held.filters.size > 0) this.drop(first(held.filters, larger)!);
+    let looked = 0;
+    while (held.bytes > limits.maxFilterBytesPerKey && held.filters.size > 0) {
+      looked += held.filters.size;
+      this.drop(first(held.filters, larger)!);
+    }
     while (this.total > limits.maxFilterBytesTotal && this.keys.size > 0) {
       let victim: F | undefined;
       for (const h of this.keys.values()) {
+        looked += h.filters.size;
         const big = first(h.filters, larger);
         if (big !== undefined && (victim === undefined || larger(big, victim))) victim = big;
       }
       this.drop(victim!);
     }
+    return looked;
   }
 
   /**

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { MinedBlock } from '../eth/engine/chain/types.js';
-import { blockLogs, type FoundLog, type LogFilter } from '../eth/engine/query/logs.js';
+import { scanBlockLogs, type FoundLog, type LogFilter } from '../eth/engine/query/logs.js';
 
 /** A log a filter hands out: where it sits, and whether its block left the chain. Shared by every filter that takes it. */
 export interface FilterLog extends FoundLog {
@@ -24,12 +24,20 @@ const live = new WeakMap<MinedBlock, FilterLog[]>();
 const gone = new WeakMap<MinedBlock, FilterLog[]>();
 const NONE: readonly FilterLog[] = [];
 
+/** What a log filter takes from a block: the logs, and how many logs were looked at to find them (the work done). */
+export interface Matched {
+  readonly logs: readonly FilterLog[];
+  readonly looked: number;
+}
+
+const NOTHING: Matched = { logs: NONE, looked: 0 };
+
 /** The logs of `block` a log filter's criteria take (removed: the block left the chain), in log order. */
-export function matchingLogs(block: MinedBlock, c: LogCriteria, removed: boolean): readonly FilterLog[] {
-  if (c.blockHash !== undefined) return NONE;
-  if ((c.fromBlock !== undefined && block.number < c.fromBlock) || (c.toBlock !== undefined && block.number > c.toBlock)) return NONE;
-  const found = blockLogs(block, c.filter);
-  if (found.length === 0) return NONE;
+export function matchingLogs(block: MinedBlock, c: LogCriteria, removed: boolean): Matched {
+  if (c.blockHash !== undefined) return NOTHING;
+  if ((c.fromBlock !== undefined && block.number < c.fromBlock) || (c.toBlock !== undefined && block.number > c.toBlock)) return NOTHING;
+  const { logs: found, looked } = scanBlockLogs(block, c.filter);
+  if (found.length === 0) return { logs: NONE, looked };
   const byBlock = removed ? gone : live;
   let shared = byBlock.get(block);
   if (shared === undefined) byBlock.set(block, (shared = []));
@@ -38,7 +46,7 @@ export function matchingLogs(block: MinedBlock, c: LogCriteria, removed: boolean
     const l = found[i]!;
     out[i] = shared[l.position] ??= { log: l.log, block: l.block, txIndex: l.txIndex, position: l.position, removed };
   }
-  return out;
+  return { logs: out, looked };
 }
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');

@@ -14,8 +14,8 @@ export const eth_getFilterChanges = defineMethod({
   name: 'eth_getFilterChanges',
   facts: { filter: true },
   params: [required('id', filterId)],
-  handler: (ctx: EthContext, id) => {
-    const changes = filtersOf(ctx).changes(id);
+  handler: async (ctx: EthContext, id) => {
+    const changes = await filtersOf(ctx).changes(id);
     if (changes.kind !== 'logs') return changes.hashes.map(bytesHex);
     return logsText(changes.logs, filterLogJson);
   },

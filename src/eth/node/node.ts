@@ -16,6 +16,7 @@ import type { Snapshot, Snapshots } from '../engine/control/snapshots.js';
 import type { StateEdit } from '../engine/control/stateEdits.js';
 import type { Miner } from '../engine/mining/miner.js';
 import { startClock } from '../engine/evm/callClock.js';
+import { prepareLogsAhead } from '../engine/evm/logsAhead.js';
 import { openHeadDraft } from '../engine/mining/pending.js';
 import { fillFromPool } from '../engine/mining/pool.js';
 import type { Admission, PoolSettings } from '../engine/mining/send.js';
@@ -148,6 +149,8 @@ export class EthNode {
     // Transactions being mined yield to other requests (of every network) by EVM work done, as calls do (#25): no
     // deadline, a turn of the event loop every few ms. An empty block runs none and starts no clock.
     if (this.chain.pendingTransactions().length > 0) startClock(draft.vm, Infinity);
+    // Their logs are hashed and encoded for the bloom and the receipt trie a slice at a time too (evm/logsAhead.ts).
+    prepareLogsAhead(draft.vm);
     try {
       const skipped = await fillFromPool(draft, this.chain.pendingTransactions());
       const block = await draft.seal();

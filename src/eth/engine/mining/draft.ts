@@ -7,7 +7,8 @@ import { Block, createBlock, type HeaderData } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Address, CLRequest, CLRequestType, WithdrawalData } from '@ethereumjs/util';
 import { RLP } from '@ethereumjs/rlp';
-import { encodeReceipt, runTx, type BlockBuilder, type RunTxResult, type VM } from '@ethereumjs/vm';
+import { runTx, type BlockBuilder, type RunTxResult, type VM } from '@ethereumjs/vm';
+import { encodeReceiptAhead } from '../evm/logsAhead.js';
 import { minedBlock, storedReceipts } from '../chain/receipts.js';
 import { TrieWriter } from '../state/trieWriter.js';
 import type { MinedBlock } from '../chain/types.js';
@@ -62,7 +63,7 @@ function fastRoots(builder: BlockBuilder, vm: VM, txs: () => readonly TypedTrans
   builder.receiptTrie = async () => {
     const results = builderResults(builder);
     return TrieWriter.root(
-      results.map((r, i) => [RLP.encode(i), encodeReceipt(r.receipt, txs()[i]!.type)]),
+      results.map((r, i) => [RLP.encode(i), encodeReceiptAhead(r.receipt, txs()[i]!.type)]),
       hash,
     );
   };

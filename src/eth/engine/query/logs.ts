@@ -65,18 +65,21 @@ function anyIn(wanted: KeyList, present: ReadonlySet<string> | undefined): boole
   return false;
 }
 
-/** Appends the matching logs of one block to `out`, in log order. */
-function collect(block: MinedBlock, filter: KeyFilter, out: FoundLog[]): void {
+/**
+ * Appends the matching logs of one block to `out`, in log order; answers how many logs it looked at one by one (0
+ * when the block's index rules the block out), the work a caller that matches many filters counts.
+ */
+function collect(block: MinedBlock, filter: KeyFilter, out: FoundLog[]): number {
   const index = blockLogIndex(block);
   const positions = filter.topics.length;
   // geth: a filter with more topic positions than the log has cannot match, wildcards included.
-  if (positions > index.maxTopics) return;
+  if (positions > index.maxTopics) return 0;
   // Last position first: indexed arguments (a holder) rule out far more blocks than the event or the contract.
   for (let p = positions - 1; p >= 0; p--) {
     const options = filter.topics[p];
-    if (options !== undefined && !anyIn(options, index.topicsAt[p])) return;
+    if (options !== undefined && !anyIn(options, index.topicsAt[p])) return 0;
   }
-  if (filter.addresses !== undefined && !anyIn(filter.addresses, index.addresses)) return;
+  if (filter.addresses !== undefined && !anyIn(filter.addresses, index.addresses)) return 0;
   const { logs, addressKeys, topicKeys, txIndexes } = index;
   next: for (let i = 0; i < logs.length; i++) {
     if (filter.addresses !== undefined && !accepts(filter.addresses, addressKeys[i]!)) continue;
@@ -88,13 +91,22 @@ function collect(block: MinedBlock, filter: KeyFilter, out: FoundLog[]): void {
     }
     out.push({ log: logs[i]!, block, txIndex: txIndexes[i]!, position: i });
   }
+  return logs.length;
 }
 
 /** The matching logs of one block, in log order. */
 export function blockLogs(block: MinedBlock, filter: LogFilter): FoundLog[] {
-  const out: FoundLog[] = [];
-  collect(block, keyFilter(filter), out);
-  return out;
+  return scanBlockLogs(block, filter).logs;
+}
+
+/**
+ * The matching logs of one block, and the logs looked at to find them (0 when the block's index rules it out): a
+ * filter that matches nothing of a block with 36,000 logs may still look at every one of them.
+ */
+export function scanBlockLogs(block: MinedBlock, filter: LogFilter): { readonly logs: FoundLog[]; readonly looked: number } {
+  const logs: FoundLog[] = [];
+  const looked = collect(block, keyFilter(filter), logs);
+  return { logs, looked };
 }
 
 /** The answer of a range query: the logs, or (over the limit) the longest range from its start that fits. */
