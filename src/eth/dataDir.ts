@@ -15,7 +15,16 @@ import type { EthChainOptions } from './engine/chain/types.js';
 import type { Snapshot } from './engine/control/snapshots.js';
 import type { Miner } from './engine/mining/miner.js';
 import type { Impersonation } from './engine/wallet/impersonation.js';
-import { attachStore, type ChainStore, type RestoredChain, restoreStore, seedStateOf, seedStore, storedMeta, updateMeta } from './engine/persist/dataDir/ethStore.js';
+import {
+  attachStore,
+  type ChainStore,
+  type RestoredChain,
+  restoreStore,
+  seedStateOf,
+  seedStore,
+  storedMeta,
+  updateMeta,
+} from './engine/persist/dataDir/ethStore.js';
 import { DataDirError, type DataDir, type NetworkDb } from '../persist/store.js';
 
 export interface DataDirChain {
