@@ -94,7 +94,7 @@ describe('state files survive kill -9', () => {
     child.kill('SIGTERM');
     await exited(child);
     expect(await headOf(file)).toEqual({ number: BigInt(last.number), hash: last.hash });
-  });
+  }, 180_000); // four CLI starts under tsx: ~15 s quiet, 56 s at load 20
 
   it('the atomic writer: SIGKILL in the middle of 8 MB writes leaves the previous file or the new one, whole', async () => {
     const target = join(dir, 'atomic.bin');
