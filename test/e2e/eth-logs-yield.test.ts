@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Gateway, start } from '../../src/index.js';
+import { turnsDuring } from '../support/turns.js';
 
 let gw: Gateway;
 const LOGS = 20_000;
@@ -15,21 +16,6 @@ const LOG_LOOP = `0x61${LOGS.toString(16).padStart(4, '0')}5b60006000a0600190038
 async function rpc(method: string, params: unknown[] = []): Promise<unknown> {
   const answer = (await gw.provider('dev').request({ method, params })) as unknown;
   return answer;
-}
-
-/** Runs `work` and counts the event loop's turns meanwhile. */
-async function turnsDuring<T>(work: () => Promise<T>): Promise<{ value: T; turns: number }> {
-  let turns = 0;
-  let counting = true;
-  const count = () => {
-    if (!counting) return;
-    turns++;
-    setImmediate(count);
-  };
-  setImmediate(count);
-  const value = await work();
-  counting = false;
-  return { value, turns };
 }
 
 beforeAll(async () => {

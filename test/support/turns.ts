@@ -48,3 +48,23 @@ export function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
 }
+
+/**
+ * Runs `work` and counts the event loop's turns meanwhile with setImmediate, no clock read: a count that holds
+ * however loaded the machine is (work done in one piece gets a turn or two around its awaits).
+ */
+export async function turnsDuring<T>(work: () => Promise<T>): Promise<{ value: T; turns: number }> {
+  let turns = 0;
+  let counting = true;
+  const count = () => {
+    if (!counting) return;
+    turns++;
+    setImmediate(count);
+  };
+  setImmediate(count);
+  try {
+    return { value: await work(), turns };
+  } finally {
+    counting = false;
+  }
+}

@@ -10,6 +10,7 @@ import type { EthChain } from '../../../src/eth/engine/chain/chain.js';
 import { standaloneNode } from '../../../src/eth/node/standalone.js';
 import { loadSeedFile } from '../../../src/seed/load.js';
 import { hexToBytes } from '@ethereumjs/util';
+import { turnsDuring } from '../../support/turns.js';
 
 let chain: EthChain;
 
@@ -28,16 +29,7 @@ describe('mining under the work clock', () => {
       dev.privateKey,
     );
     await node.send(tx);
-    let turns = 0;
-    let counting = true;
-    const count = () => {
-      if (!counting) return;
-      turns++;
-      setImmediate(count);
-    };
-    setImmediate(count);
-    const block = await node.mineBlock();
-    counting = false;
+    const { value: block, turns } = await turnsDuring(() => node.mineBlock());
     expect(block.block.transactions).toHaveLength(1);
     expect(block.receipts[0]!.status ?? 0).toBe(0);
     expect(block.header.gasUsed).toBe(3_000_000n);
