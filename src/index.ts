@@ -6,7 +6,6 @@
  * const url = gw.url('mainnet'); // http://127.0.0.1:<port>/mainnet/v3/devgate
  * await gw.stop();
  */
-import { join } from 'node:path';
 import { DEFAULT_LIMITS, GatewayServer } from './gateway/server.js';
 import { newAdminToken } from './admin/guard.js';
 import type { GatewayControl } from './gateway/control.js';
@@ -22,6 +21,7 @@ import type { EthNetwork as EthNetworkImpl } from './eth/network.js';
 import { cacheDir, hasCachedChain } from './cache/chainCache.js';
 import { ethNetwork, rollupNetwork, type EthNetwork, type RollupNetwork } from './handles.js';
 import { packagePath } from './packageRoot.js';
+import { SHIPPED_CONTRACTS, seedArtifacts } from './eth/engine/build/abi.js';
 import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/load.js';
 import { StateKeeper } from './persist/stateKeeper.js';
 import { loadGateway } from './persist/gatewayState.js';
@@ -116,11 +116,18 @@ function bareNetwork(opts: { bare?: string | false; chains?: unknown[]; dev?: ob
   return seeds.find((s) => s.seed.kind === 'eth')?.seed.name;
 }
 
-/** The explorer's ABIs (the shipped contracts' and each seed's `contracts/`) and the rollups' L1 networks. */
+/**
+ * The explorer's ABIs (every artifact a seed can read, as its build does: seedArtifacts, so the shipped contracts' even
+ * with no seed) and the rollups' L1 networks.
+ */
 function explorerSettings(seeds: readonly LoadedSeed[]): ExplorerSettings {
   const l1: Record<string, string> = {};
   for (const { seed } of seeds) if (seed.kind === 'rollup' && seed.l1Acceptance?.kind === 'blocks') l1[seed.name] = seed.l1Acceptance.network;
-  return { artifactDirs: [packagePath('chains/contracts/'), ...seeds.map((s) => join(s.baseDir, 'contracts'))], l1 };
+  const artifacts = () => {
+    const each = seeds.map(seedArtifacts);
+    return { dirs: [SHIPPED_CONTRACTS, ...each.flatMap((a) => a.dirs)], files: each.flatMap((a) => a.files) };
+  };
+  return { artifacts, l1 };
 }
 
 /** The node log of every eth network (labelled, but for the bare address's, when there are several). */

@@ -7,12 +7,11 @@
  * that is corrupt, foreign or from another build is ignored and replaced, never trusted.
  */
 import { applyCodeSizeLimit } from '../eth/engine/build/codeSize.js';
-import { isArtifactPath } from '../eth/engine/build/abi.js';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { SHIPPED_CONTRACTS } from '../eth/engine/build/abi.js';
+import { seedArtifacts } from '../eth/engine/build/abi.js';
 import { chainFromSeed } from '../eth/engine/build/chainFromSeed.js';
 import type { EthChain, EthChainOptions } from '../eth/engine/chain/chain.js';
 import { seedCommon } from '../eth/engine/exec/common.js';
@@ -181,18 +180,13 @@ function computeChainKey(loaded: LoadedSeed): Uint8Array {
   part('sources', sourceDigest('eth'));
   if (loaded.fileDigest === undefined) part('seed', JSON.stringify(seed));
   else part('seed file', loaded.fileDigest);
-  for (const dir of [join(loaded.baseDir, 'contracts'), SHIPPED_CONTRACTS]) {
+  const artifacts = seedArtifacts(loaded);
+  for (const dir of artifacts.dirs) {
     for (const [name, content] of jsonFiles(dir)) part(`artifact ${dir} ${name}`, content);
   }
-  // Artifacts a seed names by path (a user's Hardhat or Foundry build output).
-  const artifactPaths = [...seed.blocks.flatMap((b) => b.transactions), ...seed.pending].flatMap((tx) =>
-    'artifact' in tx && typeof tx.artifact === 'string' && isArtifactPath(tx.artifact) ? [tx.artifact] : [],
-  );
-  for (const path of [seed.gethGenesis, seed.rlpChain, ...new Set(artifactPaths)]) {
-    if (path === undefined) continue;
-    const full = resolve(loaded.baseDir, path);
-    part(`file ${full}`, existsSync(full) ? readFileSync(full) : 'missing');
-  }
+  // Artifacts a seed names by path (a user's Hardhat or Foundry build output), gethGenesis and rlpChain.
+  const files = [seed.gethGenesis, seed.rlpChain].flatMap((path) => (path === undefined ? [] : [resolve(loaded.baseDir, path)]));
+  for (const full of [...files, ...artifacts.files]) part(`file ${full}`, existsSync(full) ? readFileSync(full) : 'missing');
   return new Uint8Array(h.digest());
 }
 

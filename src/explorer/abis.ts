@@ -1,10 +1,11 @@
 /**
  * The ABIs devgate knows: every compiled artifact (`<Name>.json` with an `abi` array, as solc/hardhat/foundry write
- * them) in the shipped contracts' folder and in each seed's `contracts/` folder. Only functions, events and errors
- * are kept; an unreadable file is skipped (the explorer shows such data undecoded, never fails for it).
+ * them) in the shipped contracts' folder and in each seed's `contracts/` folder, and each artifact a seed names by
+ * path (its build output). Only functions, events and errors are kept; an unreadable file is skipped (the explorer
+ * shows such data undecoded, never fails for it).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 export interface KnownAbi {
   /** The artifact's name (`Token`). */
@@ -16,10 +17,18 @@ export interface KnownAbi {
 const MAX_FILES = 500;
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
-export function knownAbis(dirs: readonly string[]): KnownAbi[] {
+/** The ABIs of every `.json` in `dirs` (sorted, at most MAX_FILES a folder) and of `files`; an ABI seen before is skipped. */
+export function knownAbis(sources: { readonly dirs: readonly string[]; readonly files: readonly string[] }): KnownAbi[] {
   const seen = new Set<string>();
   const out: KnownAbi[] = [];
-  for (const dir of new Set(dirs)) {
+  const add = (path: string): void => {
+    const abi = readAbi(path);
+    const text = abi === undefined ? undefined : JSON.stringify(abi);
+    if (text === undefined || seen.has(text)) return;
+    seen.add(text);
+    out.push({ name: basename(path, '.json'), abi: abi! });
+  };
+  for (const dir of new Set(sources.dirs)) {
     if (!existsSync(dir)) continue;
     let files: string[];
     try {
@@ -30,15 +39,9 @@ export function knownAbis(dirs: readonly string[]): KnownAbi[] {
     } catch {
       continue;
     }
-    for (const file of files) {
-      const abi = readAbi(join(dir, file));
-      const name = file.slice(0, -'.json'.length);
-      const text = abi === undefined ? undefined : JSON.stringify(abi);
-      if (abi === undefined || seen.has(text!)) continue;
-      seen.add(text!);
-      out.push({ name, abi });
-    }
+    for (const file of files) add(join(dir, file));
   }
+  for (const file of new Set(sources.files)) add(file);
   return out;
 }
 

@@ -2,7 +2,8 @@
  * Serves the explorer's page (with the first view's data in it, first.ts), its script and style (named by digest,
  * kept by the browser), and its API under `/explorer/api/`:
  * - `meta`: the networks (name, kind, chain id, the eth network a rollup settles on) and the ABIs devgate knows (the
- *   shipped contracts' artifacts and each seed's), which the page decodes inputs and logs with (also in the page);
+ *   shipped contracts' artifacts, each seed's and those a seed names by path), which the page decodes inputs and logs
+ *   with (also in the page);
  * - `rpc/<network>`: the page's JSON-RPC, read methods only, as reads.ts says who; `live`: its live stream (live.ts);
  * - `l1/<network>/<number>`: the eth block that accepted a rollup block on L1, where the seed ties them;
  * - `gateway`: the dashboard's keys, plans, usage, refusals, outages and limits (dashboard.ts), behind the admin token.
@@ -42,7 +43,7 @@ export function explorerServer(ctx: GatewayContext, settings: ExplorerSettings):
   let meta: string | undefined;
   let assets: Promise<Assets> | undefined;
   const live = new LiveStreams(ctx);
-  const metaText = (): string => (meta ??= JSON.stringify(explorerMeta(ctx, settings, knownAbis(settings.artifactDirs))));
+  const metaText = (): string => (meta ??= JSON.stringify(explorerMeta(ctx, settings, knownAbis(settings.artifacts()))));
   const loadAssets = (): Promise<Assets> => {
     assets ??= appBundle().then((js) => {
       const css = appCss();

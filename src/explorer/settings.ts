@@ -4,8 +4,11 @@
 export const EXPLORER_PATH = '/explorer';
 
 export interface ExplorerSettings {
-  /** Folders of compiled artifacts (`<Name>.json` with an `abi`) whose ABIs the page decodes with. */
-  readonly artifactDirs: readonly string[];
+  /**
+   * The compiled artifacts (`<Name>.json` with an `abi`) whose ABIs the page decodes with: every `.json` of `dirs`, and
+   * `files`. Asked when the page first needs them (an eth seed's blocks, which name files, are read on demand).
+   */
+  readonly artifacts: () => { readonly dirs: readonly string[]; readonly files: readonly string[] };
   /** The eth network each rollup network settles on, where its seed ties them (l1Acceptance by blocks). */
   readonly l1: Readonly<Record<string, string>>;
 }

@@ -6,6 +6,7 @@
  * `explorer: false` serves none of it.
  */
 import { request } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Gateway } from '../../src/index.js';
 import { post } from '../support/http.js';
@@ -22,11 +23,14 @@ let off: Gateway;
 /** A keys file that lists one key, not `devgate`; a rollup tied to sepolia's blocks (accepted 2 blocks later). */
 let closed: Gateway;
 const ROLLUP = 'rollup-test';
+/** A seed that deploys a user's Hardhat and Foundry artifacts named by path (docs/dropin.md), none in a contracts/ folder. */
+let dropin: Gateway;
+const DROPIN_SEED = fileURLToPath(new URL('../fixtures/dropin/seed.json', import.meta.url));
 
 const KEYS = { open: true, defaultPlan: 'unlimited', keys: [{ key: 'locked', plan: 'team', secret: 'sesame-secret-value' }] };
 
 beforeAll(async () => {
-  [gw, off, closed] = await Promise.all([
+  [gw, off, closed, dropin] = await Promise.all([
     start({ port: 0, chains: ['chains/sepolia.json'], keys: KEYS, adminToken: 'explorer-test-token' }),
     start({ port: 0, chains: ['chains/sepolia.json'], explorer: false }),
     start({
@@ -34,9 +38,10 @@ beforeAll(async () => {
       chains: ['chains/sepolia.json', testSeed({ l1Acceptance: { kind: 'blocks', network: 'sepolia', blocks: 2 } })],
       keys: { open: false, keys: [{ key: 'runner', plan: 'free' }] },
     }),
+    start({ port: 0, chains: [DROPIN_SEED] }),
   ]);
 });
-afterAll(() => Promise.all([gw?.stop(), off?.stop(), closed?.stop()]));
+afterAll(() => Promise.all([gw?.stop(), off?.stop(), closed?.stop(), dropin?.stop()]));
 
 interface Reply {
   status: number;
@@ -116,6 +121,16 @@ describe('explorer routes', () => {
     expect(meta.bare).toBe('sepolia');
     expect(meta.abis.map((a: { name: string }) => a.name)).toEqual(expect.arrayContaining(['Token', 'Reverter', 'Emitter', 'SimpleStore', 'StorageLayout']));
     expect((await get(gw, '/explorer/api/nothing')).status).toBe(404);
+  });
+
+  it('decodes with the artifacts a seed names by path too (its build output), the set its build reads', async () => {
+    const meta = JSON.parse((await get(dropin, '/explorer/api/meta')).text);
+    const names = meta.abis.map((a: { name: string }) => a.name);
+    // The Hardhat and the Foundry artifact have one ABI: served once, beside the shipped contracts'.
+    expect(names.filter((n: string) => n === 'ConsoleLogger')).toHaveLength(1);
+    expect(names).toEqual(expect.arrayContaining(['Token', 'ConsoleLogger']));
+    const logger = meta.abis.find((a: { name: string }) => a.name === 'ConsoleLogger');
+    expect(logger.abi.map((i: { type: string; name: string }) => `${i.type} ${i.name}`).sort()).toEqual(['function fail', 'function set', 'function value']);
   });
 
   it('answers no other site: no CORS headers, same-origin resource policy, a strict CSP', async () => {

@@ -7,6 +7,7 @@ import { basename, join, resolve } from 'node:path';
 import { createContract, deployContract, parseAbiItem } from 'micro-eth-signer/abi.js';
 import { hexToBytes, type PrefixedHexString } from '@ethereumjs/util';
 import { packagePath } from '../../../packageRoot.js';
+import type { LoadedSeed } from '../../../seed/load.js';
 
 /** The shipped artifacts: `chains/contracts/<Name>.json`. */
 export const SHIPPED_CONTRACTS = packagePath('chains/contracts/');
@@ -29,6 +30,28 @@ export interface Artifact {
 
 /** Whether a seed's `artifact` is a path to a user's artifact file (else a name). */
 export const isArtifactPath = (name: string): boolean => name.endsWith('.json');
+
+/** Where a seed's artifacts can come from: the folders a bare name is looked up in, and the files it names by path. */
+export interface ArtifactSources {
+  /** The seed's `contracts/` folder, then the shipped one (a name is looked up in this order). */
+  readonly dirs: readonly string[];
+  /** The artifacts the seed names by path (a user's Hardhat or Foundry build output), resolved against the seed's folder. */
+  readonly files: readonly string[];
+}
+
+/**
+ * Every artifact a seed can read, the one list the build, the chain cache's key and the explorer's decoding share.
+ * Reading an eth seed's blocks validates them, if they were not yet (src/seed/load.ts reads them on demand).
+ */
+export function seedArtifacts(loaded: LoadedSeed): ArtifactSources {
+  const dirs = [join(loaded.baseDir, 'contracts'), SHIPPED_CONTRACTS];
+  const seed = loaded.seed;
+  if (seed.kind !== 'eth') return { dirs, files: [] };
+  const named = [...seed.blocks.flatMap((b) => b.transactions), ...seed.pending].flatMap((tx) =>
+    'artifact' in tx && typeof tx.artifact === 'string' && isArtifactPath(tx.artifact) ? [resolve(loaded.baseDir, tx.artifact)] : [],
+  );
+  return { dirs, files: [...new Set(named)] };
+}
 
 /**
  * Loads artifacts by name from the seed's own `contracts/` folder first, then the shipped ones; or by path (ending in

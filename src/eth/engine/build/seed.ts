@@ -3,12 +3,11 @@
  * block really executed, then the pending pool. Any invalid transaction fails the load, naming
  * the block index, transaction index and reason.
  */
-import { join } from 'node:path';
 import type { GenesisState } from '@ethereumjs/common';
 import { Address, bigIntToHex, hexToBytes, setLengthLeft, bytesToHex, type PrefixedHexString } from '@ethereumjs/util';
 import { hardforkAtLeast, type EthSeed, type TxSpec } from '../../../seed/eth.js';
 import { SeedError, type LoadedSeed } from '../../../seed/load.js';
-import { Artifacts, SHIPPED_CONTRACTS } from './abi.js';
+import { Artifacts, seedArtifacts } from './abi.js';
 import { deriveDevAccounts } from './accounts.js';
 import { EthChain, type EthChainOptions, type GenesisArgs } from '../chain/chain.js';
 import { seedCommon } from '../exec/common.js';
@@ -66,7 +65,7 @@ export async function buildSeedChain(loaded: LoadedSeed, opts: EthChainOptions):
   const chain = await EthChain.fromGenesis(genesis, opts);
   const { accounts = [] } = genesis;
 
-  const factory = new SeedTxFactory(accounts, new Artifacts([join(loaded.baseDir, 'contracts'), SHIPPED_CONTRACTS], loaded.baseDir));
+  const factory = new SeedTxFactory(accounts, new Artifacts(seedArtifacts(loaded).dirs, loaded.baseDir));
   const senders = startSenderRecovery(seed);
   try {
     return await buildBlocks(chain, seed, factory, fail, senders);
