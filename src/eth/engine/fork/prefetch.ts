@@ -11,7 +11,6 @@ import type { Common, StateManagerInterface } from '@ethereumjs/common';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { ForkStateManager, type PrefetchKey } from './forkStateManager.js';
 
-
 /** What `tx` (sent by `sender`, in a block paid to `coinbase`) reads before any code of it runs. */
 export function txKeys(tx: TypedTransaction, sender: Address, coinbase: Address | undefined): { keys: PrefetchKey[]; code: Address[] } {
   const keys: PrefetchKey[] = [{ address: sender, slots: [] }];
