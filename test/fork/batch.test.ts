@@ -69,4 +69,25 @@ describe('batched fetches on a fork', () => {
     const upBalance = await upstream.readContract({ address: token, abi: tokenAbi, functionName: 'balanceOf', args: [dev0.address] });
     expect(await balance(dev0.address)).toBe((upBalance as bigint) - 7n);
   });
+
+  it("fetches a call's callee and its code in one batch request", async () => {
+    const upstream = createPublicClient({ chain: foundry, transport: http(up.url('small')) });
+    // A contract of the seed other than the token (the other test fetches the token).
+    let other: `0x${string}` | undefined;
+    for (let n = 1n; other === undefined && n <= 4n; n++) {
+      for (const hash of (await upstream.getBlock({ blockNumber: n })).transactions) {
+        const created = (await upstream.getTransactionReceipt({ hash })).contractAddress;
+        if (created != null && created.toLowerCase() !== token.toLowerCase()) other = created;
+      }
+    }
+    expect(other).toBeDefined();
+    const before = proxy.requests();
+    proxy.seen.length = 0;
+    const data = '0x6d4ce63c'; // get()
+    const answer = async (client: PublicClient) => (await client.call({ to: other, data }).catch((e: Error) => e.message)) as unknown;
+    expect(JSON.stringify(await answer(fork))).toBe(JSON.stringify(await answer(upstream)));
+    // Old code: the contract's account, then its code, one request each; now one batch (then any slot it reads).
+    expect(proxy.seen.slice(0, 2).sort()).toEqual(['eth_getCode', 'eth_getProof']);
+    expect(proxy.requests() - before).toBe(proxy.seen.length - 1);
+  });
 });

@@ -86,3 +86,11 @@ export async function prefetchBlock(
   if (common.isActivatedEIP(2935) && number > 0n) keys.push({ address: history, slots: [slotOf((number - 1n) % common.param('historyServeWindow'))] });
   await state.prefetch(keys, SYSTEM_CONTRACTS);
 }
+
+/** On a fork's state manager, fetches what a call from `caller` to `to` reads first (and `to`'s code when it has data) in one batch. */
+export async function prefetchCall(state: StateManagerInterface, caller: Address, to: Address | undefined, data: Uint8Array | undefined): Promise<void> {
+  if (!(state instanceof ForkStateManager)) return;
+  const keys: PrefetchKey[] = [{ address: caller, slots: [] }];
+  if (to !== undefined) keys.push({ address: to, slots: [] });
+  await state.prefetch(keys, to !== undefined && (data?.length ?? 0) > 0 ? [to] : []);
+}
