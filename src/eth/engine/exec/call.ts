@@ -26,6 +26,7 @@ import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock } from '../chain/types.js';
 import { CallTimeout, startClock } from '../evm/callClock.js';
 import { withCallConsole } from '../evm/consoleLog.js';
+import { prefetchCall } from '../fork/prefetch.js';
 import { useOverrideHashes } from './overrideHashes.js';
 import { applyStateOverride, overrideBlock, type CallOverrides } from './overrides.js';
 import { bytesHex, plainHex } from '../../../hex.js';
@@ -141,6 +142,8 @@ export async function runCall(vm: VM, mined: MinedBlock, req: CallRequest, timeo
   const caller = req.from ?? ZERO_CALLER;
   const gasPrice = callGasPrice(req, block.header.baseFeePerGas);
   const value = req.value ?? 0n;
+  // On a fork: the caller, the callee and its code in one batch request, before the call meets them one by one.
+  await prefetchCall(vm.stateManager, caller, req.to, req.data);
   const clock = startClock(vm, timeoutMs);
   freshJournal(vm);
   await vm.stateManager.checkpoint();

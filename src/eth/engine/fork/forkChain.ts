@@ -4,7 +4,7 @@
  * BLOCKHASH of blocks before it answers the upstream's hashes.
  */
 import { type Block, createBlock } from '@ethereumjs/block';
-import { Account, type Address, bigIntToBytes, createAddressFromString, hexToBytes, type PrefixedHexString, setLengthLeft } from '@ethereumjs/util';
+import { Account, type Address, hexToBytes, type PrefixedHexString } from '@ethereumjs/util';
 import { EthChain } from '../chain/chain.js';
 import { ChainView } from '../chain/chainView.js';
 import { minedBlock } from '../chain/receipts.js';
@@ -12,6 +12,7 @@ import type { DevAccount, EthChainOptions, MinedBlock } from '../chain/types.js'
 import { deriveDevAccounts } from '../build/accounts.js';
 import type { EthSeed } from '../../../seed/eth.js';
 import { type ForkBase, type ForkOptions, openFork } from './forkBase.js';
+import { SYSTEM_CONTRACTS, slotOf } from './prefetch.js';
 
 export interface ForkedChain {
   readonly chain: EthChain;
@@ -45,24 +46,15 @@ export function chainOnFork(fork: ForkBase, blocks: readonly MinedBlock[], chain
   return chain;
 }
 
-/** EIP-4788, EIP-2935, EIP-7002 and EIP-7251's contracts: every block from Prague on runs them. */
-const SYSTEM_CONTRACTS = [
-  '0x000f3df6d732807ef1319fb7b8bb8522d0beac02',
-  '0x0000f90827f1c53a10cb7a02335b175320002935',
-  '0x00000961ef480eb55e80d19ad83579a64c007002',
-  '0x0000bbddc7ce488642fb579f8b00f3a590007251',
-].map((a) => createAddressFromString(a));
-
-const slotOf = (n: bigint) => setLengthLeft(bigIntToBytes(n), 32);
-
 /**
  * What the first local block reads in any case, fetched in two batch requests instead of one round trip each as the
- * block's execution would ask: the coinbase, the system contracts, the dev accounts (their funding edit), the
- * withdrawal and consolidation queues' four slots, and the history contract's slot of the fork block.
+ * block's execution would ask: the coinbase, the system contracts and their codes, the dev accounts (their funding
+ * edit), then the withdrawal and consolidation queues' four slots and the history contract's slot of the fork block.
  */
 async function prefetch(fork: ForkBase, accounts: readonly DevAccount[]): Promise<void> {
   const state = fork.headState;
-  await Promise.all([fork.header.coinbase, ...SYSTEM_CONTRACTS, ...accounts.map((a) => a.address)].map((a) => state.getAccount(a)));
+  const keys = [fork.header.coinbase, ...SYSTEM_CONTRACTS, ...accounts.map((a) => a.address)].map((address) => ({ address, slots: [] }));
+  await state.prefetch(keys, SYSTEM_CONTRACTS);
   const [, history, withdrawals, consolidations] = SYSTEM_CONTRACTS as [Address, Address, Address, Address];
   const slots: [Address, bigint][] = [[history, fork.blockNumber % 8191n]];
   for (const queue of [withdrawals, consolidations]) for (let i = 0n; i < 4n; i++) slots.push([queue, i]);

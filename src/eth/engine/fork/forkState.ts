@@ -75,13 +75,22 @@ export class ForkState {
     return this.opts.nodes;
   }
 
-  /** Makes `address`'s path resolvable in the account trie at `root` (fetching its proof when a node is missing). */
-  async ensureAccount(root: Uint8Array, address: Uint8Array): Promise<void> {
+  /**
+   * Makes `address`'s path resolvable in the account trie at `root` (fetching its proof when a node is missing).
+   * `slots`: asked in the same eth_getProof when the account is fetched (an account whose path is missing is the fork
+   * block's, so its storage trie is too, and the slots' proofs resolve their paths for ensureSlot).
+   */
+  async ensureAccount(root: Uint8Array, address: Uint8Array, slots: readonly Uint8Array[] = []): Promise<void> {
     const id = plainHex(address);
     if (this.ensured.has(id)) return;
     const path = toNibbles(keccak256(address));
-    await this.resolve(id, root, path, () => this.fetchProof(address, []), `account ${bytesToHex(address)}`);
+    await this.resolve(id, root, path, () => this.fetchProof(address, slots), `account ${bytesToHex(address)}`);
     this.ensured.add(id);
+  }
+
+  /** Whether `address`'s path resolves in the account trie at `root` with what the store holds (no fetch). */
+  hasAccountPath(root: Uint8Array, address: Uint8Array): boolean {
+    return this.ensured.has(plainHex(address)) || walkPath(this.opts.nodes, root, toNibbles(keccak256(address))).missing === undefined;
   }
 
   /** Makes slot `slot` of `address` resolvable in its storage trie at `storageRoot`. */
@@ -93,12 +102,15 @@ export class ForkState {
     this.ensured.add(id);
   }
 
-  /** Puts the code of `codeHash` (the fork block's code of `address`) in the store when it is not there. */
-  async ensureCode(address: Uint8Array, codeHash: Uint8Array): Promise<void> {
+  /**
+   * Puts the code of `codeHash` (the fork block's code of `address`) in the store when it is not there. `asked`: an
+   * eth_getCode of `address` already sent (in a batch with the account's proof), checked against the hash as well.
+   */
+  async ensureCode(address: Uint8Array, codeHash: Uint8Array, asked?: Promise<string>): Promise<void> {
     const key = codeKey(codeHash);
     if (this.opts.nodes.has(key)) return;
     await this.once(`code:${key}`, async () => {
-      const hex = await this.opts.upstream.request<string>('eth_getCode', [bytesToHex(address), this.blockTag]);
+      const hex = await (asked ?? this.askCode(address));
       this.fetched.codes++;
       const code = hexToBytes(hex as PrefixedHexString);
       if (plainHex(keccak256(code)) !== plainHex(codeHash)) {
@@ -132,6 +144,11 @@ export class ForkState {
         if (isHashRef(child) && loadNode(this.opts.nodes, child) === undefined) await this.fetchNodeAt(owner, [...branch.prefix, i], child);
       }
     }
+  }
+
+  /** eth_getCode of `address` at the fork block, unchecked (ensureCode checks it against the account's code hash). */
+  askCode(address: Uint8Array): Promise<string> {
+    return this.opts.upstream.request<string>('eth_getCode', [bytesToHex(address), this.blockTag]);
   }
 
   /** Forgets the deletions of the last flush (call after each flush). */

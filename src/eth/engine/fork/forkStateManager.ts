@@ -10,6 +10,12 @@ import { accountTrie, stateCaches, trieCacheSize } from '../evm/merkleState.js';
 import { HeadStateManager } from '../state/headState.js';
 import type { ForkState } from './forkState.js';
 
+/** An address and the slots of it to fetch (ForkStateManager.prefetch). */
+export interface PrefetchKey {
+  readonly address: Address;
+  readonly slots: readonly Uint8Array[];
+}
+
 export class ForkStateManager extends HeadStateManager {
   /** Read by the chain's states (chain/states.ts): reads go through state managers, which can wait for the upstream. */
   readonly lazy = true;
@@ -67,6 +73,47 @@ export class ForkStateManager extends HeadStateManager {
   override async flush(): Promise<void> {
     await super.flush();
     this.fork.flushed();
+  }
+
+  /**
+   * Fetches the accounts and slots of `keys` and the code of `code` (addresses among keys) that the fork has not
+   * fetched, in one batch request: the accounts not fetched yet with their slots in one eth_getProof each (and an
+   * eth_getCode beside it), the slots of accounts already here in one eth_getProof each. prefetch.ts says when.
+   */
+  async prefetch(keys: readonly PrefetchKey[], code: readonly Address[]): Promise<void> {
+    const root = accountTrie(this).root();
+    const byAddress = new Map<string, { address: Address; slots: Uint8Array[] }>();
+    for (const { address, slots } of keys) {
+      const entry = byAddress.get(address.toString()) ?? { address, slots: [] };
+      entry.slots.push(...slots);
+      byAddress.set(address.toString(), entry);
+    }
+    // Accounts already here are read first (no upstream request): their storage roots say which slots are missing.
+    const here = new Map<string, Account | undefined>();
+    for (const [id, { address }] of byAddress) if (this.fork.hasAccountPath(root, address.bytes)) here.set(id, undefined);
+    for (const id of here.keys()) here.set(id, await this.getAccount(byAddress.get(id)!.address));
+    // Every request below is made in one go (no await between them): the upstream sends them as one batch.
+    const waits: Promise<void>[] = [];
+    const asked = new Map<string, Promise<string>>();
+    for (const [id, { address, slots }] of byAddress) {
+      if (!here.has(id)) {
+        waits.push(this.fork.ensureAccount(root, address.bytes, slots));
+        if (code.some((a) => a.equals(address))) {
+          const answer = this.fork.askCode(address.bytes);
+          answer.catch(() => {});
+          asked.set(id, answer);
+        }
+        continue;
+      }
+      const account = here.get(id);
+      if (account !== undefined) for (const slot of slots) waits.push(this.fork.ensureSlot(address.bytes, account.storageRoot, slot));
+    }
+    await Promise.all(waits);
+    for (const [id, answer] of asked) {
+      const { address } = byAddress.get(id)!;
+      const account = await this.getAccount(address);
+      if (account?.isContract() && stateCaches(this)?.code?.get(address) === undefined) await this.fork.ensureCode(address.bytes, account.codeHash, answer);
+    }
   }
 
   /** A copy on the same fork (reads of the copy fetch as the head's do). */

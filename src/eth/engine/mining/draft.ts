@@ -5,12 +5,13 @@
  */
 import { Block, createBlock, type HeaderData } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import type { Address, CLRequest, CLRequestType, WithdrawalData } from '@ethereumjs/util';
+import { Address, type CLRequest, type CLRequestType, toBytes, toType, TypeOutput, type WithdrawalData } from '@ethereumjs/util';
 import { RLP } from '@ethereumjs/rlp';
 import { runTx, type BlockBuilder, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { encodeReceiptAhead } from '../evm/logsAhead.js';
 import { minedBlock, storedReceipts } from '../chain/receipts.js';
 import { TrieWriter } from '../state/trieWriter.js';
+import { prefetchBlock, prefetchTx, prefetchTxs, type SentTx } from '../fork/prefetch.js';
 import type { MinedBlock } from '../chain/types.js';
 import {
   addShowing,
@@ -101,6 +102,15 @@ export class BlockDraft {
     // nothing. Without a list an EIP-4895 header takes the empty trie's root and the block an empty list (@ethereumjs's
     // defaults): the same block.
     const withdrawals = vm.common.isActivatedEIP(4895) && blockWithdrawals.length > 0 ? [...blockWithdrawals] : undefined;
+    // On a fork: what opening the block reads (system calls, coinbase), fetched in one batch request.
+    const number = parent.block.header.number + 1n;
+    await prefetchBlock(
+      vm.stateManager,
+      vm.common,
+      number,
+      toType(headerData.timestamp, TypeOutput.BigInt) ?? 0n,
+      headerData.coinbase === undefined ? undefined : new Address(toBytes(headerData.coinbase)),
+    );
     const builder = await openBlockBuilder(vm, { parentBlock: parent.block, headerData, withdrawals, blockOpts });
     const fullHeader = builderHeaderData(builder);
     const context = () =>
@@ -115,8 +125,15 @@ export class BlockDraft {
     return this.results.length;
   }
 
+  /** On a fork: fetches what each of `txs` is known to read, in one batch request (before they are added one by one). */
+  prefetch(txs: readonly SentTx[]): Promise<void> {
+    return prefetchTxs(this.vm.stateManager, txs, this.context.header.coinbase);
+  }
+
   /** Runs a transaction in the block; throws (and leaves the block as it was) when it is invalid. */
   async add(tx: TypedTransaction, sender: Address): Promise<RunTxResult> {
+    // On a fork: what the transaction is known to read, fetched in one batch request before it runs.
+    await prefetchTx(this.vm.stateManager, tx, sender, this.context.header.coinbase);
     const result = await this.addToBuilder(tx);
     this.senders.push(sender);
     this.results.push(result);

@@ -170,6 +170,8 @@ export async function queuedAtStart(draft: BlockDraft, pool: readonly PendingTx[
 export async function fillFromPool(draft: BlockDraft, pool: readonly PendingTx[]): Promise<SkippedTx[]> {
   const skipped: SkippedTx[] = [];
   if (pool.length === 0) return skipped;
+  // On a fork: every pending transaction's known keys in one batch request, rather than a round trip each.
+  await draft.prefetch(pool);
   const queued = await queuedAtStart(draft, pool);
   for (const p of orderForBlock(pool, draft.context.header.baseFeePerGas)) {
     const gap = queued.get(p);

@@ -1,0 +1,93 @@
+/**
+ * Batched proof fetches on a fork (docs/fork.md, "What is fetched"): a transaction's known keys (sender, recipient
+ * and its code, coinbase, its access list's addresses and slots) are fetched in one batch request before it runs.
+ * Counted at a proxy in front of a second devgate (the small test seed), on a fresh fork with no disk cache; the
+ * balances after the send equal those of the same transfer done on the upstream.
+ */
+import { readFileSync } from 'node:fs';
+import { type Abi, createPublicClient, createWalletClient, encodeAbiParameters, encodeFunctionData, http, keccak256, type PublicClient } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { start, type Gateway } from '../../src/index.js';
+import { type CountingProxy, countingProxy } from './countingProxy.js';
+
+const SMALL = 'test/fixtures/eth/small.json';
+const tokenAbi = (JSON.parse(readFileSync('chains/contracts/Token.json', 'utf8')) as { abi: Abi }).abi;
+const dev0 = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+const TO = '0x00000000000000000000000000000000000000e5';
+/** The Token's balances mapping is at slot 0. */
+const balanceSlot = (holder: `0x${string}`) => keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [holder, 0n]));
+
+let up: Gateway;
+let gw: Gateway;
+let proxy: CountingProxy;
+let fork: PublicClient;
+let token: `0x${string}`;
+
+beforeAll(async () => {
+  up = await start({ port: 0, chains: [SMALL], cache: false });
+  const upstream = createPublicClient({ chain: foundry, transport: http(up.url('small')) });
+  const forkBlock = await upstream.getBlockNumber();
+  const first = await upstream.getBlock({ blockNumber: 1n });
+  token = (await upstream.getTransactionReceipt({ hash: first.transactions[0]! })).contractAddress!;
+  proxy = await countingProxy(up.url('small'));
+  gw = await start({
+    port: 0,
+    chains: [{ name: 'tiny', kind: 'eth', chainId: 5 }],
+    fork: { url: proxy.url, blockNumber: Number(forkBlock), retries: 0 },
+    cache: false,
+  });
+  fork = createPublicClient({ chain: foundry, transport: http(gw.bareUrl()) });
+});
+afterAll(async () => {
+  await gw?.stop();
+  await proxy?.close();
+  await up?.stop();
+});
+
+describe('batched fetches on a fork', () => {
+  it("fetches a send's recipient, its code and its access list's slots in one batch request, and the block's system reads in another", async () => {
+    const wallet = createWalletClient({ account: dev0, chain: foundry, transport: http(gw.bareUrl()) });
+    const before = proxy.requests();
+    proxy.seen.length = 0;
+    const hash = await wallet.sendTransaction({
+      to: token,
+      data: encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [TO, 7n] }),
+      gas: 200_000n,
+      accessList: [{ address: token, storageKeys: [balanceSlot(dev0.address), balanceSlot(TO)] }],
+    });
+    const receipt = await fork.waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe('success');
+    // Old code, 7 requests in a row: opening the block read the two system contracts' codes and the beacon root slot
+    // one at a time, then the transaction the token's account, its code and each balance slot. Now one batch each.
+    expect(proxy.requests() - before).toBe(2);
+    expect(proxy.seen).toEqual(['eth_getProof', 'eth_getProof', 'eth_getProof', 'eth_getCode']);
+    const balance = (who: `0x${string}`) => fork.readContract({ address: token, abi: tokenAbi, functionName: 'balanceOf', args: [who] });
+    expect(await balance(TO)).toBe(7n);
+    const upstream = createPublicClient({ chain: foundry, transport: http(up.url('small')) });
+    const upBalance = await upstream.readContract({ address: token, abi: tokenAbi, functionName: 'balanceOf', args: [dev0.address] });
+    expect(await balance(dev0.address)).toBe((upBalance as bigint) - 7n);
+  });
+
+  it("fetches a call's callee and its code in one batch request", async () => {
+    const upstream = createPublicClient({ chain: foundry, transport: http(up.url('small')) });
+    // A contract of the seed other than the token (the other test fetches the token).
+    let other: `0x${string}` | undefined;
+    for (let n = 1n; other === undefined && n <= 4n; n++) {
+      for (const hash of (await upstream.getBlock({ blockNumber: n })).transactions) {
+        const created = (await upstream.getTransactionReceipt({ hash })).contractAddress;
+        if (created != null && created.toLowerCase() !== token.toLowerCase()) other = created;
+      }
+    }
+    expect(other).toBeDefined();
+    const before = proxy.requests();
+    proxy.seen.length = 0;
+    const data = '0x6d4ce63c'; // get()
+    const answer = async (client: PublicClient) => (await client.call({ to: other, data }).catch((e: Error) => e.message)) as unknown;
+    expect(JSON.stringify(await answer(fork))).toBe(JSON.stringify(await answer(upstream)));
+    // Old code: the contract's account, then its code, one request each; now one batch (then any slot it reads).
+    expect(proxy.seen.slice(0, 2).sort()).toEqual(['eth_getCode', 'eth_getProof']);
+    expect(proxy.requests() - before).toBe(proxy.seen.length - 1);
+  });
+});
