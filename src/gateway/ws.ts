@@ -11,6 +11,7 @@ import { resolveRoute } from './route.js';
 import { networkFor } from './versioned.js';
 import type { GatewayContext } from './context.js';
 import { frameMethod, UnsentBytes, type Unsent } from './unsent.js';
+import { SendQueue } from './sendQueue.js';
 
 function refuse(socket: Duplex, status: number, statusText: string, headers: Readonly<Record<string, string>>, body: string, type: string): void {
   const lines = [`HTTP/1.1 ${status} ${statusText}`, `Content-Type: ${type}`, `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
@@ -84,9 +85,13 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
   const budget = unsent;
   const me = budget.open(key);
   let cutOff: NodeJS.Timeout | undefined;
+  // Frames go to ws a slice at a time: a peer that does not read leaves texts here, not thousands of socket writes.
+  const out = new SendQueue(ws);
   closers.set(me, () => {
     // Counted against the key in the usage book (devgate_getUsage's `closed`), with what it was being sent.
     ctx.policy.usage.close(key, ctx.policy.now(), 'slowReader', me.method);
+    // What waits is dropped, so the close frame is queued behind at most SEND_IN_FLIGHT bytes.
+    out.close();
     ws.close(SLOW_READER.code, SLOW_READER.reason);
     cutOff ??= setTimeout(() => ws.terminate(), SLOW_READER_GRACE_MS).unref();
   });
@@ -96,7 +101,7 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
     if (ws.readyState !== ws.OPEN || me.gone) return false;
     const bytes = Buffer.byteLength(text);
     me.method = frameMethod(text, request) ?? me.method;
-    ws.send(text, () => budget.written(me, bytes));
+    out.send(text, bytes, () => budget.written(me, bytes));
     for (const slow of budget.sent(me, bytes, ctx.limits())) closers.get(slow)?.();
     return !me.gone;
   };
@@ -119,6 +124,7 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
   ws.on('close', () => {
     clearInterval(pinger);
     clearTimeout(cutOff);
+    out.close();
     budget.gone(me);
     conn?.close();
     mine.delete(ws);

@@ -18,10 +18,16 @@ import { formatTransaction } from '../eth/format/transaction.js';
 import { minedLogJson } from '../eth/format/log.js';
 import { bool } from '../rpc/params.js';
 import { logFilterParam } from '../eth/params.js';
-import { FanOut, LOG_LOOK_WORK, LOOK_WORK } from './fanOut.js';
+import { FanOut, LOG_LOOK_WORK, LOOK_WORK, TurnBudget } from './fanOut.js';
 
 /** The work of sending one notification beyond its bytes (framing, a socket write), in FanOut units (bytes). */
 const NOTIFICATION_WORK = 1024;
+
+/**
+ * Every connection's notifications share one slice of work per turn (#25): 48 readers of newHeads during anvil_mine
+ * are 48 fan-outs, and each doing its own slice in the same turn made that turn 48 slices long.
+ */
+const NOTIFY_TURNS = new TurnBudget();
 
 /** Subscriptions one connection may hold at once. */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1000;
@@ -86,7 +92,7 @@ export class EthSubscriptions {
     private readonly max = MAX_SUBSCRIPTIONS_PER_CONNECTION,
     private readonly quota?: SubscriptionQuota,
   ) {
-    this.fan = new FanOut((e) => this.deliver(e));
+    this.fan = new FanOut((e) => this.deliver(e), undefined, NOTIFY_TURNS);
     this.off = [
       chain.events.on('blockSealed', (block) => this.queue({ seq: ++this.seq, kind: 'sealed', block })),
       chain.events.on('blocksRemoved', (blocks) => this.queue({ seq: ++this.seq, kind: 'removed', blocks, head: chain.head() })),

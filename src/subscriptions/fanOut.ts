@@ -22,6 +22,31 @@ export const LOG_LOOK_WORK = 16;
 /** Work of looking at one filter or subscription for an event, whatever it takes from it. */
 export const LOOK_WORK = 64;
 
+/**
+ * A slice of work shared by many FanOuts: each yields on its own slice, but 48 connections' fan-outs resumed in the
+ * same setImmediate phase would each do a slice in one turn (48 × 64 KB of notifications). Those sharing a
+ * TurnBudget do one slice between them per turn; past it every one of them waits for the same next turn.
+ */
+export class TurnBudget {
+  private used = 0;
+  private next: Promise<void> | undefined;
+
+  constructor(private readonly slice = FAN_OUT_SLICE) {}
+
+  spend(work: number): Promise<void> | undefined {
+    this.used += work;
+    if (this.used < this.slice) return undefined;
+    this.next ??= new Promise((resolve) =>
+      setImmediate(() => {
+        this.used = 0;
+        this.next = undefined;
+        resolve();
+      }),
+    );
+    return this.next;
+  }
+}
+
 export class FanOut<E> {
   private readonly queue: E[] = [];
   private running = false;
@@ -31,6 +56,8 @@ export class FanOut<E> {
   constructor(
     private readonly handle: (event: E) => Promise<void> | void,
     private readonly slice = FAN_OUT_SLICE,
+    /** Shared with other FanOuts: one slice between them per turn. */
+    private readonly shared?: TurnBudget,
   ) {}
 
   /** Queues an event; handled at once when nothing is queued before it. */
@@ -42,6 +69,7 @@ export class FanOut<E> {
 
   /** Counts work; when the slice is used up, a promise to await (it resumes after pending I/O). */
   spend(work: number): Promise<void> | undefined {
+    if (this.shared !== undefined) return this.shared.spend(work);
     this.used += work;
     if (this.used < this.slice) return undefined;
     this.used = 0;
