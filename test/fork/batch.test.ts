@@ -4,46 +4,32 @@
  * Counted at a proxy in front of a second devgate (the small test seed), on a fresh fork with no disk cache; the
  * balances after the send equal those of the same transfer done on the upstream.
  */
-import { readFileSync } from 'node:fs';
-import { type Abi, createPublicClient, createWalletClient, encodeAbiParameters, encodeFunctionData, http, keccak256, type PublicClient } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { createWalletClient, encodeAbiParameters, encodeFunctionData, http, keccak256, type PublicClient } from 'viem';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start, type Gateway } from '../../src/index.js';
-import { type CountingProxy, countingProxy } from './countingProxy.js';
+import type { Gateway } from '../../src/index.js';
+import type { CountingProxy } from './countingProxy.js';
+import { type SmallUpstream, smallUpstream, startFork, tokenAbi, dev0, TO } from './smallUpstream.js';
 
-const SMALL = 'test/fixtures/eth/small.json';
-const tokenAbi = (JSON.parse(readFileSync('chains/contracts/Token.json', 'utf8')) as { abi: Abi }).abi;
-const dev0 = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
-const TO = '0x00000000000000000000000000000000000000e5';
 /** The Token's balances mapping is at slot 0. */
 const balanceSlot = (holder: `0x${string}`) => keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [holder, 0n]));
 
-let up: Gateway;
+let small: SmallUpstream;
 let gw: Gateway;
 let proxy: CountingProxy;
 let fork: PublicClient;
 let token: `0x${string}`;
 
 beforeAll(async () => {
-  up = await start({ port: 0, chains: [SMALL], cache: false });
-  const upstream = createPublicClient({ chain: foundry, transport: http(up.url('small')) });
-  const forkBlock = await upstream.getBlockNumber();
-  const first = await upstream.getBlock({ blockNumber: 1n });
-  token = (await upstream.getTransactionReceipt({ hash: first.transactions[0]! })).contractAddress!;
-  proxy = await countingProxy(up.url('small'));
-  gw = await start({
-    port: 0,
-    chains: [{ name: 'tiny', kind: 'eth', chainId: 5 }],
-    fork: { url: proxy.url, blockNumber: Number(forkBlock), retries: 0 },
-    cache: false,
-  });
-  fork = createPublicClient({ chain: foundry, transport: http(gw.bareUrl()) });
+  small = await smallUpstream();
+  ({ proxy, token } = small);
+  const forked = await startFork(small);
+  gw = forked.gw;
+  fork = forked.client;
 });
 afterAll(async () => {
   await gw?.stop();
-  await proxy?.close();
-  await up?.stop();
+  await small?.stop();
 });
 
 describe('batched fetches on a fork', () => {
@@ -65,13 +51,13 @@ describe('batched fetches on a fork', () => {
     expect(proxy.seen).toEqual(['eth_getProof', 'eth_getProof', 'eth_getProof', 'eth_getCode']);
     const balance = (who: `0x${string}`) => fork.readContract({ address: token, abi: tokenAbi, functionName: 'balanceOf', args: [who] });
     expect(await balance(TO)).toBe(7n);
-    const upstream = createPublicClient({ chain: foundry, transport: http(up.url('small')) });
+    const upstream = small.upstream;
     const upBalance = await upstream.readContract({ address: token, abi: tokenAbi, functionName: 'balanceOf', args: [dev0.address] });
     expect(await balance(dev0.address)).toBe((upBalance as bigint) - 7n);
   });
 
   it("fetches a call's callee and its code in one batch request", async () => {
-    const upstream = createPublicClient({ chain: foundry, transport: http(up.url('small')) });
+    const upstream = small.upstream;
     // A contract of the seed other than the token (the other test fetches the token).
     let other: `0x${string}` | undefined;
     for (let n = 1n; other === undefined && n <= 4n; n++) {

@@ -4,57 +4,39 @@
  * blocks, roots and proofs, asking the upstream nothing for what the dump holds. Driven with viem's testClient
  * (dumpState / loadState) against a second devgate (the small test seed) behind a counting proxy.
  */
-import { readFileSync } from 'node:fs';
-import { type Abi, createPublicClient, createTestClient, createWalletClient, http, type PublicClient } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { createPublicClient, createTestClient, createWalletClient, http, type PublicClient } from 'viem';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Gateway } from '../../src/index.js';
 import { call } from '../support/http.js';
-import { type CountingProxy, countingProxy } from './countingProxy.js';
+import type { CountingProxy } from './countingProxy.js';
+import { type SmallUpstream, smallUpstream, startFork, tokenAbi, DEV0, dev0, TO } from './smallUpstream.js';
 
-const SMALL = 'test/fixtures/eth/small.json';
-const tokenAbi = (JSON.parse(readFileSync('chains/contracts/Token.json', 'utf8')) as { abi: Abi }).abi;
-const DEV0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
-const dev0 = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
-const TO = '0x00000000000000000000000000000000000000e5';
-
-let up: Gateway;
+let small: SmallUpstream;
 let proxy: CountingProxy;
 let forkBlock: bigint;
 let token: `0x${string}`;
 const started: Gateway[] = [];
 
 /** A fresh fork of the proxy at the fork block, without a disk cache (so only a load can spare upstream requests). */
-async function startFork(): Promise<{ gw: Gateway; client: PublicClient; url: string }> {
-  const gw = await start({
-    port: 0,
-    chains: [{ name: 'tiny', kind: 'eth', chainId: 5 }],
-    fork: { url: proxy.url, blockNumber: Number(forkBlock), retries: 0 },
-    cache: false,
-  });
-  started.push(gw);
-  const url = gw.bareUrl();
-  return { gw, url, client: createPublicClient({ chain: foundry, transport: http(url) }) };
+async function freshFork(): Promise<{ gw: Gateway; client: PublicClient; url: string }> {
+  const forked = await startFork(small);
+  started.push(forked.gw);
+  return forked;
 }
 
 beforeAll(async () => {
-  up = await start({ port: 0, chains: [SMALL], cache: false });
-  const upstream = createPublicClient({ chain: foundry, transport: http(up.url('small')) });
-  forkBlock = await upstream.getBlockNumber();
-  const first = await upstream.getBlock({ blockNumber: 1n });
-  token = (await upstream.getTransactionReceipt({ hash: first.transactions[0]! })).contractAddress!;
-  proxy = await countingProxy(up.url('small'));
+  small = await smallUpstream();
+  ({ proxy, forkBlock, token } = small);
 });
 afterAll(async () => {
   for (const gw of started) await gw.stop();
-  await proxy?.close();
-  await up?.stop();
+  await small?.stop();
 });
 
 describe('dump and load of a fork', () => {
   it('loads into a fresh fork with the same answers and roots, asking the upstream nothing it holds', async () => {
-    const a = await startFork();
+    const a = await freshFork();
     const wallet = createWalletClient({ chain: foundry, transport: http(a.url), account: dev0 });
     const hash = await wallet.writeContract({ address: token, abi: tokenAbi, functionName: 'transfer', args: [TO, 7n] });
     const receipt = await a.client.waitForTransactionReceipt({ hash });
@@ -75,7 +57,7 @@ describe('dump and load of a fork', () => {
     const before = await reads(a.client);
     const dump = await createTestClient({ chain: foundry, mode: 'anvil', transport: http(a.url) }).dumpState();
 
-    const b = await startFork();
+    const b = await freshFork();
     proxy.seen.length = 0;
     await createTestClient({ chain: foundry, mode: 'anvil', transport: http(b.url) }).loadState({ state: dump });
     const after = await reads(b.client);
@@ -95,7 +77,7 @@ describe('dump and load of a fork', () => {
   });
 
   it('refuses a fork dump on a plain network and a plain dump on a fork, naming why, changing nothing', async () => {
-    const a = await startFork();
+    const a = await freshFork();
     const forkDump = (await call(a.url, 'anvil_dumpState', [])).result;
     const plain = await start({ port: 0, chains: [{ name: 'tiny', kind: 'eth', chainId: 31337 }], cache: false });
     started.push(plain);

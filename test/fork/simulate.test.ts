@@ -3,19 +3,13 @@
  * from the upstream, and the simulation answers as the upstream's own at the fork block. Driven with viem's
  * simulateBlocks against a fresh fork (no disk cache) of a second devgate (the small test seed) behind a counting proxy.
  */
-import { readFileSync } from 'node:fs';
-import { type Abi, createPublicClient, http, type PublicClient } from 'viem';
-import { foundry } from 'viem/chains';
+import type { PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start, type Gateway } from '../../src/index.js';
-import { type CountingProxy, countingProxy } from './countingProxy.js';
+import type { Gateway } from '../../src/index.js';
+import type { CountingProxy } from './countingProxy.js';
+import { type SmallUpstream, smallUpstream, startFork, tokenAbi, DEV0, TO } from './smallUpstream.js';
 
-const SMALL = 'test/fixtures/eth/small.json';
-const tokenAbi = (JSON.parse(readFileSync('chains/contracts/Token.json', 'utf8')) as { abi: Abi }).abi;
-const DEV0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
-const TO = '0x00000000000000000000000000000000000000e5';
-
-let up: Gateway;
+let small: SmallUpstream;
 let gw: Gateway;
 let proxy: CountingProxy;
 let upstream: PublicClient;
@@ -24,24 +18,15 @@ let forkBlock: bigint;
 let token: `0x${string}`;
 
 beforeAll(async () => {
-  up = await start({ port: 0, chains: [SMALL], cache: false });
-  upstream = createPublicClient({ chain: foundry, transport: http(up.url('small')) });
-  forkBlock = await upstream.getBlockNumber();
-  const first = await upstream.getBlock({ blockNumber: 1n });
-  token = (await upstream.getTransactionReceipt({ hash: first.transactions[0]! })).contractAddress!;
-  proxy = await countingProxy(up.url('small'));
-  gw = await start({
-    port: 0,
-    chains: [{ name: 'tiny', kind: 'eth', chainId: 5 }],
-    fork: { url: proxy.url, blockNumber: Number(forkBlock), retries: 0 },
-    cache: false,
-  });
-  fork = createPublicClient({ chain: foundry, transport: http(gw.bareUrl()) });
+  small = await smallUpstream();
+  ({ proxy, token, upstream, forkBlock } = small);
+  const forked = await startFork(small);
+  gw = forked.gw;
+  fork = forked.client;
 });
 afterAll(async () => {
   await gw?.stop();
-  await proxy?.close();
-  await up?.stop();
+  await small?.stop();
 });
 
 describe('eth_simulateV1 on a fork', () => {

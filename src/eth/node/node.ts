@@ -77,7 +77,10 @@ export class EthNode {
 
   // ---- reads that involve the pool or the pending block (everything else: the chain) ----
 
-  /** A block by tag or number; undefined for a number beyond head. `pending` is the pending block (built lazily, kept until head, pool or the next header change). */
+  /**
+   * A block by tag or number; undefined for a number beyond head. `pending` is the pending block (built lazily, kept
+   * until head, pool or the next header change).
+   */
   async resolveBlock(id: BlockId): Promise<MinedBlock | undefined> {
     return id === 'pending' ? this.pending.block() : this.chain.resolveMined(id);
   }
@@ -313,7 +316,10 @@ export class EthNode {
     if (snap.impersonation !== undefined) this.impersonation.restore(snap.impersonation);
   }
 
-  /** Makes the controls that change outside the writer (mining mode, time, impersonation, the pool's minimum tip) durable: an empty command, whose commit writes them. */
+  /**
+   * Makes the controls that change outside the writer (mining mode, time, impersonation, the pool's minimum tip)
+   * durable: an empty command, whose commit writes them.
+   */
   saveControls(): Promise<void> {
     return this.command(() => undefined);
   }
