@@ -8,6 +8,7 @@
  */
 import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
+import { printTurnProfiles } from './turnProfile.js';
 import { start } from '../src/index.js';
 
 const { values } = parseArgs({
@@ -112,39 +113,6 @@ console.log(
 const top = sorted.slice(0, Number(values.top));
 for (const g of top) console.log(`  turn of ${g.cpu.toFixed(1)} ms CPU (${g.ms.toFixed(1)} ms wall) during ${g.stage}`);
 
-if (session) {
-  const { profile } = await session.post('Profiler.stop');
-  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const name = (id: number) => {
-    const f = nodes.get(id)!.callFrame;
-    return `${f.functionName || '(anon)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
-  };
-  let t = profile.startTime;
-  const samples = profile.samples!.map((id, i) => ({ id, at: (t += profile.timeDeltas![i]!) }));
-  for (const g of top) {
-    const from = Number(g.at / 1000n);
-    const to = from + g.ms * 1000;
-    const self = new Map<string, number>();
-    const total = new Map<string, number>();
-    for (const s of samples) {
-      if (s.at < from || s.at > to) continue;
-      self.set(name(s.id), (self.get(name(s.id)) ?? 0) + 0.1);
-      const seen = new Set<string>();
-      for (let id: number | undefined = s.id; id !== undefined; id = parent.get(id)) {
-        const n = name(id);
-        if (seen.has(n)) continue;
-        seen.add(n);
-        total.set(n, (total.get(n) ?? 0) + 0.1);
-      }
-    }
-    const busy = [...self].filter(([n]) => !n.startsWith('(idle)') && !n.startsWith('(program)')).reduce((a, [, ms]) => a + ms, 0);
-    console.log(`\ngap ${g.ms.toFixed(1)} ms (${g.stage}), ${busy.toFixed(1)} ms sampled busy: self`);
-    for (const [n, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`  ${ms.toFixed(1).padStart(7)} ms  ${n}`);
-    console.log('  total (inclusive):');
-    for (const [n, ms] of [...total].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`  ${ms.toFixed(1).padStart(7)} ms  ${n}`);
-  }
-}
+if (session) printTurnProfiles((await session.post('Profiler.stop')).profile, top);
 ws?.close();
 await gw.stop();
