@@ -71,8 +71,47 @@ export const KEY_REMOVED = { code: 1008, reason: 'invalid project id' } as const
  */
 export const SLOW_READER = { code: 1008, reason: 'slow reader: subscription queue overflow' } as const;
 
-/** A slow reader that has not finished the closing handshake this long after is cut off, freeing what it holds. */
-export const SLOW_READER_GRACE_MS = 5000;
+/**
+ * How long a slow reader's close frame may wait for the peer to read what is ahead of it (at most SEND_IN_FLIGHT bytes
+ * in the process, and what the kernel's buffers hold): a peer that reads again within it gets everything written
+ * before the close, then the 1008 frame. One that does not read by then is cut off (it sees the connection end without
+ * a close frame, 1006). Until then the connection holds at most SEND_IN_FLIGHT bytes (and one frame) of the process.
+ */
+export const SLOW_READER_GRACE_MS = 30_000;
+
+/**
+ * Once the close frame is with the kernel (nothing waits in the process), the connection is cut off this long after
+ * unless the peer answered the close first: the kernel still delivers what it holds, the close frame last, so a peer
+ * that reads later sees 1008; the process keeps nothing of it.
+ */
+export const SLOW_READER_CLOSE_WAIT_MS = 1000;
+
+/** How often a closing slow reader's socket is looked at (has the close frame left the process?). */
+const SLOW_READER_POLL_MS = 100;
+
+/**
+ * Cuts off a connection closed as a slow reader (its close frame sent, after what the send queue had handed to ws):
+ * SLOW_READER_CLOSE_WAIT_MS after the close frame has left the process for the kernel, or SLOW_READER_GRACE_MS after
+ * the close when it never does. Answers what stops the watch (the connection closed meanwhile).
+ */
+function cutOffSlowReader(ws: WebSocket): () => void {
+  let polls = Math.ceil(SLOW_READER_GRACE_MS / SLOW_READER_POLL_MS);
+  let last: NodeJS.Timeout | undefined;
+  const watch = setInterval(() => {
+    // ws's own count (public): bytes of frames, the close frame among them, not yet written to the kernel.
+    if (ws.bufferedAmount === 0) {
+      clearInterval(watch);
+      last = setTimeout(() => ws.terminate(), SLOW_READER_CLOSE_WAIT_MS).unref();
+    } else if (--polls <= 0) {
+      clearInterval(watch);
+      ws.terminate();
+    }
+  }, SLOW_READER_POLL_MS).unref();
+  return () => {
+    clearInterval(watch);
+    clearTimeout(last);
+  };
+}
 
 /** The unsent bytes of each gateway's connections, and how to close each of them. */
 const unsentOf = new WeakMap<GatewayContext, UnsentBytes>();
@@ -84,16 +123,16 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
   if (unsent === undefined) unsentOf.set(ctx, (unsent = new UnsentBytes()));
   const budget = unsent;
   const me = budget.open(key);
-  let cutOff: NodeJS.Timeout | undefined;
+  let cutOff: (() => void) | undefined;
   // Frames go to ws a slice at a time: a peer that does not read leaves texts here, not thousands of socket writes.
   const out = new SendQueue(ws);
   closers.set(me, () => {
     // Counted against the key in the usage book (devgate_getUsage's `closed`), with what it was being sent.
     ctx.policy.usage.close(key, ctx.policy.now(), 'slowReader', me.method);
-    // What waits is dropped, so the close frame is queued behind at most SEND_IN_FLIGHT bytes.
+    // What waits is dropped, so the close frame is queued behind at most SEND_IN_FLIGHT bytes, past the rest.
     out.close();
     ws.close(SLOW_READER.code, SLOW_READER.reason);
-    cutOff ??= setTimeout(() => ws.terminate(), SLOW_READER_GRACE_MS).unref();
+    cutOff ??= cutOffSlowReader(ws);
   });
   // Everything sent goes through here and is counted until written: past a budget the connection holding the most
   // is closed (this one, or another of the key or the gateway); others are unaffected. False: this one is gone.
@@ -123,7 +162,7 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
   mine.add(ws);
   ws.on('close', () => {
     clearInterval(pinger);
-    clearTimeout(cutOff);
+    cutOff?.();
     out.close();
     budget.gone(me);
     conn?.close();
