@@ -21,7 +21,7 @@ import type { MinedBlock } from '../eth/engine/chain/types.js';
 import { DEFAULT_LIMITS } from '../gateway/limits.js';
 import { blockLogIndexSliced } from '../eth/engine/query/logIndex.js';
 import { FilterBudget, HASH_BYTES, logBytes, type FilterLimits } from './filterBudget.js';
-import { FAN_OUT_SLICE, FanOut, LOG_LOOK_WORK, LOOK_WORK } from './fanOut.js';
+import { FAN_OUT_SLICE, FanOut, LOG_LOOK_WORK, LOOK_WORK, manyLogs } from './fanOut.js';
 import { criteriaKey, matchingLogs, type FilterLog, type LogCriteria, type Matched } from './sharedLogs.js';
 
 export type { FilterLog, LogCriteria } from './sharedLogs.js';
@@ -96,8 +96,9 @@ export class EthFilters {
     this.budget = new FilterBudget(limits, (f) => this.remove(f));
     this.fan = new FanOut((e) => this.deliver(e));
     this.off = [
-      chain.events.on('blockSealed', (block) => this.fan.push({ seq: ++this.seq, kind: 'sealed', block })),
-      chain.events.on('blocksRemoved', (blocks) => this.fan.push({ seq: ++this.seq, kind: 'removed', blocks })),
+      // A block of many logs is matched after pending I/O, not in the seal's turn.
+      chain.events.on('blockSealed', (block) => this.fan.push({ seq: ++this.seq, kind: 'sealed', block }, this.groups.size > 0 && manyLogs([block]))),
+      chain.events.on('blocksRemoved', (blocks) => this.fan.push({ seq: ++this.seq, kind: 'removed', blocks }, this.groups.size > 0 && manyLogs(blocks))),
       chain.events.on('txPooled', (txs) => this.fan.push({ seq: ++this.seq, kind: 'pooled', hashes: txs.map((p) => p.tx.hash()) })),
     ];
   }

@@ -18,7 +18,7 @@ import { formatTransaction } from '../eth/format/transaction.js';
 import { minedLogJson } from '../eth/format/log.js';
 import { bool } from '../rpc/params.js';
 import { logFilterParam } from '../eth/params.js';
-import { FanOut, LOG_LOOK_WORK, LOOK_WORK, TurnBudget } from './fanOut.js';
+import { FanOut, LOG_LOOK_WORK, LOOK_WORK, manyLogs, TurnBudget } from './fanOut.js';
 
 /** The work of sending one notification beyond its bytes (framing, a socket write), in FanOut units (bytes). */
 const NOTIFICATION_WORK = 1024;
@@ -147,7 +147,14 @@ export class EthSubscriptions {
   }
 
   private queue(e: Event): void {
-    if (this.subs.size > 0) this.fan.push(e);
+    if (this.subs.size === 0) return;
+    // A block of many logs: not in the seal's turn (only logs subscriptions look at them).
+    this.fan.push(e, e.kind !== 'pooled' && manyLogs(e.kind === 'sealed' ? [e.block] : e.blocks) && this.hasLogs());
+  }
+
+  private hasLogs(): boolean {
+    for (const sub of this.subs.values()) if (sub.kind === 'logs') return true;
+    return false;
   }
 
   /** Sends one notification; a pause to await when a slice of work is used up. */

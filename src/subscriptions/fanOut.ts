@@ -6,7 +6,9 @@
  * Events are queued and handled one at a time, in the order they came. A handler counts its work with `spend(n)`
  * (roughly bytes made or moved) and awaits what it returns: nothing while the slice lasts, so small events are
  * handled at once in the emitter's turn, as before; once a slice of work is used up, a promise that resumes after
- * pending I/O (setImmediate). A handler that throws loses its event, never the process.
+ * pending I/O (setImmediate). A large event (its pusher says so) is not started in the emitter's turn at all: the
+ * emitter is the seal of a block, whose turn is long enough with thousands of logs (#25: the log index's first slice
+ * and the first slice of notifications added ~10 ms to it). A handler that throws loses its event, never the process.
  */
 
 /** Work (about bytes of notifications or filter items) done before yielding to the event loop. */
@@ -18,6 +20,19 @@ export const FAN_OUT_SLICE = 64 * 1024;
  * filters that match nothing of a large block still yield (#25: 1,000 of them over a 36,000-log block were one turn).
  */
 export const LOG_LOOK_WORK = 16;
+
+/**
+ * Blocks holding more logs than this (in all) make a large event: its fan-out starts after pending I/O rather than in
+ * the seal's turn (the log index alone is built 2,000 logs a slice).
+ */
+export const IN_TURN_LOGS = 256;
+
+/** Whether the logs of `blocks` are more than IN_TURN_LOGS. */
+export function manyLogs(blocks: readonly { readonly receipts: readonly { readonly logs: readonly unknown[] }[] }[]): boolean {
+  let n = 0;
+  for (const b of blocks) for (const r of b.receipts) if ((n += r.logs.length) > IN_TURN_LOGS) return true;
+  return false;
+}
 
 /** Work of looking at one filter or subscription for an event, whatever it takes from it. */
 export const LOOK_WORK = 64;
@@ -60,11 +75,19 @@ export class FanOut<E> {
     private readonly shared?: TurnBudget,
   ) {}
 
-  /** Queues an event; handled at once when nothing is queued before it. */
-  push(event: E): void {
+  /**
+   * Queues an event; handled at once when nothing is queued before it, or after pending I/O when it is `large` (more
+   * than a slice of work is sure to follow: see IN_TURN_LOGS).
+   */
+  push(event: E, large = false): void {
     if (this.closed) return;
     this.queue.push(event);
-    if (!this.running) void this.drain();
+    if (this.running) return;
+    if (!large) void this.drain();
+    else {
+      this.running = true;
+      setImmediate(() => void this.drain());
+    }
   }
 
   /** Counts work; when the slice is used up, a promise to await (it resumes after pending I/O). */

@@ -54,6 +54,16 @@ function buildIndex(block: MinedBlock): BlockLogIndex {
 export async function blockLogIndexSliced(block: MinedBlock, slice = 2000): Promise<BlockLogIndex> {
   const built = indexes.get(block);
   if (built !== undefined) return built;
+  // One build per block: every connection's fan-out and the filters' wait for the same one (each built its own).
+  let building = builds.get(block);
+  if (building === undefined) builds.set(block, (building = buildSliced(block, slice)));
+  return building;
+}
+
+/** Sliced builds under way, by block. */
+const builds = new WeakMap<MinedBlock, Promise<BlockLogIndex>>();
+
+async function buildSliced(block: MinedBlock, slice: number): Promise<BlockLogIndex> {
   const b = new IndexBuilder();
   let n = 0;
   for (let txIndex = 0; txIndex < block.receipts.length; txIndex++) {
@@ -65,6 +75,7 @@ export async function blockLogIndexSliced(block: MinedBlock, slice = 2000): Prom
   // Built meanwhile by a reader (eth_getLogs builds it at once): that one is kept.
   let index = indexes.get(block);
   if (index === undefined) indexes.set(block, (index = b.index()));
+  builds.delete(block);
   return index;
 }
 
