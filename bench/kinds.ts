@@ -24,7 +24,7 @@ const FEES = { maxFeePerGas: 200_000_000_000n, maxPriorityFeePerGas: 1_000_000_0
 const holder = (i: number): Hex => `0x${(0xa11ce00000n + BigInt(i)).toString(16).padStart(40, '0')}`;
 
 /** What one server holds for the kinds: the token, transactions signed ahead, a hash to read the receipt of. */
-interface Prepared {
+export interface Prepared {
   url: string;
   token: Hex;
   raws: Hex[];
@@ -167,7 +167,7 @@ function kinds(scale: number): Kind[] {
 }
 
 /** Deploys the token and signs the transfers the send kind sends (from the deployer, in nonce order). */
-async function prepare(url: string, sends: number): Promise<Prepared> {
+export async function prepare(url: string, sends: number): Promise<Prepared> {
   const transport = http(url);
   const wallet = createWalletClient({ account: owner, chain: foundry, transport });
   const pub = createPublicClient({ chain: foundry, transport, pollingInterval: 20 });

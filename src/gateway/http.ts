@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { responseText } from '../rpc/envelope.js';
-import { serveText } from './answer.js';
+import { type Outcome, serveText } from './answer.js';
 import { CORS, FORWARDED, headerList, headerObject, JSON_TYPE, TEXT_TYPE } from './headers.js';
 import { BAD_SECRET, INVALID_KEY, refusalBody, type TextReply } from './replies.js';
 import { RouteCache, type Route } from './route.js';
@@ -195,16 +195,24 @@ function serveFast(ctx: GatewayContext, route: RpcRoute, headers: IncomingHttpHe
       failover: failover !== undefined && /^true$/i.test(String(failover)),
       page,
     };
-    serveText(text, network, caller, ctx.policy, ctx.limits())
-      .then((outcome) => {
-        if (outcome.kind === 'refused') {
-          const { status, body } = refusalBody(outcome.refusal, outcome.id, 'http');
-          return out.json(status, JSON.stringify(body), false);
-        }
-        if (outcome.response !== undefined) return out.json(200, responseText(outcome.response), outcome.forwarded);
-        out.empty(outcome.forwarded);
-      })
-      .catch(() => out.fail());
+    // One reaction (not a then and a catch: a promise less per request); answerOutcome catches its own throws.
+    serveText(text, network, caller, ctx.policy, ctx.limits()).then(
+      (outcome) => answerOutcome(outcome, out),
+      () => out.fail(),
+    );
+  } catch {
+    out.fail();
+  }
+}
+
+/** Writes a served message's outcome; anything thrown ends the connection. */
+function answerOutcome(outcome: Outcome, out: Answerer): void {
+  try {
+    if (outcome.kind === 'refused') {
+      const { status, body } = refusalBody(outcome.refusal, outcome.id, 'http');
+      out.json(status, JSON.stringify(body), false);
+    } else if (outcome.response !== undefined) out.json(200, responseText(outcome.response), outcome.forwarded);
+    else out.empty(outcome.forwarded);
   } catch {
     out.fail();
   }

@@ -36,6 +36,7 @@ export class RawHttpFront {
   /** Counts idle sweeps; a connection notes it at each read and write. */
   tick = 0;
   private sweeper: NodeJS.Timeout | undefined;
+  private keepAlive = { ms: Number.NaN, lines: '' };
 
   constructor(
     private readonly server: Server,
@@ -64,6 +65,13 @@ export class RawHttpFront {
 
   private sweepMs(): number {
     return Math.max(1, Math.floor(this.limits().keepAliveTimeoutMs / IDLE_SWEEPS));
+  }
+
+  /** The Connection and Keep-Alive lines of a keep-alive answer, made again only when the limit changes. */
+  keepAliveLines(): string {
+    const ms = this.limits().keepAliveTimeoutMs;
+    if (ms !== this.keepAlive.ms) this.keepAlive = { ms, lines: `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(ms / 1000)}\r\n` };
+    return this.keepAlive.lines;
   }
 
   /** Gives a connection (its unread bytes put back first) to node:http. */
@@ -124,7 +132,7 @@ class Slot implements Answerer {
   private head(status: number, lines: string, length: number | undefined): string {
     const size = length === undefined ? '' : `Content-Length: ${length}\r\n`;
     const connection = this.keepAlive ? this.conn.keepAliveLines() : 'Connection: close\r\n';
-    return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${CORS_LINES}${lines}${size}${dateLine()}${connection}\r\n`;
+    return `${statusLines(status)}${lines}${size}${dateLine()}${connection}\r\n`;
   }
 
   private done(bytes: string | Buffer[]): void {
@@ -167,7 +175,7 @@ class RawConnection {
   }
 
   keepAliveLines(): string {
-    return `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(this.front.limits().keepAliveTimeoutMs / 1000)}\r\n`;
+    return this.front.keepAliveLines();
   }
 
   private read(chunk: Buffer): void {
@@ -243,21 +251,29 @@ class RawConnection {
     while (ready < this.answers.length && this.answers[ready]!.bytes !== undefined) ready++;
     if (ready === 0 || this.socket.destroyed) return;
     this.seen = this.front.tick;
-    const done = this.answers.splice(0, ready);
-    const parts: (string | Buffer)[] = [];
-    for (const slot of done) {
-      if (typeof slot.bytes === 'string') text += slot.bytes;
-      else {
-        if (text !== '') parts.push(text);
-        text = '';
-        parts.push(...slot.bytes!);
+    let room: boolean;
+    const first = this.answers[0]!.bytes!;
+    if (ready === 1 && typeof first === 'string') {
+      // The usual case (one answer ready, a string): written as it is, no list of parts made.
+      this.answers.shift();
+      room = this.socket.write(first);
+    } else {
+      const done = this.answers.splice(0, ready);
+      const parts: (string | Buffer)[] = [];
+      for (const slot of done) {
+        if (typeof slot.bytes === 'string') text += slot.bytes;
+        else {
+          if (text !== '') parts.push(text);
+          text = '';
+          parts.push(...slot.bytes!);
+        }
       }
+      if (text !== '') parts.push(text);
+      if (parts.length > 1) this.socket.cork();
+      room = true;
+      for (const p of parts) room = this.socket.write(p);
+      if (parts.length > 1) this.socket.uncork();
     }
-    if (text !== '') parts.push(text);
-    if (parts.length > 1) this.socket.cork();
-    let room = true;
-    for (const p of parts) room = this.socket.write(p);
-    if (parts.length > 1) this.socket.uncork();
     if (!room) this.socket.pause(); // until 'drain'
     if (this.answers.length > 0) return;
     if (this.state === 'ending') this.socket.destroySoon();
@@ -342,6 +358,15 @@ function startsLikePost(b: Buffer): boolean {
   return (
     b[0] === 0x50 && (n < 2 || b[1] === 0x4f) && (n < 3 || b[2] === 0x53) && (n < 4 || b[3] === 0x54) && (n < 5 || b[4] === 0x20) && (n < 6 || b[5] === 0x2f)
   );
+}
+
+/** The status line and the CORS lines of each status, made once. */
+const STATUS_LINES = new Map<number, string>();
+
+function statusLines(status: number): string {
+  let lines = STATUS_LINES.get(status);
+  if (lines === undefined) STATUS_LINES.set(status, (lines = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${CORS_LINES}`));
+  return lines;
 }
 
 let cachedDate = '';

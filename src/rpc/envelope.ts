@@ -106,22 +106,27 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
  * Runs the calls of a checked message, one after another in order, yielding to the event loop between calls every
  * BATCH_SLICE_MS of work. Returns undefined when nothing is to be sent back (a notification, or a batch of
- * notifications only).
+ * notifications only). A single call's answer is the promise `execute` gives (no async wrapper of its own: two
+ * promises and their microtask turns less on every request).
  */
-export async function answerChecked(
-  checked: CheckedMessage,
+export function answerChecked(checked: CheckedMessage, execute: (call: RpcCall) => Promise<RpcResponse>): Promise<RpcResponse | RpcResponse[] | undefined> {
+  if (checked.kind === 'answered') return Promise.resolve(checked.response);
+  if (checked.batch) return answerBatch(checked.items, execute);
+  const v = checked.items[0]!;
+  if (!v.ok) return Promise.resolve(v.response);
+  const response = execute(v.call);
+  return v.call.id === undefined ? response.then(nothing) : response;
+}
+
+const nothing = (): undefined => undefined;
+
+async function answerBatch(
+  items: readonly ReturnType<typeof validateCall>[],
   execute: (call: RpcCall) => Promise<RpcResponse>,
-): Promise<RpcResponse | RpcResponse[] | undefined> {
-  if (checked.kind === 'answered') return checked.response;
-  if (!checked.batch) {
-    const v = checked.items[0]!;
-    if (!v.ok) return v.response;
-    const response = await execute(v.call);
-    return v.call.id === undefined ? undefined : response;
-  }
+): Promise<RpcResponse[] | undefined> {
   const responses: RpcResponse[] = [];
   let sliceStart = performance.now();
-  for (const v of checked.items) {
+  for (const v of items) {
     if (!v.ok) responses.push(v.response);
     else {
       const r = await execute(v.call);
