@@ -16,11 +16,23 @@ import {
   concatBytes,
 } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { accountTrie, checkpointNodeStore, checkpointStoreOf, codeDB, forgetStorageTrie, keyPrefixes, stateCaches } from '../evm/merkleState.js';
+import {
+  accountNodeMap,
+  accountTrie,
+  checkpointNodeStore,
+  checkpointStoreOf,
+  codeDB,
+  forgetStorageTrie,
+  keyPrefixes,
+  stateCaches,
+} from '../evm/merkleState.js';
+import { trieGet } from './trieRead.js';
 import { nibbles, TrieWriter, type TrieUpdate } from './trieWriter.js';
 
 /** Where @ethereumjs keeps code: under its hash prefixed with "c" (when code hashes are prefixed). */
 const CODEHASH_PREFIX = new TextEncoder().encode('c');
+/** RLP of the empty string: how @ethereumjs's storage cache marks a slot known to be empty. */
+const RLP_EMPTY = Uint8Array.of(0x80);
 
 export class HeadStateManager extends MerkleStateManager {
   /** Writers of the account trie and of storage tries (their nodes go to different places, see nodeStore). */
@@ -41,6 +53,27 @@ export class HeadStateManager extends MerkleStateManager {
     let account = this.decoded.get(rlp);
     if (account === undefined) this.decoded.set(rlp, (account = createAccountFromRLP(rlp)));
     return new Account(account.nonce, account.balance, account.storageRoot, account.codeHash);
+  }
+
+  /**
+   * A storage slot, from the cache or else read straight from the node store (state/trieRead.ts) and cached as
+   * @ethereumjs's getStorage caches it. @ethereumjs's read makes a storage-trie object for the account (a copy of the
+   * account trie; flush forgets it, since its root moves, so every block makes them anew) and walks it a promise per
+   * node. Storage-trie nodes live in the map itself (flush writes them there, as @ethereumjs's storage tries do).
+   */
+  override async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    const cache = stateCaches(this)?.storage;
+    const nodes = cache === undefined || key.length !== 32 || keyPrefixes(this).storageTrieKeys ? undefined : accountNodeMap(this);
+    if (cache === undefined || nodes === undefined) return super.getStorage(address, key);
+    const cached = cache.get(address, key);
+    if (cached !== undefined) return RLP.decode(cached) as Uint8Array;
+    const account = await this.getAccount(address);
+    if (account === undefined) return new Uint8Array();
+    const hash = this.common.customCrypto.keccak256 ?? keccak_256;
+    // A copy: the store's bytes are never handed out.
+    const value = trieGet(nodes, account.storageRoot, hash(key))?.slice() ?? RLP_EMPTY;
+    cache.put(address, key, value);
+    return RLP.decode(value) as Uint8Array;
   }
 
   /**
