@@ -19,6 +19,7 @@ import type { RollupChain } from './rollup/engine/chain.js';
 import type { EthEngine } from './eth/context.js';
 import type { EthNetwork as EthNetworkImpl } from './eth/network.js';
 import { cacheDir, hasCachedChain } from './cache/chainCache.js';
+import { stateNetwork } from './kinds.js';
 import { ethNetwork, rollupNetwork, type EthNetwork, type RollupNetwork } from './handles.js';
 import { packagePath } from './packageRoot.js';
 import { SHIPPED_CONTRACTS, seedArtifacts } from './eth/engine/build/abi.js';
@@ -231,7 +232,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const state = opts.state;
   let stateLoaded: readonly string[] = [];
   const keeper = new StateKeeper(
-    () => networks,
+    () => networks.map(stateNetwork),
     typeof state === 'string' ? { load: state, loadIfExists: true, dump: state } : { load: state?.load, dump: state?.dump, intervalSeconds: state?.interval },
   );
   let address;
@@ -329,7 +330,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     },
     stateLoaded,
     dumpState: (file) => keeper.dump(file),
-    loadState: async (input) => loadGateway(networks, typeof input === 'string' ? await readStateFile(input) : input),
+    loadState: async (input) => loadGateway(networks.map(stateNetwork), typeof input === 'string' ? await readStateFile(input) : input),
     stop() {
       stopped ??= (async () => {
         await server.close();
