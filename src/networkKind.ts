@@ -4,6 +4,8 @@
  * once (src/kinds.ts). The gateway holds a network's engine as `unknown`; only its kind's code knows its type.
  * How to add a kind: docs/ARCHITECTURE.md, "Network kinds".
  */
+import type { CopyInfo } from './eth/isolate/isolated.js';
+import type { NodeLog } from './log/nodeLog.js';
 import type { Network, NetworkEnv, NetworkKind } from './networkTypes.js';
 import type { KindState } from './persist/kindState.js';
 import type { LoadedSeed, Seed } from './seed/load.js';
@@ -24,10 +26,20 @@ export interface NetworkKindDef<E = unknown, D = unknown, S extends Seed = Seed>
   readonly kind: NetworkKind;
   /** How messages name a network of this kind: `an eth network`, `a rollup network`. */
   readonly title: string;
+  /** Whether the bare address (anvil's) serves the first network of this kind when the `bare` option names none. */
+  readonly bareByDefault: boolean;
   /** Dump and load: the gateway's state file, anvil_dumpState/loadState, devgate's state sections. */
   readonly state: KindState<E, D>;
   /** Builds the network a seed of this kind describes (from a data directory, the chain cache or the seed). */
   create(loaded: LoadedSeed & { readonly seed: S }, env: NetworkEnv): Promise<Network>;
+  /** start()'s handle of a network of this kind (`gw.eth(name)`, `gw.rollup(name)`: src/eth/handle.ts, src/rollup/handle.ts). */
+  handle(name: string, engine: E): unknown;
+  /** The `@label` contracts a seed of this kind deployed, label -> address (`gw.contracts(name)`, the banner). */
+  readonly contracts?: (seed: S, engine: E) => Readonly<Record<string, string>>;
+  /** Puts a network of this kind under the node log (`log`): its blocks, transactions and console.log lines. */
+  readonly watchLog?: (log: NodeLog, network: Network, label: string | undefined) => Promise<void>;
+  /** Bounds the bytes of one trace (`maxTraceBytes`), where the kind traces. */
+  readonly traceBudget?: (engine: E, maxBytes: number) => void;
   /** The head block number of a network of this kind, where it can be another network's L1 (a rollup's `l1Acceptance: blocks`). */
   readonly l1Head?: (engine: E) => bigint;
   /** The network a seed of this kind reads its L1 head from, if any. */
@@ -39,6 +51,8 @@ export interface NetworkKindDef<E = unknown, D = unknown, S extends Seed = Seed>
   readonly isolate?: {
     refusal(seed: S): string | undefined;
     serve(network: Network, seed: S, env: NetworkEnv, bounds: IsolateBounds, sharedKey: string): Promise<Network>;
+    /** The live copies of a served network (`gw.isolated(name)`): key, cost, ...; empty for a network not isolated. */
+    copies(served: Network): readonly CopyInfo[];
   };
 }
 

@@ -5,12 +5,28 @@ import type { EthEngine } from './context.js';
 import type { EthDump } from './engine/persist/dump/ethDump.js';
 import { ethState } from './kindState.js';
 import { createEthNetwork, type EthNetwork } from './network.js';
+import { ethNetwork } from '../handles.js';
+import { IsolatedEthNetwork } from './isolate/isolated.js';
+import { seedLabels } from '../seed/labels.js';
+import { setTraceBudget } from './engine/trace/budget.js';
 
 export const ethKind: NetworkKindDef<EthEngine, EthDump, EthSeed> = {
   kind: 'eth',
   title: 'an eth network',
+  bareByDefault: true,
   state: ethState,
   create: (loaded, env) => createEthNetwork(loaded, env),
+  handle: (name, node) => ethNetwork(name, node),
+  contracts(seed, node) {
+    // A geth genesis deploys nothing by label.
+    if (seed.gethGenesis !== undefined) return {};
+    return seedLabels(seed, (block, index) => {
+      const mined = node.chain.blockByNumber(block);
+      return mined === undefined ? undefined : (mined.receiptAt?.(index) ?? mined.receipts[index])?.contractAddress?.toString();
+    });
+  },
+  watchLog: (log, network, label) => log.watch((network.engine as EthEngine).chain, label, (network as EthNetwork).methods),
+  traceBudget: (node, maxBytes) => setTraceBudget(node.chain, maxBytes),
   l1Head: (node) => node.chain.head().number,
   isolate: {
     // Checked before any chain is built (a fork's would reach its upstream first).
@@ -20,5 +36,6 @@ export const ethKind: NetworkKindDef<EthEngine, EthDump, EthSeed> = {
         : `invalid devgate options:\nisolate: network ${JSON.stringify(seed.name)} is a fork (docs/fork.md); forks cannot be isolated per key yet`,
     serve: async (network, seed, env, bounds, sharedKey) =>
       (await import('./isolate/index.js')).isolateEthNetwork(network as EthNetwork, seed, env, bounds, sharedKey),
+    copies: (served) => (served instanceof IsolatedEthNetwork ? served.info() : []),
   },
 };

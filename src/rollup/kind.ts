@@ -2,12 +2,14 @@
 import { crc32 } from 'node:zlib';
 import type { NetworkKindDef } from '../networkKind.js';
 import type { RollupSeed } from '../seed/rollup.js';
+import { rollupNetwork } from '../handles.js';
 import type { RollupChain } from './engine/chain.js';
 import { decodeRollupDump, encodeRollupDump, loadRollupDump, type RollupDump } from './persist/rollupDump.js';
 
 export const rollupKind: NetworkKindDef<RollupChain, RollupDump, RollupSeed> = {
   kind: 'rollup',
   title: 'a rollup network',
+  bareByDefault: false,
   state: {
     dump: async (chain) => encodeRollupDump(chain),
     // A rollup network's dump is small: its checksum.
@@ -17,5 +19,6 @@ export const rollupKind: NetworkKindDef<RollupChain, RollupDump, RollupSeed> = {
   },
   // The rollup engine (and @scure/starknet) loads only when a rollup network is served.
   create: async (loaded, env) => (await import('./network.js')).cachedRollupNetwork(loaded.seed, env),
+  handle: (name, chain) => rollupNetwork(name, chain),
   l1Of: (seed) => (seed.l1Acceptance.kind === 'blocks' ? seed.l1Acceptance.network : undefined),
 };
