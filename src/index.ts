@@ -26,7 +26,8 @@ import {
 import { DEFAULT_ISOLATE, type CopyInfo, type IsolateSettings } from './eth/isolate/isolated.js';
 import { cacheDir, hasCachedChain } from './cache/chainCache.js';
 import { KINDS, stateNetwork } from './kinds.js';
-import type { EthNetwork, RollupNetwork } from './handles.js';
+import type { EthNetwork } from './eth/handle.js';
+import type { RollupNetwork } from './rollup/handle.js';
 import { packagePath } from './packageRoot.js';
 import { SHIPPED_CONTRACTS, seedArtifacts } from './eth/engine/build/abi.js';
 import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/load.js';
@@ -41,7 +42,8 @@ import type { ExplorerSettings } from './explorer/settings.js';
 import { NodeLog } from './log/nodeLog.js';
 
 export type { NetworkInfo, NetworkKind } from './network.js';
-export type { BlockSummary, BlockTag, EthNetwork, Hex, RollupNetwork } from './handles.js';
+export type { BlockSummary, BlockTag, EthNetwork, Hex } from './eth/handle.js';
+export type { RollupNetwork } from './rollup/handle.js';
 export type { BlockId as RollupBlockId, InvokeTransaction as RollupInvokeTransaction, OutcomeInput as RollupOutcome } from './rollup/engine/types.js';
 export type { DumpAnswer as RollupDumpAnswer } from './rollup/dumpAnswer.js';
 export { invokeTransaction as decodeRollupInvoke } from './rollup/params.js';

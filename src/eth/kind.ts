@@ -5,7 +5,7 @@ import type { EthEngine } from './context.js';
 import type { EthDump } from './engine/persist/dump/ethDump.js';
 import { ethState } from './kindState.js';
 import { createEthNetwork, type EthNetwork } from './network.js';
-import { ethNetwork } from '../handles.js';
+import { ethNetwork } from './handle.js';
 import { IsolatedEthNetwork } from './isolate/isolated.js';
 import { seedLabels } from '../seed/labels.js';
 import { setTraceBudget } from './engine/trace/budget.js';

@@ -2,7 +2,7 @@
 import { crc32 } from 'node:zlib';
 import type { NetworkKindDef } from '../networkKind.js';
 import type { RollupSeed } from '../seed/rollup.js';
-import { rollupNetwork } from '../handles.js';
+import { rollupNetwork } from './handle.js';
 import type { RollupChain } from './engine/chain.js';
 import { decodeRollupDump, encodeRollupDump, loadRollupDump, type RollupDump } from './persist/rollupDump.js';
 
