@@ -20,9 +20,9 @@ export interface IsolateBounds {
 
 /**
  * A kind of network as the gateway-wide code sees it: `E` its engine, `D` a dump read against that engine, `S` its
- * seed. The optional facets are what only some kinds have; a kind without one is left out of what needs it.
+ * seed, `H` its `start()` handle. The optional facets are what only some kinds have; a kind without one is left out of what needs it.
  */
-export interface NetworkKindDef<E = unknown, D = unknown, S extends Seed = Seed> {
+export interface NetworkKindDef<E = unknown, D = unknown, S extends Seed = Seed, H = unknown> {
   readonly kind: NetworkKind;
   /** How messages name a network of this kind: `an eth network`, `a rollup network`. */
   readonly title: string;
@@ -33,9 +33,17 @@ export interface NetworkKindDef<E = unknown, D = unknown, S extends Seed = Seed>
   /** Builds the network a seed of this kind describes (from a data directory, the chain cache or the seed). */
   create(loaded: LoadedSeed & { readonly seed: S }, env: NetworkEnv): Promise<Network>;
   /** start()'s handle of a network of this kind (`gw.eth(name)`, `gw.rollup(name)`: src/eth/handle.ts, src/rollup/handle.ts). */
-  handle(name: string, engine: E): unknown;
+  handle(name: string, engine: E): H;
   /** The `@label` contracts a seed of this kind deployed, label -> address (`gw.contracts(name)`, the banner). */
   readonly contracts?: (seed: S, engine: E) => Readonly<Record<string, string>>;
+  /**
+   * What the CLI prints of a network of this kind, from its handle (`gw.<kind>(name)`): a line after the addresses
+   * (eth: its mining mode), and its banner lines (eth: accounts with balances and keys, `@label` contracts).
+   */
+  readonly cli?: {
+    status(handle: H): string;
+    banner(handle: H, labels: Readonly<Record<string, string>>): Promise<string[]>;
+  };
   /** Puts a network of this kind under the node log (`log`): its blocks, transactions and console.log lines. */
   readonly watchLog?: (log: NodeLog, network: Network, label: string | undefined) => Promise<void>;
   /** Bounds the bytes of one trace (`maxTraceBytes`), where the kind traces. */
@@ -57,4 +65,4 @@ export interface NetworkKindDef<E = unknown, D = unknown, S extends Seed = Seed>
 }
 
 /** A kind's definition with its engine, dump and seed types erased, for the registry (src/kinds.ts). */
-export const erased = <E, D, S extends Seed>(def: NetworkKindDef<E, D, S>): NetworkKindDef => def as unknown as NetworkKindDef;
+export const erased = <E, D, S extends Seed, H>(def: NetworkKindDef<E, D, S, H>): NetworkKindDef => def as unknown as NetworkKindDef;

@@ -5,12 +5,12 @@ import type { EthEngine } from './context.js';
 import type { EthDump } from './engine/persist/dump/ethDump.js';
 import { ethState } from './kindState.js';
 import { createEthNetwork, type EthNetwork } from './network.js';
-import { ethNetwork } from './handle.js';
+import { type EthNetwork as EthHandle, ethNetwork } from './handle.js';
 import { IsolatedEthNetwork } from './isolate/isolated.js';
 import { seedLabels } from '../seed/labels.js';
 import { setTraceBudget } from './engine/trace/budget.js';
 
-export const ethKind: NetworkKindDef<EthEngine, EthDump, EthSeed> = {
+export const ethKind: NetworkKindDef<EthEngine, EthDump, EthSeed, EthHandle> = {
   kind: 'eth',
   title: 'an eth network',
   bareByDefault: true,
@@ -24,6 +24,17 @@ export const ethKind: NetworkKindDef<EthEngine, EthDump, EthSeed> = {
       const mined = node.chain.blockByNumber(block);
       return mined === undefined ? undefined : (mined.receiptAt?.(index) ?? mined.receipts[index])?.contractAddress?.toString();
     });
+  },
+  cli: {
+    status(h) {
+      const mode = h.miningMode();
+      return `Mining on ${h.name}: ${mode.intervalMs !== undefined ? `a block every ${mode.intervalMs / 1000} s` : mode.automine ? 'automine (a block per send)' : 'manual (evm_mine, anvil_mine)'}`;
+    },
+    async banner(h, labels) {
+      const { bannerLines } = await import('../log/banner.js');
+      const accounts = await Promise.all(h.devAccounts().map(async (a) => ({ ...a, balance: await h.getBalance(a.address) })));
+      return bannerLines({ name: h.name, accounts, labels });
+    },
   },
   watchLog: (log, network, label) => log.watch((network.engine as EthEngine).chain, label, (network as EthNetwork).methods),
   traceBudget: (node, maxBytes) => setTraceBudget(node.chain, maxBytes),
