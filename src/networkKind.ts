@@ -26,6 +26,8 @@ export interface NetworkKindDef<E = unknown, D = unknown, S extends Seed = Seed,
   readonly kind: NetworkKind;
   /** How messages name a network of this kind: `an eth network`, `a rollup network`. */
   readonly title: string;
+  /** The chain id as an EIP-1193 provider's `connect` event gives it (eth: `0x` hex; a rollup's own id as it is). */
+  connectChainId(chainId: string): string;
   /** Whether the bare address (anvil's) serves the first network of this kind when the `bare` option names none. */
   readonly bareByDefault: boolean;
   /** Dump and load: the gateway's state file, anvil_dumpState/loadState, devgate's state sections. */

@@ -13,6 +13,7 @@ import { setTraceBudget } from './engine/trace/budget.js';
 export const ethKind: NetworkKindDef<EthEngine, EthDump, EthSeed, EthHandle> = {
   kind: 'eth',
   title: 'an eth network',
+  connectChainId: (chainId) => `0x${BigInt(chainId).toString(16)}`,
   bareByDefault: true,
   state: ethState,
   create: (loaded, env) => createEthNetwork(loaded, env),

@@ -9,6 +9,7 @@ import { decodeRollupDump, encodeRollupDump, loadRollupDump, type RollupDump } f
 export const rollupKind: NetworkKindDef<RollupChain, RollupDump, RollupSeed> = {
   kind: 'rollup',
   title: 'a rollup network',
+  connectChainId: (chainId) => chainId,
   bareByDefault: false,
   state: {
     dump: async (chain) => encodeRollupDump(chain),
