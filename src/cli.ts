@@ -465,12 +465,10 @@ async function main(argv: string[]): Promise<number> {
     console.log(`  HTTP       ${gw.url(n.name, '<API_KEY>')}`);
     console.log(`  WebSocket  ${gw.wsUrl(n.name, '<API_KEY>')}`);
   }
-  for (const n of gw.networks.filter((x) => x.kind === 'eth')) {
-    const mode = gw.eth(n.name).miningMode();
-    console.log(
-      `Mining on ${n.name}: ${mode.intervalMs !== undefined ? `a block every ${mode.intervalMs / 1000} s` : mode.automine ? 'automine (a block per send)' : 'manual (evm_mine, anvil_mine)'}`,
-    );
-  }
+  // What each network's kind prints of it (src/networkKind.ts, `cli`): eth, its mining mode; its handle is gw.<kind>(name).
+  const { KINDS } = await import('./kinds.js');
+  const printed = gw.networks.filter((n) => KINDS[n.kind].cli !== undefined);
+  for (const n of printed) console.log(KINDS[n.kind].cli!.status(gw[n.kind](n.name)));
   if (isolate !== false) {
     const max = isolate.maxCopies ?? 64;
     const idle = isolate.idleSeconds ?? 600;
@@ -478,15 +476,10 @@ async function main(argv: string[]): Promise<number> {
   }
   if (!args['no-explorer']) console.log(`Explorer  http://${hostPart}:${gw.port}/explorer`);
   console.log(`Admin (devgate_*)  http://${hostPart}:${gw.port}/admin\n  Authorization: Bearer ${gw.adminToken}`);
-  // Every eth network's accounts (checksummed, with balances) and @label contracts, the bare address's first.
-  const eth = gw.networks.filter((n) => n.kind === 'eth').sort((a, b) => Number(b.name === gw.bare) - Number(a.name === gw.bare));
-  const { bannerLines } = await import('./log/banner.js');
+  // Every eth network's accounts (checksummed, with balances) and @label contracts (their kind's banner), the bare address's first.
   const banner: string[] = [];
-  for (const n of eth) {
-    const handle = gw.eth(n.name);
-    const accounts = await Promise.all(handle.devAccounts().map(async (a) => ({ ...a, balance: await handle.getBalance(a.address) })));
-    banner.push(...bannerLines({ name: n.name, accounts, labels: gw.contracts(n.name) }));
-  }
+  for (const n of [...printed].sort((a, b) => Number(b.name === gw.bare) - Number(a.name === gw.bare)))
+    banner.push(...(await KINDS[n.kind].cli!.banner(gw[n.kind](n.name), gw.contracts(n.name))));
   if (banner.length > 0) console.log(banner.join('\n'));
   console.log(`Listening on ${gw.host}:${gw.port}`);
   return waitForSignal(gw);

@@ -13,13 +13,21 @@ import type { DevgateProvider, ProviderOptions } from './gateway/provider.js';
 import { mergeLimits } from './gateway/limits.js';
 import { StartOptionsSchema, type IsolateOptions, type LogTarget, type StartOptions } from './options.js';
 import { loadKeysFile, OPEN_KEYS, parseKeys } from './gateway/policy/keys.js';
-import { checkRollupL1Networks, createNetwork, isolateNetworks, type Network, type NetworkEnv, type NetworkInfo } from './network.js';
-import { DEFAULT_ISOLATE, IsolatedEthNetwork, type CopyInfo, type IsolateSettings } from './eth/isolate/isolated.js';
-import type { RollupChain } from './rollup/engine/chain.js';
-import type { EthEngine } from './eth/context.js';
-import type { EthNetwork as EthNetworkImpl } from './eth/network.js';
+import {
+  checkRollupL1Networks,
+  createNetwork,
+  isolateNetworks,
+  isolateRefusal,
+  type Network,
+  type NetworkEnv,
+  type NetworkInfo,
+  type NetworkKind,
+} from './network.js';
+import { DEFAULT_ISOLATE, type CopyInfo, type IsolateSettings } from './eth/isolate/isolated.js';
 import { cacheDir, hasCachedChain } from './cache/chainCache.js';
-import { ethNetwork, rollupNetwork, type EthNetwork, type RollupNetwork } from './handles.js';
+import { KINDS, stateNetwork } from './kinds.js';
+import type { EthNetwork } from './eth/handle.js';
+import type { RollupNetwork } from './rollup/handle.js';
 import { packagePath } from './packageRoot.js';
 import { SHIPPED_CONTRACTS, seedArtifacts } from './eth/engine/build/abi.js';
 import { formatIssues, loadSeedFile, parseSeed, type LoadedSeed } from './seed/load.js';
@@ -27,16 +35,15 @@ import { StateKeeper } from './persist/stateKeeper.js';
 import { loadGateway } from './persist/gatewayState.js';
 import { readStateFile } from './persist/atomicFile.js';
 import { prepareDumpDir } from './rollup/dumpFiles.js';
-import { setTraceBudget } from './eth/engine/trace/budget.js';
 import { DEV_NETWORK, devSeed } from './seed/dev.js';
 import { checkPortFree } from './portCheck.js';
 import { explorerHook } from './explorer/index.js';
 import type { ExplorerSettings } from './explorer/settings.js';
 import { NodeLog } from './log/nodeLog.js';
-import { seedLabels } from './seed/labels.js';
 
 export type { NetworkInfo, NetworkKind } from './network.js';
-export type { BlockSummary, BlockTag, EthNetwork, Hex, RollupNetwork } from './handles.js';
+export type { BlockSummary, BlockTag, EthNetwork, Hex } from './eth/handle.js';
+export type { RollupNetwork } from './rollup/handle.js';
 export type { BlockId as RollupBlockId, InvokeTransaction as RollupInvokeTransaction, OutcomeInput as RollupOutcome } from './rollup/engine/types.js';
 export type { DumpAnswer as RollupDumpAnswer } from './rollup/dumpAnswer.js';
 export { invokeTransaction as decodeRollupInvoke } from './rollup/params.js';
@@ -107,13 +114,13 @@ export interface Gateway {
 
 /**
  * The network the bare address serves: `bare` if given ('none' or false: none); else the built-in dev network
- * without chains (or with dev options), else the first eth chain given.
+ * without chains (or with dev options), else the first chain given of a kind the bare address serves (eth).
  */
 function bareNetwork(opts: { bare?: string | false; chains?: unknown[]; dev?: object; fork?: object }, seeds: readonly LoadedSeed[]): string | undefined {
   if (opts.bare === false || opts.bare === 'none') return undefined;
   if (opts.bare !== undefined) return opts.bare;
   if (opts.chains === undefined || opts.dev !== undefined || opts.fork !== undefined) return DEV_NETWORK;
-  return seeds.find((s) => s.seed.kind === 'eth')?.seed.name;
+  return seeds.find((s) => KINDS[s.seed.kind].bareByDefault)?.seed.name;
 }
 
 /**
@@ -122,7 +129,10 @@ function bareNetwork(opts: { bare?: string | false; chains?: unknown[]; dev?: ob
  */
 function explorerSettings(seeds: readonly LoadedSeed[]): ExplorerSettings {
   const l1: Record<string, string> = {};
-  for (const { seed } of seeds) if (seed.kind === 'rollup' && seed.l1Acceptance?.kind === 'blocks') l1[seed.name] = seed.l1Acceptance.network;
+  for (const { seed } of seeds) {
+    const network = KINDS[seed.kind].l1Of?.(seed);
+    if (network !== undefined) l1[seed.name] = network;
+  }
   const artifacts = () => {
     const each = seeds.map(seedArtifacts);
     return { dirs: [SHIPPED_CONTRACTS, ...each.flatMap((a) => a.dirs)], files: each.flatMap((a) => a.files) };
@@ -130,13 +140,13 @@ function explorerSettings(seeds: readonly LoadedSeed[]): ExplorerSettings {
   return { artifacts, l1 };
 }
 
-/** The node log of every eth network (labelled, but for the bare address's, when there are several). */
+/** The node log of every network whose kind logs (eth; labelled, but for the bare address's, when there are several). */
 async function startLog(target: LogTarget, networks: readonly Network[], bare: string | undefined): Promise<NodeLog> {
   const log = new NodeLog(target);
-  const eth = networks.filter((n) => n.kind === 'eth');
-  for (const n of eth) {
-    const label = eth.length > 1 && n.name !== bare ? n.name : undefined;
-    await log.watch((n.engine as EthEngine).chain, label, (n as EthNetworkImpl).methods);
+  const logged = networks.filter((n) => KINDS[n.kind].watchLog !== undefined);
+  for (const n of logged) {
+    const label = logged.length > 1 && n.name !== bare ? n.name : undefined;
+    await KINDS[n.kind].watchLog!(log, n, label);
   }
   return log;
 }
@@ -197,11 +207,8 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     }
     checkRollupL1Networks(seeds.map((s) => s.seed));
     // Checked before any chain is built (a fork's would reach its upstream first).
-    const forked = opts.isolate === false ? undefined : seeds.find((s) => s.seed.kind === 'eth' && s.seed.fork !== undefined);
-    if (forked !== undefined)
-      throw new TypeError(
-        `invalid devgate options:\nisolate: network ${JSON.stringify(forked.seed.name)} is a fork (docs/fork.md); forks cannot be isolated per key yet`,
-      );
+    const refusal = opts.isolate === false ? undefined : isolateRefusal(seeds.map((s) => s.seed));
+    if (refusal !== undefined) throw new TypeError(refusal);
   } catch (err) {
     // The data directory's lock is freed for the next start.
     await dataDir?.close();
@@ -209,8 +216,8 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   }
   const networks: Network[] = [];
   const l1BlockNumber = async (name: string) => {
-    const l1 = networks.find((n) => n.name === name && n.kind === 'eth');
-    return l1 === undefined ? undefined : (l1.engine as EthEngine).chain.head().number;
+    const l1 = networks.find((n) => n.name === name);
+    return l1 === undefined ? undefined : KINDS[l1.kind].l1Head?.(l1.engine);
   };
   const mining =
     opts.mining === undefined
@@ -223,7 +230,8 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   let served: readonly Network[] = networks;
   const closeAll = async () => {
     log?.close();
-    await Promise.all(served.map((n) => (n instanceof IsolatedEthNetwork ? n.close() : undefined)));
+    // The isolated networks served in place of shared ones.
+    await Promise.all(served.map((n) => (networks.includes(n) ? undefined : n.close())));
     await Promise.all(networks.map((n) => n.close()));
     await dataDir?.close();
   };
@@ -231,7 +239,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const state = opts.state;
   let stateLoaded: readonly string[] = [];
   const keeper = new StateKeeper(
-    () => networks,
+    () => networks.map(stateNetwork),
     typeof state === 'string' ? { load: state, loadIfExists: true, dump: state } : { load: state?.load, dump: state?.dump, intervalSeconds: state?.interval },
   );
   let address;
@@ -254,7 +262,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
       ...(dumpDir === undefined ? {} : { dumpDir }),
     };
     for (const s of seeds) networks.push(await createNetwork(s, env));
-    if (opts.maxTraceBytes !== undefined) for (const n of networks) if (n.kind === 'eth') setTraceBudget((n.engine as EthEngine).chain, opts.maxTraceBytes);
+    if (opts.maxTraceBytes !== undefined) for (const n of networks) KINDS[n.kind].traceBudget?.(n.engine, opts.maxTraceBytes);
     stateLoaded = await keeper.loadAtStart();
     if (opts.dev?.autoImpersonate === true && bare === DEV_NETWORK) {
       (networks.find((n) => n.name === DEV_NETWORK)!.engine as { impersonation: { auto: boolean } }).impersonation.auto = true;
@@ -274,6 +282,13 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const check = (network: string) => {
     if (!names.has(network)) throw new TypeError(`unknown network ${JSON.stringify(network)}; networks: ${[...names].join(', ')}`);
+  };
+  /** A network's handle, for the handle's kind only. */
+  const handle = (kind: NetworkKind, network: string): unknown => {
+    check(network);
+    const n = networks.find((x) => x.name === network)!;
+    if (n.kind !== kind) throw new TypeError(`network ${JSON.stringify(network)} is not ${KINDS[kind].title}`);
+    return KINDS[kind].handle(network, n.engine);
   };
   let stopped: Promise<void> | undefined;
   return {
@@ -299,37 +314,23 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
       check(network);
       return server.provider(network, key, options);
     },
-    rollup(network) {
-      check(network);
-      const n = networks.find((x) => x.name === network)!;
-      if (n.kind !== 'rollup') throw new TypeError(`network ${JSON.stringify(network)} is not a rollup network`);
-      return rollupNetwork(network, n.engine as RollupChain);
-    },
-    eth(network) {
-      check(network);
-      const n = networks.find((x) => x.name === network)!;
-      if (n.kind !== 'eth') throw new TypeError(`network ${JSON.stringify(network)} is not an eth network`);
-      return ethNetwork(network, n.engine as EthEngine);
-    },
+    rollup: (network) => handle('rollup', network) as RollupNetwork,
+    eth: (network) => handle('eth', network) as EthNetwork,
     contracts(network) {
       check(network);
       const n = networks.find((x) => x.name === network)!;
       const seed = seeds.find((s) => s.seed.name === network)?.seed;
-      if (n.kind !== 'eth' || seed === undefined || seed.kind !== 'eth' || seed.gethGenesis !== undefined) return {};
-      const chain = (n.engine as EthEngine).chain;
-      return seedLabels(seed, (block, index) => {
-        const mined = chain.blockByNumber(block);
-        return mined === undefined ? undefined : (mined.receiptAt?.(index) ?? mined.receipts[index])?.contractAddress?.toString();
-      });
+      if (seed === undefined || seed.kind !== n.kind) return {};
+      return KINDS[n.kind].contracts?.(seed, n.engine) ?? {};
     },
     isolated(network) {
       check(network);
       const n = served.find((x) => x.name === network);
-      return n instanceof IsolatedEthNetwork ? n.info() : [];
+      return n === undefined ? [] : (KINDS[n.kind].isolate?.copies(n) ?? []);
     },
     stateLoaded,
     dumpState: (file) => keeper.dump(file),
-    loadState: async (input) => loadGateway(networks, typeof input === 'string' ? await readStateFile(input) : input),
+    loadState: async (input) => loadGateway(networks.map(stateNetwork), typeof input === 'string' ? await readStateFile(input) : input),
     stop() {
       stopped ??= (async () => {
         await server.close();

@@ -1,53 +1,54 @@
-/** Builds the networks a gateway serves from their seeds (the types: networkTypes.ts). */
+/** Builds the networks a gateway serves from their seeds, each by its kind (src/kinds.ts; the types: networkTypes.ts). */
+import { KIND_LIST, KINDS } from './kinds.js';
+import type { IsolateBounds } from './networkKind.js';
 import type { Network, NetworkEnv } from './networkTypes.js';
-import type { LoadedSeed } from './seed/load.js';
-import { createEthNetwork, EthNetwork } from './eth/network.js';
-import type { IsolateSettings } from './eth/isolate/isolated.js';
-import type { RollupSeed } from './seed/rollup.js';
+import type { LoadedSeed, Seed } from './seed/load.js';
 
 export type { Network, NetworkEnv, NetworkInfo, NetworkKind } from './networkTypes.js';
 
 /** Builds the network a seed describes. */
 export async function createNetwork(loaded: LoadedSeed, env: NetworkEnv): Promise<Network> {
-  const seed = loaded.seed;
-  switch (seed.kind) {
-    case 'eth': {
-      return createEthNetwork({ ...loaded, seed }, env);
-    }
-    case 'rollup': {
-      // The rollup engine (and @scure/starknet) loads only when a rollup network is served.
-      const { cachedRollupNetwork } = await import('./rollup/network.js');
-      return cachedRollupNetwork(seed, env);
-    }
-  }
+  return KINDS[loaded.seed.kind].create(loaded, env);
 }
 
 /**
- * The networks as served with `isolate: 'key'` (docs/isolate.md): each eth network isolated per key from its state
- * now; rollup networks stay shared by every key.
+ * The networks as served with `isolate: 'key'` (docs/isolate.md): each network of a kind that can be isolated (eth),
+ * isolated per key from its state now; the others stay shared by every key.
  */
 export async function isolateNetworks(
   networks: readonly Network[],
   seeds: readonly LoadedSeed[],
   env: NetworkEnv,
-  settings: IsolateSettings,
+  bounds: IsolateBounds,
   sharedKey: string,
 ): Promise<Network[]> {
-  const { isolateEthNetwork } = await import('./eth/isolate/index.js');
-  return networks.map((n) => {
+  const served: Network[] = [];
+  for (const n of networks) {
     const seed = seeds.find((s) => s.seed.name === n.name)?.seed;
-    return n instanceof EthNetwork && seed?.kind === 'eth' ? isolateEthNetwork(n, seed, env, settings, sharedKey) : n;
-  });
+    const isolate = KINDS[n.kind].isolate;
+    served.push(isolate !== undefined && seed?.kind === n.kind ? await isolate.serve(n, seed, env, bounds, sharedKey) : n);
+  }
+  return served;
 }
 
-/** Checks that every rollup whose L1 acceptance counts blocks names an eth network of the same gateway. */
-export function checkRollupL1Networks(seeds: readonly { kind: string; name: string; l1Acceptance?: RollupSeed['l1Acceptance'] }[]): void {
+/** The first seed whose network cannot be isolated per key, and why; undefined when every one can (or stays shared). */
+export function isolateRefusal(seeds: readonly Seed[]): string | undefined {
   for (const s of seeds) {
-    const rule = s.kind === 'rollup' ? s.l1Acceptance : undefined;
-    if (rule?.kind !== 'blocks') continue;
-    const l1 = seeds.find((o) => o.name === rule.network);
-    if (l1?.kind !== 'eth') {
-      throw new TypeError(`rollup ${JSON.stringify(s.name)}: l1Acceptance.network ${JSON.stringify(rule.network)} is not an eth network of this gateway`);
+    const refusal = KINDS[s.kind].isolate?.refusal(s);
+    if (refusal !== undefined) return refusal;
+  }
+  return undefined;
+}
+
+/** Checks that every network whose L1 acceptance counts blocks (a rollup's) names a network of the same gateway that can be an L1. */
+export function checkRollupL1Networks(seeds: readonly Seed[]): void {
+  for (const s of seeds) {
+    const network = KINDS[s.kind].l1Of?.(s);
+    if (network === undefined) continue;
+    const l1 = seeds.find((o) => o.name === network);
+    if (l1 === undefined || KINDS[l1.kind].l1Head === undefined) {
+      const can = KIND_LIST.filter((k) => k.l1Head !== undefined).map((k) => k.title);
+      throw new TypeError(`${s.kind} ${JSON.stringify(s.name)}: l1Acceptance.network ${JSON.stringify(network)} is not ${can.join(' or ')} of this gateway`);
     }
   }
 }

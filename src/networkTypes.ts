@@ -5,8 +5,9 @@ import type { DumpDir } from './rollup/dumpFiles.js';
 import type { GatewayLimits } from './gateway/limits.js';
 import type { RpcCall, RpcResponse } from './rpc/envelope.js';
 import type { MethodLookup } from './rpc/method.js';
+import type { NetworkKind } from './kindNames.js';
 
-export type NetworkKind = 'eth' | 'rollup';
+export type { NetworkKind } from './kindNames.js';
 
 /** What the gateway and `start()`'s handle show of a network. */
 export interface NetworkInfo {

@@ -6,6 +6,7 @@
  * as EIP-1193 `message` events, `{ type: 'eth_subscription', data: { subscription, result } }`.
  */
 import { EventEmitter } from 'node:events';
+import { KINDS } from '../kinds.js';
 import type { Network, NetworkConnection } from '../networkTypes.js';
 import { responseText } from '../rpc/envelope.js';
 import { serveText } from './answer.js';
@@ -59,7 +60,7 @@ class InProcessProvider extends EventEmitter implements DevgateProvider {
     private readonly authorization: string | undefined,
   ) {
     super();
-    const chainId = network.kind === 'eth' ? `0x${BigInt(network.chainId).toString(16)}` : network.chainId;
+    const chainId = KINDS[network.kind].connectChainId(network.chainId);
     // EIP-1193: `connect` once the provider can serve; listeners added right after creation hear it.
     setImmediate(() => this.emit('connect', { chainId }));
   }

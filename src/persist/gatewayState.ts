@@ -5,22 +5,26 @@
  * bad file is refused whole.
  */
 import { DumpError } from './dumpError.js';
-import { KINDS } from '../kinds.js';
+import type { KindState } from './kindState.js';
 import type { NetworkKind } from '../networkTypes.js';
 import { encodeStateFile, readStateInput, type StateSection, unzipStateInput } from './stateFile.js';
 
-/** A network as the gateway holds it: name, kind and engine (its kind's code knows the engine's type: src/kinds.ts). */
+/**
+ * A network as dump and load see it: name, kind, engine, and its kind's part in dump and load (which alone knows the
+ * engine's type: src/persist/kindState.ts). The gateway gives each network's from its kind (src/kinds.ts, stateNetwork).
+ */
 export interface StateNetwork {
   readonly name: string;
   readonly kind: NetworkKind;
   readonly engine: unknown;
+  readonly state: KindState;
 }
 
 /** One line per network a load changed, for the CLI and the logs. */
 export type LoadReport = readonly string[];
 
 async function section(n: StateNetwork): Promise<StateSection> {
-  return { name: n.name, kind: n.kind, bytes: await KINDS[n.kind].state.dump(n.engine, n.name) };
+  return { name: n.name, kind: n.kind, bytes: await n.state.dump(n.engine, n.name) };
 }
 
 /** A state file of every network (each eth network dumped on its writer: no write is half seen). */
@@ -32,7 +36,7 @@ export async function dumpGateway(networks: readonly StateNetwork[]): Promise<Bu
 
 /** A text that changes whenever the gateway's state file would (a rollup network's dump is small: its checksum). */
 export function gatewayFingerprint(networks: readonly StateNetwork[]): string {
-  return JSON.stringify(networks.map((n) => KINDS[n.kind].state.fingerprint(n.engine)));
+  return JSON.stringify(networks.map((n) => n.state.fingerprint(n.engine)));
 }
 
 /** A state file of one network. */
@@ -52,11 +56,11 @@ export async function loadGateway(networks: readonly StateNetwork[], input: Uint
   const parsed = readStateInput(await unzipStateInput(input));
   if (parsed.kind === 'anvil' && anvilRefused !== undefined) throw new DumpError(anvilRefused);
   if (parsed.kind === 'anvil') {
-    const target = networks.find((n) => KINDS[n.kind].state.anvil !== undefined && (into === undefined || n.name === into));
+    const target = networks.find((n) => n.state.anvil !== undefined && (into === undefined || n.name === into));
     if (target === undefined)
       throw new DumpError(into === undefined ? 'no eth network to load an anvil state into' : `network ${JSON.stringify(into)} is not an eth network`);
     const s = parsed.state;
-    await KINDS[target.kind].state.anvil!(target.engine, s);
+    await target.state.anvil!(target.engine, s);
     return [
       `${target.name}: ${s.accounts.length} accounts of an anvil state file put into head's state (its ${s.blocks} blocks and ${s.transactions} transactions are not replayed)`,
     ];
@@ -83,12 +87,12 @@ export async function loadGateway(networks: readonly StateNetwork[], input: Uint
     }
   }
   const report: string[] = [];
-  for (const p of plan) report.push(`${p.n.name}: ${await KINDS[p.n.kind].state.load(p.n.engine, p.dump)}`);
+  for (const p of plan) report.push(`${p.n.name}: ${await p.n.state.load(p.n.engine, p.dump)}`);
   return report;
 }
 
 function decodeFor(n: StateNetwork, s: StateSection): Planned {
   if (s.kind !== n.kind)
     throw new DumpError(`the state file's ${s.kind} dump ${JSON.stringify(s.name)} cannot load into ${n.kind} network ${JSON.stringify(n.name)}`);
-  return { n, dump: KINDS[n.kind].state.decode(n.engine, s.bytes, n.name) };
+  return { n, dump: n.state.decode(n.engine, s.bytes, n.name) };
 }

@@ -8,6 +8,7 @@
  */
 import { crc32 } from 'node:zlib';
 import { DumpError } from './dumpError.js';
+import { NETWORK_KINDS, type NetworkKind } from '../kindNames.js';
 import { isAnvilState, parseAnvilState, type AnvilState } from '../eth/engine/persist/dump/anvilState.js';
 import { gunzipCapped, gunzipCappedSync, isGzip, UnzipTooLarge } from './unzip.js';
 
@@ -15,12 +16,10 @@ const MAGIC = Buffer.from('devgate-state\0');
 /** Bumped whenever the layout changes (each section has its own format too). */
 export const STATE_FILE_FORMAT = 1;
 
-export type SectionKind = 'eth' | 'rollup';
-
 /** One network's dump in a state file. */
 export interface StateSection {
   readonly name: string;
-  readonly kind: SectionKind;
+  readonly kind: NetworkKind;
   readonly bytes: Uint8Array;
 }
 
@@ -101,10 +100,10 @@ function decodeStateFile(buf: Buffer): StateSection[] {
   let at = indexEnd;
   for (const entry of index as { name?: unknown; kind?: unknown; length?: unknown }[]) {
     const { name, kind, length } = entry ?? {};
-    if (typeof name !== 'string' || (kind !== 'eth' && kind !== 'rollup') || typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0)
+    if (typeof name !== 'string' || !NETWORK_KINDS.includes(kind as NetworkKind) || typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0)
       throw new DumpError('devgate state file has an unreadable index');
     if (at + length > body.length) throw new DumpError('devgate state file truncated');
-    sections.push({ name, kind, bytes: body.subarray(at, at + length) });
+    sections.push({ name, kind: kind as NetworkKind, bytes: body.subarray(at, at + length) });
     at += length;
   }
   if (at !== body.length) throw new DumpError('devgate state file has trailing bytes');

@@ -85,8 +85,8 @@ export class DataDir {
     }
   }
 
-  /** The database of the network `name` of `kind` (created empty when new). */
-  network(kind: 'eth' | 'rollup', name: string): NetworkDb {
+  /** The database of the network `name` of `kind` (`eth`, `rollup`: src/kinds.ts), created empty when new. */
+  network(kind: string, name: string): NetworkDb {
     return this.root.openDB<Uint8Array, Uint8Array>({ name: `${kind}:${name}`, encoding: 'binary', keyEncoding: 'binary' });
   }
 

@@ -147,12 +147,25 @@ describe('the shape of the sources', () => {
     expect([...new Set(engineUses)].sort()).toEqual(['persist/dumpError.ts', 'persist/store.ts', 'persist/unzip.ts']);
   });
 
-  it('gateway-wide code asks a network its kind (src/kinds.ts) instead of branching on it: none in persist/, cache/, admin/', () => {
+  it('gateway-wide code asks a network its kind (src/kinds.ts) instead of branching on it: persist/, cache/, admin/, gateway/, rpc/, subscriptions/, network.ts, index.ts, cli.ts', () => {
+    const cleaned = ['persist/', 'cache/', 'admin/', 'gateway/', 'rpc/', 'subscriptions/', 'network.ts', 'index.ts', 'cli.ts'];
+    // A kind compared by name (`n.kind === 'eth'`, `kind !== 'rollup'`, `case 'eth':`), or a kind's network class tested.
+    const branch = /\bkind\s*[!=]==?\s*'(?:eth|rollup)'|\bcase\s+'(?:eth|rollup)'\s*:|\binstanceof\s+\w*(?:Eth|Rollup)\w*Network\b/g;
     const wrong = files
-      .filter((f) => ['persist/', 'cache/', 'admin/'].some((d) => rel(f).startsWith(d)))
-      .flatMap((f) => [...text.get(f)!.matchAll(/\.kind\s*[!=]==?\s*'(?:eth|rollup)'/g)].map((m) => `${rel(f)}: ${m[0]}`));
+      .filter((f) => cleaned.some((d) => rel(f) === d || (d.endsWith('/') && rel(f).startsWith(d))))
+      .flatMap((f) => [...text.get(f)!.matchAll(branch)].map((m) => `${rel(f)}: ${m[0]}`));
     expect(wrong).toEqual([]);
     expect(graph.get('kinds.ts')).toEqual(expect.arrayContaining(['eth/kind.ts', 'rollup/kind.ts']));
+  });
+
+  it('registers every kind (src/kindNames.ts) in src/kinds.ts from its own folder, under its own name', async () => {
+    // Read from the sources (importing the registry loads every engine: seconds).
+    const { NETWORK_KINDS } = await import('../../src/kindNames.js');
+    expect(NETWORK_KINDS.length).toBeGreaterThan(1);
+    for (const name of NETWORK_KINDS) {
+      expect(graph.get('kinds.ts')).toContain(`${name}/kind.ts`);
+      expect(text.get(join(SRC, name, 'kind.ts'))).toMatch(new RegExp(`\\bkind: '${name}',`));
+    }
   });
 
   it('turns bytes into hex through src/hex.ts (its rule) in rollup/, admin/, seed/, log/, eth/format/ and the persistence code', () => {

@@ -5,6 +5,7 @@ import { bool } from '../../../rpc/params.js';
 import { dumpNetwork } from '../../../persist/gatewayState.js';
 import type { EthContext } from '../../context.js';
 import { dumpTargetOf } from './dumpTargetOf.js';
+import { ethStateErased } from '../../kindState.js';
 import { revealsAny } from '../reveals.js';
 
 /**
@@ -19,7 +20,7 @@ export const anvil_dumpState = defineMethod({
   facts: { dev: true, reveals: revealsAny },
   params: [optional('preserveHistoricalStates', bool)],
   handler: async (ctx: EthContext, _preserve) =>
-    bytesHex(gzipSync(await dumpNetwork({ name: ctx.networkName, kind: 'eth', engine: dumpTargetOf(ctx) }), { level: 1 })),
+    bytesHex(gzipSync(await dumpNetwork({ name: ctx.networkName, kind: 'eth', engine: dumpTargetOf(ctx), state: ethStateErased }), { level: 1 })),
 });
 
 /** hardhat_dumpState: the same as anvil_dumpState. hardhat has no such method; devgate serves it so viem's testClient in hardhat mode can dump. */

@@ -3,6 +3,7 @@ import { hexData } from '../../../rpc/params.js';
 import { loadGateway } from '../../../persist/gatewayState.js';
 import type { EthContext } from '../../context.js';
 import { dumpTargetOf } from './dumpTargetOf.js';
+import { ethStateErased } from '../../kindState.js';
 import { revealsAny } from '../reveals.js';
 
 /**
@@ -17,7 +18,7 @@ export const anvil_loadState = defineMethod({
   facts: { dev: true, persists: true, reveals: revealsAny },
   params: [required('state', hexData)],
   handler: async (ctx: EthContext, bytes) => {
-    await loadGateway([{ name: ctx.networkName, kind: 'eth', engine: dumpTargetOf(ctx) }], bytes, ctx.networkName);
+    await loadGateway([{ name: ctx.networkName, kind: 'eth', engine: dumpTargetOf(ctx), state: ethStateErased }], bytes, ctx.networkName);
     return true;
   },
 });
