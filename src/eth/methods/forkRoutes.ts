@@ -11,6 +11,7 @@ import type { MethodTable } from '../../rpc/dispatch.js';
 import { toRpcError } from '../../rpc/errors.js';
 import { RawJson } from '../../rpc/rawJson.js';
 import type { EthContext } from '../context.js';
+import { FORK_OTS, forkOts } from './forkOts.js';
 
 /** Methods whose block (by number, param index) at or before the fork block the upstream answers. */
 const BY_NUMBER: Record<string, number> = {
@@ -122,6 +123,10 @@ export function routeForkHistory(table: MethodTable<EthContext>, chain: EthChain
     const params = Array.isArray(call.params) ? (call.params as unknown[]) : [];
     try {
       if (call.method === 'eth_getLogs') return await logs(history, ctx, call, params);
+      if (FORK_OTS.has(call.method)) {
+        const answer = await forkOts(history, (method, p) => execute(ctx, { ...call, method, params: p }), call.method, params);
+        return 'jsonrpc' in answer ? answer : success(id, answer.result);
+      }
       const answer = await upstream(history, call, params);
       return answer === undefined ? execute(ctx, call) : success(id, answer);
     } catch (err) {
