@@ -25,6 +25,8 @@ const BY_NUMBER: Record<string, number> = {
   eth_getHeaderByNumber: 0,
   ots_getBlockDetails: 0,
   ots_getBlockTransactions: 0,
+  debug_traceBlockByNumber: 0,
+  trace_block: 0,
 };
 
 /** Methods whose block (by hash, param 0) the upstream answers when it is not one of the fork's own. */
@@ -37,6 +39,7 @@ const BY_HASH = new Set([
   'eth_getUncleByBlockHashAndIndex',
   'eth_getHeaderByHash',
   'ots_getBlockDetailsByHash',
+  'debug_traceBlockByHash',
 ]);
 
 /** Transaction lookups the upstream answers when the fork has no such transaction. */
@@ -47,6 +50,8 @@ const BY_TX = new Set([
   'ots_traceTransaction',
   'ots_getTransactionError',
   'ots_getInternalOperations',
+  'debug_traceTransaction',
+  'trace_transaction',
 ]);
 
 /** State reads (block param index) the upstream answers for a block before the fork block (the fork block's own state is local). */
