@@ -168,6 +168,10 @@ export class ForkStateManager extends HeadStateManager {
       }
       const account = here.get(id);
       if (account !== undefined) for (const slot of slots) waits.push(this.fork.ensureSlot(address.bytes, account.storageRoot, slot));
+      // An account already here whose code is not (a recording run met its code): its code in the same batch.
+      if (account?.isContract() && code.some((a) => a.equals(address)) && !this.fork.nodes.has(codeKey(account.codeHash))) {
+        waits.push(this.fork.ensureCode(address.bytes, account.codeHash));
+      }
     }
     await Promise.all(waits);
     for (const [id, answer] of asked) {

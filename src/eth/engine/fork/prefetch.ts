@@ -120,7 +120,12 @@ export async function forkRuns<T>(state: StateManagerInterface, run: () => Promi
     // A second guess for the unfetched slots (2^128 instead of zero) takes the other side of a check on them (a
     // balance that must cover an amount), so both runs' reads go in the one batch.
     const other = await state.record(run, 'large');
+    const { proofs, codes } = state.fork.fetched;
     await state.prefetch([...misses.keys, ...other.misses.keys], [...misses.code, ...other.misses.code]);
+    if (state.fork.fetched.proofs === proofs && state.fork.fetched.codes === codes) {
+      const what = misses.keys.map((k) => k.address.toString()).join(', ');
+      throw new ForkStateError(`this call met state of ${what} the fork could not fetch (the upstream's answers did not bring it)`);
+    }
   }
   throw new ForkStateError(`this call kept meeting state the fork has not fetched after ${MAX_RECORDING_RUNS} batch fetches (the fork's limit per call)`);
 }
