@@ -6,6 +6,7 @@
  */
 import { createWalletClient, encodeAbiParameters, encodeFunctionData, http, keccak256, type PublicClient } from 'viem';
 import { foundry } from 'viem/chains';
+import { result } from '../support/http.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../src/index.js';
 import type { CountingProxy } from './countingProxy.js';
@@ -75,5 +76,60 @@ describe('batched fetches on a fork', () => {
     // Old code: the contract's account, then its code, one request each; now one batch (then any slot it reads).
     expect(proxy.seen.slice(0, 2).sort()).toEqual(['eth_getCode', 'eth_getProof']);
     expect(proxy.requests() - before).toBe(proxy.seen.length - 1);
+  });
+});
+
+/**
+ * What code reads beyond the callee (here the token's balance mapping) is learnt by one recording run and fetched in
+ * one batch (fork/prefetch.ts forkRuns); old code fetched each slot as the EVM met it, one request each. The upstream's
+ * token gets 64 more holders first (anvil_setStorageAt, one block), so its storage trie is deep enough that each
+ * holder's slot needs a proof of its own; then a second fork forks that block.
+ */
+describe('slots found only by running code', () => {
+  const holder = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as `0x${string}`;
+  const callOf = (data: `0x${string}`, from: `0x${string}`) => ({ from, to: token, data, gas: '0x100000' });
+  let deep: Gateway;
+  let deepUrl: string;
+  let upUrl: string;
+
+  beforeAll(async () => {
+    upUrl = small.up.url('small');
+    for (let n = 0x100; n < 0x140; n++) await result(upUrl, 'anvil_setStorageAt', [token, balanceSlot(holder(n)), `0x${'0'.repeat(62)}64`]);
+    await result(upUrl, 'evm_mine', []);
+    const at = Number(await result(upUrl, 'eth_blockNumber', []));
+    deep = (await startFork(small, { fork: { url: proxy.url, blockNumber: at, retries: 0 } })).gw;
+    deepUrl = deep.bareUrl();
+  });
+  afterAll(async () => {
+    await deep?.stop();
+  });
+
+  it('eth_call reading two unfetched balance slots fetches them in one batch request, same answer as the upstream', async () => {
+    const data = encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [holder(0x101), 1n] });
+    const before = proxy.requests();
+    const answer = await result(deepUrl, 'eth_call', [callOf(data, holder(0x100)), 'latest']);
+    expect(answer).toBe(await result(upUrl, 'eth_call', [callOf(data, holder(0x100)), 'latest']));
+    // The caller, the token and its code in one batch, then both slots in another (old code: 3, one per slot).
+    expect(proxy.requests() - before).toBe(2);
+  });
+
+  it('eth_estimateGas fetches as eth_call does: the caller in one batch, the slots in another', async () => {
+    const data = encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [holder(0x103), 1n] });
+    const before = proxy.requests();
+    const gas = await result(deepUrl, 'eth_estimateGas', [callOf(data, holder(0x102))]);
+    expect(gas).toBe(await result(upUrl, 'eth_estimateGas', [callOf(data, holder(0x102))]));
+    // The caller's path is known by now (fetched proofs run past it): the two slots in one batch. Old code: one each
+    // as the EVM met them (2); the binary search's runs fetch nothing more.
+    expect(proxy.requests() - before).toBe(1);
+  });
+
+  it('eth_createAccessList reading three unfetched slots fetches them in one batch request', async () => {
+    const data = encodeFunctionData({ abi: tokenAbi, functionName: 'transferFrom', args: [holder(0x104), holder(0x105), 0n] });
+    const before = proxy.requests();
+    const list = await result(deepUrl, 'eth_createAccessList', [callOf(data, holder(0x106)), 'latest']);
+    expect(list).toEqual(await result(upUrl, 'eth_createAccessList', [callOf(data, holder(0x106)), 'latest']));
+    expect(list.accessList[0].storageKeys).toHaveLength(3);
+    // Old code: each of the three slots as the EVM met it (3).
+    expect(proxy.requests() - before).toBe(1);
   });
 });

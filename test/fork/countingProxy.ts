@@ -11,7 +11,8 @@ export interface CountingProxy {
   close(): Promise<void>;
 }
 
-export async function countingProxy(target: string): Promise<CountingProxy> {
+/** `refuse`: methods answered -32601 "method not found" here (an upstream without them), each alone or in a batch. */
+export async function countingProxy(target: string, refuse: (method: string) => boolean = () => false): Promise<CountingProxy> {
   const seen: string[] = [];
   let requests = 0;
   const server: Server = createServer((req, res) => {
@@ -22,8 +23,19 @@ export async function countingProxy(target: string): Promise<CountingProxy> {
       const body = Buffer.concat(chunks).toString();
       const parsed = JSON.parse(body);
       for (const c of Array.isArray(parsed) ? parsed : [parsed]) seen.push(c.method);
-      const answer = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+      const calls: { id: unknown; method: string }[] = Array.isArray(parsed) ? parsed : [parsed];
+      const refused = calls
+        .filter((c) => refuse(c.method))
+        .map((c) => ({ jsonrpc: '2.0', id: c.id, error: { code: -32601, message: `method ${c.method} not found` } }));
+      const json = { 'content-type': 'application/json' };
+      if (refused.length === 0) {
+        const answer = await fetch(target, { method: 'POST', headers: json, body });
+        return res.writeHead(answer.status, json).end(await answer.text());
+      }
+      const rest = calls.filter((c) => !refuse(c.method));
+      const answered = rest.length === 0 ? [] : await (await fetch(target, { method: 'POST', headers: json, body: JSON.stringify(rest) })).json();
+      const all = [...refused, ...(answered as unknown[])];
+      res.writeHead(200, json).end(JSON.stringify(Array.isArray(parsed) ? all : all[0]));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

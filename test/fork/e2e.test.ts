@@ -12,7 +12,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Gateway } from '../../src/index.js';
-import { call } from '../support/http.js';
+import { call, WsClient } from '../support/http.js';
 
 /** The upstream's seed: a few blocks with a token, contracts with storage and logs (fast to build). */
 const SMALL = 'test/fixtures/eth/small.json';
@@ -140,5 +140,34 @@ describe('start({ fork }) at the bare address', () => {
       expect((await call(forkUrl, method, params)).result, method).toEqual(upAnswer.result);
     }
     expect((await call(forkUrl, 'ots_hasCode', [token, '0x1'])).result).toBe(true);
+  });
+
+  it("serves filters, subscriptions and traces of its own blocks, and the upstream's traces before the fork block", async () => {
+    const ws = await WsClient.open(forkUrl.replace(/^http/, 'ws'));
+    try {
+      const sub = await ws.request({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['logs', { address: token }] });
+      const filter = (await call(forkUrl, 'eth_newFilter', [{ address: token }])).result;
+      const wallet = createWalletClient({ chain: foundry, transport: http(forkUrl), account: dev0 });
+      const hash = await wallet.writeContract({ address: token, abi: tokenAbi, functionName: 'transfer', args: [TO, 2n] });
+      await fork.waitForTransactionReceipt({ hash });
+      const note = await ws.next();
+      expect(note.params.subscription).toBe(sub.result);
+      expect(note.params.result.transactionHash).toBe(hash);
+      const changes = (await call(forkUrl, 'eth_getFilterChanges', [filter])).result as { transactionHash: string }[];
+      expect(changes.map((l) => l.transactionHash)).toEqual([hash]);
+      const trace = (await call(forkUrl, 'debug_traceTransaction', [hash, { tracer: 'callTracer' }])).result;
+      expect([trace.from, trace.to]).toEqual([DEV0, token.toLowerCase()]);
+      // A transaction before the fork block: the upstream's trace (old code: "transaction not found").
+      const old = (await upstream.getBlock({ blockNumber: 2n })).transactions[0]!;
+      for (const [method, params] of [
+        ['debug_traceTransaction', [old, { tracer: 'callTracer' }]],
+        ['trace_transaction', [old]],
+        ['debug_traceBlockByNumber', ['0x2', { tracer: 'callTracer' }]],
+      ] as [string, unknown[]][]) {
+        expect((await call(forkUrl, method, params)).result).toEqual((await call(up.url('small'), method, params)).result);
+      }
+    } finally {
+      ws.close();
+    }
   });
 });

@@ -11,6 +11,7 @@ import type { MethodTable } from '../../rpc/dispatch.js';
 import { toRpcError } from '../../rpc/errors.js';
 import { RawJson } from '../../rpc/rawJson.js';
 import type { EthContext } from '../context.js';
+import { FORK_OTS, forkOts } from './forkOts.js';
 
 /** Methods whose block (by number, param index) at or before the fork block the upstream answers. */
 const BY_NUMBER: Record<string, number> = {
@@ -24,6 +25,8 @@ const BY_NUMBER: Record<string, number> = {
   eth_getHeaderByNumber: 0,
   ots_getBlockDetails: 0,
   ots_getBlockTransactions: 0,
+  debug_traceBlockByNumber: 0,
+  trace_block: 0,
 };
 
 /** Methods whose block (by hash, param 0) the upstream answers when it is not one of the fork's own. */
@@ -36,6 +39,7 @@ const BY_HASH = new Set([
   'eth_getUncleByBlockHashAndIndex',
   'eth_getHeaderByHash',
   'ots_getBlockDetailsByHash',
+  'debug_traceBlockByHash',
 ]);
 
 /** Transaction lookups the upstream answers when the fork has no such transaction. */
@@ -46,6 +50,8 @@ const BY_TX = new Set([
   'ots_traceTransaction',
   'ots_getTransactionError',
   'ots_getInternalOperations',
+  'debug_traceTransaction',
+  'trace_transaction',
 ]);
 
 /** State reads (block param index) the upstream answers for a block before the fork block (the fork block's own state is local). */
@@ -122,6 +128,10 @@ export function routeForkHistory(table: MethodTable<EthContext>, chain: EthChain
     const params = Array.isArray(call.params) ? (call.params as unknown[]) : [];
     try {
       if (call.method === 'eth_getLogs') return await logs(history, ctx, call, params);
+      if (FORK_OTS.has(call.method)) {
+        const answer = await forkOts(history, (method, p) => execute(ctx, { ...call, method, params: p }), call.method, params);
+        return 'jsonrpc' in answer ? answer : success(id, answer.result);
+      }
       const answer = await upstream(history, call, params);
       return answer === undefined ? execute(ctx, call) : success(id, answer);
     } catch (err) {

@@ -26,7 +26,7 @@ import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock } from '../chain/types.js';
 import { CallTimeout, startClock } from '../evm/callClock.js';
 import { withCallConsole } from '../evm/consoleLog.js';
-import { prefetchCall } from '../fork/prefetch.js';
+import { forkRuns, prefetchCall } from '../fork/prefetch.js';
 import { useOverrideHashes } from './overrideHashes.js';
 import { applyStateOverride, overrideBlock, type CallOverrides } from './overrides.js';
 import { bytesHex, plainHex } from '../../../hex.js';
@@ -137,13 +137,18 @@ async function setCodeCall(vm: VM, block: MinedBlock, req: CallRequest, override
  * as geth aborts a call at its EVM timeout. A block override changes the header the EVM sees, not the gas cap.
  */
 export async function runCall(vm: VM, mined: MinedBlock, req: CallRequest, timeoutMs = CALL_TIMEOUT_MS, overrides?: CallOverrides): Promise<Uint8Array> {
+  // On a fork: the caller, the callee and its code in one batch request, then what the call reads beyond them in one
+  // batch per recording run (fork/prefetch.ts), rather than one request each as the EVM meets them.
+  await prefetchCall(vm.stateManager, req.from ?? ZERO_CALLER, req.to, req.data);
+  return forkRuns(vm.stateManager, () => runCallOnce(vm, mined, req, timeoutMs, overrides));
+}
+
+async function runCallOnce(vm: VM, mined: MinedBlock, req: CallRequest, timeoutMs: number, overrides?: CallOverrides): Promise<Uint8Array> {
   const gasLimit = cappedGas(mined, req.gas);
   const block = overrideBlock(mined, overrides?.block);
   const caller = req.from ?? ZERO_CALLER;
   const gasPrice = callGasPrice(req, block.header.baseFeePerGas);
   const value = req.value ?? 0n;
-  // On a fork: the caller, the callee and its code in one batch request, before the call meets them one by one.
-  await prefetchCall(vm.stateManager, caller, req.to, req.data);
   const clock = startClock(vm, timeoutMs);
   freshJournal(vm);
   await vm.stateManager.checkpoint();
@@ -364,14 +369,16 @@ export function withTxVmAt<T>(chain: EthChain, block: MinedBlock, fn: (vm: VM) =
   return chain.withCallVmAt(block, (vm) => (vm.common.gteHardfork(Hardfork.Byzantium) ? fn(vm) : chain.withVmAt(block, fn)));
 }
 
+type CallTxOptions = { accessList?: AccessListBytes; reportAccessList?: boolean; overrides?: CallOverrides; precompileOverrides?: boolean };
+
 /** Runs the call as a transaction with `gasLimit` on `vm`, reverting every change afterwards. */
-export async function runCallTx(
-  vm: VM,
-  mined: MinedBlock,
-  req: CallRequest,
-  gasLimit: bigint,
-  opts: { accessList?: AccessListBytes; reportAccessList?: boolean; overrides?: CallOverrides; precompileOverrides?: boolean } = {},
-): Promise<TxRun> {
+export async function runCallTx(vm: VM, mined: MinedBlock, req: CallRequest, gasLimit: bigint, opts: CallTxOptions = {}): Promise<TxRun> {
+  // On a fork (eth_estimateGas, eth_createAccessList, set-code calls): fetched as for eth_call (runCall).
+  await prefetchCall(vm.stateManager, req.from ?? ZERO_CALLER, req.to, req.data);
+  return forkRuns(vm.stateManager, () => runCallTxOnce(vm, mined, req, gasLimit, opts));
+}
+
+async function runCallTxOnce(vm: VM, mined: MinedBlock, req: CallRequest, gasLimit: bigint, opts: CallTxOptions): Promise<TxRun> {
   const block = overrideBlock(mined, opts.overrides?.block);
   const { tx, priced } = buildCallTx(vm, block, req, gasLimit, opts.accessList);
   // A call VM may come from an eth_call (runCall leaves its journal): runTx expects a clean one.

@@ -27,7 +27,7 @@ export interface ForkOptions extends Omit<UpstreamOptions, 'url'> {
   readonly hardfork?: string;
   /** The chain cache directory (the fork keeps its fetched state under `fork/`); undefined: no disk cache. */
   readonly cacheDir?: string;
-  /** See ForkState: the longest path a deletion's sibling is searched for (default 4 nibbles). */
+  /** See ForkState: the longest path a deletion's sibling is searched for (default 5 nibbles). */
   readonly maxSearchNibbles?: number;
   /** The node store to fetch into (a data directory's: what it holds is not fetched again); default a new Map. */
   readonly nodes?: Map<string, Uint8Array>;

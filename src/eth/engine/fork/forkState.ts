@@ -8,9 +8,9 @@
  *
  * Deletions: when deleting a key leaves a branch with one child, the trie merges that child into the branch's place
  * and must read it. If no proof has brought it, a key whose hash starts with the child's path is searched for by
- * brute force (an address for the account trie, a slot for a storage trie; 16^n hashes expected for a path of n
- * nibbles: 4 nibbles ~0.1-2 s depending on load, 5 nibbles 16 times that) and its proof fetched. Past
- * `maxSearchNibbles` this is refused with a ForkStateError naming the node,
+ * brute force on a worker thread (keySearch.ts; an address for the account trie, a slot for a storage trie; 16^n
+ * hashes expected for a path of n nibbles at ~3-13 us a hash: 5 nibbles ~3-14 s depending on load, 6 nibbles 16
+ * times that) and its proof fetched. Past `maxSearchNibbles` this is refused with a ForkStateError naming the node,
  * never answered with a made-up root.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -19,6 +19,7 @@ import { DevgateError } from '../../../errors.js';
 import { plainHex } from '../../../hex.js';
 import { nativeKeccak256 } from '../exec/crypto.js';
 import type { ForkDiskCache } from './forkCache.js';
+import { type SearchResult, searchOnWorker } from './keySearch.js';
 import { type BranchOnPath, isHashRef, loadNode, toNibbles, walkPath } from './trieWalk.js';
 import type { Upstream } from './upstream.js';
 
@@ -41,11 +42,11 @@ export interface ForkStateOptions {
   readonly cache?: ForkDiskCache;
   /** Told of every node and code fetched (store key, bytes), as they arrive (a data directory writes them: forkDataDir.ts). */
   readonly keep?: (key: string, value: Uint8Array) => void;
-  /** The longest path (in nibbles) a sibling is searched for by brute force (default 4: ~65,000 hashes expected). */
+  /** The longest path (in nibbles) a sibling is searched for by brute force (default 5: ~1,050,000 hashes expected). */
   readonly maxSearchNibbles?: number;
 }
 
-export const DEFAULT_MAX_SEARCH_NIBBLES = 4;
+export const DEFAULT_MAX_SEARCH_NIBBLES = 5;
 
 interface ProofAnswer {
   accountProof: PrefixedHexString[];
@@ -187,13 +188,26 @@ export class ForkState {
 
   /**
    * A key of `length` bytes whose keccak256 starts with the nibbles `prefix` (deterministic: counts up from 1), or
-   * undefined after 16 x 16^n tries (a miss that unlikely: e^-16). Yields to other work every 2,048 hashes, so a
-   * search never holds the event loop for long.
+   * undefined after 16 x 16^n tries (a miss that unlikely: e^-16). Searched on a worker thread (keySearch.ts); where
+   * none can start, here, yielding to other work every 2,048 hashes.
    */
   private async searchKey(prefix: readonly number[], length: number): Promise<Uint8Array | undefined> {
-    const key = new Uint8Array(length);
     this.fetched.searches++;
     const tries = 16 * 16 ** prefix.length;
+    const onWorker = searchOnWorker({ prefix, length, tries });
+    if (onWorker !== undefined) {
+      let found: SearchResult | undefined;
+      try {
+        found = await onWorker;
+      } catch (err) {
+        if (err instanceof Error && /limit|cancelled/.test(err.message)) throw new ForkStateError(`this deletion's key search failed: ${err.message}`);
+      }
+      if (found !== undefined) {
+        this.fetched.searchHashes += found.hashes;
+        return found.key;
+      }
+    }
+    const key = new Uint8Array(length);
     for (let n = 1; n <= tries; n++) {
       if ((n & 2047) === 0) await new Promise<void>((r) => setImmediate(r));
       for (let i = 0, v = n; i < 6; i++, v = Math.floor(v / 256)) key[length - 1 - i] = v & 255;

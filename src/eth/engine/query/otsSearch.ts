@@ -5,7 +5,8 @@
  * rule). Only transactions that ran code are traced (a plain transfer's 21,000 gas ran none); the addresses a block's
  * traces touch are kept in a bounded cache by block hash (blocks never change). A search scans at most
  * MAX_SEARCH_BLOCKS blocks and traces at most MAX_SEARCH_TRACES transactions (past either: LimitExceeded naming
- * it), and yields to the event loop every YIELD_EVERY blocks so other requests go on.
+ * it), and yields to the event loop every YIELD_EVERY blocks so other requests go on. Only the chain's own blocks are
+ * searched (from its base: genesis, or a fork's fork block, whose transactions are the upstream's: forkOts.ts).
  */
 import { type Address, bytesToHex } from '@ethereumjs/util';
 import { LimitExceeded } from '../../../errors.js';
@@ -143,15 +144,16 @@ export async function searchBefore(chain: EthChain, address: Address, before: bi
   const budget = new Budget(limits);
   const head = chain.head().number;
   const start = before === 0n || before > head + 1n ? head : before - 1n;
+  const floor = chain.base().number;
   const txs: TxAt[] = [];
   let n = start;
-  for (; n >= 0n && txs.length < pageSize; n--) {
+  for (; n >= floor && txs.length < pageSize; n--) {
     await budget.block();
     const block = chain.blockByNumber(n);
     if (block === undefined) break;
     for (const i of (await matchesIn(chain, block, who, budget)).reverse()) txs.push({ block, index: i });
   }
-  const lastPage = n < 0n || !(await lookahead(() => anyBefore(chain, who, n, budget)));
+  const lastPage = n < floor || !(await lookahead(() => anyBefore(chain, who, n, floor, budget)));
   return { txs, firstPage: before === 0n, lastPage };
 }
 
@@ -164,7 +166,8 @@ export async function searchAfter(chain: EthChain, address: Address, after: bigi
   const budget = new Budget(limits);
   const head = chain.head().number;
   const txs: TxAt[] = [];
-  let n = after + 1n;
+  const floor = chain.base().number;
+  let n = after + 1n > floor ? after + 1n : floor;
   for (; n <= head && txs.length < pageSize; n++) {
     await budget.block();
     const block = chain.blockByNumber(n);
@@ -185,9 +188,9 @@ async function lookahead(more: () => Promise<boolean>): Promise<boolean> {
   }
 }
 
-/** Whether a block at or below `from` holds a match (ends a Before page's `lastPage`). */
-async function anyBefore(chain: EthChain, who: string, from: bigint, budget: Budget): Promise<boolean> {
-  for (let n = from; n >= 0n; n--) {
+/** Whether a block from `from` down to `floor` holds a match (ends a Before page's `lastPage`). */
+async function anyBefore(chain: EthChain, who: string, from: bigint, floor: bigint, budget: Budget): Promise<boolean> {
+  for (let n = from; n >= floor; n--) {
     await budget.block();
     const block = chain.blockByNumber(n);
     if (block !== undefined && (await matchesIn(chain, block, who, budget)).length > 0) return true;
@@ -224,8 +227,9 @@ export async function contractCreator(chain: EthChain, address: Address): Promis
   const head = chain.head();
   const hasCode = async (b: MinedBlock) => (await chain.getCode(address, b)).length > 0;
   if (!(await hasCode(head))) return undefined;
-  const n = await firstWhere(chain, 0n, head.number, hasCode);
-  if (n === 0n) return undefined;
+  const floor = chain.base().number;
+  const n = await firstWhere(chain, floor, head.number, hasCode);
+  if (n === floor) return undefined;
   const block = chain.blockByNumber(n)!;
   const who = address.toString().toLowerCase();
   const trees = await callTreesOf(chain, block);
@@ -250,7 +254,7 @@ export async function txBySenderAndNonce(chain: EthChain, sender: Address, nonce
   const head = chain.head();
   const past = async (b: MinedBlock) => ((await chain.getAccount(sender, b))?.nonce ?? 0n) > nonce;
   if (!(await past(head))) return undefined;
-  const n = await firstWhere(chain, 0n, head.number, past);
+  const n = await firstWhere(chain, chain.base().number, head.number, past);
   const block = chain.blockByNumber(n)!;
   const who = sender.toString().toLowerCase();
   for (let i = 0; i < block.txHashes.length; i++) {
