@@ -51,9 +51,11 @@ hasher().then((hash) => {
 function paths(): { gypBuild: string; keccakDir: string; nobleUrl: string } | undefined {
   try {
     const require = createRequire(import.meta.url);
+    const keccakJson = require.resolve('keccak/package.json');
     return {
-      gypBuild: require.resolve('node-gyp-build'),
-      keccakDir: dirname(require.resolve('keccak/package.json')),
+      // keccak's own loader, resolved from keccak (it is keccak's dependency, not ours).
+      gypBuild: createRequire(keccakJson).resolve('node-gyp-build'),
+      keccakDir: dirname(keccakJson),
       nobleUrl: pathToFileURL(require.resolve('@noble/hashes/sha3.js')).href,
     };
   } catch {
