@@ -183,6 +183,7 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer in chromium', () => {
     await field('hash', block.hash!);
     await field('txCount', String(block.transactions.length));
     await field('gasUsed', `${block.gasUsed} of ${block.gasLimit}`);
+    await field('baseFee', `${formatUnits(block.baseFeePerGas!, 9)} gwei`);
     await open(`/explorer/mainnet/block/${block.hash}`, 'block-by-hash');
     await field('number', String(block.number));
 
@@ -191,6 +192,8 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer in chromium', () => {
     await field('balance', `${formatUnits(await client.getBalance({ address: token! }))} ETH`);
     await field('code', /bytes$/);
     expect(await page.locator('main a[data-field="tx"]').count()).toBeGreaterThan(0);
+    // The storage slots its transactions wrote, with their values now: the recipient's balance of 1234 among them.
+    expect(await page.locator('main').textContent()).toContain(`0x${(1234).toString(16).padStart(64, '0')}`);
     const sender = await client.getTransactionCount({ address: from! });
     await open(`/explorer/mainnet/address/${from}`, 'address-account');
     await field('nonce', String(sender));
@@ -200,6 +203,15 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer in chromium', () => {
     await page.press('#search input', 'Enter');
     await page.waitForURL(`**/explorer/mainnet/tx/${hash}`);
     await field('hash', hash);
+    // ... a block number (on the network in view), an address.
+    await page.fill('#search input', '1');
+    await page.press('#search input', 'Enter');
+    await page.waitForURL('**/explorer/mainnet/block/1');
+    await field('number', '1');
+    await page.fill('#search input', token!);
+    await page.press('#search input', 'Enter');
+    await page.waitForURL(`**/explorer/mainnet/address/${token!.toLowerCase()}`);
+    await field('code', /bytes$/);
 
     // The rollup: a block page whose status moves to ACCEPTED_ON_L1 live, and a transaction page.
     const latest = gw.rollup(ROLLUP).blockNumber();
@@ -239,6 +251,25 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer in chromium', () => {
     await page.screenshot({ path: join(SHOTS, 'gateway.png'), fullPage: true });
     gw.policy.clearOutage(ROLLUP);
 
+    // The pending pool, live: a transaction sent while sepolia mines by hand shows in it without a reload.
+    const sepolia = tied.eth('sepolia');
+    sepolia.setAutomine(false);
+    await page.goto(`http://127.0.0.1:${tied.port}/explorer`);
+    await page.waitForFunction(() => document.getElementById('live')?.dataset.open === '2');
+    const sepoliaWallet = createWalletClient({ transport: http(tied.url('sepolia')) });
+    const [dev] = await sepoliaWallet.getAddresses();
+    // The seed leaves some in the pool already.
+    const inPool = Number(/^(\d+) pending/.exec(await field('pool', /pending/))![1]);
+    const pooled = await sepoliaWallet.sendTransaction({ account: dev!, to, value: 1n, chain: null });
+    await field('pool', `${inPool + 1} pending, 0 queued`);
+    expect(await page.locator(`main a[href="/explorer/sepolia/tx/${pooled}"]`).count()).toBe(1);
+    await page.screenshot({ path: join(SHOTS, 'pending-pool.png'), fullPage: true });
+    sepolia.setAutomine(true);
+    await sepolia.mine();
+    // Mined: out of the pool, into the latest transactions.
+    await expect.poll(() => page.locator('main [data-field="pool"]').first().textContent(), { timeout: 10_000 }).not.toBe(`${inPool + 1} pending, 0 queued`);
+    expect(await page.locator(`main a[href="/explorer/sepolia/tx/${pooled}"]`).count()).toBe(1);
+
     // A rollup whose seed names its methods `paradex_` (it serves no `starknet_` method): its overview, live, then
     // its transaction, address and block pages, all read under that prefix.
     const tiedRollup = tied.rollup('rollup-test');
@@ -272,7 +303,8 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer in chromium', () => {
   });
 });
 
-function formatUnits(wei: bigint): string {
-  const frac = (wei % 10n ** 18n).toString().padStart(18, '0').replace(/0+$/, '');
-  return `${wei / 10n ** 18n}${frac === '' ? '' : `.${frac}`}`;
+function formatUnits(wei: bigint, decimals = 18): string {
+  const base = 10n ** BigInt(decimals);
+  const frac = (wei % base).toString().padStart(decimals, '0').replace(/0+$/, '');
+  return `${wei / base}${frac === '' ? '' : `.${frac}`}`;
 }

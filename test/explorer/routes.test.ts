@@ -7,6 +7,7 @@
  */
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Gateway } from '../../src/index.js';
 import { post } from '../support/http.js';
@@ -117,6 +118,8 @@ describe('explorer routes', () => {
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(js.text.length).toBeGreaterThan(1000);
+    // The budget: no runtime over ~50 KB gzip (17 KB when written).
+    expect(gzipSync(js.text).length).toBeLessThan(50 * 1024);
     expect((await get(gw, '/explorer/assets/app.js')).text).toBe(js.text);
     expect((await get(gw, '/explorer/assets/app.js')).headers['cache-control']).toBe('no-cache');
     const css = await get(gw, cssPath);
