@@ -95,6 +95,10 @@ Options:
                     WebSocket) is freed; its key's next request gets a fresh
                     copy (default 600)
   --no-explorer     serve no explorer and gateway dashboard at /explorer
+  --artifacts PATH  a compiled artifact (solc, Hardhat, Foundry .json with an
+                    abi) or a folder of them (searched through, e.g. out/ or
+                    artifacts/) the explorer decodes inputs and logs with;
+                    repeatable; read at start, at most 64 MB in all
   --no-dev-methods  serve no dev methods (evm_, anvil_, hardhat_, miner_, devnet_,
                     eth_sendUnsignedTransaction, testing_buildBlockV1: -32601),
                     exactly as the hosted gateway; web pages never reach them
@@ -240,6 +244,7 @@ const PARSE_OPTIONS = {
   'no-mining': { type: 'boolean' },
   'no-dev-methods': { type: 'boolean' },
   'no-explorer': { type: 'boolean' },
+  artifacts: { type: 'string', multiple: true },
   'isolate-keys': { type: 'boolean' },
   'isolate-max': { type: 'string' },
   'isolate-idle': { type: 'string' },
@@ -434,6 +439,7 @@ async function main(argv: string[]): Promise<number> {
     dataDir: args['data-dir'],
     devMethods: !args['no-dev-methods'],
     explorer: !args['no-explorer'],
+    ...(args.artifacts === undefined ? {} : { artifacts: args.artifacts }),
     allowUnprotectedTxs: args['allow-unprotected-txs'] === true,
     txFeeCap,
     rawHttp: !args['no-raw-http'],

@@ -37,6 +37,8 @@ import { readStateFile } from './persist/atomicFile.js';
 import { prepareDumpDir } from './rollup/dumpFiles.js';
 import { DEV_NETWORK, devSeed } from './seed/dev.js';
 import { checkPortFree } from './portCheck.js';
+import { readArtifacts } from './explorer/artifacts.js';
+import type { KnownAbi } from './explorer/abis.js';
 import { explorerHook } from './explorer/index.js';
 import type { ExplorerSettings } from './explorer/settings.js';
 import { NodeLog } from './log/nodeLog.js';
@@ -127,17 +129,20 @@ function bareNetwork(opts: { bare?: string | false; chains?: unknown[]; dev?: ob
  * The explorer's ABIs (every artifact a seed can read, as its build does: seedArtifacts, so the shipped contracts' even
  * with no seed) and the rollups' L1 networks.
  */
-function explorerSettings(seeds: readonly LoadedSeed[]): ExplorerSettings {
+function explorerSettings(seeds: readonly LoadedSeed[], given: readonly KnownAbi[]): ExplorerSettings {
   const l1: Record<string, string> = {};
+  const prefix: Record<string, string> = {};
   for (const { seed } of seeds) {
     const network = KINDS[seed.kind].l1Of?.(seed);
     if (network !== undefined) l1[seed.name] = network;
+    const methods = KINDS[seed.kind].methodPrefix?.(seed);
+    if (methods !== undefined) prefix[seed.name] = methods;
   }
   const artifacts = () => {
     const each = seeds.map(seedArtifacts);
     return { dirs: [SHIPPED_CONTRACTS, ...each.flatMap((a) => a.dirs)], files: each.flatMap((a) => a.files) };
   };
-  return { artifacts, l1 };
+  return { artifacts, given, l1, prefix };
 }
 
 /** The node log of every network whose kind logs (eth; labelled, but for the bare address's, when there are several). */
@@ -180,6 +185,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   let limits;
   let adminToken: string;
   let bare: string | undefined;
+  let given: KnownAbi[] = [];
   try {
     // A port in use is reported before any chain is built.
     if (opts.port !== 0) await checkPortFree(opts.port, opts.host);
@@ -206,6 +212,8 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
       throw new TypeError(`invalid devgate options:\nlimits: ${(err as Error).message}`);
     }
     checkRollupL1Networks(seeds.map((s) => s.seed));
+    // The explorer's artifacts a user hands it: read once, before any chain is built (a bad file is named now).
+    if (opts.explorer) given = readArtifacts(opts.artifacts);
     // Checked before any chain is built (a fork's would reach its upstream first).
     const refusal = opts.isolate === false ? undefined : isolateRefusal(seeds.map((s) => s.seed));
     if (refusal !== undefined) throw new TypeError(refusal);
@@ -271,7 +279,7 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
     // With isolate, each key's copies start from the networks as they are now (seeded, state file loaded).
     served = opts.isolate === false ? networks : await isolateNetworks(networks, seeds, env, isolateSettings(opts.isolate), DEFAULT_KEY);
     const admin = { token: adminToken, host: opts.host };
-    const explorer = opts.explorer ? explorerHook(explorerSettings(seeds)) : undefined;
+    const explorer = opts.explorer ? explorerHook(explorerSettings(seeds, given)) : undefined;
     server = new GatewayServer(served, { limits, keys, clock: opts.clock, rawHttp: opts.rawHttp, idleGc: opts.idleGc, admin, bare, explorer });
     address = await server.listen(opts.port, opts.host);
   } catch (err) {

@@ -54,6 +54,8 @@ export interface NetworkKindDef<E = unknown, D = unknown, S extends Seed = Seed,
   readonly l1Head?: (engine: E) => bigint;
   /** The network a seed of this kind reads its L1 head from, if any. */
   readonly l1Of?: (seed: S) => string | undefined;
+  /** The prefix a seed of this kind serves its Starknet-named methods under (`<prefix>_blockNumber`), where it renames them. */
+  readonly methodPrefix?: (seed: S) => string;
   /**
    * Per-key isolation (docs/isolate.md), where the kind has it: why a seed's network cannot be isolated (undefined: it
    * can), and the network served isolated from its state now. Kinds without it stay shared by every key.

@@ -115,6 +115,12 @@ export interface StartOptions {
   bare?: string | false;
   /** The explorer and gateway dashboard in the browser at `/explorer` (docs/explorer.md); default true, false turns it off (`--no-explorer`). */
   explorer?: boolean;
+  /**
+   * Compiled artifacts (`<Name>.json` with an `abi`: solc, Hardhat, Foundry), files or folders of them (searched
+   * through), whose ABIs the explorer decodes inputs, logs and call frames with, beside the shipped contracts' and the
+   * seeds' (`--artifacts PATH`, docs/explorer.md). Read once at start, at most 64 MB; a bad file stops the start, named.
+   */
+  artifacts?: string[];
   /** The built-in dev network's settings (anvil's flags: accounts, balance, mnemonic, chainId, ...); giving any adds it. */
   dev?: DevNetworkOptions & {
     /** Every address may send eth_sendTransaction unsigned on the dev network (anvil `--auto-impersonate`). */
@@ -195,6 +201,7 @@ export const StartOptionsSchema = z
     maxTraceBytes: z.number().int().positive().optional(),
     bare: z.union([z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'a network name, or "none"'), z.literal(false)]).optional(),
     explorer: z.boolean().default(true),
+    artifacts: z.array(z.string().min(1)).default([]),
     dev: z
       .object({
         accounts: z.number().int().min(0).max(1000).optional(),

@@ -17,16 +17,22 @@ export interface KnownAbi {
 const MAX_FILES = 500;
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
-/** The ABIs of every `.json` in `dirs` (sorted, at most MAX_FILES a folder) and of `files`; an ABI seen before is skipped. */
-export function knownAbis(sources: { readonly dirs: readonly string[]; readonly files: readonly string[] }): KnownAbi[] {
+/**
+ * The ABIs of every `.json` in `dirs` (sorted, at most MAX_FILES a folder), of `files`, then `given` (the artifacts a
+ * user handed devgate, read at start: artifacts.ts); an ABI seen before is skipped.
+ */
+export function knownAbis(sources: { readonly dirs: readonly string[]; readonly files: readonly string[] }, given: readonly KnownAbi[] = []): KnownAbi[] {
   const seen = new Set<string>();
   const out: KnownAbi[] = [];
+  const keep = (name: string, abi: readonly unknown[]): void => {
+    const text = JSON.stringify(abi);
+    if (seen.has(text)) return;
+    seen.add(text);
+    out.push({ name, abi });
+  };
   const add = (path: string): void => {
     const abi = readAbi(path);
-    const text = abi === undefined ? undefined : JSON.stringify(abi);
-    if (text === undefined || seen.has(text)) return;
-    seen.add(text);
-    out.push({ name: basename(path, '.json'), abi: abi! });
+    if (abi !== undefined) keep(basename(path, '.json'), abi);
   };
   for (const dir of new Set(sources.dirs)) {
     if (!existsSync(dir)) continue;
@@ -42,6 +48,7 @@ export function knownAbis(sources: { readonly dirs: readonly string[]; readonly 
     for (const file of files) add(join(dir, file));
   }
   for (const file of new Set(sources.files)) add(file);
+  for (const { name, abi } of given) keep(name, abi);
   return out;
 }
 

@@ -34,7 +34,11 @@ interface Stream {
 export class LiveStreams {
   private readonly streams = new Map<string, Stream>();
 
-  constructor(private readonly ctx: GatewayContext) {}
+  constructor(
+    private readonly ctx: GatewayContext,
+    /** Each rollup network's method prefix (ExplorerSettings.prefix). */
+    private readonly prefix: Readonly<Record<string, string>>,
+  ) {}
 
   /** Opens a stream for this request's caller. */
   open(req: IncomingMessage, res: ServerResponse, caller: Caller): void {
@@ -68,7 +72,7 @@ export class LiveStreams {
     const calls = parsed.ok && Array.isArray(parsed.value) ? parsed.value.length : 1;
     if (stream.calls + calls > MAX_CALLS) return failed(`a live stream takes at most ${MAX_CALLS} subscription calls; reload the page`);
     stream.calls += calls;
-    return answerRead(this.ctx, network, text, caller, this.connection(stream, network));
+    return answerRead(this.ctx, network, this.prefix[network.name], text, caller, this.connection(stream, network));
   }
 
   private connection(stream: Stream, network: Network): NetworkConnection | undefined {

@@ -19,6 +19,7 @@ import type { Caller } from '../gateway/policy/index.js';
 import { effectiveLimits } from '../gateway/policy/plans.js';
 import { refusalBody } from '../gateway/replies.js';
 import { BARE_KEY } from '../gateway/route.js';
+import { specName } from './web/overview.js';
 
 /** The name the explorer's own reads are counted under: not a valid key, so no key of a keys file can be it. */
 export const EXPLORER_CALLER = '(explorer)';
@@ -90,18 +91,25 @@ function refusedMethod(text: string, allowed: (method: string) => boolean): stri
   return undefined;
 }
 
-/** One message of the page, answered as the gateway answers it (HTTP status and JSON text); `conn`: a live stream's. */
+/**
+ * One message of the page, answered as the gateway answers it (HTTP status and JSON text); `conn`: a live stream's.
+ * `prefix`: a rollup network's method prefix, under which READS and SUBSCRIPTIONS (named by their spec names) are served.
+ */
 export async function answerRead(
   ctx: GatewayContext,
   network: Network,
+  prefix: string | undefined,
   text: string,
   caller: Caller,
   conn?: NetworkConnection,
 ): Promise<{ status: number; text: string }> {
-  const allowed = (m: string) => READS.has(m) || (conn !== undefined && SUBSCRIPTIONS.has(m));
+  const allowed = (served: string) => {
+    const m = specName(served, prefix);
+    return READS.has(m) || (conn !== undefined && SUBSCRIPTIONS.has(m));
+  };
   const refused = refusedMethod(text, allowed);
   if (refused !== undefined) {
-    const message = `the explorer reads only; it does not serve ${JSON.stringify(refused)}${SUBSCRIPTIONS.has(refused) ? ' outside its live stream' : ''}`;
+    const message = `the explorer reads only; it does not serve ${JSON.stringify(refused)}${SUBSCRIPTIONS.has(specName(refused, prefix)) ? ' outside its live stream' : ''}`;
     return { status: 200, text: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32601, message } }) };
   }
   const target = conn === undefined ? network : { name: network.name, methods: network.methods, execute: conn.execute.bind(conn) };

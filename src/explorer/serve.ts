@@ -42,8 +42,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 export function explorerServer(ctx: GatewayContext, settings: ExplorerSettings): (req: IncomingMessage, res: ServerResponse) => void {
   let meta: string | undefined;
   let assets: Promise<Assets> | undefined;
-  const live = new LiveStreams(ctx);
-  const metaText = (): string => (meta ??= JSON.stringify(explorerMeta(ctx, settings, knownAbis(settings.artifacts()))));
+  const live = new LiveStreams(ctx, settings.prefix);
+  const metaText = (): string => (meta ??= JSON.stringify(explorerMeta(ctx, settings, knownAbis(settings.artifacts(), settings.given))));
   const loadAssets = (): Promise<Assets> => {
     assets ??= appBundle().then((js) => {
       const css = appCss();
@@ -120,7 +120,7 @@ export function explorerServer(ctx: GatewayContext, settings: ExplorerSettings):
   /** The page, with the first view's data in it when the path is an overview (first.ts). */
   async function page(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const reader = readerOf(ctx, req);
-    const [a, first] = await Promise.all([loadAssets(), 'caller' in reader && req.method === 'GET' ? firstData(ctx, reader.caller, path) : {}]);
+    const [a, first] = await Promise.all([loadAssets(), 'caller' in reader && req.method === 'GET' ? firstData(ctx, settings, reader.caller, path) : {}]);
     send(req, res, 200, 'text/html; charset=utf-8', pageHtml(metaText(), JSON.stringify(first), a.jsPath, a.cssPath), 'no-store');
   }
 
@@ -140,7 +140,10 @@ export function explorerServer(ctx: GatewayContext, settings: ExplorerSettings):
     const text = await readBody(req, ctx.limits().maxBodyBytes);
     if (text === undefined) return send(req, res, 413, JSON_TYPE, JSON.stringify({ error: `body over ${ctx.limits().maxBodyBytes} bytes` }));
     const stream = new URLSearchParams(query).get('stream');
-    const answer = stream === null ? await answerRead(ctx, network, text, reader.caller) : await live.call(stream, network, text, reader.caller);
+    const answer =
+      stream === null
+        ? await answerRead(ctx, network, settings.prefix[network.name], text, reader.caller)
+        : await live.call(stream, network, text, reader.caller);
     send(req, res, answer.status, JSON_TYPE, answer.text);
   }
 }
@@ -196,7 +199,7 @@ function send(
 
 /** What the page learns of the gateway: its networks, the bare address's, the ABIs known. */
 export interface ExplorerMeta {
-  readonly networks: readonly { name: string; kind: string; chainId: string; l1?: string }[];
+  readonly networks: readonly { name: string; kind: string; chainId: string; l1?: string; prefix?: string }[];
   readonly bare: string | null;
   readonly abis: readonly KnownAbi[];
 }
@@ -204,7 +207,8 @@ export interface ExplorerMeta {
 function explorerMeta(ctx: GatewayContext, settings: ExplorerSettings, abis: readonly KnownAbi[]): ExplorerMeta {
   const networks = [...ctx.networks.values()].map((n) => {
     const l1 = settings.l1[n.name];
-    return { name: n.name, kind: n.kind, chainId: n.chainId, ...(l1 === undefined ? {} : { l1 }) };
+    const prefix = settings.prefix[n.name];
+    return { name: n.name, kind: n.kind, chainId: n.chainId, ...(l1 === undefined ? {} : { l1 }), ...(prefix === undefined ? {} : { prefix }) };
   });
   return { networks, bare: ctx.bare ?? null, abis };
 }

@@ -21,5 +21,6 @@ export const rollupKind: NetworkKindDef<RollupChain, RollupDump, RollupSeed> = {
   // The rollup engine (and @scure/starknet) loads only when a rollup network is served.
   create: async (loaded, env) => (await import('./network.js')).cachedRollupNetwork(loaded.seed, env),
   handle: (name, chain) => rollupNetwork(name, chain),
+  methodPrefix: (seed) => seed.prefix,
   l1Of: (seed) => (seed.l1Acceptance.kind === 'blocks' ? seed.l1Acceptance.network : undefined),
 };

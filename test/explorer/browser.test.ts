@@ -4,7 +4,9 @@
  * and for transactions sent during the test with viem; the live view shows a new block, and a rollup block's move to
  * ACCEPTED_ON_L1, without a reload. A screenshot of each page goes to test/explorer/screenshots/ (ignored by git).
  * The gateway has a keys file that does not list `devgate` (issue 31: the page could not read then). A second small
- * gateway ties a rollup to its eth network's blocks, for the rollup block's link to the eth block that accepted it.
+ * gateway ties a rollup to its eth network's blocks, for the rollup block's link to the eth block that accepted it;
+ * that rollup's seed gives it its own method prefix (`paradex_`, not `starknet_`), and each of its pages and its live
+ * view read it under that prefix.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -14,7 +16,7 @@ import { createPublicClient, createWalletClient, http, type Abi } from 'viem';
 import { mainnet } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Gateway } from '../../src/index.js';
-import { testSeed } from '../rollup/fixture.js';
+import { ALICE, testSeed } from '../rollup/fixture.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const HAS_CHROMIUM = existsSync(CHROMIUM);
@@ -23,6 +25,8 @@ if (!HAS_CHROMIUM) console.warn(`\n*** SKIPPED: the explorer's browser test need
 const SHOTS = join(import.meta.dirname, 'screenshots');
 const abi = (name: string) => JSON.parse(readFileSync(join(import.meta.dirname, '../../chains/contracts', `${name}.json`), 'utf8')).abi as Abi;
 const ROLLUP = 'starknet-mainnet';
+/** An artifact handed to devgate (`artifacts`), in no seed: a contract whose deposit(amount) logs Deposited(amount). */
+const VAULT = join(import.meta.dirname, 'fixtures/out/Vault.sol/Vault.json');
 
 // The page's globals, in the functions playwright runs in the browser.
 declare const document: any, history: any, dispatchEvent: any, PopStateEvent: any;
@@ -57,8 +61,13 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer in chromium', () => {
     mkdirSync(SHOTS, { recursive: true });
     profile = mkdtempSync(join(tmpdir(), 'devgate-chromium-'));
     [gw, tied, browser] = await Promise.all([
-      start({ port: 0, chains: ['chains/mainnet.json', 'chains/starknet-mainnet.json'], keys: { open: false, keys: [{ key: 'test', plan: 'unlimited' }] } }),
-      start({ port: 0, chains: ['chains/sepolia.json', testSeed({ l1Acceptance: { kind: 'blocks', network: 'sepolia', blocks: 2 } })] }),
+      start({
+        port: 0,
+        chains: ['chains/mainnet.json', 'chains/starknet-mainnet.json'],
+        keys: { open: false, keys: [{ key: 'test', plan: 'unlimited' }] },
+        artifacts: [VAULT],
+      }),
+      start({ port: 0, chains: ['chains/sepolia.json', testSeed({ prefix: 'paradex', l1Acceptance: { kind: 'blocks', network: 'sepolia', blocks: 2 } })] }),
       // A fresh profile (--user-data-dir), which playwright takes as the persistent context's folder.
       chromium.launchPersistentContext(profile, {
         executablePath: CHROMIUM,
@@ -158,12 +167,23 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer in chromium', () => {
     await field('method', 'Reverter.revertWithReason');
     await field('revert', /Reverter: always reverts/);
 
+    // A contract of an artifact handed to devgate, deployed and called now: its input and log decoded with that ABI.
+    const vault = JSON.parse(readFileSync(VAULT, 'utf8')) as { abi: Abi; bytecode: { object: `0x${string}` } };
+    const created = await wallet.deployContract({ abi: vault.abi, bytecode: vault.bytecode.object });
+    const vaultAt = (await client.getTransactionReceipt({ hash: created })).contractAddress!;
+    const deposit = await wallet.writeContract({ address: vaultAt, abi: vault.abi, functionName: 'deposit', args: [777n] });
+    await open(`/explorer/mainnet/tx/${deposit}`, 'tx-given-artifact');
+    await field('method', 'Vault.deposit');
+    expect(await page.locator('main table.args').textContent()).toContain('777');
+    expect(await page.locator('main').textContent()).toMatch(/Vault\.Deposited.*amount=777/);
+
     // The block page.
     const block = await client.getBlock({ blockNumber: receipt.blockNumber });
     await open(`/explorer/mainnet/block/${block.number}`, 'block');
     await field('hash', block.hash!);
     await field('txCount', String(block.transactions.length));
     await field('gasUsed', `${block.gasUsed} of ${block.gasLimit}`);
+    await field('baseFee', `${formatUnits(block.baseFeePerGas!, 9)} gwei`);
     await open(`/explorer/mainnet/block/${block.hash}`, 'block-by-hash');
     await field('number', String(block.number));
 
@@ -172,6 +192,8 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer in chromium', () => {
     await field('balance', `${formatUnits(await client.getBalance({ address: token! }))} ETH`);
     await field('code', /bytes$/);
     expect(await page.locator('main a[data-field="tx"]').count()).toBeGreaterThan(0);
+    // The storage slots its transactions wrote, with their values now: the recipient's balance of 1234 among them.
+    expect(await page.locator('main').textContent()).toContain(`0x${(1234).toString(16).padStart(64, '0')}`);
     const sender = await client.getTransactionCount({ address: from! });
     await open(`/explorer/mainnet/address/${from}`, 'address-account');
     await field('nonce', String(sender));
@@ -181,6 +203,15 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer in chromium', () => {
     await page.press('#search input', 'Enter');
     await page.waitForURL(`**/explorer/mainnet/tx/${hash}`);
     await field('hash', hash);
+    // ... a block number (on the network in view), an address.
+    await page.fill('#search input', '1');
+    await page.press('#search input', 'Enter');
+    await page.waitForURL('**/explorer/mainnet/block/1');
+    await field('number', '1');
+    await page.fill('#search input', token!);
+    await page.press('#search input', 'Enter');
+    await page.waitForURL(`**/explorer/mainnet/address/${token!.toLowerCase()}`);
+    await field('code', /bytes$/);
 
     // The rollup: a block page whose status moves to ACCEPTED_ON_L1 live, and a transaction page.
     const latest = gw.rollup(ROLLUP).blockNumber();
@@ -220,10 +251,47 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer in chromium', () => {
     await page.screenshot({ path: join(SHOTS, 'gateway.png'), fullPage: true });
     gw.policy.clearOutage(ROLLUP);
 
-    // A rollup tied to its eth network's blocks: its block links the eth block that accepted it on L1.
+    // The pending pool, live: a transaction sent while sepolia mines by hand shows in it without a reload.
+    const sepolia = tied.eth('sepolia');
+    sepolia.setAutomine(false);
+    await page.goto(`http://127.0.0.1:${tied.port}/explorer`);
+    await page.waitForFunction(() => document.getElementById('live')?.dataset.open === '2');
+    const sepoliaWallet = createWalletClient({ transport: http(tied.url('sepolia')) });
+    const [dev] = await sepoliaWallet.getAddresses();
+    // The seed leaves some in the pool already.
+    const inPool = Number(/^(\d+) pending/.exec(await field('pool', /pending/))![1]);
+    const pooled = await sepoliaWallet.sendTransaction({ account: dev!, to, value: 1n, chain: null });
+    await field('pool', `${inPool + 1} pending, 0 queued`);
+    expect(await page.locator(`main a[href="/explorer/sepolia/tx/${pooled}"]`).count()).toBe(1);
+    await page.screenshot({ path: join(SHOTS, 'pending-pool.png'), fullPage: true });
+    sepolia.setAutomine(true);
+    await sepolia.mine();
+    // Mined: out of the pool, into the latest transactions.
+    await expect.poll(() => page.locator('main [data-field="pool"]').first().textContent(), { timeout: 10_000 }).not.toBe(`${inPool + 1} pending, 0 queued`);
+    expect(await page.locator(`main a[href="/explorer/sepolia/tx/${pooled}"]`).count()).toBe(1);
+
+    // A rollup whose seed names its methods `paradex_` (it serves no `starknet_` method): its overview, live, then
+    // its transaction, address and block pages, all read under that prefix.
     const tiedRollup = tied.rollup('rollup-test');
+    const minted = tiedRollup.mint(BigInt(ALICE.address), 5n * 10n ** 18n, 'WEI');
+    await page.goto(`http://127.0.0.1:${tied.port}/explorer/rollup-test`);
+    await field('head', String(tiedRollup.blockNumber()));
+    expect(await page.locator('main [data-network="rollup-test"] tbody tr').count()).toBeGreaterThan(1);
+    await page.waitForFunction(() => document.getElementById('live')?.dataset.open === '2');
+    await page.screenshot({ path: join(SHOTS, 'prefix-rollup.png'), fullPage: true });
     const { number } = tiedRollup.createBlock();
-    await page.goto(`http://127.0.0.1:${tied.port}/explorer/rollup-test/block/${number}`);
+    await field('head', String(number));
+    await open(`/explorer/rollup-test/tx/0x${minted.txHash.toString(16)}`, 'prefix-rollup-tx');
+    await field('execution', 'SUCCEEDED');
+    await field('finality', 'ACCEPTED_ON_L2');
+    expect(BigInt(await field('hash', /^0x/))).toBe(minted.txHash);
+    await open(`/explorer/rollup-test/address/${ALICE.address}`, 'prefix-rollup-address');
+    await field('nonce', '0');
+    await field('classHash', /^0x[0-9a-f]+$/);
+
+    // That rollup is tied to its eth network's blocks: its block links the eth block that accepted it on L1.
+    await open(`/explorer/rollup-test/block/${number}`, 'prefix-rollup-block');
+    await field('blockStatus', 'ACCEPTED_ON_L2');
     await field('l1Block', 'not yet');
     const anchor = tied.eth('sepolia').blockNumber();
     await tied.eth('sepolia').mine({ blocks: 2 });
@@ -235,7 +303,8 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer in chromium', () => {
   });
 });
 
-function formatUnits(wei: bigint): string {
-  const frac = (wei % 10n ** 18n).toString().padStart(18, '0').replace(/0+$/, '');
-  return `${wei / 10n ** 18n}${frac === '' ? '' : `.${frac}`}`;
+function formatUnits(wei: bigint, decimals = 18): string {
+  const base = 10n ** BigInt(decimals);
+  const frac = (wei % base).toString().padStart(decimals, '0').replace(/0+$/, '');
+  return `${wei / base}${frac === '' ? '' : `.${frac}`}`;
 }

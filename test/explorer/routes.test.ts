@@ -7,11 +7,13 @@
  */
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Gateway } from '../../src/index.js';
 import { post } from '../support/http.js';
 import { ask, basic, openWs, rpc } from '../gateway/helpers.js';
 import { testSeed } from '../rollup/fixture.js';
+import { readArtifacts } from '../../src/explorer/artifacts.js';
 import { readerOf } from '../../src/explorer/reads.js';
 import type { GatewayContext } from '../../src/gateway/context.js';
 import { Policy } from '../../src/gateway/policy/index.js';
@@ -23,22 +25,28 @@ let off: Gateway;
 /** A keys file that lists one key, not `devgate`; a rollup tied to sepolia's blocks (accepted 2 blocks later). */
 let closed: Gateway;
 const ROLLUP = 'rollup-test';
-/** A seed that deploys a user's Hardhat and Foundry artifacts named by path (docs/dropin.md), none in a contracts/ folder. */
+/**
+ * A seed that deploys a user's Hardhat and Foundry artifacts named by path (docs/dropin.md), none in a contracts/ folder;
+ * beside it a rollup whose seed names its methods `paradex_` (not `starknet_`).
+ */
 let dropin: Gateway;
 const DROPIN_SEED = fileURLToPath(new URL('../fixtures/dropin/seed.json', import.meta.url));
+/** Artifacts handed to devgate (`artifacts`): a Foundry-like `out/` with a build-info folder, a .dbg.json and a cache file beside. */
+const OUT = fileURLToPath(new URL('./fixtures/out', import.meta.url));
+const BAD = fileURLToPath(new URL('./fixtures/bad', import.meta.url));
 
 const KEYS = { open: true, defaultPlan: 'unlimited', keys: [{ key: 'locked', plan: 'team', secret: 'sesame-secret-value' }] };
 
 beforeAll(async () => {
   [gw, off, closed, dropin] = await Promise.all([
-    start({ port: 0, chains: ['chains/sepolia.json'], keys: KEYS, adminToken: 'explorer-test-token' }),
+    start({ port: 0, chains: ['chains/sepolia.json'], keys: KEYS, adminToken: 'explorer-test-token', artifacts: [OUT] }),
     start({ port: 0, chains: ['chains/sepolia.json'], explorer: false }),
     start({
       port: 0,
       chains: ['chains/sepolia.json', testSeed({ l1Acceptance: { kind: 'blocks', network: 'sepolia', blocks: 2 } })],
       keys: { open: false, keys: [{ key: 'runner', plan: 'free' }] },
     }),
-    start({ port: 0, chains: [DROPIN_SEED] }),
+    start({ port: 0, chains: [DROPIN_SEED, testSeed({ prefix: 'paradex' })] }),
   ]);
 });
 afterAll(() => Promise.all([gw?.stop(), off?.stop(), closed?.stop(), dropin?.stop()]));
@@ -110,6 +118,8 @@ describe('explorer routes', () => {
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(js.text.length).toBeGreaterThan(1000);
+    // The issue's budget: no runtime over ~50 KB gzip (17 KB when written).
+    expect(gzipSync(js.text).length).toBeLessThan(50 * 1024);
     expect((await get(gw, '/explorer/assets/app.js')).text).toBe(js.text);
     expect((await get(gw, '/explorer/assets/app.js')).headers['cache-control']).toBe('no-cache');
     const css = await get(gw, cssPath);
@@ -131,6 +141,41 @@ describe('explorer routes', () => {
     expect(names).toEqual(expect.arrayContaining(['Token', 'ConsoleLogger']));
     const logger = meta.abis.find((a: { name: string }) => a.name === 'ConsoleLogger');
     expect(logger.abi.map((i: { type: string; name: string }) => `${i.type} ${i.name}`).sort()).toEqual(['function fail', 'function set', 'function value']);
+  });
+
+  it('decodes with the artifacts handed to it (artifacts: a folder searched through), read at start', async () => {
+    const meta = JSON.parse((await get(gw, '/explorer/api/meta')).text);
+    const vault = meta.abis.find((a: { name: string }) => a.name === 'Vault');
+    expect(vault.abi.map((i: { type: string; name: string }) => `${i.type} ${i.name}`)).toEqual(['function deposit', 'event Deposited']);
+    // build-info (not even JSON here), Vault.dbg.json and a JSON file without an abi are a build's other output: skipped.
+    expect(meta.abis.map((a: { name: string }) => a.name)).not.toContain('cache');
+  });
+
+  it('names a bad artifact handed to it in a startup error', async () => {
+    const bad = (artifacts: string[]) => start({ port: 0, chains: ['chains/sepolia.json'], artifacts });
+    await expect(bad([BAD])).rejects.toThrow(/cannot read the artifacts given \(--artifacts.*fixtures\/bad\/Broken\.json is not JSON/);
+    await expect(bad([`${OUT}/cache.json`])).rejects.toThrow(/out\/cache\.json is not a compiled artifact: it has no "abi" array/);
+    await expect(bad([`${OUT}/nothing`])).rejects.toThrow(/out\/nothing: no such file or folder/);
+    await expect(start({ port: 0, artifacts: 'x' as never })).rejects.toThrow(/invalid devgate options:\nartifacts/);
+    // A budget of bytes read and of folder entries looked at.
+    expect(() => readArtifacts([OUT], { bytes: 100, entries: 100 })).toThrow(/more than 100 bytes \(at .*Vault\.json\)/);
+    expect(() => readArtifacts([OUT], { bytes: 1e6, entries: 3 })).toThrow(/hold more than 3 entries/);
+    expect(readArtifacts([`${OUT}/Vault.sol/Vault.json`]).map((a) => a.name)).toEqual(['Vault']);
+  });
+
+  it("reads a rollup under its seed's method prefix: the meta says it, the first view and the page's reads use it", async () => {
+    const meta = JSON.parse((await get(dropin, '/explorer/api/meta')).text);
+    expect(meta.networks).toContainEqual({ name: ROLLUP, kind: 'rollup', chainId: 'SN_MAIN', prefix: 'paradex' });
+    const first = JSON.parse(/id="first">(.*?)<\/script>/s.exec((await get(dropin, `/explorer/${ROLLUP}`)).text)![1]!);
+    expect(first[ROLLUP].calls.at(-1)).toEqual(['starknet_blockNumber', []]);
+    expect(first[ROLLUP].answers.map((a: { error?: unknown }) => a.error)).toEqual(first[ROLLUP].answers.map(() => undefined));
+    expect(first[ROLLUP].answers.at(-1).result).toBe(Number(dropin.rollup(ROLLUP).blockNumber()));
+    const url = `http://127.0.0.1:${dropin.port}/explorer/api/rpc/${ROLLUP}`;
+    expect((await post(url, rpc('paradex_blockNumber'))).json.result).toBe(Number(dropin.rollup(ROLLUP).blockNumber()));
+    expect((await post(url, rpc('paradex_addInvokeTransaction', [{}]))).json.error.message).toMatch(
+      /reads only; it does not serve "paradex_addInvokeTransaction"/,
+    );
+    expect((await post(url, rpc('paradex_subscribeNewHeads', []))).json.error.message).toMatch(/outside its live stream/);
   });
 
   it('answers no other site: no CORS headers, same-origin resource policy, a strict CSP', async () => {

@@ -11,7 +11,7 @@ import { dashboardOpen, gatewayView } from './gateway.js';
 import { search } from './search.js';
 import { rollupAddress, rollupBlock, rollupOverview, rollupTx, watching } from './rollup.js';
 import type { Calls, FirstData } from './overview.js';
-import { dropPreloaded, knownHeads, Live, type Meta, type NetworkMeta, preload } from './rpc.js';
+import { dropPreloaded, knownHeads, learnPrefixes, Live, type Meta, type NetworkMeta, preload } from './rpc.js';
 
 let meta: Meta;
 let live: Live | undefined;
@@ -22,6 +22,7 @@ async function boot(): Promise<void> {
   meta = (inline ? JSON.parse(inline) : await (await fetch('/explorer/api/meta')).json()) as Meta;
   preload(JSON.parse(document.getElementById('first')?.textContent || '{}') as FirstData);
   learnAbis(meta);
+  learnPrefixes(meta.networks);
   const nav = document.getElementById('nets')!;
   nav.replaceChildren(...meta.networks.map((n) => link(`/explorer/${n.name}`, n.name)), link('/explorer/gateway', 'gateway'));
   document.addEventListener('click', (e) => {

@@ -5,6 +5,17 @@
  */
 export type Calls = [string, unknown][];
 
+/**
+ * A Starknet method as a rollup network serves it: under its seed's own `prefix` (`starknet` unless the seed says,
+ * e.g. `paradex`). The page and the server name the rollup's methods by their spec names (`starknet_getNonce`) and
+ * send them under the network's prefix here, the one place; `prefix` undefined (an eth network): unchanged.
+ */
+export const served = (method: string, prefix: string | undefined): string => (prefix === undefined ? method : method.replace(/^starknet_/, `${prefix}_`));
+
+/** The spec name (`starknet_X`) of a method a rollup network with `prefix` serves (`<prefix>_X`); others unchanged. */
+export const specName = (method: string, prefix: string | undefined): string =>
+  prefix !== undefined && method.startsWith(`${prefix}_`) ? `starknet_${method.slice(prefix.length + 1)}` : method;
+
 /** The method that answers a network's head number. */
 export const headMethod = (kind: string): string => (kind === 'eth' ? 'eth_blockNumber' : 'starknet_blockNumber');
 

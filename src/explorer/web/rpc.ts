@@ -3,13 +3,15 @@
  * live stream (`GET /explorer/api/live`, server-sent events), which the server runs through the gateway's policy
  * (src/explorer/reads.ts says as whom). The first view's answers come in the page itself (preload()).
  */
-import type { Calls, FirstData } from './overview.js';
+import { type Calls, type FirstData, served } from './overview.js';
 
 export interface NetworkMeta {
   readonly name: string;
   readonly kind: 'eth' | 'rollup';
   readonly chainId: string;
   readonly l1?: string;
+  /** A rollup network's method prefix (its seed's `prefix`: `starknet` unless it says); batch() sends its methods so. */
+  readonly prefix?: string;
 }
 
 export interface Meta {
@@ -28,6 +30,13 @@ export class RpcError extends Error {
 }
 
 let nextId = 1;
+
+/** Each rollup network's method prefix, from the meta (learnPrefixes). */
+const prefixes = new Map<string, string>();
+
+export function learnPrefixes(networks: readonly NetworkMeta[]): void {
+  for (const n of networks) if (n.prefix !== undefined) prefixes.set(n.name, n.prefix);
+}
 
 /** The newest head each network's socket told of: a redraw asks for the blocks below it in one round trip. */
 export const knownHeads = new Map<string, number>();
@@ -57,7 +66,10 @@ export function dropPreloaded(): void {
   preloaded.clear();
 }
 
-/** Several calls in one request; each answer in order, with its result or error. `stream`: the live stream's id. */
+/**
+ * Several calls in one request; each answer in order, with its result or error. `stream`: the live stream's id.
+ * A rollup's calls are named by their spec names (`starknet_X`) and sent under the network's own prefix.
+ */
 export async function batch(network: string, calls: Readonly<Calls>, stream?: string): Promise<Answer[]> {
   if (calls.length === 0) return [];
   const mark = `${network} ${JSON.stringify(calls)}`;
@@ -66,7 +78,8 @@ export async function batch(network: string, calls: Readonly<Calls>, stream?: st
     preloaded.delete(mark);
     return ready;
   }
-  const body = calls.map(([method, params]) => ({ jsonrpc: '2.0', id: nextId++, method, params }));
+  const prefix = prefixes.get(network);
+  const body = calls.map(([method, params]) => ({ jsonrpc: '2.0', id: nextId++, method: served(method, prefix), params }));
   const res = await fetch(`/explorer/api/rpc/${encodeURIComponent(network)}${stream === undefined ? '' : `?stream=${stream}`}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -124,7 +137,9 @@ export class Live {
   private async subscribe(network: string, calls: Calls, all: boolean): Promise<void> {
     const id = this.id;
     if (id === undefined || calls.length === 0) return;
-    await batch(network, calls, id).catch(() => undefined);
+    const answers = await batch(network, calls, id).catch(() => undefined);
+    // In place only when every subscription was made (a refused one, e.g. a method the network does not serve, is not).
+    if (answers === undefined || answers.some((a) => a.error !== undefined)) return;
     if (all && id === this.id) {
       this.ready.add(network);
       this.onState(this.ready.size);
