@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Gateway } from '../../src/index.js';
 import { UNLIMITED } from '../eth/methods/seed.js';
 import { result } from '../support/http.js';
-import { ACCOUNT0, encode, TOKEN, traceSeed } from '../eth/engine/traceSeed.js';
+import { ACCOUNT0, encode, TOKEN, traceSeed } from '../eth/engine/trace/traceSeed.js';
 
 let gw: Gateway;
 let url: string;

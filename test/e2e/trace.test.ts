@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Gateway } from '../../src/index.js';
 import { UNLIMITED } from '../eth/methods/seed.js';
 import { call } from '../support/http.js';
-import { ACCOUNT0, ACCOUNT1, encode, PROXY, REVERTER, TOKEN, traceSeed, viaProxy } from '../eth/engine/traceSeed.js';
+import { ACCOUNT0, ACCOUNT1, encode, PROXY, REVERTER, TOKEN, traceSeed, viaProxy } from '../eth/engine/trace/traceSeed.js';
 
 let gw: Gateway;
 let url: string;

@@ -9,8 +9,8 @@ import { createPublicClient, http, type PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Gateway } from '../../src/index.js';
 import { UNLIMITED } from '../eth/methods/seed.js';
-import { traceSeed } from '../eth/engine/traceSeed.js';
-import { BLOCK_READER_CODE, framesSeed, HEIR, POOR_CREATOR, SD, SD2, SPENDER } from '../eth/engine/traceGapsCode.js';
+import { traceSeed } from '../eth/engine/trace/traceSeed.js';
+import { BLOCK_READER_CODE, framesSeed, HEIR, POOR_CREATOR, SD, SD2, SPENDER } from '../eth/engine/trace/traceGapsCode.js';
 
 let gw: Gateway;
 let viem: PublicClient;

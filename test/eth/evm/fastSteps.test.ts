@@ -15,7 +15,7 @@ import { fastLoopRuns } from '../../../src/eth/engine/evm/loop.js';
 import { isOptedIn } from '../../../src/eth/engine/evm/optIn.js';
 import { FLAT_STEP, LEAN_STEPS, type FlatStep } from '../../../src/eth/engine/evm/steps.js';
 import { parseSeed } from '../../../src/seed/load.js';
-import { traceSeed } from '../engine/traceSeed.js';
+import { traceSeed } from '../engine/trace/traceSeed.js';
 
 const hexOf = (b: unknown) => (b instanceof Uint8Array ? bytesToHex(b) : b);
 
