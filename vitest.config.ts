@@ -23,7 +23,7 @@ const isolatedFiles = [
   // vi.mock('node:crypto') takes effect only if the key policy's modules are first imported after it.
   'test/security/secretCompare.unit.test.ts',
   // Checks that decoding blob transactions never loaded the KZG trusted setup in its process (module state).
-  'test/eth/import/forkChain.test.ts',
+  'test/eth/engine/build/forkChain.test.ts',
 ];
 /**
  * The e2e files the `restored` project runs again on chains restored from their images: one per way a restored chain

@@ -3,15 +3,15 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createPublicClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start, type Gateway } from '../../../src/index.js';
-import { loadSeedFile, parseSeed } from '../../../src/seed/load.js';
-import { splitBlocks } from '../../../src/eth/engine/build/rlp.js';
+import { start, type Gateway } from '../../../../src/index.js';
+import { loadSeedFile, parseSeed } from '../../../../src/seed/load.js';
+import { splitBlocks } from '../../../../src/eth/engine/build/rlp.js';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { call } from '../../support/http.js';
+import { call } from '../../../support/http.js';
 
-const DIR = fileURLToPath(new URL('../../fixtures/forks/', import.meta.url));
+const DIR = fileURLToPath(new URL('../../../fixtures/forks/', import.meta.url));
 const fileHashes = splitBlocks(new Uint8Array(readFileSync(`${DIR}chain.rlp`))).map((raw) =>
   bytesToHex(keccak_256(RLP.encode((RLP.decode(raw) as Uint8Array[][])[0]!))),
 );

@@ -9,13 +9,13 @@
 import { bytesToHex } from '@ethereumjs/util';
 import { runTx, type VM } from '@ethereumjs/vm';
 import { describe, expect, it } from 'vitest';
-import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
-import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
-import { fastLoopRuns } from '../../../src/eth/engine/evm/loop.js';
-import { isOptedIn } from '../../../src/eth/engine/evm/optIn.js';
-import { FLAT_STEP, LEAN_STEPS, type FlatStep } from '../../../src/eth/engine/evm/steps.js';
-import { parseSeed } from '../../../src/seed/load.js';
-import { traceSeed } from '../engine/trace/traceSeed.js';
+import { chainFromSeed } from '../../../../src/eth/engine/build/chainFromSeed.js';
+import type { MinedBlock } from '../../../../src/eth/engine/chain/types.js';
+import { fastLoopRuns } from '../../../../src/eth/engine/evm/loop.js';
+import { isOptedIn } from '../../../../src/eth/engine/evm/optIn.js';
+import { FLAT_STEP, LEAN_STEPS, type FlatStep } from '../../../../src/eth/engine/evm/steps.js';
+import { parseSeed } from '../../../../src/seed/load.js';
+import { traceSeed } from '../trace/traceSeed.js';
 
 const hexOf = (b: unknown) => (b instanceof Uint8Array ? bytesToHex(b) : b);
 

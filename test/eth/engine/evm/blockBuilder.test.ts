@@ -11,8 +11,8 @@ import { Account, bytesToHex, createAddressFromPrivateKey, createAddressFromStri
 import { buildBlock, createVM, runTx, type VM } from '@ethereumjs/vm';
 import { describe, expect, it } from 'vitest';
 import type { Log } from '@ethereumjs/evm';
-import { buildWithTransactions, openBuilder, recordTransaction } from '../../../src/eth/engine/evm/blockBuilder.js';
-import { hookLogs } from '../../../src/eth/engine/evm/logHook.js';
+import { buildWithTransactions, openBuilder, recordTransaction } from '../../../../src/eth/engine/evm/blockBuilder.js';
+import { hookLogs } from '../../../../src/eth/engine/evm/logHook.js';
 
 const KEY = hexToBytes(`0x${'11'.repeat(32)}`);
 const SENDER = createAddressFromPrivateKey(KEY);

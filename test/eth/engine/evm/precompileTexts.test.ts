@@ -7,7 +7,7 @@ import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { createEVM } from '@ethereumjs/evm';
 import { concatBytes, createAddressFromString, setLengthLeft, bigIntToBytes } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import '../../../src/eth/engine/evm/precompiles.js';
+import '../../../../src/eth/engine/evm/precompiles.js';
 
 const MODEXP = createAddressFromString('0x0000000000000000000000000000000000000005');
 const BLAKE2F = createAddressFromString('0x0000000000000000000000000000000000000009');

@@ -11,8 +11,8 @@ import { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, bigIntToBytes, bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import { buildBlock, createVM, type VM } from '@ethereumjs/vm';
 import { describe, expect, it } from 'vitest';
-import { SYSTEM_CONTRACTS } from '../../../src/eth/engine/build/systemContracts.js';
-import { shortcutRequestCalls } from '../../../src/eth/engine/evm/requestCalls.js';
+import { SYSTEM_CONTRACTS } from '../../../../src/eth/engine/build/systemContracts.js';
+import { shortcutRequestCalls } from '../../../../src/eth/engine/evm/requestCalls.js';
 
 const SYSTEM = createAddressFromString('0xfffffffffffffffffffffffffffffffffffffffe');
 const QUEUES = SYSTEM_CONTRACTS.filter((c) => c.name.startsWith('EIP-7002') || c.name.startsWith('EIP-7251')).map((c) => createAddressFromString(c.address));

@@ -6,9 +6,9 @@
 import { JsonRpcProvider } from 'ethers';
 import { createPublicClient, http, parseEther, type PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start, type Gateway } from '../../../src/index.js';
-import { call, result } from '../../support/http.js';
-import { ACCOUNT0, ACCOUNT1, readSurfaceSeed, UNLIMITED } from '../methods/seed.js';
+import { start, type Gateway } from '../../../../src/index.js';
+import { call, result } from '../../../support/http.js';
+import { ACCOUNT0, ACCOUNT1, readSurfaceSeed, UNLIMITED } from '../../methods/seed.js';
 
 const SENDER = '0x00000000000000000000000000000000000000d1';
 const RECIPIENT = '0x00000000000000000000000000000000000000d2';

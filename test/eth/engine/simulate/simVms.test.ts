@@ -5,13 +5,13 @@
  */
 import { Address, hexToBytes } from '@ethereumjs/util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
-import type { EthChain } from '../../../src/eth/engine/chain/chain.js';
-import { simulate } from '../../../src/eth/engine/simulate/simulate.js';
-import { idleVms } from '../../../src/eth/engine/simulate/simVms.js';
-import type { SimBlockResult, SimOptions } from '../../../src/eth/engine/simulate/types.js';
-import { parseSeed } from '../../../src/seed/load.js';
-import { ACCOUNT0, ACCOUNT1, readSurfaceSeed } from '../methods/seed.js';
+import { chainFromSeed } from '../../../../src/eth/engine/build/chainFromSeed.js';
+import type { EthChain } from '../../../../src/eth/engine/chain/chain.js';
+import { simulate } from '../../../../src/eth/engine/simulate/simulate.js';
+import { idleVms } from '../../../../src/eth/engine/simulate/simVms.js';
+import type { SimBlockResult, SimOptions } from '../../../../src/eth/engine/simulate/types.js';
+import { parseSeed } from '../../../../src/seed/load.js';
+import { ACCOUNT0, ACCOUNT1, readSurfaceSeed } from '../../methods/seed.js';
 
 let chain: EthChain;
 beforeAll(async () => {

@@ -15,8 +15,8 @@ import { bytesToHex, createAccount, createAddressFromString, hexToBytes, setLeng
 import { createVM, runTx } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { describe, expect, it } from 'vitest';
-import { interpreterPatched, speedUpInterpreter } from '../../../src/eth/engine/evm/index.js';
-import { lazyKzg } from '../../../src/eth/engine/exec/kzg.js';
+import { interpreterPatched, speedUpInterpreter } from '../../../../src/eth/engine/evm/index.js';
+import { lazyKzg } from '../../../../src/eth/engine/exec/kzg.js';
 
 const ROOT = 'test/fixtures/state-tests/GeneralStateTests';
 /**

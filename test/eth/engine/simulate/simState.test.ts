@@ -10,10 +10,10 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, MapDB, ValueEncoding } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { seedCommon } from '../../../src/eth/engine/exec/common.js';
-import { CallVms } from '../../../src/eth/engine/exec/callVms.js';
-import { OverlayState } from '../../../src/eth/engine/state/overlayState.js';
-import { prng } from '../../support/prng.js';
+import { seedCommon } from '../../../../src/eth/engine/exec/common.js';
+import { CallVms } from '../../../../src/eth/engine/exec/callVms.js';
+import { OverlayState } from '../../../../src/eth/engine/state/overlayState.js';
+import { prng } from '../../../support/prng.js';
 
 const common = seedCommon(31337, 'sim', 'osaka');
 const keccak = common.customCrypto.keccak256!;

@@ -7,11 +7,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start, type Gateway } from '../../../src/index.js';
-import { result } from '../../support/http.js';
-import { UNLIMITED } from '../methods/seed.js';
+import { start, type Gateway } from '../../../../src/index.js';
+import { result } from '../../../support/http.js';
+import { UNLIMITED } from '../../methods/seed.js';
 
-const SEED = fileURLToPath(new URL('../../conformance/seed.json', import.meta.url));
+const SEED = fileURLToPath(new URL('../../../conformance/seed.json', import.meta.url));
 let gw: Gateway;
 let url: string;
 beforeAll(async () => {

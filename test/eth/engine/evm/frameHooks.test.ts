@@ -8,12 +8,12 @@ import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { Account, bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import { describe, expect, it } from 'vitest';
-import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
-import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
-import { hookFrames, type UnstartedFrame } from '../../../src/eth/engine/evm/frameHooks.js';
-import { parseSeed } from '../../../src/seed/load.js';
-import { framesSeed, POOR_CREATOR, TWICE } from '../engine/trace/traceGapsCode.js';
-import { traceSeed } from '../engine/trace/traceSeed.js';
+import { chainFromSeed } from '../../../../src/eth/engine/build/chainFromSeed.js';
+import type { MinedBlock } from '../../../../src/eth/engine/chain/types.js';
+import { hookFrames, type UnstartedFrame } from '../../../../src/eth/engine/evm/frameHooks.js';
+import { parseSeed } from '../../../../src/seed/load.js';
+import { framesSeed, POOR_CREATOR, TWICE } from '../trace/traceGapsCode.js';
+import { traceSeed } from '../trace/traceSeed.js';
 
 const OPS = [0xf0, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xfa, 0xff];
 

@@ -11,8 +11,8 @@ import { hexToBytes } from '@ethereumjs/util';
 import { encodeReceipt, type TxReceipt } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Gateway, start } from '../../../src/index.js';
-import { expectYielded, watchTurns } from '../../support/turns.js';
+import { type Gateway, start } from '../../../../src/index.js';
+import { expectYielded, watchTurns } from '../../../support/turns.js';
 
 let gw: Gateway;
 let from: string;

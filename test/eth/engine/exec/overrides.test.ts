@@ -5,9 +5,9 @@
 import { JsonRpcProvider } from 'ethers';
 import { createPublicClient, http, type PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start, type Gateway } from '../../../src/index.js';
-import { call, result } from '../../support/http.js';
-import { ACCOUNT0, STORAGE_LAYOUT, readSurfaceSeed, UNLIMITED } from '../methods/seed.js';
+import { start, type Gateway } from '../../../../src/index.js';
+import { call, result } from '../../../support/http.js';
+import { ACCOUNT0, STORAGE_LAYOUT, readSurfaceSeed, UNLIMITED } from '../../methods/seed.js';
 
 /** Returns SELFBALANCE as one word. */
 const SELF_BALANCE = '0x4760005260206000f3';

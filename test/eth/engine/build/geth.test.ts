@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { bytesToHex, createAddressFromString } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { GethGenesisFile, gethCommon, gethGenesisHeader, gethState, resolveMergeBlock } from '../../../src/eth/engine/build/geth.js';
-import { looksLikeGethGenesis } from '../../../src/seed/load.js';
-import { prepareCommon } from '../../../src/eth/engine/exec/common.js';
-import { importGethChain } from '../../../src/eth/engine/build/import.js';
+import { GethGenesisFile, gethCommon, gethGenesisHeader, gethState, resolveMergeBlock } from '../../../../src/eth/engine/build/geth.js';
+import { looksLikeGethGenesis } from '../../../../src/seed/load.js';
+import { prepareCommon } from '../../../../src/eth/engine/exec/common.js';
+import { importGethChain } from '../../../../src/eth/engine/build/import.js';
 
-const DIR = fileURLToPath(new URL('../../fixtures/forks/', import.meta.url));
+const DIR = fileURLToPath(new URL('../../../fixtures/forks/', import.meta.url));
 const forks = GethGenesisFile.parse(JSON.parse(readFileSync(`${DIR}genesis.json`, 'utf8')));
 
 /** A post-merge devnet genesis as `geth --dev` style tools write it (every fork at genesis). */

@@ -4,8 +4,8 @@ import { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, bytesToHex, createAddressFromString } from '@ethereumjs/util';
 import { createVM } from '@ethereumjs/vm';
 import { describe, expect, it } from 'vitest';
-import { ExecutionFailed } from '../../../src/errors.js';
-import { applyStateOverride, overrideHeader } from '../../../src/eth/engine/exec/overrides.js';
+import { ExecutionFailed } from '../../../../src/errors.js';
+import { applyStateOverride, overrideHeader } from '../../../../src/eth/engine/exec/overrides.js';
 
 const A = createAddressFromString('0x00000000000000000000000000000000000000a1');
 const ID = createAddressFromString('0x0000000000000000000000000000000000000004');

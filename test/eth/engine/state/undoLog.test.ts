@@ -1,6 +1,6 @@
 /** The journal of devgate's state managers: nested checkpoints, revert undoes the innermost's writes backwards. */
 import { describe, expect, it } from 'vitest';
-import { UndoLog } from '../../../src/eth/engine/state/undoLog.js';
+import { UndoLog } from '../../../../src/eth/engine/state/undoLog.js';
 
 describe('UndoLog', () => {
   it('reverts the innermost checkpoint backwards, keeps committed writes for the outer one, records nothing when idle', () => {

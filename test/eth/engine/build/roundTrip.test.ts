@@ -5,13 +5,13 @@
 import { fileURLToPath } from 'node:url';
 import { bytesToHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import type { EthChain } from '../../../src/eth/engine/chain/chain.js';
-import { chainFromSeed } from '../../../src/eth/engine/build/chainFromSeed.js';
-import { exportChain, importBlocks, readChainFile } from '../../../src/eth/engine/build/import.js';
-import { loadSeedFile, type LoadedSeed } from '../../../src/seed/load.js';
-import type { EthSeed } from '../../../src/seed/eth.js';
+import type { EthChain } from '../../../../src/eth/engine/chain/chain.js';
+import { chainFromSeed } from '../../../../src/eth/engine/build/chainFromSeed.js';
+import { exportChain, importBlocks, readChainFile } from '../../../../src/eth/engine/build/import.js';
+import { loadSeedFile, type LoadedSeed } from '../../../../src/seed/load.js';
+import type { EthSeed } from '../../../../src/seed/eth.js';
 
-const seedPath = (name: string) => fileURLToPath(new URL(`../../fixtures/eth/${name}.json`, import.meta.url));
+const seedPath = (name: string) => fileURLToPath(new URL(`../../../fixtures/eth/${name}.json`, import.meta.url));
 
 /** The same seed without blocks and pending transactions: the same genesis, nothing on top. */
 function genesisOnly(loaded: LoadedSeed): LoadedSeed {

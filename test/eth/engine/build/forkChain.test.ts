@@ -12,13 +12,13 @@ import { Address, bytesToHex, computeVersionedHash, concatBytes, hexToBytes, typ
 import { encodeReceipt, type TxReceipt } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EthChain } from '../../../src/eth/engine/chain/chain.js';
-import { importGethChain, type ImportStats } from '../../../src/eth/engine/build/import.js';
-import { kzgLoaded, realKzg } from '../../../src/eth/engine/exec/kzg.js';
-import { splitBlocks } from '../../../src/eth/engine/build/rlp.js';
-import type { MinedBlock } from '../../../src/eth/engine/chain/types.js';
+import type { EthChain } from '../../../../src/eth/engine/chain/chain.js';
+import { importGethChain, type ImportStats } from '../../../../src/eth/engine/build/import.js';
+import { kzgLoaded, realKzg } from '../../../../src/eth/engine/exec/kzg.js';
+import { splitBlocks } from '../../../../src/eth/engine/build/rlp.js';
+import type { MinedBlock } from '../../../../src/eth/engine/chain/types.js';
 
-const DIR = fileURLToPath(new URL('../../fixtures/forks/', import.meta.url));
+const DIR = fileURLToPath(new URL('../../../fixtures/forks/', import.meta.url));
 const genesisJson = JSON.parse(readFileSync(`${DIR}genesis.json`, 'utf8')) as { config: Record<string, unknown> };
 const chainFile = new Uint8Array(readFileSync(`${DIR}chain.rlp`));
 const blobs = JSON.parse(readFileSync(`${DIR}blobs.json`, 'utf8')) as { text: string; commitment: string; proof: string; versionedHash: string }[];

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decide, TESTED_VERSIONS } from '../../../src/eth/engine/evm/gate.js';
+import { decide, TESTED_VERSIONS } from '../../../../src/eth/engine/evm/gate.js';
 
 /** sha256 (first 16 hex digits) of the stock files, as installed for the tested versions. */
 const STOCK_FILES: Readonly<Record<string, string>> = {

@@ -6,10 +6,10 @@ import { RLP } from '@ethereumjs/rlp';
 import { concatBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { describe, expect, it } from 'vitest';
-import { importGethChain } from '../../../src/eth/engine/build/import.js';
-import { splitBlocks } from '../../../src/eth/engine/build/rlp.js';
+import { importGethChain } from '../../../../src/eth/engine/build/import.js';
+import { splitBlocks } from '../../../../src/eth/engine/build/rlp.js';
 
-const DIR = fileURLToPath(new URL('../../fixtures/forks/', import.meta.url));
+const DIR = fileURLToPath(new URL('../../../fixtures/forks/', import.meta.url));
 const genesisText = readFileSync(`${DIR}genesis.json`, 'utf8');
 const chainFile = new Uint8Array(readFileSync(`${DIR}chain.rlp`));
 const raws = splitBlocks(chainFile);

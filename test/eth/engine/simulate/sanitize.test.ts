@@ -1,7 +1,7 @@
 /** The simulated chain's numbers and times (geth's sanitizeChain): defaults, gap filling, order errors, limit. */
 import { describe, expect, it } from 'vitest';
-import { SimulationError } from '../../../src/errors.js';
-import { sanitizeChain } from '../../../src/eth/engine/simulate/sanitize.js';
+import { SimulationError } from '../../../../src/errors.js';
+import { sanitizeChain } from '../../../../src/eth/engine/simulate/sanitize.js';
 
 const base = { number: 100n, timestamp: 1000n };
 const codeOf = (f: () => unknown) => {

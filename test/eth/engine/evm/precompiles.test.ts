@@ -3,7 +3,7 @@ import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { createEVM } from '@ethereumjs/evm';
 import { createAddressFromString } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { swapPrecompiles } from '../../../src/eth/engine/evm/precompiles.js';
+import { swapPrecompiles } from '../../../../src/eth/engine/evm/precompiles.js';
 
 describe('swapPrecompiles', () => {
   it('moves and removes precompiles for a run, as getPrecompile and runCall see them, and restores the stock map', async () => {

@@ -8,9 +8,9 @@ import { Account, bytesToHex, createAddressFromString } from '@ethereumjs/util';
 import { createVM, type VM } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { describe, expect, it } from 'vitest';
-import { memoryPool } from '../../../src/eth/engine/evm/frame.js';
-import { speedUpInterpreter } from '../../../src/eth/engine/evm/index.js';
-import { asm } from '../engine/evm/evmAsm.js';
+import { memoryPool } from '../../../../src/eth/engine/evm/frame.js';
+import { speedUpInterpreter } from '../../../../src/eth/engine/evm/index.js';
+import { asm } from './evmAsm.js';
 
 const addr = (n: number) => createAddressFromString('0x' + n.toString(16).padStart(40, '0'));
 const [DIRTY, READ, PARENT, BIG, READBIG] = [0x2001, 0x2002, 0x2003, 0x2004, 0x2005].map(addr);

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bytesToHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { importGethFiles } from '../../../src/eth/engine/build/import.js';
+import { importGethFiles } from '../../../../src/eth/engine/build/import.js';
 
 const dir = process.env.DEVGATE_GETH_TESTDATA;
 const present = dir !== undefined && existsSync(join(dir, 'genesis.json')) && existsSync(join(dir, 'chain.rlp')) && existsSync(join(dir, 'headblock.json'));
