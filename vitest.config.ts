@@ -33,21 +33,21 @@ const isolatedFiles = [
  * every history read of a restored chain is the built chain's, byte for byte, is test/truth/builtVsRestored.test.ts.
  */
 const restoredFiles = [
-  'eth-send-mine',
-  'eth-controls',
-  'eth-subscriptions',
-  'eth-call-fresh',
-  'eth-geth-exact',
-  'eth-mainnet',
-  'trace-replay',
-  'eth-pending-nonce',
-  'eth-viem',
-  'eth-proof-edits',
-  'dump-load',
-  'bare-address',
-  'starknet-controls',
-  'starknet-token',
-].map((name) => `test/e2e/${name}.test.ts`);
+  'test/eth/node/e2e/eth-send-mine.test.ts',
+  'test/eth/methods/dev/e2e/eth-controls.test.ts',
+  'test/subscriptions/e2e/eth-subscriptions.test.ts',
+  'test/eth/methods/e2e/eth-call-fresh.test.ts',
+  'test/eth/methods/e2e/eth-geth-exact.test.ts',
+  'test/eth/methods/e2e/eth-mainnet.test.ts',
+  'test/eth/engine/trace/e2e/trace-replay.test.ts',
+  'test/eth/methods/e2e/eth-pending-nonce.test.ts',
+  'test/eth/methods/e2e/eth-viem.test.ts',
+  'test/eth/methods/e2e/eth-proof-edits.test.ts',
+  'test/eth/engine/persist/dump/e2e/dump-load.test.ts',
+  'test/gateway/e2e/bare-address.test.ts',
+  'test/rollup/starknet/e2e/starknet-controls.test.ts',
+  'test/rollup/starknet/e2e/starknet-token.test.ts',
+];
 const shared = { testTimeout: 60_000, hookTimeout: 120_000, pool: 'forks' as const, isolate: false };
 
 export default defineConfig({
@@ -68,7 +68,7 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'restored',
-          include: [...restoredFiles, 'test/eth/engine/gateway.test.ts', 'test/truth/restoredProject.test.ts', 'test/conformance/*.test.ts'],
+          include: [...restoredFiles, 'test/eth/methods/e2e/gateway.test.ts', 'test/truth/restoredProject.test.ts', 'test/conformance/*.test.ts'],
           env: { DEVGATE_CACHE_DIR: restoredCacheDir },
           globalSetup: ['test/support/restoredCache.ts'],
         },

@@ -17,7 +17,7 @@ import { expectYielded, watchTurns } from '../../../support/turns.js';
 let gw: Gateway;
 let from: string;
 const LOGS = 12_000;
-/** Init code of a loop of LOGS LOG2s, log k with topics (k + 1, k) and no data (see test/e2e/eth-filter-scan.test.ts). */
+/** Init code of a loop of LOGS LOG2s, log k with topics (k + 1, k) and no data (see test/eth/methods/e2e/eth-filter-scan.test.ts). */
 const LOG_LOOP = `0x61${LOGS.toString(16).padStart(4, '0')}5b806001820160006000a2600190038060035700`;
 
 const rpc = (method: string, params: unknown[] = []) => gw.provider('dev').request({ method, params }) as Promise<any>;
