@@ -1,14 +1,14 @@
 /** The modelled fee tokens in the engine: OZ storage addresses, reverts, and a dump keeping both (issue 27). */
 import { hash } from 'starknet';
 import { describe, expect, it } from 'vitest';
-import { RollupChain } from '../../src/rollup/engine/chain.js';
-import { formatReceipt } from '../../src/rollup/format.js';
-import { balanceIn, balanceKey, totalSupplyIn } from '../../src/rollup/engine/feeToken.js';
-import { decodeRollupSnapshot, encodeRollupSnapshot } from '../../src/rollup/snapshot.js';
-import { invokeTransaction } from '../../src/rollup/params.js';
-import { ManualClock } from '../../src/clock.js';
-import { ALICE, BOB, ETH_TOKEN, START_MS, testChain } from './fixture.js';
-import { invokeV1 } from './txs.js';
+import { RollupChain } from '../../../src/rollup/engine/chain.js';
+import { formatReceipt } from '../../../src/rollup/format.js';
+import { balanceIn, balanceKey, totalSupplyIn } from '../../../src/rollup/engine/feeToken.js';
+import { decodeRollupSnapshot, encodeRollupSnapshot } from '../../../src/rollup/snapshot.js';
+import { invokeTransaction } from '../../../src/rollup/params.js';
+import { ManualClock } from '../../../src/clock.js';
+import { ALICE, BOB, ETH_TOKEN, START_MS, testChain } from '../fixture.js';
+import { invokeV1 } from '../txs.js';
 
 const ETH = BigInt(ETH_TOKEN);
 const transfer = (to: string, amount: bigint) => [{ to: ETH_TOKEN, entrypoint: 'transfer', calldata: [to, amount & ((1n << 128n) - 1n), amount >> 128n] }];

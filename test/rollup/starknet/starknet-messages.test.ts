@@ -4,11 +4,11 @@
  */
 import { hash } from 'starknet';
 import { describe, expect, it } from 'vitest';
-import { l1HandlerGas } from '../../src/rollup/engine/fees.js';
-import { rollupMethods } from '../../src/rollup/methods/index.js';
-import type { RollupChain } from '../../src/rollup/engine/chain.js';
-import { COUNTER, WEI_PRICE, testChain } from './fixture.js';
-import { SN_MAIN, hex, selector } from './txs.js';
+import { l1HandlerGas } from '../../../src/rollup/engine/fees.js';
+import { rollupMethods } from '../../../src/rollup/methods/index.js';
+import type { RollupChain } from '../../../src/rollup/engine/chain.js';
+import { COUNTER, WEI_PRICE, testChain } from '../fixture.js';
+import { SN_MAIN, hex, selector } from '../txs.js';
 
 const methods = rollupMethods('starknet');
 const ask = async (chain: RollupChain, method: string, params: unknown, rpcVersion?: '0.9'): Promise<any> =>

@@ -1,14 +1,14 @@
 /** RollupChain in-process: hashes against starknet.js, the status lifecycle, time, fees and rollbacks. */
 import { describe, expect, it } from 'vitest';
-import { RollupError } from '../../src/errors.js';
-import { MAX_CATCH_UP_BLOCKS } from '../../src/rollup/engine/chain.js';
-import { balanceIn } from '../../src/rollup/engine/feeToken.js';
-import { GAS } from '../../src/rollup/engine/fees.js';
-import { invokeTransactionHash, shortString, stateCommitment } from '../../src/rollup/engine/hash.js';
-import type { SealedBlock } from '../../src/rollup/engine/types.js';
-import { invokeTransaction } from '../../src/rollup/params.js';
-import { ALICE, BOB, COUNTER, ETH_TOKEN, FRI_PRICE, GENESIS_TS, WEI_PRICE, increase, testChain } from './fixture.js';
-import { invokeV1, invokeV3, QUERY_V1, starknetJsHash } from './txs.js';
+import { RollupError } from '../../../src/errors.js';
+import { MAX_CATCH_UP_BLOCKS } from '../../../src/rollup/engine/chain.js';
+import { balanceIn } from '../../../src/rollup/engine/feeToken.js';
+import { GAS } from '../../../src/rollup/engine/fees.js';
+import { invokeTransactionHash, shortString, stateCommitment } from '../../../src/rollup/engine/hash.js';
+import type { SealedBlock } from '../../../src/rollup/engine/types.js';
+import { invokeTransaction } from '../../../src/rollup/params.js';
+import { ALICE, BOB, COUNTER, ETH_TOKEN, FRI_PRICE, GENESIS_TS, WEI_PRICE, increase, testChain } from '../fixture.js';
+import { invokeV1, invokeV3, QUERY_V1, starknetJsHash } from '../txs.js';
 
 const SN_MAIN = shortString('SN_MAIN');
 const decode = (w: unknown) => invokeTransaction(w);

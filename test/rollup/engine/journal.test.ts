@@ -1,6 +1,6 @@
 /** The journaled map under the rollup's indexes: undo back to a mark, nested marks, clear, replace, stop. */
 import { describe, expect, it } from 'vitest';
-import { JournaledMap } from '../../src/rollup/engine/journal.js';
+import { JournaledMap } from '../../../src/rollup/engine/journal.js';
 
 const entries = (m: Map<unknown, unknown>) => [...m];
 

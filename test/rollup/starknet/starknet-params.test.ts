@@ -3,10 +3,10 @@
  * gateway's versioned paths resolve as documented.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveRoute } from '../../src/gateway/route.js';
-import { rollupMethods } from '../../src/rollup/methods/index.js';
-import { SEED_CLASSES } from './classes.js';
-import { ALICE, testChain } from './fixture.js';
+import { resolveRoute } from '../../../src/gateway/route.js';
+import { rollupMethods } from '../../../src/rollup/methods/index.js';
+import { SEED_CLASSES } from '../classes.js';
+import { ALICE, testChain } from '../fixture.js';
 
 const methods = rollupMethods('starknet');
 

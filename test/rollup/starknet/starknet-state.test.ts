@@ -5,13 +5,13 @@
 import { poseidonHashMany } from '@scure/starknet';
 import { hash } from 'starknet';
 import { describe, expect, it } from 'vitest';
-import { sierraClassHash } from '../../src/rollup/engine/classes.js';
-import { rollupMethods } from '../../src/rollup/methods/index.js';
-import { classFromWire } from '../../src/rollup/params.js';
-import type { RollupChain } from '../../src/rollup/engine/chain.js';
-import { ACCOUNT_CLASS, COUNTER_CLASS, ERC20_CLASS, SEED_CLASSES } from './classes.js';
-import { ALICE, COUNTER, DEV_ACCOUNTS, ETH_TOKEN, increase, testChain } from './fixture.js';
-import { hex, invokeV3, selector } from './txs.js';
+import { sierraClassHash } from '../../../src/rollup/engine/classes.js';
+import { rollupMethods } from '../../../src/rollup/methods/index.js';
+import { classFromWire } from '../../../src/rollup/params.js';
+import type { RollupChain } from '../../../src/rollup/engine/chain.js';
+import { ACCOUNT_CLASS, COUNTER_CLASS, ERC20_CLASS, SEED_CLASSES } from '../classes.js';
+import { ALICE, COUNTER, DEV_ACCOUNTS, ETH_TOKEN, increase, testChain } from '../fixture.js';
+import { hex, invokeV3, selector } from '../txs.js';
 
 const methods = rollupMethods('starknet');
 const ask = async (chain: RollupChain, method: string, params: unknown, rpcVersion?: '0.9') => {
@@ -100,6 +100,6 @@ describe('starknet_getStateUpdate', () => {
 });
 
 async function invokeOf(wire: Record<string, unknown>) {
-  const { invokeTransaction } = await import('../../src/rollup/params.js');
+  const { invokeTransaction } = await import('../../../src/rollup/params.js');
   return invokeTransaction(wire);
 }

@@ -3,12 +3,12 @@
  * estimates per flag, nothing changed by a simulation, the message fee by the documented rule.
  */
 import { describe, expect, it } from 'vitest';
-import { GAS, l1HandlerGas } from '../../src/rollup/engine/fees.js';
-import { rollupMethods } from '../../src/rollup/methods/index.js';
-import type { RollupChain } from '../../src/rollup/engine/chain.js';
-import { COUNTER_CLASS, ERC20_CLASS, SEED_CLASSES } from './classes.js';
-import { ALICE, COUNTER, ETH_TOKEN, FRI_PRICE, SEQUENCER, WEI_PRICE, increase, testChain } from './fixture.js';
-import { hex, invokeV3, selector } from './txs.js';
+import { GAS, l1HandlerGas } from '../../../src/rollup/engine/fees.js';
+import { rollupMethods } from '../../../src/rollup/methods/index.js';
+import type { RollupChain } from '../../../src/rollup/engine/chain.js';
+import { COUNTER_CLASS, ERC20_CLASS, SEED_CLASSES } from '../classes.js';
+import { ALICE, COUNTER, ETH_TOKEN, FRI_PRICE, SEQUENCER, WEI_PRICE, increase, testChain } from '../fixture.js';
+import { hex, invokeV3, selector } from '../txs.js';
 
 const methods = rollupMethods('starknet');
 const ask = async (chain: RollupChain, method: string, params: unknown, rpcVersion?: '0.9'): Promise<any> =>

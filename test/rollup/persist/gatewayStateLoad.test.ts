@@ -4,12 +4,12 @@
  * that leave as on a revert and the dump's blocks as sealed, so subscribers follow the chain they now read.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeRollupDump, encodeRollupDump, loadRollupDump } from '../../src/rollup/persist/rollupDump.js';
-import { RollupControls } from '../../src/rollup/engine/controls.js';
-import type { SealedBlock } from '../../src/rollup/engine/types.js';
-import { invokeTransaction } from '../../src/rollup/params.js';
-import { ALICE, increase, testChain } from './fixture.js';
-import { invokeV1 } from './txs.js';
+import { decodeRollupDump, encodeRollupDump, loadRollupDump } from '../../../src/rollup/persist/rollupDump.js';
+import { RollupControls } from '../../../src/rollup/engine/controls.js';
+import type { SealedBlock } from '../../../src/rollup/engine/types.js';
+import { invokeTransaction } from '../../../src/rollup/params.js';
+import { ALICE, increase, testChain } from '../fixture.js';
+import { invokeV1 } from '../txs.js';
 
 describe('whole-gateway state load of a rollup network', () => {
   it('forgets snapshots and reports the blocks that leave and come', () => {

@@ -1,14 +1,14 @@
 /** The rollup's test controls in-process: snapshots and restart, mint, balances, gas prices, abort. */
 import { getPublicKey, getStarkKey, Signature, verify } from '@scure/starknet';
 import { describe, expect, it } from 'vitest';
-import { DevgateError, InvalidArgument } from '../../src/errors.js';
-import { CHARGEABLE_ACCOUNT, RollupControls } from '../../src/rollup/engine/controls.js';
-import { balanceIn } from '../../src/rollup/engine/feeToken.js';
-import { invokeTransactionHash, shortString, stateCommitment } from '../../src/rollup/engine/hash.js';
-import type { InvokeTransaction } from '../../src/rollup/engine/types.js';
-import { invokeTransaction } from '../../src/rollup/params.js';
-import { ALICE, BOB, COUNTER, ETH_TOKEN, FRI_PRICE, GENESIS_TS, WEI_PRICE, increase, testChain } from './fixture.js';
-import { invokeV1, invokeV3, selector } from './txs.js';
+import { DevgateError, InvalidArgument } from '../../../src/errors.js';
+import { CHARGEABLE_ACCOUNT, RollupControls } from '../../../src/rollup/engine/controls.js';
+import { balanceIn } from '../../../src/rollup/engine/feeToken.js';
+import { invokeTransactionHash, shortString, stateCommitment } from '../../../src/rollup/engine/hash.js';
+import type { InvokeTransaction } from '../../../src/rollup/engine/types.js';
+import { invokeTransaction } from '../../../src/rollup/params.js';
+import { ALICE, BOB, COUNTER, ETH_TOKEN, FRI_PRICE, GENESIS_TS, WEI_PRICE, increase, testChain } from '../fixture.js';
+import { invokeV1, invokeV3, selector } from '../txs.js';
 
 const decode = (w: unknown) => invokeTransaction(w);
 const STRK_TOKEN = 0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938dn;
