@@ -21,7 +21,7 @@ const restoredCacheDir = join(tmpdir(), `devgate-test-cache-${process.pid}`);
  */
 const isolatedFiles = [
   // vi.mock('node:crypto') takes effect only if the key policy's modules are first imported after it.
-  'test/security/secretCompare.unit.test.ts',
+  'test/gateway/policy/secretCompare.unit.test.ts',
   // Checks that decoding blob transactions never loaded the KZG trusted setup in its process (module state).
   'test/eth/engine/build/forkChain.test.ts',
 ];

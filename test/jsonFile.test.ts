@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJsonFile } from '../../src/jsonFile.js';
-import { start } from '../../src/index.js';
+import { readJsonFile } from '../src/jsonFile.js';
+import { start } from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'devgate-json-'));
 const broken = join(dir, 'broken.json');

@@ -16,9 +16,9 @@ vi.mock('node:crypto', async (importOriginal) => {
   };
 });
 
-const { Policy } = await import('../../src/gateway/policy/index.js');
-const { ManualClock } = await import('../../src/clock.js');
-const { parseKeys } = await import('../../src/gateway/policy/keys.js');
+const { Policy } = await import('../../../src/gateway/policy/index.js');
+const { ManualClock } = await import('../../../src/clock.js');
+const { parseKeys } = await import('../../../src/gateway/policy/keys.js');
 
 const basic = (secret: string) => `Basic ${Buffer.from(`:${secret}`).toString('base64')}`;
 

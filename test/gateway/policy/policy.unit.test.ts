@@ -1,16 +1,16 @@
 /** The policy pieces on their own: credit table, allowlists, the rate window, usage days, outages, keys files. */
 import { describe, expect, it } from 'vitest';
-import { callAllowed, headersAllowed, originMatches, revealedBy } from '../../src/gateway/policy/allowlist.js';
-import { ethMethods } from '../../src/eth/methods/index.js';
-import { ANY_ACCOUNT, factsOf } from '../../src/rpc/method.js';
-import { creditsOf } from '../../src/gateway/policy/credits.js';
-import { Policy, basicPassword } from '../../src/gateway/policy/index.js';
-import { KeyStore, KeysError, parseKeys } from '../../src/gateway/policy/keys.js';
-import { Outages, OutageSpec } from '../../src/gateway/policy/outage.js';
-import { effectiveLimits } from '../../src/gateway/policy/plans.js';
-import { RateWindow } from '../../src/gateway/policy/ratelimit.js';
-import { UsageBook } from '../../src/gateway/policy/usage.js';
-import { ManualClock } from '../../src/clock.js';
+import { callAllowed, headersAllowed, originMatches, revealedBy } from '../../../src/gateway/policy/allowlist.js';
+import { ethMethods } from '../../../src/eth/methods/index.js';
+import { ANY_ACCOUNT, factsOf } from '../../../src/rpc/method.js';
+import { creditsOf } from '../../../src/gateway/policy/credits.js';
+import { Policy, basicPassword } from '../../../src/gateway/policy/index.js';
+import { KeyStore, KeysError, parseKeys } from '../../../src/gateway/policy/keys.js';
+import { Outages, OutageSpec } from '../../../src/gateway/policy/outage.js';
+import { effectiveLimits } from '../../../src/gateway/policy/plans.js';
+import { RateWindow } from '../../../src/gateway/policy/ratelimit.js';
+import { UsageBook } from '../../../src/gateway/policy/usage.js';
+import { ManualClock } from '../../../src/clock.js';
 
 const A = '0x' + 'aa'.repeat(20);
 const B = '0x' + 'bb'.repeat(20);
