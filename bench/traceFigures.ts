@@ -4,7 +4,7 @@
  * anvil. Target 0.5x anvil (EVM work). Both servers must agree on the call frame and on the opcodes run (pc, op,
  * gas left, cost). Not on the transaction's gas used: anvil 1.7.1 reports the block's cumulative gas there for every
  * transaction after the first of its block (foundry-rs/foundry#15893: 55,456 where the receipt says 34,456); devgate
- * reports the receipt's, as geth (test/eth/engine/trace.test.ts holds it to the receipts). anvil started without
+ * reports the receipt's, as geth (test/eth/engine/trace/trace.test.ts holds it to the receipts). anvil started without
  * `--steps-tracing` answers the struct logger with `structLogs: []` (it traces from what it recorded when mining), so
  * the struct logger figure runs against a second anvil started with `--steps-tracing` on the same replayed chain
  * (STEPS_TRACING_FIGURES; bench/run.ts), and the check compares every opcode (pc, op, gas left, cost) of both answers.

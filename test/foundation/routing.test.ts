@@ -80,7 +80,7 @@ describe('routing', () => {
   });
 
   it('answers an unknown network or path with 404 listing the networks', async () => {
-    // `/` is the bare address (test/e2e/bare-address.test.ts): its first eth chain, alpha.
+    // `/` is the bare address (test/gateway/e2e/bare-address.test.ts): its first eth chain, alpha.
     for (const path of ['/gamma/v3/key', '/alpha', '/alpha/v2/key', '/alpha/v3/key/extra']) {
       const r = await post(`${base}${path}`, {});
       expect(r.status).toBe(404);

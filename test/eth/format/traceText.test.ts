@@ -11,7 +11,7 @@ import type { StructLoggerOptions, TracerSpec } from '../../../src/eth/engine/tr
 import { formatBlockTraces, formatTrace } from '../../../src/eth/format/trace.js';
 import { blockTracesText, traceText } from '../../../src/eth/format/traceText.js';
 import { parseSeed } from '../../../src/seed/load.js';
-import { traceSeed, UNDERFLOW } from '../engine/traceSeed.js';
+import { traceSeed, UNDERFLOW } from '../engine/trace/traceSeed.js';
 
 const STRUCT: StructLoggerOptions = { disableStack: false, disableStorage: false, enableMemory: false, enableReturnData: false, limit: 0 };
 const structs: Partial<StructLoggerOptions>[] = [

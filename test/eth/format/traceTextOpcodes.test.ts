@@ -11,7 +11,7 @@ import { traceCall } from '../../../src/eth/engine/trace/run.js';
 import { formatTrace } from '../../../src/eth/format/trace.js';
 import { traceText } from '../../../src/eth/format/traceText.js';
 import { parseSeed } from '../../../src/seed/load.js';
-import { traceSeed } from '../engine/traceSeed.js';
+import { traceSeed } from '../engine/trace/traceSeed.js';
 
 /** Opcode, the words to push before it (the last pushed is its top input), how many words it leaves to pop. */
 type Op = [code: number, inputs: readonly number[], outputs: number];

@@ -2,7 +2,7 @@
  * Records a transaction that was run outside @ethereumjs's BlockBuilder (eth_simulateV1 runs each call with geth's
  * own checks: no nonce or EOA check without validation) into the builder, as its own addTransaction would after
  * runTx: the transaction, its result and the gas counters. build() then computes the same roots, bloom and gas as
- * for a transaction added the stock way (test/eth/evm/blockBuilder.test.ts).
+ * for a transaction added the stock way (test/eth/engine/evm/blockBuilder.test.ts).
  */
 import { Block, createBlock, type HeaderData } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';

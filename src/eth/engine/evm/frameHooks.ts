@@ -16,8 +16,8 @@
  * Wraps those opcodes' handlers in one VM's own opcode table (`_opcodeMap`, an @ethereumjs internal built per EVM;
  * the fast path's loop and jump analyses read the same entry objects, so it sees the wrappers too) for one run, and
  * gives back the function that puts the stock handlers back. The conditions are @ethereumjs's own (interpreter.js
- * `_baseCall` and `create`, opcodes/functions.js, as pinned by test/eth/evm/fence.test.ts); a wrapper only reads,
- * then runs the stock handler: results are stock (test/eth/engine/traceFrames.test.ts compares them).
+ * `_baseCall` and `create`, opcodes/functions.js, as pinned by test/eth/engine/evm/fence.test.ts); a wrapper only reads,
+ * then runs the stock handler: results are stock (test/eth/engine/trace/traceFrames.test.ts compares them).
  */
 import { EVMError } from '@ethereumjs/evm';
 import {

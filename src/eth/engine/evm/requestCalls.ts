@@ -8,7 +8,7 @@
  * reset to 0 and the excess becomes max(0, excess + count - target) = 0): no state changes, an empty answer. The
  * runCall stand-in then only touches the caller and the contract (EIP-161 bookkeeping, as runCall's nonce and
  * value transfers do); everything else (other code, a queue in use, an excess left, Amsterdam's block access list
- * and state gas, DEBUG, step listeners) runs stock. test/eth/evm/requestCalls.test.ts holds it to stock runs.
+ * and state gas, DEBUG, step listeners) runs stock. test/eth/engine/evm/requestCalls.test.ts holds it to stock runs.
  */
 import type { EVMResult, EVMRunCallOpts } from '@ethereumjs/evm';
 import { type Address, bigIntToAddressBytes, equalsBytes, hexToBytes } from '@ethereumjs/util';

@@ -5,7 +5,7 @@
  * fees and code, a copy of the stack, depth, address, account, a copy of memory before the opcode expands it, its
  * word count, code address, state manager, a PUSH's immediate bytes, a REVERT's data; the EOF fields undefined),
  * handed to each listener directly: no promise and no microtask per opcode, where the stock loop awaits `runStep`,
- * `_runStepHook` and `_emit` for each one. test/eth/evm/fastSteps.test.ts holds the events equal to stock ones.
+ * `_runStepHook` and `_emit` for each one. test/eth/engine/evm/fastSteps.test.ts holds the events equal to stock ones.
  *
  * A listener marked LEAN_STEPS reads none of memory's bytes, a PUSH's immediate or a REVERT's data (the struct logger
  * without enableMemory): when every listener is marked, those are left out (memory empty, `memoryWordCount` still
