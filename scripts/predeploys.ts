@@ -6,7 +6,7 @@
  *   mainnet and ~250 chains). The script checks the signature recovers to its deployer 0x05f32b3c..., whose nonce-0
  *   CREATE address is 0xcA11..., and runs the init code in an EVM for the runtime.
  * - The CREATE2 deployer at 0x4e59b44847b379578588920ca78fbf26c0b4956c: Arachnid's deterministic-deployment-proxy,
- *   the runtime anvil 1.7.1 puts there (its `eth_getCode`; test/eth/predeploys.test.ts compares it with a running anvil).
+ *   the runtime anvil 1.7.1 puts there (its `eth_getCode`; test/eth/engine/build/e2e/predeploys.test.ts compares it with a running anvil).
  * Run: npx tsx scripts/predeploys.ts (add --check to fail instead of writing when the file is out of date).
  */
 import { readFileSync, writeFileSync } from 'node:fs';

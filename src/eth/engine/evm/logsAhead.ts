@@ -7,7 +7,7 @@
  * topics and to RLP-encode the logs, yielding to the event loop by work done; runTx's bloom then reads the hashes
  * made (`Bloom.prototype.add`, vm/dist/esm/bloom/index.js, takes a hash made here for the very byte array it is
  * given, else hashes as before), and `encodeReceiptAhead` uses the encoded logs. Roots, blooms and receipts are
- * byte for byte the stock ones (test/eth/evm/logsAhead.test.ts).
+ * byte for byte the stock ones (test/eth/engine/evm/logsAhead.test.ts).
  *
  * Only on the tested @ethereumjs versions (gate.ts); otherwise everything runs stock.
  */

@@ -1,7 +1,7 @@
 /**
  * The state roots of an overlay (state/overlayState.ts) that eth_simulateV1 asks for at each simulated block's end:
  * the base's root with the whole difference the overlay holds, computed with the batch trie writer over the base's
- * nodes: same nodes, same root as a MerkleStateManager that ran the same writes (test/eth/simulate/simState.test.ts),
+ * nodes: same nodes, same root as a MerkleStateManager that ran the same writes (test/eth/engine/simulate/simState.test.ts),
  * and nothing is ever written to the chain's node store. The overlay tells it each account and slot it writes (and
  * each one a revert puts back), so each root walks only to what changed since the last.
  */
