@@ -5,16 +5,7 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
-import {
-  Account,
-  type Address,
-  bytesToUnprefixedHex,
-  createAccountFromRLP,
-  unpadBytes,
-  createAddressFromString,
-  unprefixedHexToBytes,
-  concatBytes,
-} from '@ethereumjs/util';
+import { Account, type Address, createAccountFromRLP, unpadBytes, createAddressFromString, unprefixedHexToBytes, concatBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import {
   accountNodeMap,
@@ -27,6 +18,7 @@ import {
   stateCaches,
 } from '../evm/merkleState.js';
 import { trieGet } from './trieRead.js';
+import { plainHex } from '../../../hex.js';
 import { nibbles, TrieWriter, type TrieUpdate } from './trieWriter.js';
 
 /** Where @ethereumjs keeps code: under its hash prefixed with "c" (when code hashes are prefixed). */
@@ -124,7 +116,7 @@ export class HeadStateManager extends MerkleStateManager {
       if (account === undefined) continue;
       account.storageRoot = writers.storage.apply(account.storageRoot, updates);
       // The storage trie @ethereumjs keeps for this account would still have the old root.
-      forgetStorageTrie(this, bytesToUnprefixedHex(hash(address.bytes)));
+      forgetStorageTrie(this, plainHex(hash(address.bytes)));
       await this.putAccount(address, account);
     }
 
