@@ -16,6 +16,7 @@ import {
   forgetStorageTrie,
   keyPrefixes,
   stateCaches,
+  storageCacheGet,
 } from '../evm/merkleState.js';
 import { trieGet } from './trieRead.js';
 import { plainHex } from '../../../hex.js';
@@ -57,7 +58,7 @@ export class HeadStateManager extends MerkleStateManager {
     const cache = stateCaches(this)?.storage;
     const nodes = cache === undefined || key.length !== 32 || keyPrefixes(this).storageTrieKeys ? undefined : accountNodeMap(this);
     if (cache === undefined || nodes === undefined) return super.getStorage(address, key);
-    const cached = cache.get(address, key);
+    const cached = storageCacheGet(cache, address.bytes, key);
     if (cached !== undefined) return RLP.decode(cached) as Uint8Array;
     const account = await this.getAccount(address);
     if (account === undefined) return new Uint8Array();
