@@ -226,7 +226,7 @@ export class EthNode {
 
   /** Decodes a raw transaction under the next block's rules (and the fee cap), and sends it. */
   sendRaw(raw: Uint8Array): Promise<SendResult> {
-    const common = this.chain.commonAt(this.chain.head().number + 1n, this.miner.nextHeader().timestamp!);
+    const common = this.chain.rulesAt(this.chain.head().number + 1n, this.miner.nextHeader().timestamp!);
     return this.send(decodeRawTransaction(raw, common, this.pool.txFeeCap));
   }
 

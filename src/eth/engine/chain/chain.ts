@@ -241,6 +241,14 @@ export class EthChain {
     return this.states.readStateAt(block);
   }
 
+  /**
+   * The rules of a block at this number and time, to read only (never change it): the chain's own Common without a
+   * hardfork schedule (no copy: a transaction or header made with it copies it anyway), else commonAt's copy.
+   */
+  rulesAt(number: bigint, timestamp: bigint): Common {
+    return this.scheduled ? this.commonAt(number, timestamp) : this.common;
+  }
+
   /** The Common of a block at this number and time (a copy; with the block's hardfork for scheduled chains). */
   commonAt(number: bigint, timestamp: bigint): Common {
     const common = this.common.copy();

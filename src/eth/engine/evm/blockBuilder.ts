@@ -133,11 +133,13 @@ const SYSTEM_ADDRESS = createAddressFromString('0xffffffffffffffffffffffffffffff
 /** geth's system-call gas (ProcessBeaconBlockRoot, ProcessParentBlockHash). */
 const SYSTEM_CALL_GAS = 30_000_000n;
 
-/** A system contract's address and the code its EIP gives it (build/systemContracts.ts). */
+/** A system contract's address and the code its EIP gives it (build/systemContracts.ts), made once: every block asks. */
 const systemContract = (name: string) => {
   const c = SYSTEM_CONTRACTS.find((s) => s.name.startsWith(name))!;
   return { address: createAddressFromString(c.address), code: hexToBytes(c.code as `0x${string}`) };
 };
+const BEACON_ROOTS = systemContract('EIP-4788');
+const HISTORY_STORAGE = systemContract('EIP-2935');
 
 interface SystemCall {
   readonly address: Address;
@@ -162,7 +164,7 @@ export async function initStateAsGeth(builder: BlockBuilder): Promise<void> {
     const length = BigInt(common.param('historicalRootsLength'));
     const index = (toType(h.timestamp, TypeOutput.BigInt) ?? 0n) % length;
     planned.push({
-      ...systemContract('EIP-4788'),
+      ...BEACON_ROOTS,
       slots: [index, index + length].map((i) => setLengthLeft(bigIntToBytes(i), 32)),
       data: toType(h.parentBeaconBlockRoot, TypeOutput.Uint8Array) ?? new Uint8Array(32),
     });
@@ -170,7 +172,7 @@ export async function initStateAsGeth(builder: BlockBuilder): Promise<void> {
   if (common.isActivatedEIP(2935)) {
     const slot = ((toType(h.number, TypeOutput.BigInt) ?? 0n) - 1n) % common.param('historyServeWindow');
     planned.push({
-      ...systemContract('EIP-2935'),
+      ...HISTORY_STORAGE,
       slots: [setLengthLeft(bigIntToBytes(slot), 32)],
       data: toType(h.parentHash, TypeOutput.Uint8Array) ?? new Uint8Array(32),
     });

@@ -4,12 +4,13 @@
  * (`util/dist/esm/mapDB.js`), for the head state manager's batch flush (state/headState.ts), the call-VM pool
  * (exec/vmPool.ts), the chain's state readers and parts (chain/states.ts, chain/chain.ts) and the fork's lazy state
  * (fork/forkBase.ts, fork/forkStateManager.ts). One accessor per member, so an upgrade that renames or changes one is
- * one place to look (the fence test pins those files).
+ * one place to look (the fence test pins those files). Also its storage cache's lookup (`cache/storage.js` get).
  */
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import type { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { type DB, hexToBytes, MapDB } from '@ethereumjs/util';
 import type { NodeStore } from '../state/trieWriter.js';
+import { plainHex } from '../../../hex.js';
 
 /** MerkleStateManager's protected members devgate uses. */
 interface MerkleInternals {
@@ -28,6 +29,28 @@ const internals = (sm: MerkleStateManager) => sm as unknown as MerkleInternals;
 /** The state manager's caches (undefined when it runs without them). */
 export function stateCaches(sm: MerkleStateManager): Caches | undefined {
   return internals(sm)._caches;
+}
+
+/** StorageCache's members its get() reads: one of an LRU or an ordered map of per-address maps, and its counters. */
+interface StorageCacheInternals {
+  _lruCache?: { get(key: string): Map<string, Uint8Array> | undefined };
+  _orderedMapCache?: { getElementByKey(key: string): Map<string, Uint8Array> | undefined };
+  _stats: { reads: number; hits: number };
+}
+
+/**
+ * StorageCache.get (the slot's RLP, `0x80` when known empty, undefined when not cached) with its keys made through
+ * Buffer: its own makes them with @noble's bytesToHex, which on Node before 24 concatenates two digits at a time
+ * (~970 B of strings per 32-byte key against ~180). Same keys, same lookup (an LRU's recency too), same counters.
+ */
+export function storageCacheGet(cache: NonNullable<Caches['storage']>, address: Uint8Array, key: Uint8Array): Uint8Array | undefined {
+  const c = cache as unknown as StorageCacheInternals;
+  const addressHex = plainHex(address);
+  const slots = c._lruCache !== undefined ? c._lruCache.get(addressHex) : c._orderedMapCache!.getElementByKey(addressHex);
+  c._stats.reads += 1;
+  if (slots === undefined) return undefined;
+  c._stats.hits += 1;
+  return slots.get(plainHex(key));
 }
 
 /** The account trie. */

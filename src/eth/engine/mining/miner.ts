@@ -172,7 +172,7 @@ export class Miner {
   /** The next block's base fee: the override, else EIP-1559's from head; undefined before London. */
   nextBaseFee(): bigint | undefined {
     const next = this.nextHeader();
-    if (!this.chain.commonAt(this.chain.head().number + 1n, next.timestamp!).isActivatedEIP(1559)) return undefined;
+    if (!this.chain.rulesAt(this.chain.head().number + 1n, next.timestamp!).isActivatedEIP(1559)) return undefined;
     const head = this.chain.head().header;
     return next.baseFeePerGas ?? (head.baseFeePerGas === undefined ? 1_000_000_000n : head.calcNextBaseFee());
   }

@@ -5,16 +5,7 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
-import {
-  Account,
-  type Address,
-  bytesToUnprefixedHex,
-  createAccountFromRLP,
-  unpadBytes,
-  createAddressFromString,
-  unprefixedHexToBytes,
-  concatBytes,
-} from '@ethereumjs/util';
+import { Account, type Address, createAccountFromRLP, unpadBytes, createAddressFromString, unprefixedHexToBytes, concatBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import {
   accountNodeMap,
@@ -25,8 +16,10 @@ import {
   forgetStorageTrie,
   keyPrefixes,
   stateCaches,
+  storageCacheGet,
 } from '../evm/merkleState.js';
 import { trieGet } from './trieRead.js';
+import { plainHex } from '../../../hex.js';
 import { nibbles, TrieWriter, type TrieUpdate } from './trieWriter.js';
 
 /** Where @ethereumjs keeps code: under its hash prefixed with "c" (when code hashes are prefixed). */
@@ -65,7 +58,7 @@ export class HeadStateManager extends MerkleStateManager {
     const cache = stateCaches(this)?.storage;
     const nodes = cache === undefined || key.length !== 32 || keyPrefixes(this).storageTrieKeys ? undefined : accountNodeMap(this);
     if (cache === undefined || nodes === undefined) return super.getStorage(address, key);
-    const cached = cache.get(address, key);
+    const cached = storageCacheGet(cache, address.bytes, key);
     if (cached !== undefined) return RLP.decode(cached) as Uint8Array;
     const account = await this.getAccount(address);
     if (account === undefined) return new Uint8Array();
@@ -124,7 +117,7 @@ export class HeadStateManager extends MerkleStateManager {
       if (account === undefined) continue;
       account.storageRoot = writers.storage.apply(account.storageRoot, updates);
       // The storage trie @ethereumjs keeps for this account would still have the old root.
-      forgetStorageTrie(this, bytesToUnprefixedHex(hash(address.bytes)));
+      forgetStorageTrie(this, plainHex(hash(address.bytes)));
       await this.putAccount(address, account);
     }
 

@@ -29,7 +29,7 @@ export async function buildTransaction(
   allowImpersonated: boolean,
 ): Promise<TypedTransaction> {
   const data = await fillTransaction(chain, req, miner.nextBaseFee());
-  const common = chain.commonAt(chain.head().number + 1n, miner.nextHeader().timestamp!);
+  const common = chain.rulesAt(chain.head().number + 1n, miner.nextHeader().timestamp!);
   const dev = chain.devAccounts().find((a) => a.address.equals(req.from));
   if (dev !== undefined) return made(() => createTx(data as never, { common }).sign(dev.privateKey));
   if (allowImpersonated && impersonation?.has(req.from)) return made(() => impersonatedTx(data, common, req.from));
@@ -44,7 +44,7 @@ export async function buildTransaction(
  */
 export async function unsignedTransaction(chain: EthChain, miner: Miner, req: SendRequest): Promise<TypedTransaction> {
   const data = await fillTransaction(chain, req, miner.nextBaseFee());
-  const common = chain.commonAt(chain.head().number + 1n, miner.nextHeader().timestamp!);
+  const common = chain.rulesAt(chain.head().number + 1n, miner.nextHeader().timestamp!);
   return made(() => impersonatedTx(data, common, req.from));
 }
 
@@ -55,5 +55,5 @@ export async function unsignedTransaction(chain: EthChain, miner: Miner, req: Se
  */
 export async function fillRequest(chain: EthChain, miner: Miner, req: SendRequest): Promise<TypedTransaction> {
   const data = await fillTransaction(chain, req, miner.nextBaseFee());
-  return made(() => createTx(data as never, { common: chain.commonAt(chain.head().number + 1n, miner.nextHeader().timestamp!) }));
+  return made(() => createTx(data as never, { common: chain.rulesAt(chain.head().number + 1n, miner.nextHeader().timestamp!) }));
 }
