@@ -8,6 +8,7 @@ import type { EthChain } from './engine/chain/chain.js';
 import type { MinedBlock } from './engine/chain/types.js';
 import { isPending } from './params.js';
 import { BLOCK_TAGS, blockNumberOrHash, blockNumberOrTag, describe, type BlockRef, type BlockSelector, type Decoder } from '../rpc/params.js';
+import { plainHex } from '../hex.js';
 
 const isTag = (value: string) => (BLOCK_TAGS as readonly string[]).includes(value);
 const hasPrefix = (value: string) => value.startsWith('0x') || value.startsWith('0X');
@@ -94,7 +95,7 @@ export const storageRequests: Decoder<StorageRequests> = (value) => {
     const address = fixedText(key, 20, 'Address', (what) => new InvalidArgument(what));
     if (keys !== null && !Array.isArray(keys)) throw new InvalidArgument(`json: cannot unmarshal ${describeGo(keys)} into Go value of type []common.Hash`);
     const slots = (keys ?? []).map((k) => gethHash(k));
-    out.set(Buffer.from(address).toString('hex'), { address, slots });
+    out.set(plainHex(address), { address, slots });
   }
   return out;
 };

@@ -14,6 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayContext } from '../gateway/context.js';
 import type { Caller } from '../gateway/policy/index.js';
 import type { Network, NetworkConnection } from '../networkTypes.js';
+import { plainHex } from '../hex.js';
 import { parseJson } from '../rpc/envelope.js';
 import { answerRead } from './reads.js';
 import { SECURITY } from './settings.js';
@@ -47,7 +48,7 @@ export class LiveStreams {
       res.end(`the explorer serves at most ${MAX_STREAMS} live streams at once\n`);
       return;
     }
-    const id = randomBytes(16).toString('hex');
+    const id = plainHex(randomBytes(16));
     const stream: Stream = { res, caller, conns: new Map(), calls: 0 };
     this.streams.set(id, stream);
     res.writeHead(200, { ...SECURITY, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store' });

@@ -7,7 +7,7 @@
  *
  * The engine knows nothing of this: the connection's `push` sends a text, and `close` unhooks everything.
  */
-import { quantityHex } from '../hex.js';
+import { bytesHex, quantityHex } from '../hex.js';
 import { DevgateError, InvalidArgument } from '../errors.js';
 import type { EthChain } from '../eth/engine/chain/chain.js';
 import type { MinedBlock, PendingTx } from '../eth/engine/chain/types.js';
@@ -211,7 +211,7 @@ export class EthSubscriptions {
     for (const [id, sub] of this.subs) {
       if (sub.kind !== 'newPendingTransactions' || sub.since >= e.seq) continue;
       for (const p of e.txs) {
-        let text = sub.full ? texts.get(p) : `"0x${Buffer.from(p.tx.hash()).toString('hex')}"`;
+        let text = sub.full ? texts.get(p) : `"${bytesHex(p.tx.hash())}"`;
         if (text === undefined) texts.set(p, (text = JSON.stringify(formatTransaction(p.tx, p.sender, { kind: 'pending' }))));
         const pause = this.notify(id, text);
         if (pause !== undefined) await pause;

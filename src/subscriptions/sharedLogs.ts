@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { MinedBlock } from '../eth/engine/chain/types.js';
 import { scanBlockLogs, type FoundLog, type LogFilter } from '../eth/engine/query/logs.js';
+import { plainHex } from '../hex.js';
 
 /** A log a filter hands out: where it sits, and whether its block left the chain. Shared by every filter that takes it. */
 export interface FilterLog extends FoundLog {
@@ -49,7 +50,7 @@ export function matchingLogs(block: MinedBlock, c: LogCriteria, removed: boolean
   return { logs: out, looked };
 }
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+const hex = plainHex;
 
 /** A text equal for two criteria exactly when they take the same logs of every block (long ones hashed). */
 export function criteriaKey(c: LogCriteria): string {

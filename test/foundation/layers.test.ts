@@ -177,6 +177,13 @@ describe('the shape of the sources', () => {
     expect(wrong).toEqual([]);
   });
 
+  it("writes no inline `.toString('hex')` anywhere in src/ but src/hex.ts (bytes to hex go through its helpers)", () => {
+    const wrong = files
+      .filter((f) => rel(f) !== 'hex.ts')
+      .flatMap((f) => [...text.get(f)!.matchAll(/\.toString\(\s*'hex'\s*\)/g)].map((m) => `${rel(f)}: ${m[0]}`));
+    expect(wrong).toEqual([]);
+  });
+
   it('only the EVM fence reaches into @ethereumjs internals (deep paths, evmFile)', () => {
     const wrong = files
       .filter((f) => !rel(f).startsWith('eth/engine/evm/'))

@@ -8,6 +8,7 @@ import { formatTrace } from '../format/trace.js';
 import { callObject, findBlock, isPending } from '../params.js';
 import { DEFAULT_TRACE, traceCallConfig } from './debug_traceConfig.js';
 import { traceCallReveals } from './reveals.js';
+import { bytesHex } from '../../hex.js';
 
 /**
  * debug_traceCall: a call traced as eth_call runs it (gas capped at 10x the block gas limit, no nonce check, no fee
@@ -25,9 +26,7 @@ export const debug_traceCall = defineMethod({
     if (isPending(sel)) throw new ExecutionFailed('tracing on top of pending is not supported');
     const block = await findBlock(ctx.node, sel);
     if (block === undefined)
-      throw new ResourceNotFound(
-        'hash' in sel ? `block 0x${Buffer.from(sel.hash).toString('hex')} not found` : `block #${'number' in sel ? sel.number : sel.tag} not found`,
-      );
+      throw new ResourceNotFound('hash' in sel ? `block ${bytesHex(sel.hash)} not found` : `block #${'number' in sel ? sel.number : sel.tag} not found`);
     checkCallBlockOverride(config?.blockOverrides);
     const req = config ?? DEFAULT_TRACE;
     return formatTrace(await traceCall(ctx.chain, block, call, req, config?.txIndex, config?.stateOverrides, config?.blockOverrides));

@@ -8,6 +8,7 @@
 import { Address, bytesToBigInt, bytesToHex, type EOACode7702AuthorizationListBytes } from '@ethereumjs/util';
 import { listSpans, rlpItem, rlpViews, type Nested } from '../codec/rlpReader.js';
 import type { HeaderFields, RawBlockFields, TxFields, TxTypeAndTo, WithdrawalFields } from './types.js';
+import { plainHex } from '../../../hex.js';
 
 /** A big-endian unsigned integer field as a bigint, as @ethereumjs's bytesToBigInt (which goes through hex for any length). */
 export function big(b: Nested | undefined): bigint {
@@ -18,7 +19,7 @@ export function big(b: Nested | undefined): bigint {
     for (let i = 0; i < n; i++) x = x * 256 + b[i]!;
     return BigInt(x);
   }
-  return BigInt('0x' + Buffer.from(b.buffer, b.byteOffset, n).toString('hex'));
+  return BigInt('0x' + plainHex(b.subarray(0, n)));
 }
 const bytes = (b: Nested | undefined) => b as Uint8Array;
 const optional = <T>(b: Nested | undefined, read: (b: Nested) => T): T | undefined => (b === undefined ? undefined : read(b));

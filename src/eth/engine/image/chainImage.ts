@@ -26,6 +26,7 @@ import { listSpans, rlpItem, rlpViews, type Nested } from '../codec/rlpReader.js
 import { ImageNodes } from './imageNodes.js';
 import { encodeRawNode, type RawNode } from '../state/trieWriter.js';
 import type { DevAccount, MinedBlock, PendingTx, RawBlockFields, StoredLog, StoredReceipt } from '../chain/types.js';
+import { plainHex } from '../../../hex.js';
 
 const MAGIC = new TextEncoder().encode('devgate-chain\0');
 /** Bumped whenever the layout or the meaning of a field changes. */
@@ -90,7 +91,7 @@ export function encodeChainImage(parts: ChainParts, key: Uint8Array): Uint8Array
   w.u32(parts.nodes.size);
   for (const [k, v] of parts.nodes as Map<string, Uint8Array | string>) {
     const kb = Buffer.from(k, 'hex');
-    if (kb.length > 255 || kb.toString('hex') !== k) throw new ChainImageError(`node key ${k} is not short hex`);
+    if (kb.length > 255 || plainHex(kb) !== k) throw new ChainImageError(`node key ${k} is not short hex`);
     const vb = typeof v === 'string' ? Buffer.from(v, 'hex') : v;
     if (typeof v === 'string' && vb.length * 2 !== v.length) throw new ChainImageError(`node ${k} is not hex`);
     w.bytes(Uint8Array.of(kb.length));

@@ -6,6 +6,7 @@
  * (encoding a chain image) first moves every remaining node into the Map.
  */
 import { LazyNodeMap } from './lazyNodeMap.js';
+import { plainHex } from '../../../hex.js';
 
 /** A 32-bit hash of a key from its first 4 bytes (node keys are hashes, or start with one) and its length. */
 function hashBytes(buf: Uint8Array, at: number, length: number): number {
@@ -160,7 +161,7 @@ export class ImageNodes extends LazyNodeMap {
   protected override materialize(): void {
     if (this.complete) return;
     for (let i = 0; i < this.keyAt.length; i++) {
-      const hex = Buffer.from(this.buf.buffer, this.buf.byteOffset + this.keyAt[i]!, this.keyLength[i]!).toString('hex');
+      const hex = plainHex(new Uint8Array(this.buf.buffer, this.buf.byteOffset + this.keyAt[i]!, this.keyLength[i]!));
       if (!this.deleted.has(hex) && !super.has(hex))
         super.set(hex, new Uint8Array(this.buf.buffer, this.buf.byteOffset + this.valueAt[i]!, this.valueLength[i]!));
     }

@@ -13,6 +13,7 @@ import { createBlob4844TxFromSerializedNetworkWrapper, createTxFromRLP, type Typ
 import { blobTxFields, GethDecodeError, gethTxFields } from '../codec/gethTxShape.js';
 import { checkFee } from './txFeeCap.js';
 import { TxRejected } from './txRejected.js';
+import { bytesHex } from '../../../hex.js';
 
 /** Each typed transaction's EIP, and the fork geth's pool names when it is not active yet. */
 const TYPES: Record<number, { fork: string; eip: number }> = {
@@ -71,7 +72,7 @@ export function txBuildRejected(err: unknown): TxRejected {
   return new TxRejected(`invalid transaction: ${message}`);
 }
 
-const num = (b: Uint8Array | undefined): bigint => (b === undefined || b.length === 0 ? 0n : BigInt(`0x${Buffer.from(b).toString('hex')}`));
+const num = (b: Uint8Array | undefined): bigint => (b === undefined || b.length === 0 ? 0n : BigInt(bytesHex(b)));
 
 /** Go's big.Int Div (Euclidean), for a legacy v below 35 (geth's deriveChainId). */
 const divEuclid = (a: bigint, b: bigint): bigint => {
