@@ -322,6 +322,10 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer in chromium', () => {
     const onPage = Date.now() - rejectedAt;
     expect(BigInt(await field('hash', /^0x/))).toBe(doomed.hash);
     await page.screenshot({ path: join(SHOTS, 'rollup-block-rejected.png'), fullPage: true });
+    // Its transaction's page: REJECTED (the node serves no body or receipt of it any more).
+    const rejectedTx = (await page.locator('main a[data-field="tx"]').first().getAttribute('href'))!;
+    await open(rejectedTx, 'rollup-tx-rejected');
+    await field('finality', 'REJECTED');
 
     // The overview: a block sealed on the parent (reusing the number), rejected while in view: it shows as a REJECTED
     // row beside the earlier rejected one (which the page heard of on the block page), the head back below them.

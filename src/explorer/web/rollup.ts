@@ -200,6 +200,18 @@ export async function rollupTx(net: NetworkMeta, hash: string): Promise<HTMLElem
     ['starknet_getTransactionStatus', [hash]],
   ]);
   const t = tx?.result;
+  // A rejected block's transaction is no longer served (error 29), but its status is: REJECTED.
+  if (!t && st?.result?.finality_status === 'REJECTED')
+    return h(
+      'section',
+      {},
+      h('h2', {}, 'Transaction ', h('span', { class: 'muted' }, `on ${n}`)),
+      fields([
+        ['Hash', 'hash', hash],
+        ['Status', 'finality', status('REJECTED')],
+        ['Block', 'block', 'rejected with its block: the node serves neither its body nor its receipt'],
+      ]),
+    );
   if (!t) return h('p', { class: 'error' }, `no transaction ${hash} on ${n}`);
   const r = receipt?.result;
   const s = st?.result;
