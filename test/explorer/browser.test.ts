@@ -2,7 +2,7 @@
  * The explorer in a real browser (issue 31): Debian's chromium driven by playwright-core, one browser and one gateway
  * (the shipped mainnet and starknet-mainnet). Every page shows the values the JSON-RPC answers for the shipped chains
  * and for transactions sent during the test with viem; the live view shows a new block, and a rollup block's move to
- * ACCEPTED_ON_L1, without a reload. A screenshot of each page goes to test/explorer/screenshots/ (ignored by git).
+ * ACCEPTED_ON_L1 and another's to REJECTED (on its page and in the overview), without a reload. A screenshot of each page goes to test/explorer/screenshots/ (ignored by git).
  * The gateway has a keys file that does not list `devgate` (issue 31: the page could not read then). A second small
  * gateway ties a rollup to its eth network's blocks, for the rollup block's link to the eth block that accepted it;
  * that rollup's seed gives it its own method prefix (`paradex_`, not `starknet_`), and each of its pages and its live
@@ -41,8 +41,11 @@ let base: string;
 /** Waits until the text of `[data-field=name]` matches, and answers it. */
 async function field(name: string, expected: string | RegExp): Promise<string> {
   const locator = page.locator(`main [data-field="${name}"]`).first();
-  if (typeof expected === 'string') await expect.poll(() => locator.textContent(), { timeout: 10_000 }).toBe(expected);
-  else await expect.poll(() => locator.textContent(), { timeout: 10_000 }).toMatch(expected);
+  // Each read gives up soon (null) when the field is not on the page, so the poll's own limit applies: a page that
+  // shows something else (an error) fails here with what it shows, not by the test's timeout.
+  const text = () => locator.textContent({ timeout: 500 }).catch(async () => `(no ${name}: ${await page.locator('main').textContent()})`);
+  if (typeof expected === 'string') await expect.poll(text, { timeout: 10_000 }).toBe(expected);
+  else await expect.poll(text, { timeout: 10_000 }).toMatch(expected);
   return (await locator.textContent())!;
 }
 
@@ -300,6 +303,59 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer in chromium', () => {
     await page.screenshot({ path: join(SHOTS, 'rollup-l1.png'), fullPage: true });
     await page.locator('main [data-field="l1Block"] a').click();
     await field('number', String(anchor + 2n));
+  });
+
+  it('shows a rollup block turning REJECTED live, on its page and in the overview', async () => {
+    const rollup = gw.rollup(ROLLUP);
+    await page.goto(`${base}/explorer/${ROLLUP}`);
+    await page.waitForFunction(() => document.getElementById('live')?.dataset.open === '2');
+    // A block with a transaction (a mint), its page opened by number: rejected, its number names no block any more
+    // (the chain continues from its parent); the page keeps showing that block, REJECTED, without a reload.
+    rollup.mint(BigInt(ALICE.address), 10n ** 18n, 'WEI');
+    const doomed = rollup.createBlock();
+    await open(`/explorer/${ROLLUP}/block/${doomed.number}`, 'rollup-block-before-reject');
+    await field('blockStatus', 'ACCEPTED_ON_L2');
+    expect(BigInt(await field('hash', /^0x/))).toBe(doomed.hash);
+    const rejectedAt = Date.now();
+    rollup.rejectBlock({ number: doomed.number });
+    await field('blockStatus', 'REJECTED');
+    const onPage = Date.now() - rejectedAt;
+    expect(BigInt(await field('hash', /^0x/))).toBe(doomed.hash);
+    await page.screenshot({ path: join(SHOTS, 'rollup-block-rejected.png'), fullPage: true });
+    // Its transaction's page: REJECTED (the node serves no body or receipt of it any more).
+    const rejectedTx = (await page.locator('main a[data-field="tx"]').first().getAttribute('href'))!;
+    await open(rejectedTx, 'rollup-tx-rejected');
+    await field('finality', 'REJECTED');
+
+    // The overview: a block sealed on the parent (reusing the number), rejected while in view: it shows as a REJECTED
+    // row beside the earlier rejected one (which the page heard of on the block page), the head back below them.
+    await open(`/explorer/${ROLLUP}`, 'rollup-before-reject');
+    const statuses = page.locator(`main [data-network="${ROLLUP}"] tbody [data-field="status"]`);
+    const again = rollup.createBlock();
+    expect(again.number).toBe(doomed.number);
+    await field('head', String(again.number));
+    expect(await statuses.allTextContents()).toContain('REJECTED');
+    const rejectedAgainAt = Date.now();
+    rollup.rejectBlock({ number: again.number });
+    await page.waitForFunction(
+      ([net, head]) =>
+        document.querySelector(`main [data-network="${net}"] [data-field="head"]`)?.textContent === head &&
+        [...document.querySelectorAll(`main [data-network="${net}"] tbody [data-field="status"]`)].filter((e: any) => e.textContent === 'REJECTED').length ===
+          2,
+      [ROLLUP, String(again.number - 1n)] as const,
+    );
+    const inOverview = Date.now() - rejectedAgainAt;
+    // The issue asks for 200 ms; the bound leaves room for a machine shared by many.
+    expect(onPage).toBeLessThan(1000);
+    expect(inOverview).toBeLessThan(1000);
+    console.log(
+      `explorer: REJECTED shown ${onPage} ms after rejectBlock on the block's page, ${inOverview} ms in the overview (load average ${loadavg()[0]!.toFixed(1)})`,
+    );
+    await page.screenshot({ path: join(SHOTS, 'rollup-rejected.png'), fullPage: true });
+    // The rejected row links the rejected block by its hash (its number names another block, or none).
+    await page.locator(`main [data-network="${ROLLUP}"] tbody tr`, { hasText: 'REJECTED' }).first().locator('a').first().click();
+    await field('blockStatus', 'REJECTED');
+    expect(BigInt(await field('hash', /^0x/))).toBe(again.hash);
   });
 });
 

@@ -9,7 +9,7 @@ import { h, link } from './dom.js';
 import { ethAddress, ethBlock, ethOverview, ethTx } from './eth.js';
 import { dashboardOpen, gatewayView } from './gateway.js';
 import { search } from './search.js';
-import { rollupAddress, rollupBlock, rollupOverview, rollupTx, watching } from './rollup.js';
+import { learnReorg, type Reorg, rollupAddress, rollupBlock, rollupOverview, rollupTx, watching } from './rollup.js';
 import type { Calls, FirstData } from './overview.js';
 import { dropPreloaded, knownHeads, learnPrefixes, Live, type Meta, type NetworkMeta, preload } from './rpc.js';
 
@@ -79,13 +79,13 @@ function go(path: string): void {
 
 let rendering = 0;
 
-/** Draws the view of the URL; a redraw asked while one runs is done once after it. */
-async function render(): Promise<void> {
+/** Draws the view of the URL; a redraw asked while one runs is done once after it. `redraw`: a live redraw of the view. */
+async function render(redraw = false): Promise<void> {
   const mine = ++rendering;
   const main = document.getElementById('main')!;
   let view: HTMLElement;
   try {
-    view = await viewOf(location.pathname);
+    view = await viewOf(location.pathname, redraw);
   } catch (err) {
     view = h('p', { class: 'error' }, (err as Error).message);
   }
@@ -97,7 +97,7 @@ async function render(): Promise<void> {
   subscribeStatuses();
 }
 
-async function viewOf(path: string): Promise<HTMLElement> {
+async function viewOf(path: string, redraw: boolean): Promise<HTMLElement> {
   const parts = path
     .split('/')
     .filter((p) => p !== '')
@@ -109,7 +109,7 @@ async function viewOf(path: string): Promise<HTMLElement> {
   const [what, id] = [parts[2], parts[3] ?? ''];
   if (what === undefined) return overview([net], 25);
   const eth = net.kind === 'eth';
-  if (what === 'block') return eth ? ethBlock(net, id) : rollupBlock(net, id);
+  if (what === 'block') return eth ? ethBlock(net, id) : rollupBlock(net, id, redraw);
   if (what === 'tx') return eth ? ethTx(net, id) : rollupTx(net, id);
   if (what === 'address') return eth ? ethAddress(net, id) : rollupAddress(net, id);
   return h('p', { class: 'error' }, `no page ${path}`);
@@ -134,6 +134,12 @@ function onEvent(network: string, method: string, result: unknown): void {
   const r = result as { number?: string; block_number?: number } | null;
   if (method === 'eth_subscription' && typeof r?.number === 'string') knownHeads.set(network, Number(BigInt(r.number)));
   if (method.endsWith('subscriptionNewHeads') && typeof r?.block_number === 'number') knownHeads.set(network, r.block_number);
+  // Blocks left a rollup's chain (rejected): the head is below them now, and the overview lists those REJECTED.
+  if (method.endsWith('subscriptionReorg')) {
+    const reorg = result as Reorg;
+    if (typeof reorg?.starting_block_number === 'number') knownHeads.set(network, reorg.starting_block_number - 1);
+    void learnReorg(network, reorg);
+  }
   dirty.add(network);
   // Events come in bursts (a block and its transactions): one redraw for the burst.
   clearTimeout(redraw);
@@ -143,7 +149,7 @@ function onEvent(network: string, method: string, result: unknown): void {
 async function redrawDirty(): Promise<void> {
   const networks = [...dirty];
   dirty.clear();
-  if (!isFrontPage()) return render();
+  if (!isFrontPage()) return render(true);
   // A network's page shows that network only: the others' events change nothing on it.
   const shown = networks.filter((n) => document.querySelector(`main section.net[data-network="${CSS.escape(n)}"]`) !== null);
   const sections = shown.map((n) => document.querySelector<HTMLElement>(`main section.net[data-network="${CSS.escape(n)}"]`));

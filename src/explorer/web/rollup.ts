@@ -21,8 +21,64 @@ function watch(n: string, blocks: readonly any[]): void {
       for (const t of b.transactions) set.add(t.transaction_hash ?? t.transaction?.transaction_hash ?? t);
 }
 
+/**
+ * Rejected blocks the page heard of, by network, oldest first (at most MAX_REJECTED each): they left the chain, so no
+ * read by number finds them; the overview lists them beside the chain's blocks. Read once, by hash: REJECTED is final.
+ */
+const rejected = new Map<string, any[]>();
+const MAX_REJECTED = 25;
+/** Reorgs already read (each subscription of a network hears of one), by their last block's hash. */
+const reorgsSeen = new Set<string>();
+/** The reads of rejected blocks under way: an overview drawn meanwhile waits for them. */
+let learning: Promise<void> = Promise.resolve();
+
+export interface Reorg {
+  starting_block_hash: string;
+  starting_block_number: number;
+  ending_block_hash: string;
+  ending_block_number: number;
+}
+
+/**
+ * A reorg notification (blocks left the chain): its blocks are read by hash, from the last back through their parents
+ * (at most MAX_REJECTED), and those now REJECTED kept. A snapshot revert's blocks are gone, not REJECTED: not kept.
+ */
+export function learnReorg(n: string, reorg: Reorg): Promise<void> {
+  if (typeof reorg?.ending_block_hash !== 'string' || reorgsSeen.has(`${n} ${reorg.ending_block_hash}`)) return learning;
+  reorgsSeen.add(`${n} ${reorg.ending_block_hash}`);
+  const read = async () => {
+    const found: any[] = [];
+    let hash = reorg.ending_block_hash;
+    const count = Math.min(MAX_REJECTED, reorg.ending_block_number - reorg.starting_block_number + 1);
+    for (let i = 0; i < count; i++) {
+      const b = await call(n, 'starknet_getBlockWithTxHashes', [{ block_hash: hash }]).catch(() => undefined);
+      if (b?.status !== 'REJECTED') break;
+      found.unshift(b);
+      if (hash === reorg.starting_block_hash) break;
+      hash = b.parent_hash;
+    }
+    const list = [...(rejected.get(n) ?? []), ...found];
+    rejected.set(n, list.slice(-MAX_REJECTED));
+  };
+  learning = learning.then(read, read);
+  return learning;
+}
+
+/** The chain's blocks (newest first) and the rejected ones of their numbers or later, each after the chain's block of its number. */
+function withRejected(n: string, blocks: readonly any[]): { block: any; rejected: boolean }[] {
+  const lowest = blocks.at(-1)?.block_number ?? 0;
+  const gone = (rejected.get(n) ?? []).filter((b) => b.block_number >= lowest);
+  const rows = [
+    ...blocks.map((block) => ({ block, rejected: false, order: -1 })),
+    ...gone.map((block, i) => ({ block, rejected: true, order: gone.length - i })),
+  ];
+  rows.sort((a, b) => b.block.block_number - a.block.block_number || a.order - b.order);
+  return rows;
+}
+
 export async function rollupOverview(net: NetworkMeta, count = 10): Promise<HTMLElement> {
   const n = net.name;
+  await learning;
   let head = knownHeads.get(n) ?? (await call<number>(n, 'starknet_blockNumber'));
   let answers: Awaited<ReturnType<typeof batch>> = [];
   // One round trip from a known head; again from the head the answer gives should the chain have moved meanwhile.
@@ -57,8 +113,9 @@ export async function rollupOverview(net: NetworkMeta, count = 10): Promise<HTML
         ...(pending && pending.block_hash === undefined && pending.transactions.length > 0
           ? [[h('span', {}, 'pending'), '', status('PENDING'), pending.transactions.length, time(pending.timestamp).split(' ')[0]]]
           : []),
-        ...blocks.map((b: any) => [
-          blockLink(n, b.block_number),
+        ...withRejected(n, blocks).map(({ block: b, rejected }) => [
+          // A rejected block's number names another block (or none) now: it is linked by its hash.
+          rejected ? link(`${base(n)}/block/${b.block_hash}`, String(b.block_number)) : blockLink(n, b.block_number),
           short(b.block_hash),
           status(b.status),
           b.transactions.length,
@@ -69,10 +126,24 @@ export async function rollupOverview(net: NetworkMeta, count = 10): Promise<HTML
   );
 }
 
-export async function rollupBlock(net: NetworkMeta, id: string): Promise<HTMLElement> {
+/** The block page drawn last: the number it was opened by and the hash it showed. */
+let shown: { n: string; id: string; hash: string } | undefined;
+
+/**
+ * A block's page. `redraw`: a live redraw of the page in view; opened by number, it keeps showing the block it showed
+ * if that block was rejected meanwhile (its number now names the block sealed after, or none), with status REJECTED.
+ */
+export async function rollupBlock(net: NetworkMeta, id: string, redraw = false): Promise<HTMLElement> {
   const n = net.name;
-  const blockId = /^\d+$/.test(id) ? { block_number: Number(id) } : id === 'pending' || id === 'latest' ? id : { block_hash: id };
-  const b = await call(n, 'starknet_getBlockWithReceipts', [blockId]).catch(() => null);
+  const byNumber = /^\d+$/.test(id);
+  const blockId = byNumber ? { block_number: Number(id) } : id === 'pending' || id === 'latest' ? id : { block_hash: id };
+  const before = redraw && byNumber && shown?.n === n && shown.id === id ? shown.hash : undefined;
+  const [now, then] = await batch(n, [
+    ['starknet_getBlockWithReceipts', [blockId]],
+    ...(before === undefined ? [] : [['starknet_getBlockWithReceipts', [{ block_hash: before }]] as [string, unknown]]),
+  ]);
+  const b = then?.result?.status === 'REJECTED' ? then.result : (now?.result ?? null);
+  shown = b?.block_hash === undefined ? undefined : { n, id, hash: b.block_hash };
   if (b === null) return h('p', { class: 'error' }, `no block ${id} on ${n}`);
   // After the block's read, which has the rollup see its L1 network's head first.
   const accepted = net.l1 !== undefined && b.block_number !== undefined ? await l1Block(n, String(b.block_number)) : undefined;
@@ -129,6 +200,18 @@ export async function rollupTx(net: NetworkMeta, hash: string): Promise<HTMLElem
     ['starknet_getTransactionStatus', [hash]],
   ]);
   const t = tx?.result;
+  // A rejected block's transaction is no longer served (error 29), but its status is: REJECTED.
+  if (!t && st?.result?.finality_status === 'REJECTED')
+    return h(
+      'section',
+      {},
+      h('h2', {}, 'Transaction ', h('span', { class: 'muted' }, `on ${n}`)),
+      fields([
+        ['Hash', 'hash', hash],
+        ['Status', 'finality', status('REJECTED')],
+        ['Block', 'block', 'rejected with its block: the node serves neither its body nor its receipt'],
+      ]),
+    );
   if (!t) return h('p', { class: 'error' }, `no transaction ${hash} on ${n}`);
   const r = receipt?.result;
   const s = st?.result;
