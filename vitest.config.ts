@@ -24,9 +24,6 @@ const isolatedFiles = [
   'test/gateway/policy/secretCompare.unit.test.ts',
   // Checks that decoding blob transactions never loaded the KZG trusted setup in its process (module state).
   'test/eth/engine/build/forkChain.test.ts',
-  // Shared, its raw-front half-sent requests were not counted as sockets (21 of 40): some module state an earlier file
-  // leaves behind, not yet found.
-  'test/gateway/connections.test.ts',
 ];
 /**
  * The e2e files the `restored` project runs again on chains restored from their images: one per way a restored chain
