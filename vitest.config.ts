@@ -48,7 +48,8 @@ const restoredFiles = [
   'test/rollup/starknet/e2e/starknet-controls.test.ts',
   'test/rollup/starknet/e2e/starknet-token.test.ts',
 ];
-const shared = { testTimeout: 60_000, hookTimeout: 120_000, pool: 'forks' as const, isolate: false };
+/** test/support/leftBehind.ts fails a file that leaves a server, fake timers, an environment variable or a process listener behind. */
+const shared = { testTimeout: 60_000, hookTimeout: 120_000, pool: 'forks' as const, isolate: false, setupFiles: ['test/support/leftBehind.ts'] };
 
 export default defineConfig({
   test: {
