@@ -24,9 +24,6 @@ const isolatedFiles = [
   'test/gateway/policy/secretCompare.unit.test.ts',
   // Checks that decoding blob transactions never loaded the KZG trusted setup in its process (module state).
   'test/eth/engine/build/forkChain.test.ts',
-  // Shared, its raw-front half-sent requests were not counted as sockets (21 of 40): some module state an earlier file
-  // leaves behind, not yet found.
-  'test/gateway/connections.test.ts',
 ];
 /**
  * The e2e files the `restored` project runs again on chains restored from their images: one per way a restored chain
@@ -51,7 +48,8 @@ const restoredFiles = [
   'test/rollup/starknet/e2e/starknet-controls.test.ts',
   'test/rollup/starknet/e2e/starknet-token.test.ts',
 ];
-const shared = { testTimeout: 60_000, hookTimeout: 120_000, pool: 'forks' as const, isolate: false };
+/** test/support/leftBehind.ts fails a file that leaves a server, fake timers, an environment variable or a process listener behind. */
+const shared = { testTimeout: 60_000, hookTimeout: 120_000, pool: 'forks' as const, isolate: false, setupFiles: ['test/support/leftBehind.ts'] };
 
 export default defineConfig({
   test: {

@@ -23,7 +23,9 @@ describe('the chain cache under vitest', () => {
     try {
       expect(defaultCacheDir()).toBe(join(process.cwd(), 'node_modules', '.cache', 'devgate'));
     } finally {
-      process.env.DEVGATE_CACHE_DIR = saved;
+      // Assigning undefined would store the string "undefined" for every later file of this worker.
+      if (saved === undefined) delete process.env.DEVGATE_CACHE_DIR;
+      else process.env.DEVGATE_CACHE_DIR = saved;
     }
   });
 

@@ -3,15 +3,14 @@
  * replacement by +10% on both fee caps, block order by tip, txpool_* shapes; a blob and a set-code transaction
  * sent and mined on an osaka chain.
  */
-import { createBlob4844Tx } from '@ethereumjs/tx';
-import { bytesToHex, hexToBytes } from '@ethereumjs/util';
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { bytesToHex } from '@ethereumjs/util';
 import { createPublicClient, createWalletClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { sepolia } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainFromSeed } from '../../../../src/eth/engine/build/chainFromSeed.js';
 import { start, type Gateway } from '../../../../src/index.js';
-import { loadSeedFile } from '../../../../src/seed/load.js';
 import { call } from '../../../support/http.js';
 
 const K5 = '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba' as const;
@@ -19,6 +18,7 @@ const K6 = '0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e' 
 const TO = '0x00000000000000000000000000000000000000b1' as const;
 const chain = { ...sepolia, rpcUrls: { default: { http: [''] } } };
 const GWEI = 1_000_000_000n;
+const BLOB_TX = 'test/fixtures/eth/blobTx.rlp.gz';
 
 let gw: Gateway;
 let url: string;
@@ -140,23 +140,10 @@ describe('blob and set-code transactions on osaka', () => {
     const own = await start({ port: 0, chains: ['chains/sepolia.json'], allowUnprotectedTxs: true });
     try {
       const u = own.url('sepolia');
-      const engine = await chainFromSeed(loadSeedFile('chains/sepolia.json'));
-      const nonce = BigInt((await call(u, 'eth_getTransactionCount', [a5.address, 'pending'])).result);
-      const blob = createBlob4844Tx(
-        {
-          nonce,
-          to: TO,
-          value: 0n,
-          gasLimit: 21000n,
-          maxFeePerGas: 100n * GWEI,
-          maxPriorityFeePerGas: GWEI,
-          maxFeePerBlobGas: 10n * GWEI,
-          blobsData: ['hello devgate'],
-        } as never,
-        { common: engine.common },
-      ).sign(hexToBytes(K5));
-      const sent = await call(u, 'eth_sendRawTransaction', [bytesToHex(blob.serializeNetworkWrapper())]);
-      expect(sent.error).toBeUndefined();
+      // Signed once by test/fixtures/eth/makeBlobTx.ts: its cell proofs take ~11 s of CPU to compute in pure JS.
+      const blob = gunzipSync(readFileSync(BLOB_TX));
+      const sent = await call(u, 'eth_sendRawTransaction', [bytesToHex(blob)]);
+      expect(sent.error, 'a nonce error: the seed changed, run test/fixtures/eth/makeBlobTx.ts again').toBeUndefined();
       const receipt = (await call(u, 'eth_getTransactionReceipt', [sent.result])).result;
       expect(receipt).toMatchObject({ status: '0x1', type: '0x3', blobGasUsed: '0x20000' });
 
