@@ -24,6 +24,16 @@ const isolatedFiles = [
   'test/gateway/policy/secretCompare.unit.test.ts',
   // Checks that decoding blob transactions never loaded the KZG trusted setup in its process (module state).
   'test/eth/engine/build/forkChain.test.ts',
+  // A data directory is an lmdb environment (native, with its own threads): in a shared worker the first full run had
+  // the worker exit unexpectedly after test/persist/dataDir.test.ts, which a process of its own per file never meets.
+  'test/persist/dataDir.test.ts',
+  'test/persist/dataDirKill.test.ts',
+  'test/persist/dataDirLoad.test.ts',
+  'test/persist/dataDirTimestamps.test.ts',
+  'test/persist/dataDirUnits.test.ts',
+  'test/persist/minerPersists.test.ts',
+  'test/fork/dataDir.test.ts',
+  'test/foundation/lazyDataDir.test.ts',
 ];
 /**
  * The e2e files the `restored` project runs again on chains restored from their images: one per way a restored chain

@@ -11,7 +11,17 @@ import { afterAll, beforeAll, vi } from 'vitest';
 const EVENTS = ['exit', 'uncaughtException', 'unhandledRejection', 'warning', 'SIGINT', 'SIGTERM'] as const;
 
 const servers = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
-const listeners = () => EVENTS.map((e) => process.listenerCount(e));
+/**
+ * The listeners a test could have left: a native addon's own process hook (lmdb registers one `exit` hook per process,
+ * the first time a data directory opens) is the library's, made once, and not counted.
+ */
+const listeners = () =>
+  EVENTS.map(
+    (e) =>
+      (process.listeners as (event: string) => ((...args: unknown[]) => void)[])(e).filter(
+        (fn) => !/\{\s*\[native code\]\s*\}$/.test(Function.prototype.toString.call(fn)),
+      ).length,
+  );
 
 let before: { servers: number; env: Record<string, string | undefined>; listeners: number[] };
 
