@@ -1,13 +1,12 @@
 /**
  * The brute-force search behind a deletion's sibling (forkState.ts): a key of `length` bytes whose keccak256 starts
  * with given nibbles, counting up from 1 (deterministic: the same key every time), on a worker thread so the main
- * thread keeps serving. The worker hashes with the native keccak binding (the `keccak` package's, as
- * exec/crypto.ts), or @noble/hashes where the binding is missing; it is cancellable (an AbortSignal, or the time
- * limit) and is terminated as soon as it answers. Where no worker can start, the search runs on the main thread,
+ * thread keeps serving. The worker hashes with @noble/hashes (JavaScript), never the native keccak binding: a worker
+ * is terminated when it is cancelled (an AbortSignal, or the time limit) or answers, and terminating a worker inside a
+ * call of the `keccak` addon is a fatal error of the whole process (`napi_create_reference`, seen in a test run). Where no worker can start, the search runs on the main thread,
  * yielding every 2,048 hashes.
  */
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
@@ -24,18 +23,8 @@ export const SEARCH_TIME_LIMIT_MS = 120_000;
 /** The worker: plain JavaScript (no TypeScript loader needed in the worker, from dist/ or the sources alike). */
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { prefix, length, tries, keccakDir, nobleUrl } = workerData;
-async function hasher() {
-  try {
-    const State = require(workerData.gypBuild)(keccakDir);
-    const state = new State();
-    return (msg) => { state.initialize(1088, 512); state.absorb(msg); state.absorbLastFewBits(0x01); return state.squeeze(32); };
-  } catch {
-    const { keccak_256 } = await import(nobleUrl);
-    return keccak_256;
-  }
-}
-hasher().then((hash) => {
+const { prefix, length, tries, nobleUrl } = workerData;
+import(nobleUrl).then(({ keccak_256: hash }) => {
   const key = Buffer.alloc(length);
   for (let n = 1; n <= tries; n++) {
     for (let i = 0, v = n; i < 6; i++, v = Math.floor(v / 256)) key[length - 1 - i] = v & 255;
@@ -48,16 +37,9 @@ hasher().then((hash) => {
 });
 `;
 
-function paths(): { gypBuild: string; keccakDir: string; nobleUrl: string } | undefined {
+function paths(): { nobleUrl: string } | undefined {
   try {
-    const require = createRequire(import.meta.url);
-    const keccakJson = require.resolve('keccak/package.json');
-    return {
-      // keccak's own loader, resolved from keccak (it is keccak's dependency, not ours).
-      gypBuild: createRequire(keccakJson).resolve('node-gyp-build'),
-      keccakDir: dirname(keccakJson),
-      nobleUrl: pathToFileURL(require.resolve('@noble/hashes/sha3.js')).href,
-    };
+    return { nobleUrl: pathToFileURL(createRequire(import.meta.url).resolve('@noble/hashes/sha3.js')).href };
   } catch {
     return undefined;
   }
