@@ -130,8 +130,9 @@ function bareNetwork(opts: { bare?: string | false; chains?: unknown[]; dev?: ob
  * with no seed) and the rollups' L1 networks.
  */
 function explorerSettings(seeds: readonly LoadedSeed[], given: readonly KnownAbi[]): ExplorerSettings {
-  const l1: Record<string, string> = {};
-  const prefix: Record<string, string> = {};
+  // Null-prototype: the explorer looks these up by a network name taken from a URL.
+  const l1: Record<string, string> = Object.create(null);
+  const prefix: Record<string, string> = Object.create(null);
   for (const { seed } of seeds) {
     const network = KINDS[seed.kind].l1Of?.(seed);
     if (network !== undefined) l1[seed.name] = network;

@@ -29,7 +29,13 @@ export const ethKind: NetworkKindDef<EthEngine, EthDump, EthSeed, EthHandle> = {
   cli: {
     status(h) {
       const mode = h.miningMode();
-      return `Mining on ${h.name}: ${mode.intervalMs !== undefined ? `a block every ${mode.intervalMs / 1000} s` : mode.automine ? 'automine (a block per send)' : 'manual (evm_mine, anvil_mine)'}`;
+      const how =
+        mode.intervalMs !== undefined
+          ? `a block every ${mode.intervalMs / 1000} s`
+          : mode.automine
+            ? 'automine (a block per send)'
+            : 'manual (evm_mine, anvil_mine)';
+      return `Mining on ${h.name}: ${how}`;
     },
     async banner(h, labels) {
       const { bannerLines } = await import('../log/banner.js');

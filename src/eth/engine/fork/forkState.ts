@@ -171,7 +171,8 @@ export class ForkState {
 
   /** Fetches the fork block's node `hash` at `prefix` in owner's trie through the proof of a key found under it. */
   private async fetchNodeAt(owner: TrieOwner, prefix: readonly number[], hash: Uint8Array): Promise<void> {
-    const where = `${owner.kind === 'accounts' ? 'the account trie' : `the storage trie of ${bytesToHex(owner.address)}`} at path ${prefix.map((n) => n.toString(16)).join('')}`;
+    const trie = owner.kind === 'accounts' ? 'the account trie' : `the storage trie of ${bytesToHex(owner.address)}`;
+    const where = `${trie} at path ${prefix.map((n) => n.toString(16)).join('')}`;
     if (prefix.length > this.maxSearchNibbles) {
       throw new ForkStateError(
         `this deletion needs the fork block's trie node ${bytesToHex(hash)} (${where}), which no fetched proof holds; finding a key under a path of ${prefix.length} nibbles takes ~16^${prefix.length} hashes, past the fork's limit of ${this.maxSearchNibbles}`,

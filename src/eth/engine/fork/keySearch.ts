@@ -3,8 +3,8 @@
  * with given nibbles, counting up from 1 (deterministic: the same key every time), on a worker thread so the main
  * thread keeps serving. The worker hashes with @noble/hashes (JavaScript), never the native keccak binding: a worker
  * is terminated when it is cancelled (an AbortSignal, or the time limit) or answers, and terminating a worker inside a
- * call of the `keccak` addon is a fatal error of the whole process (`napi_create_reference`, seen in a test run). Where no worker can start, the search runs on the main thread,
- * yielding every 2,048 hashes.
+ * call of the `keccak` addon is a fatal error of the whole process (`napi_create_reference`, seen in a test run).
+ * Where no worker can start, the search runs on the main thread, yielding every 2,048 hashes.
  */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
