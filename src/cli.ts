@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { VERSION } from './version.js';
 import { parseHeaders } from './eth/engine/fork/upstream.js';
 import type { ForkStartOptions } from './options.js';
+import { LimitsOptions } from './gateway/limits.js';
 
 const HELP = `devgate ${VERSION}: a local devnet that emulates a hosted blockchain node gateway
 
@@ -34,7 +35,10 @@ Options:
   --headers-timeout MS      time to send an HTTP request's headers (default 10000)
   --keep-alive-timeout MS   idle keep-alive HTTP connections close after (default 65000)
   --max-concurrent-heavy N  heavy calls (eth_call, eth_getLogs, eth_getProof, ...)
-                    one key may run at once; past it -32005 (default 16)
+                    one key may run at once (default 16); past it a call waits
+                    for a slot (on a hosted plan: -32005 at once)
+  --max-queued-heavy-bytes N  bytes of one key's requests waiting for a heavy
+                    slot (default 67108864, 64 MB; 0: refuse at once)
   --ws-ping-interval MS     WebSocket peers are pinged this often; one that did
                     not answer the last ping is closed (default 30000)
   --max-buffered-bytes N    a WebSocket peer that leaves more than N bytes unread
@@ -174,6 +178,7 @@ const LIMIT_FLAGS = {
   'headers-timeout': 'headersTimeoutMs',
   'keep-alive-timeout': 'keepAliveTimeoutMs',
   'max-concurrent-heavy': 'maxConcurrentHeavy',
+  'max-queued-heavy-bytes': 'maxQueuedHeavyBytes',
   'ws-ping-interval': 'wsPingIntervalMs',
   'max-buffered-bytes': 'maxBufferedBytes',
   'max-filters-per-key': 'maxFiltersPerKey',
@@ -371,8 +376,11 @@ async function main(argv: string[]): Promise<number> {
     const raw = (args as Record<string, unknown>)[flag];
     if (raw === undefined) continue;
     const n = Number(raw);
-    if (!Number.isInteger(n) || n <= 0) {
-      console.error(`devgate: --${flag} must be a positive whole number, got ${JSON.stringify(raw)}`);
+    // The limit's own schema says what it takes (a few take 0, meaning "none").
+    const schema = LimitsOptions.shape[option];
+    if (raw === '' || !schema.safeParse(n).success) {
+      const what = schema.safeParse(0).success ? 'a whole number (0 or more)' : 'a positive whole number';
+      console.error(`devgate: --${flag} must be ${what}, got ${JSON.stringify(raw)}`);
       return 2;
     }
     limits[option] = n;

@@ -11,6 +11,7 @@ import type { PolicyCall } from './policy/allowlist.js';
 import type { Caller, Policy, Refusal } from './policy/index.js';
 import { HeavySlots } from './heavy.js';
 import type { GatewayLimits } from './limits.js';
+import { WAITING_PLANS } from './policy/plans.js';
 
 export type Outcome =
   | { readonly kind: 'answered'; readonly response: RpcResponse | RpcResponse[] | undefined; readonly forwarded: boolean }
@@ -28,7 +29,7 @@ export async function serveText(
   network: Pick<Network, 'name' | 'execute' | 'methods'>,
   caller: Caller,
   policy: Policy,
-  limits: Pick<GatewayLimits, 'maxBatch' | 'maxConcurrentHeavy' | 'maxFiltersPerKey'>,
+  limits: Pick<GatewayLimits, 'maxBatch' | 'maxConcurrentHeavy' | 'maxQueuedHeavyBytes' | 'maxFiltersPerKey'>,
 ): Promise<Outcome> {
   const maxBatch = limits.maxBatch;
   const parsed = parseJson(text);
@@ -48,6 +49,8 @@ export async function serveText(
   let slots = slotsOf.get(policy);
   if (slots === undefined) slotsOf.set(policy, (slots = new HeavySlots()));
   const limit = caller.key.maxConcurrentHeavy ?? limits.maxConcurrentHeavy;
+  // A batch runs its calls one after another, so one message waits for one slot at a time: it counts its whole text.
+  const wait = { bytes: text.length, maxBytes: WAITING_PLANS.has(caller.key.plan) ? limits.maxQueuedHeavyBytes : 0 };
   const origin: CallOrigin = { key: caller.key.key, maxFilters: limits.maxFiltersPerKey };
   const run = (call: RpcCall): Promise<RpcResponse> => {
     const facts = factsOf(methods, call.method);
@@ -56,7 +59,7 @@ export async function serveText(
       if (!caller.key.devMethods) return Promise.resolve(notFound(call));
       if (caller.page !== undefined) return Promise.resolve(notForPages(call, caller.page));
     }
-    return slots.run(caller.key.key, limit, call, facts.heavy === true, (c) => network.execute(c, origin));
+    return slots.run(caller.key.key, limit, call, facts.heavy === true, (c) => network.execute(c, origin), wait);
   };
   const response = await answerChecked(checked, run);
   return { kind: 'answered', response, forwarded: admission.forwarded };

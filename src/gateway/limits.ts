@@ -19,6 +19,11 @@ export interface GatewayLimits {
   readonly keepAliveTimeoutMs: number;
   /** Heavy calls (eth_call, eth_estimateGas, eth_getLogs, eth_getProof, ...) one key may run at once; past it: -32005. */
   readonly maxConcurrentHeavy: number;
+  /**
+   * Bytes of requests one key's heavy calls past maxConcurrentHeavy may hold while they wait for a slot (keys on
+   * devgate's own `unlimited` plan; a hosted plan's key is refused at once); past it, or at 0: -32005.
+   */
+  readonly maxQueuedHeavyBytes: number;
   /** A WebSocket peer is pinged this often (ms) and closed when it did not answer the previous ping. */
   readonly wsPingIntervalMs: number;
   /** A WebSocket connection with more bytes than this not yet read by its peer is closed (1008). */
@@ -67,6 +72,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   headersTimeoutMs: 10_000,
   keepAliveTimeoutMs: 65_000,
   maxConcurrentHeavy: 16,
+  maxQueuedHeavyBytes: 64 * 1024 * 1024,
   wsPingIntervalMs: 30_000,
   maxBufferedBytes: 16 * 1024 * 1024,
   maxFiltersPerKey: 1000,
@@ -97,6 +103,7 @@ export const LimitsOptions = z
     headersTimeoutMs: positive,
     keepAliveTimeoutMs: positive,
     maxConcurrentHeavy: positive,
+    maxQueuedHeavyBytes: z.number().int().nonnegative(),
     wsPingIntervalMs: positive,
     maxBufferedBytes: positive,
     maxFiltersPerKey: positive,

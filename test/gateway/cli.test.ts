@@ -12,6 +12,16 @@ const dir = mkdtempSync(join(tmpdir(), 'devgate-cli-keys-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('devgate policy flags', () => {
+  it("checks a limit flag's value by the limit's own schema (0 only where it means none)", () => {
+    const bad = (flag: string, value: string) => spawnSync(process.execPath, [...CLI, `${flag}=${value}`], { encoding: 'utf8' });
+    const zero = bad('--max-batch', '0');
+    expect(zero.status).toBe(2);
+    expect(zero.stderr).toContain('--max-batch must be a positive whole number, got "0"');
+    const negative = bad('--max-queued-heavy-bytes', '-1');
+    expect(negative.status).toBe(2);
+    expect(negative.stderr).toContain('--max-queued-heavy-bytes must be a whole number (0 or more), got "-1"');
+  });
+
   it('documents them in --help', () => {
     const r = spawnSync(process.execPath, [...CLI, '--help'], { encoding: 'utf8' });
     for (const flag of [
@@ -34,6 +44,7 @@ describe('devgate policy flags', () => {
       '--max-subscriptions-per-key',
       '--max-buffered-bytes-per-key',
       '--max-buffered-bytes-total',
+      '--max-queued-heavy-bytes',
       '/admin',
     ]) {
       expect(r.stdout).toContain(flag);

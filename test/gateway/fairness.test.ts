@@ -1,5 +1,6 @@
 /**
- * One key cannot hold the gateway: heavy calls per key are bounded (-32005, other keys unaffected), proofs are
+ * One key cannot hold the gateway: heavy calls per key are bounded (past the slots they wait within a byte budget on
+ * devgate's own plan, or answer -32005 on a hosted one; other keys unaffected), proofs are
  * bounded in keys, a silent WebSocket peer is closed after an unanswered ping, and a peer that does not read
  * is closed past the buffered-bytes limit while others go on.
  */
@@ -14,8 +15,16 @@ beforeAll(async () => {
     port: 0,
     chains: ['chains/sepolia.json'],
     // A long ping interval here: a busy test process may answer pings late (the ping test has its own gateway).
-    limits: { maxConcurrentHeavy: 2, maxBufferedBytes: 64 * 1024 },
-    keys: { open: true, defaultPlan: 'unlimited', keys: [{ key: 'one', plan: 'unlimited', limits: { maxConcurrentHeavy: 1 } }] },
+    // Room for two loop calls (~105 bytes each) to wait for a slot.
+    limits: { maxConcurrentHeavy: 2, maxQueuedHeavyBytes: 300, maxBufferedBytes: 64 * 1024 },
+    keys: {
+      open: true,
+      defaultPlan: 'unlimited',
+      keys: [
+        { key: 'hosted', plan: 'growth' },
+        { key: 'one', plan: 'growth', limits: { maxConcurrentHeavy: 1 } },
+      ],
+    },
   });
 });
 afterAll(() => gw.stop());
@@ -23,8 +32,8 @@ afterAll(() => gw.stop());
 const loop = (i: number) => ({ jsonrpc: '2.0', id: i, method: 'eth_call', params: [{ data: `0x5b6000560${i}`, gas: '0x2faf080' }, 'latest'] });
 
 describe('fair sharing', () => {
-  it('a key runs at most maxConcurrentHeavy heavy calls at once; the rest answer -32005; another key is served meanwhile', async () => {
-    const url = gw.url('sepolia', 'busy');
+  it('a key on a hosted plan runs at most maxConcurrentHeavy heavy calls at once; the rest answer -32005; another key is served meanwhile', async () => {
+    const url = gw.url('sepolia', 'hosted');
     const answers = Promise.all([0, 1, 2].map((i) => post(url, loop(i))));
     await new Promise((r) => setTimeout(r, 50));
     const other = await call(gw.url('sepolia', 'other'), 'eth_call', [{ to: '0x5fbdb2315678afecb367f032d93f642f64180aa3', data: '0x18160ddd' }, 'latest']);
@@ -35,6 +44,22 @@ describe('fair sharing', () => {
     expect(refused).toMatchObject({ message: expect.stringMatching(/^too many concurrent requests: at most 2 heavy calls/), data: { limit: 2 } });
     // Cheap calls of the busy key are never refused.
     expect((await call(url, 'eth_blockNumber')).result).toBe('0x28');
+  });
+
+  it("on devgate's own plan, calls past the slots wait their turn and are answered; past maxQueuedHeavyBytes: -32005", async () => {
+    // As anvil answers a test suite's Promise.all of calls: none is refused while the waiting ones fit the budget.
+    const url = gw.url('sepolia', 'busy');
+    const short = (i: number) => ({ ...loop(i), params: [{ data: `0x5b6000560${i}`, gas: '0x989680' }, 'latest'] });
+    const answers = await Promise.all([0, 1, 2, 3, 4].map((i) => post(url, short(i))));
+    const errors = answers.map((r) => r.json.error);
+    const refused = errors.filter((e) => e.code === -32005);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({
+      message: expect.stringMatching(/heavy calls .* of one key at once, and at most 300 bytes of requests waiting for one$/),
+      data: { limit: 2, maxWaitingBytes: 300 },
+    });
+    // The other four ran, two at a time: each the loop's own error (out of gas), not a refusal.
+    expect(errors.filter((e) => e.code !== -32005).map((e) => e.code)).toEqual([-32000, -32000, -32000, -32000]);
   });
 
   it("a key's own maxConcurrentHeavy in the keys file wins", async () => {

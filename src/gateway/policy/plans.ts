@@ -22,6 +22,13 @@ export const PLAN_LIMITS: Readonly<Record<Plan, CreditLimits>> = {
   unlimited: { creditsPerSecond: null, creditsPerDay: null },
 };
 
+/**
+ * Plans whose keys' heavy calls past their slots wait for one (within `maxQueuedHeavyBytes`) instead of answering
+ * -32005 at once: devgate's own, so a development target does not refuse a test suite's parallel calls; a hosted
+ * plan answers as the hosted gateway does.
+ */
+export const WAITING_PLANS: ReadonlySet<Plan> = new Set<Plan>(['unlimited']);
+
 /** Plans whose keys may have outage requests forwarded to the partner provider. */
 export const FORWARDING_PLANS: ReadonlySet<Plan> = new Set<Plan>(['growth', 'custom']);
 
