@@ -108,7 +108,9 @@ describe('eth_fillTransaction', () => {
     expect(await fill()).toBe(before);
     // Automined: each in a block of its own, most of the oracle's samples then pay 50 gwei.
     for (let i = 0; i < 25; i++) {
-      const sent = await rpc('eth_sendTransaction', [{ from: ACCOUNT1, to: ACCOUNT0, value: '0x1', maxPriorityFeePerGas: '0xba43b7400', maxFeePerGas: '0x2540be4000' }]);
+      const sent = await rpc('eth_sendTransaction', [
+        { from: ACCOUNT1, to: ACCOUNT0, value: '0x1', maxPriorityFeePerGas: '0xba43b7400', maxFeePerGas: '0x2540be4000' },
+      ]);
       expect(sent.error).toBeUndefined();
     }
     const after = await fill();
