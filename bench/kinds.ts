@@ -111,6 +111,17 @@ function kinds(scale: number): Kind[] {
       }),
     },
     {
+      id: 'estimateTransfer',
+      label: 'eth_estimateGas of a plain transfer',
+      target: 1.5,
+      samples: n(100),
+      method: (_p, i) => ({
+        method: 'eth_estimateGas',
+        params: [{ from: owner.address, to: holder(2000 + i), value: '0x1' }],
+        check: (r) => (r === '0x5208' ? undefined : `estimate ${r}`),
+      }),
+    },
+    {
       id: 'evmMine',
       label: 'evm_mine (an empty block)',
       target: 1.0,
@@ -229,8 +240,11 @@ export async function kindsTable(opts: { scale: number; log: (line: string) => v
   const binary = anvilBinary();
   if (!binary) opts.log('kinds: anvil is missing (the @foundry-rs/anvil dev dependency): devgate only, no ratios');
   const loadStart = loadavg();
-  const list = kinds(opts.scale);
-  const sends = list.find((k) => k.id === 'send')!.samples + WARMUP;
+  // KINDS_ONLY=estimate,estimateTransfer measures those kinds alone.
+  const only = process.env.KINDS_ONLY?.split(',');
+  const all = kinds(opts.scale);
+  const list = all.filter((k) => only === undefined || only.includes(k.id));
+  const sends = all.find((k) => k.id === 'send')!.samples + WARMUP;
   const started: Server[] = [];
   try {
     const devgate = await startDevgate({ network: 'dev', bare: true, cacheDir: SUITE_CACHE });

@@ -26,6 +26,8 @@ export const eth_fillTransaction = defineMethod({
     const req: SendRequest = { ...call, from: call.from ?? createZeroAddress() };
     const tx = await fillRequest(ctx.chain, ctx.miner, req);
     const raw = tx.serialize();
-    return { raw: bytesHex(raw), tx: formatTransaction(tx, req.from, { kind: 'pending' }, bytesHex(keccak_256(raw))) };
+    // The chain's keccak (native where it loads: ~4x faster than @noble's on a transaction's bytes).
+    const hash = (tx.common.customCrypto.keccak256 ?? keccak_256)(raw);
+    return { raw: bytesHex(raw), tx: formatTransaction(tx, req.from, { kind: 'pending' }, bytesHex(hash)) };
   },
 });

@@ -16,6 +16,7 @@ import {
   type TypedTransaction,
 } from '@ethereumjs/tx';
 import { createZeroAddress, type Address, bytesToBigInt, type EOACode7702AuthorizationListBytes, toChecksumAddress } from '@ethereumjs/util';
+import type { EVMResult, EVMRunCallOpts } from '@ethereumjs/evm';
 import { runTx, type VM } from '@ethereumjs/vm';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -388,8 +389,10 @@ async function runCallTxOnce(vm: VM, mined: MinedBlock, req: CallRequest, gasLim
   await vm.stateManager.checkpoint();
   let restore = () => {};
   const restoreHashes = useOverrideHashes(vm, mined, opts.overrides?.block, false);
+  const logs = logsLeftOut(vm);
   try {
     restore = await applyStateOverride(vm, opts.overrides?.state, { precompiles: opts.precompileOverrides });
+    logs.on = true;
     const res = await runTx(vm, {
       tx,
       block: (isPriced(req) ? block.block : callContext(block, req)) as never,
@@ -409,8 +412,33 @@ async function runCallTxOnce(vm: VM, mined: MinedBlock, req: CallRequest, gasLim
       accessList: res.accessList?.map((e) => ({ address: e.address.toLowerCase(), storageKeys: e.storageKeys.map((k) => k.toLowerCase()) })),
     };
   } finally {
+    logs.on = false;
     restore();
     restoreHashes();
     await vm.stateManager.revert();
   }
 }
+
+/**
+ * A switch that makes `vm`'s top-level `evm.runCall` answer no logs while it is on: a run of a call as a transaction
+ * answers gas, outcome and return data, never logs, and runTx would hash every log's address and topics into a bloom
+ * (~4% of an ERC-20 transfer's estimate). Not under EIP-7708, whose finalization logs runTx adds to the same list.
+ * The wrapper is installed once per EVM (an own property set once keeps the object's shape).
+ */
+function logsLeftOut(vm: VM): { on: boolean } {
+  let flag = logSwitches.get(vm.evm);
+  if (flag !== undefined) return flag;
+  const evm = vm.evm as unknown as { runCall(opts: EVMRunCallOpts): Promise<EVMResult> };
+  const stock = evm.runCall;
+  const own: { on: boolean } = (flag = { on: false });
+  const keep = vm.common.isActivatedEIP(7708);
+  evm.runCall = async function runCall(this: unknown, opts: EVMRunCallOpts): Promise<EVMResult> {
+    const result = await stock.call(this, opts);
+    if (own.on && !keep) result.execResult.logs = [];
+    return result;
+  };
+  logSwitches.set(vm.evm, flag);
+  return flag;
+}
+
+const logSwitches = new WeakMap<object, { on: boolean }>();

@@ -5,13 +5,14 @@
  * allowance (a revert answers as eth_call's), an optimistic guess, and a binary search that stops within
  * 1.5% of the answer. Every run is a full transaction run on a checkpoint that is reverted.
  */
-import { Hardfork } from '@ethereumjs/common';
-import { createZeroAddress, toChecksumAddress } from '@ethereumjs/util';
+import { ConsensusType, Hardfork } from '@ethereumjs/common';
+import { createZeroAddress, equalsBytes, KECCAK256_NULL, MAX_INTEGER, toChecksumAddress } from '@ethereumjs/util';
+import type { EVM } from '@ethereumjs/evm';
 import type { VM } from '@ethereumjs/vm';
 import { ExecutionFailed } from '../../../errors.js';
 import { callGasPrice, executionError, gasCap, isPriced, runCallTx, withTxVmAt, type CallRequest, type TxRun } from './call.js';
 import type { EthChain } from '../chain/chain.js';
-import { withCallConsole } from '../evm/consoleLog.js';
+import { CONSOLE_ADDRESS, withCallConsole } from '../evm/consoleLog.js';
 import { READS_GAS, READS_GAS_OR_BALANCE, unwatchGas, watchGas, type GasWatch } from '../evm/gasWatch.js';
 import type { MinedBlock } from '../chain/types.js';
 import { overrideBlock, withStateOverride, type CallOverrides } from './overrides.js';
@@ -31,7 +32,8 @@ export async function estimateGasAt(chain: EthChain, block: MinedBlock, req: Cal
  * The estimate on `vm`, whose state already carries the state overrides (estimateGasAt writes them). `predict`
  * (default on): when the run at the highest allowance shows its path cannot depend on its gas (evm/gasWatch.ts), the
  * search's later runs are answered from that run's least gas left instead of running again: the same answers,
- * one EVM run instead of four to six for a call such as an ERC-20 transfer.
+ * one EVM run instead of four to six for a call such as an ERC-20 transfer; and a plain transfer that surely succeeds
+ * with 21,000 gas (transferSucceeds) is not run at all.
  */
 export async function estimateGas(vm: VM, mined: MinedBlock, req: CallRequest, overrides?: CallOverrides, predict = true): Promise<bigint> {
   // The gas cap stays the real block's (as geth's RPC gas cap); the runs see the overridden header.
@@ -51,6 +53,7 @@ export async function estimateGas(vm: VM, mined: MinedBlock, req: CallRequest, o
   if ((req.data === undefined || req.data.length === 0) && req.to !== undefined && TX_GAS <= hi) {
     const code = await vm.stateManager.getCode(req.to);
     if (code.length === 0) {
+      if (predict && (await transferSucceeds(vm, req))) return TX_GAS;
       const transfer = await run(TX_GAS);
       if (!transfer.failed) return TX_GAS;
     }
@@ -101,6 +104,36 @@ function startWatch(vm: VM, req: CallRequest): GasWatch | undefined {
   // A priced run's sender pays for the gas limit first: its balance, as BALANCE reads it, depends on the gas.
   return watchGas(vm.evm, sentry, isPriced(req) ? READS_GAS_OR_BALANCE : READS_GAS);
 }
+
+/**
+ * Whether the run of a plain transfer (no data, to an account without code) with 21,000 gas surely succeeds, so its
+ * estimate answers 21,000 without running it (issue 26: the run was half of such an estimate's work). Only where every
+ * check of that run is known to pass: an unpriced call (no fee checks, no gas paid: the sender only needs the value,
+ * which highestAllowance checked), no access list, authorizations or nonce past EIP-2681's bound (an intrinsic gas or
+ * a construction error), a sender without code (EIP-3607), a recipient that is no precompile (after the state
+ * override's moves), nor the console address (the node log reports a message to it), whose balance cannot overflow,
+ * and none of the schedules and consensus rules this does not follow (EIP-7928/8037/8038, clique's signer). Anything
+ * else runs as before; estimatePredict.test.ts compares the answers with the run's.
+ */
+async function transferSucceeds(vm: VM, req: CallRequest): Promise<boolean> {
+  const to = req.to!;
+  const common = vm.common;
+  if (isPriced(req) || req.authorizationList !== undefined || (req.accessList !== undefined && req.accessList.length > 0)) return false;
+  if (req.nonce !== undefined && req.nonce >= MAX_NONCE) return false;
+  if (common.isActivatedEIP(7928) || common.isActivatedEIP(8037) || common.isActivatedEIP(8038)) return false;
+  if (common.consensusType() === ConsensusType.ProofOfAuthority) return false;
+  if ((vm.evm as EVM).getPrecompile(to) !== undefined || to.toString() === CONSOLE_ADDRESS) return false;
+  const from = req.from ?? createZeroAddress();
+  const sender = await vm.stateManager.getAccount(from);
+  if (sender !== undefined && !equalsBytes(sender.codeHash, KECCAK256_NULL)) return false;
+  const value = req.value ?? 0n;
+  if (value > (sender?.balance ?? 0n)) return false;
+  const balance = (await vm.stateManager.getAccount(to))?.balance ?? 0n;
+  return from.equals(to) || balance + value <= MAX_INTEGER;
+}
+
+/** EIP-2681: a nonce must be below 2^64 - 1. */
+const MAX_NONCE = 2n ** 64n - 1n;
 
 /** The most gas the call may use: given gas or block gas limit, then capped by funds, RPC cap and EIP-7825. */
 async function highestAllowance(vm: VM, block: MinedBlock, req: CallRequest, cap: bigint): Promise<bigint> {

@@ -100,4 +100,22 @@ describe('eth_fillTransaction', () => {
       expect(error, method).toEqual({ code: -32000, message: 'transaction gas limit too high (cap: 16777216, tx: 16777217)' });
     }
   });
+
+  it("fills the oracle's tip of the head it fills at: blocks with higher tips move it (the tip is kept per head block)", async () => {
+    const fill = async () => BigInt((await rpc('eth_fillTransaction', [{ from: ACCOUNT0, to: ACCOUNT1, value: '0x1' }])).result.tx.maxPriorityFeePerGas);
+    const before = await fill();
+    expect(before).toBe(BigInt((await rpc('eth_maxPriorityFeePerGas', [])).result));
+    expect(await fill()).toBe(before);
+    // Automined: each in a block of its own, most of the oracle's samples then pay 50 gwei.
+    for (let i = 0; i < 25; i++) {
+      const sent = await rpc('eth_sendTransaction', [
+        { from: ACCOUNT1, to: ACCOUNT0, value: '0x1', maxPriorityFeePerGas: '0xba43b7400', maxFeePerGas: '0x2540be4000' },
+      ]);
+      expect(sent.error).toBeUndefined();
+    }
+    const after = await fill();
+    expect(after).toBe(BigInt((await rpc('eth_maxPriorityFeePerGas', [])).result));
+    expect(after).toBe(50_000_000_000n);
+    expect(after).not.toBe(before);
+  });
 });
