@@ -8,15 +8,19 @@ import { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, type Address, createAccountFromRLP, unpadBytes, createAddressFromString, unprefixedHexToBytes, concatBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import {
+  accountCacheGet,
+  accountCachePut,
   accountNodeMap,
   accountTrie,
   checkpointNodeStore,
   checkpointStoreOf,
+  codeCacheGet,
   codeDB,
   forgetStorageTrie,
   keyPrefixes,
   stateCaches,
   storageCacheGet,
+  storageCachePut,
 } from '../evm/merkleState.js';
 import { trieGet } from './trieRead.js';
 import { plainHex } from '../../../hex.js';
@@ -39,13 +43,29 @@ export class HeadStateManager extends MerkleStateManager {
    * reads the same few accounts a dozen times or more.
    */
   override async getAccount(address: Address): Promise<Account | undefined> {
-    const elem = stateCaches(this)?.account?.get(address);
+    const cache = stateCaches(this)?.account;
+    const elem = cache === undefined ? undefined : accountCacheGet(cache, address);
     if (elem === undefined) return super.getAccount(address);
     const rlp = elem.accountRLP;
     if (rlp === undefined) return undefined;
     let account = this.decoded.get(rlp);
     if (account === undefined) this.decoded.set(rlp, (account = createAccountFromRLP(rlp)));
     return new Account(account.nonce, account.balance, account.storageRoot, account.codeHash);
+  }
+
+  /** An account put in the cache (the caches' keys made through Buffer: merkleState.ts), or deleted with undefined. */
+  override async putAccount(address: Address, account: Account | undefined): Promise<void> {
+    const cache = stateCaches(this)?.account;
+    if (cache === undefined) return super.putAccount(address, account);
+    accountCachePut(cache, address, account?.serialize());
+  }
+
+  /** Code from the cache (keys made through Buffer), else read as @ethereumjs reads and caches it. */
+  override async getCode(address: Address): Promise<Uint8Array> {
+    const cache = stateCaches(this)?.code;
+    const elem = cache === undefined ? undefined : codeCacheGet(cache, address);
+    if (elem === undefined) return super.getCode(address);
+    return elem.code ?? new Uint8Array(0);
   }
 
   /**
@@ -65,7 +85,7 @@ export class HeadStateManager extends MerkleStateManager {
     const hash = this.common.customCrypto.keccak256 ?? keccak_256;
     // A copy: the store's bytes are never handed out.
     const value = trieGet(nodes, account.storageRoot, hash(key))?.slice() ?? RLP_EMPTY;
-    cache.put(address, key, value);
+    storageCachePut(cache, address, key, value);
     return RLP.decode(value) as Uint8Array;
   }
 
@@ -80,7 +100,7 @@ export class HeadStateManager extends MerkleStateManager {
     if (key.length !== 32) throw new Error('Storage key must be 32 bytes long');
     if (value.length > 32) throw new Error('Storage value cannot be longer than 32 bytes');
     if ((await this.getAccount(address)) === undefined) throw new Error('putStorage() called on non-existing account');
-    cache.put(address, key, RLP.encode(unpadBytes(value)));
+    storageCachePut(cache, address, key, RLP.encode(unpadBytes(value)));
   }
 
   /** Writes all cached changes to the tries (see the file comment). */
