@@ -125,6 +125,29 @@ export function codeCacheGet(cache: NonNullable<Caches['code']>, address: Addres
   return elem;
 }
 
+/** CodeCache.del: the account's code known to be none. */
+export function codeCacheDel(cache: NonNullable<Caches['code']>, address: Address): void {
+  const c = cache as unknown as AddressCacheInternals<{ code: Uint8Array | undefined }>;
+  if (c.DEBUG) {
+    cache.del(address);
+    return;
+  }
+  const addressHex = plainHex(address.bytes);
+  c._saveCachePreState(addressHex);
+  cacheWrite(c, addressHex, { code: undefined });
+  c._stats.deletions += 1;
+}
+
+/** StorageCache.clearStorage: the account's slots forgotten (as the stock one, no checkpoint diff is kept). */
+export function storageCacheClear(cache: NonNullable<Caches['storage']>, address: Address): void {
+  const c = cache as unknown as StorageCacheInternals;
+  if (c.DEBUG) {
+    cache.clearStorage(address);
+    return;
+  }
+  cacheWrite(c, plainHex(address.bytes), new Map<string, Uint8Array>());
+}
+
 /** The account trie. */
 export function accountTrie(sm: MerkleStateManager): MerklePatriciaTrie {
   return internals(sm)._trie;

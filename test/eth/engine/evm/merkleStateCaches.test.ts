@@ -9,7 +9,9 @@ import { Account, Address, bytesToHex } from '@ethereumjs/util';
 import {
   accountCacheGet,
   accountCachePut,
+  codeCacheDel,
   codeCacheGet,
+  storageCacheClear,
   storageCacheGet,
   storageCachePut,
 } from '../../../../src/eth/engine/evm/merkleState.js';
@@ -37,7 +39,7 @@ describe("merkleState.ts's cache accessors", () => {
       for (let step = 0; step < 600; step++) {
         const address = addresses[pick(addresses.length)]!;
         const slot = slots[pick(slots.length)]!;
-        const op = pick(9);
+        const op = pick(11);
         if (op === 0) {
           const account = new Account(BigInt(pick(5)), BigInt(pick(1000)));
           stock.account!.put(address, account);
@@ -70,6 +72,13 @@ describe("merkleState.ts's cache accessors", () => {
           stock.commit();
           ours.commit();
           depth--;
+        } else if (op === 9) {
+          stock.code!.del(address);
+          codeCacheDel(ours.code!, address);
+          expect(hexes(codeCacheGet(ours.code!, address))).toEqual(hexes(stock.code!.get(address)));
+        } else if (op === 10) {
+          stock.storage!.clearStorage(address);
+          storageCacheClear(ours.storage!, address);
         }
       }
       for (const address of addresses) {
