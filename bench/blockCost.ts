@@ -7,6 +7,8 @@
  *   each empty block leaves live (with `all`: allocates, GC'd or not), sampled, by function (top 25), and what stays
  *   allocated per block after a full GC.
  *   HEAP_PROF=/tmp/x writes `/tmp/x.heapprofile` (open in Chrome's DevTools).
+ * - `cpu` with BLOCK_PROF=/tmp/x: a CPU profile of the measured stretch (mines and sends), `/tmp/x.1.cpuprofile`
+ *   (`npx tsx bench/simProf.ts /tmp/x.1.cpuprofile` lists self and inclusive time).
  * Ends with the head's hash and state root: the same line before and after a change means the same blocks.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -16,6 +18,7 @@ import { encodeFunctionData, type Hex, parseAbi } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { start } from '../src/index.js';
 import { CACHE_DIR, MNEMONIC, REPO_ROOT } from './seed.js';
+import { startProfile } from './inProcessProfile.js';
 
 const mode = process.argv[2] ?? 'cpu';
 const count = Number(process.argv[3] ?? (mode === 'heap' ? 1000 : 300));
@@ -90,6 +93,7 @@ if (mode === 'heap') {
   }
   let mine = 0;
   let send = 0;
+  const stopProfile = await startProfile(process.env.BLOCK_PROF);
   for (let i = 0; i < count; i += 10) {
     mine += await cpuMs(async () => {
       for (let j = 0; j < 10; j++) await rpc('evm_mine');
@@ -98,6 +102,7 @@ if (mode === 'heap') {
       for (let j = 0; j < 10; j++) await rpc('eth_sendRawTransaction', [raws[next++]]);
     })();
   }
+  await stopProfile(1);
   const n = Math.ceil(count / 10) * 10;
   console.log(`evm_mine ${(mine / n).toFixed(3)} ms CPU, automined send ${(send / n).toFixed(3)} ms CPU (${n} each)`);
 }

@@ -4,11 +4,12 @@
  * (`util/dist/esm/mapDB.js`), for the head state manager's batch flush (state/headState.ts), the call-VM pool
  * (exec/vmPool.ts), the chain's state readers and parts (chain/states.ts, chain/chain.ts) and the fork's lazy state
  * (fork/forkBase.ts, fork/forkStateManager.ts). One accessor per member, so an upgrade that renames or changes one is
- * one place to look (the fence test pins those files). Also its storage cache's lookup (`cache/storage.js` get).
+ * one place to look (the fence test pins those files). Also its caches' reads and writes with keys made through Buffer
+ * (`cache/storage.js`, `cache/account.js`, `cache/code.js`).
  */
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import type { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
-import { type DB, hexToBytes, MapDB } from '@ethereumjs/util';
+import { Address, createAccountFromRLP, type DB, hexToBytes, MapDB } from '@ethereumjs/util';
 import type { NodeStore } from '../state/trieWriter.js';
 import { plainHex } from '../../../hex.js';
 
@@ -31,26 +32,120 @@ export function stateCaches(sm: MerkleStateManager): Caches | undefined {
   return internals(sm)._caches;
 }
 
-/** StorageCache's members its get() reads: one of an LRU or an ordered map of per-address maps, and its counters. */
-interface StorageCacheInternals {
-  _lruCache?: { get(key: string): Map<string, Uint8Array> | undefined };
-  _orderedMapCache?: { getElementByKey(key: string): Map<string, Uint8Array> | undefined };
-  _stats: { reads: number; hits: number };
+/** An LRU or an ordered map: the store of each of @ethereumjs's caches (the one its settings chose). */
+interface CacheStore<E> {
+  _lruCache?: { get(key: string): E | undefined; set(key: string, value: E): void };
+  _orderedMapCache?: { getElementByKey(key: string): E | undefined; setElement(key: string, value: E): void };
+  _stats: { reads: number; hits: number; writes: number; deletions: number };
+  /** Debug logging on (the `ethjs` DEBUG): then the stock methods run, for their log lines. */
+  DEBUG: boolean;
+}
+const cacheRead = <E>(c: CacheStore<E>, key: string): E | undefined =>
+  c._lruCache !== undefined ? c._lruCache.get(key) : c._orderedMapCache!.getElementByKey(key);
+function cacheWrite<E>(c: CacheStore<E>, key: string, value: E): void {
+  if (c._lruCache !== undefined) c._lruCache.set(key, value);
+  else c._orderedMapCache!.setElement(key, value);
 }
 
-/**
- * StorageCache.get (the slot's RLP, `0x80` when known empty, undefined when not cached) with its keys made through
- * Buffer: its own makes them with @noble's bytesToHex, which on Node before 24 concatenates two digits at a time
- * (~970 B of strings per 32-byte key against ~180). Same keys, same lookup (an LRU's recency too), same counters.
+/** StorageCache's members: per-address maps of slot hex -> RLP, and its checkpoint diff's saver. */
+interface StorageCacheInternals extends CacheStore<Map<string, Uint8Array>> {
+  _saveCachePreState(addressHex: string, keyHex: string): void;
+}
+/** AccountCache's and CodeCache's members: elements by address hex, and the checkpoint diff's saver. */
+interface AddressCacheInternals<E> extends CacheStore<E> {
+  _saveCachePreState(addressHex: string): void;
+}
+
+/*
+ * The caches' own get and put make their keys with @noble's bytesToHex, which on Node before 24 concatenates two
+ * digits at a time (~970 B of strings per 32-byte key against ~180 through Buffer); a send reads and writes the
+ * same few accounts and slots dozens of times. These are their get/put with the keys made through Buffer: same keys,
+ * same lookups (an LRU's recency too), same checkpoint diffs, same counters.
  */
+
+/** StorageCache.get: the slot's RLP, `0x80` when known empty, undefined when not cached. */
 export function storageCacheGet(cache: NonNullable<Caches['storage']>, address: Uint8Array, key: Uint8Array): Uint8Array | undefined {
   const c = cache as unknown as StorageCacheInternals;
-  const addressHex = plainHex(address);
-  const slots = c._lruCache !== undefined ? c._lruCache.get(addressHex) : c._orderedMapCache!.getElementByKey(addressHex);
+  if (c.DEBUG) return cache.get(new Address(address), key);
+  const slots = cacheRead(c, plainHex(address));
   c._stats.reads += 1;
   if (slots === undefined) return undefined;
   c._stats.hits += 1;
   return slots.get(plainHex(key));
+}
+
+/** StorageCache.put: the slot's RLP (`0x80`: empty). */
+export function storageCachePut(cache: NonNullable<Caches['storage']>, address: Address, key: Uint8Array, value: Uint8Array): void {
+  const c = cache as unknown as StorageCacheInternals;
+  if (c.DEBUG) {
+    cache.put(address, key, value);
+    return;
+  }
+  const addressHex = plainHex(address.bytes);
+  const keyHex = plainHex(key);
+  c._saveCachePreState(addressHex, keyHex);
+  const slots = cacheRead(c, addressHex) ?? new Map<string, Uint8Array>();
+  slots.set(keyHex, value);
+  cacheWrite(c, addressHex, slots);
+  c._stats.writes += 1;
+}
+
+/** AccountCache.get: the account's RLP (undefined inside: known not to exist), or undefined when not cached. */
+export function accountCacheGet(cache: NonNullable<Caches['account']>, address: Address): { accountRLP: Uint8Array | undefined } | undefined {
+  const c = cache as unknown as AddressCacheInternals<{ accountRLP: Uint8Array | undefined }>;
+  if (c.DEBUG) return cache.get(address);
+  const elem = cacheRead(c, plainHex(address.bytes));
+  c._stats.reads += 1;
+  if (elem !== undefined) c._stats.hits += 1;
+  return elem;
+}
+
+/** AccountCache.put of a whole account (its RLP, `serialize()`), or .del (undefined). */
+export function accountCachePut(cache: NonNullable<Caches['account']>, address: Address, accountRLP: Uint8Array | undefined): void {
+  const c = cache as unknown as AddressCacheInternals<{ accountRLP: Uint8Array | undefined }>;
+  if (c.DEBUG) {
+    if (accountRLP === undefined) cache.del(address);
+    else cache.put(address, createAccountFromRLP(accountRLP));
+    return;
+  }
+  const addressHex = plainHex(address.bytes);
+  c._saveCachePreState(addressHex);
+  cacheWrite(c, addressHex, { accountRLP });
+  if (accountRLP === undefined) c._stats.deletions += 1;
+  else c._stats.writes += 1;
+}
+
+/** CodeCache.get: the account's code (undefined inside: none), or undefined when not cached. */
+export function codeCacheGet(cache: NonNullable<Caches['code']>, address: Address): { code: Uint8Array | undefined } | undefined {
+  const c = cache as unknown as AddressCacheInternals<{ code: Uint8Array | undefined }>;
+  if (c.DEBUG) return cache.get(address);
+  const elem = cacheRead(c, plainHex(address.bytes));
+  c._stats.reads += 1;
+  if (elem !== undefined) c._stats.hits += 1;
+  return elem;
+}
+
+/** CodeCache.del: the account's code known to be none. */
+export function codeCacheDel(cache: NonNullable<Caches['code']>, address: Address): void {
+  const c = cache as unknown as AddressCacheInternals<{ code: Uint8Array | undefined }>;
+  if (c.DEBUG) {
+    cache.del(address);
+    return;
+  }
+  const addressHex = plainHex(address.bytes);
+  c._saveCachePreState(addressHex);
+  cacheWrite(c, addressHex, { code: undefined });
+  c._stats.deletions += 1;
+}
+
+/** StorageCache.clearStorage: the account's slots forgotten (as the stock one, no checkpoint diff is kept). */
+export function storageCacheClear(cache: NonNullable<Caches['storage']>, address: Address): void {
+  const c = cache as unknown as StorageCacheInternals;
+  if (c.DEBUG) {
+    cache.clearStorage(address);
+    return;
+  }
+  cacheWrite(c, plainHex(address.bytes), new Map<string, Uint8Array>());
 }
 
 /** The account trie. */

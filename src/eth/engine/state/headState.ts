@@ -5,18 +5,24 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
-import { Account, type Address, createAccountFromRLP, unpadBytes, createAddressFromString, unprefixedHexToBytes, concatBytes } from '@ethereumjs/util';
+import { Account, type Address, createAccountFromRLP, createAddressFromString, unprefixedHexToBytes, concatBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import {
+  accountCacheGet,
+  accountCachePut,
   accountNodeMap,
   accountTrie,
   checkpointNodeStore,
   checkpointStoreOf,
+  codeCacheDel,
+  codeCacheGet,
   codeDB,
   forgetStorageTrie,
   keyPrefixes,
   stateCaches,
   storageCacheGet,
+  storageCacheClear,
+  storageCachePut,
 } from '../evm/merkleState.js';
 import { trieGet } from './trieRead.js';
 import { plainHex } from '../../../hex.js';
@@ -26,6 +32,31 @@ import { nibbles, TrieWriter, type TrieUpdate } from './trieWriter.js';
 const CODEHASH_PREFIX = new TextEncoder().encode('c');
 /** RLP of the empty string: how @ethereumjs's storage cache marks a slot known to be empty. */
 const RLP_EMPTY = Uint8Array.of(0x80);
+
+/**
+ * A slot value's RLP with its leading zeros dropped, as `RLP.encode(unpadBytes(value))` gives it, in one allocation
+ * (unpadBytes slices once per leading zero byte, and a balance or a timestamp has twenty or more).
+ */
+export function slotRLP(value: Uint8Array): Uint8Array {
+  let i = 0;
+  while (i < value.length && value[i] === 0) i++;
+  const n = value.length - i;
+  if (n === 0) return Uint8Array.of(0x80);
+  if (n === 1 && value[i]! < 0x80) return Uint8Array.of(value[i]!);
+  if (n > 55) return RLP.encode(value.subarray(i));
+  const out = new Uint8Array(n + 1);
+  out[0] = 0x80 + n;
+  out.set(value.subarray(i), 1);
+  return out;
+}
+
+/** A slot's value from its RLP, as new bytes (`RLP.decode` of a short canonical string; anything else goes to it). */
+export function slotValue(rlp: Uint8Array): Uint8Array {
+  const b = rlp[0]!;
+  if (rlp.length === 1) return b < 0x80 ? Uint8Array.of(b) : b === 0x80 ? new Uint8Array(0) : (RLP.decode(rlp) as Uint8Array);
+  if (b > 0x80 && b <= 0xb7 && rlp.length === b - 0x7f && (b > 0x81 || rlp[1]! >= 0x80)) return rlp.slice(1);
+  return RLP.decode(rlp) as Uint8Array;
+}
 
 export class HeadStateManager extends MerkleStateManager {
   /** Writers of the account trie and of storage tries (their nodes go to different places, see nodeStore). */
@@ -39,13 +70,41 @@ export class HeadStateManager extends MerkleStateManager {
    * reads the same few accounts a dozen times or more.
    */
   override async getAccount(address: Address): Promise<Account | undefined> {
-    const elem = stateCaches(this)?.account?.get(address);
+    const cache = stateCaches(this)?.account;
+    const elem = cache === undefined ? undefined : accountCacheGet(cache, address);
     if (elem === undefined) return super.getAccount(address);
     const rlp = elem.accountRLP;
     if (rlp === undefined) return undefined;
     let account = this.decoded.get(rlp);
     if (account === undefined) this.decoded.set(rlp, (account = createAccountFromRLP(rlp)));
     return new Account(account.nonce, account.balance, account.storageRoot, account.codeHash);
+  }
+
+  /** An account put in the cache (the caches' keys made through Buffer: merkleState.ts), or deleted with undefined. */
+  override async putAccount(address: Address, account: Account | undefined): Promise<void> {
+    const cache = stateCaches(this)?.account;
+    if (cache === undefined) return super.putAccount(address, account);
+    accountCachePut(cache, address, account?.serialize());
+  }
+
+  /**
+   * An account deleted in the caches (keys made through Buffer), as @ethereumjs's Caches.deleteAccount does: code,
+   * account, then storage. The journal deletes a touched empty account at every block's end (the system address).
+   */
+  override async deleteAccount(address: Address): Promise<void> {
+    const caches = stateCaches(this);
+    if (caches?.account === undefined || caches.code === undefined || caches.storage === undefined) return super.deleteAccount(address);
+    codeCacheDel(caches.code, address);
+    accountCachePut(caches.account, address, undefined);
+    storageCacheClear(caches.storage, address);
+  }
+
+  /** Code from the cache (keys made through Buffer), else read as @ethereumjs reads and caches it. */
+  override async getCode(address: Address): Promise<Uint8Array> {
+    const cache = stateCaches(this)?.code;
+    const elem = cache === undefined ? undefined : codeCacheGet(cache, address);
+    if (elem === undefined) return super.getCode(address);
+    return elem.code ?? new Uint8Array(0);
   }
 
   /**
@@ -59,14 +118,14 @@ export class HeadStateManager extends MerkleStateManager {
     const nodes = cache === undefined || key.length !== 32 || keyPrefixes(this).storageTrieKeys ? undefined : accountNodeMap(this);
     if (cache === undefined || nodes === undefined) return super.getStorage(address, key);
     const cached = storageCacheGet(cache, address.bytes, key);
-    if (cached !== undefined) return RLP.decode(cached) as Uint8Array;
+    if (cached !== undefined) return slotValue(cached);
     const account = await this.getAccount(address);
     if (account === undefined) return new Uint8Array();
     const hash = this.common.customCrypto.keccak256 ?? keccak_256;
     // A copy: the store's bytes are never handed out.
     const value = trieGet(nodes, account.storageRoot, hash(key))?.slice() ?? RLP_EMPTY;
-    cache.put(address, key, value);
-    return RLP.decode(value) as Uint8Array;
+    storageCachePut(cache, address, key, value);
+    return slotValue(value);
   }
 
   /**
@@ -80,7 +139,7 @@ export class HeadStateManager extends MerkleStateManager {
     if (key.length !== 32) throw new Error('Storage key must be 32 bytes long');
     if (value.length > 32) throw new Error('Storage value cannot be longer than 32 bytes');
     if ((await this.getAccount(address)) === undefined) throw new Error('putStorage() called on non-existing account');
-    cache.put(address, key, RLP.encode(unpadBytes(value)));
+    storageCachePut(cache, address, key, slotRLP(value));
   }
 
   /** Writes all cached changes to the tries (see the file comment). */
@@ -106,10 +165,11 @@ export class HeadStateManager extends MerkleStateManager {
 
     const slotsByAddress = new Map<string, TrieUpdate[]>();
     for (const [addressHex, keyHex, value] of caches.storage?.flush() ?? []) {
-      const decoded = RLP.decode(value ?? new Uint8Array()) as Uint8Array;
+      // The cache holds each slot's canonical RLP (slotRLP, or as read from the trie); 0x80 or nothing: deleted.
+      const deleted = value === undefined || (value.length === 1 && value[0] === 0x80);
       let list = slotsByAddress.get(addressHex);
       if (list === undefined) slotsByAddress.set(addressHex, (list = []));
-      list.push({ path: nibbles(hash(unprefixedHexToBytes(keyHex))), value: decoded.length > 0 ? RLP.encode(decoded) : null });
+      list.push({ path: nibbles(hash(unprefixedHexToBytes(keyHex))), value: deleted ? null : value });
     }
     for (const [addressHex, updates] of slotsByAddress) {
       const address = createAddressFromString(`0x${addressHex}`);

@@ -1,12 +1,13 @@
 /**
  * A fast Merkle Patricia trie writer: a batch of puts and deletes is applied to a trie in memory
- * (nodes decoded once and kept), and only the changed nodes are encoded, hashed and stored, once
- * per batch. @ethereumjs's trie re-walks, re-encodes and re-hashes the whole path to the root for
+ * (nodes loaded once and kept), and only the changed nodes are encoded, hashed and stored, once
+ * per batch. A stored branch is not decoded: the one child a key's path takes is read from its RLP,
+ * and its new RLP is the old one's unchanged items copied around the changed ones. @ethereumjs's trie re-walks, re-encodes and re-hashes the whole path to the root for
  * every key it writes; the nodes and roots made here are the same canonical ones, byte for byte.
  */
 import { KECCAK256_RLP } from '@ethereumjs/util';
 import { plainHex } from '../../../hex.js';
-import { RlpError, rlpViews } from '../codec/rlpReader.js';
+import { RlpCursor, RlpError, rlpViews } from '../codec/rlpReader.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 
 /** Bytes needed for the big-endian length `n` (RLP long forms). */
@@ -75,21 +76,38 @@ interface Leaf {
   readonly kind: 'leaf';
   readonly path: Uint8Array;
   readonly value: Uint8Array;
+  /** The path's hex-prefix encoding as stored, while the path is the stored one (not encoded again). */
+  readonly hp?: Uint8Array;
   enc?: Encoded;
 }
 interface Extension {
   readonly kind: 'ext';
   readonly path: Uint8Array;
   readonly child: Ref;
+  readonly hp?: Uint8Array;
   enc?: Encoded;
 }
+/**
+ * A branch. One loaded from the store is not decoded: `src` is its RLP, and each child or the value is read from it
+ * when a key's path reaches it; `own` marks (bit i: child i, bit 16: the value) what this node has changed, held in
+ * `children` / `value`. Encoding one copies `src`'s unchanged items and writes only the changed ones. A branch made
+ * here (a split, an embedded one) has no `src` and owns everything.
+ */
 interface Branch {
   readonly kind: 'branch';
+  readonly src: Uint8Array | undefined;
+  readonly own: number;
   readonly children: readonly (Ref | undefined)[];
   readonly value: Uint8Array | undefined;
   enc?: Encoded;
 }
 type TrieNode = Leaf | Extension | Branch;
+
+/** `own` of a branch that holds everything itself. */
+const OWN_ALL = 0x1ffff;
+const VALUE_BIT = 0x10000;
+/** Children of a branch that has changed none (never written: a change copies it). */
+const NO_CHILDREN: readonly (Ref | undefined)[] = Object.freeze(new Array<Ref | undefined>(16).fill(undefined));
 
 /**
  * A node's key in the store: the unprefixed hex of its hash, as @ethereumjs's. Made through Buffer: on Node without
@@ -143,14 +161,67 @@ function fromRaw(raw: RawNode): TrieNode {
   if (raw.length === 17) {
     const children = raw.slice(0, 16).map((c) => (c instanceof Uint8Array ? (c.length === 0 ? undefined : c) : embedded(c)));
     const value = raw[16] as Uint8Array;
-    return { kind: 'branch', children, value: value.length === 0 ? undefined : value };
+    return { kind: 'branch', src: undefined, own: OWN_ALL, children, value: value.length === 0 ? undefined : value };
   }
   if (raw.length !== 2) throw new Error(`invalid trie node: a list of ${raw.length} items`);
-  const { path, leaf } = decodeCompact(raw[0] as Uint8Array);
-  if (leaf) return { kind: 'leaf', path, value: raw[1] as Uint8Array };
+  const hp = raw[0] as Uint8Array;
+  const { path, leaf } = decodeCompact(hp);
+  if (leaf) return { kind: 'leaf', path, value: raw[1] as Uint8Array, hp };
   const child = raw[1]!;
-  return { kind: 'ext', path, child: child instanceof Uint8Array ? child : embedded(child) };
+  return { kind: 'ext', path, child: child instanceof Uint8Array ? child : embedded(child), hp };
 }
+
+/** One cursor for the branch reads below (each parse is read before the next: nothing is kept across calls). */
+const cursor = new RlpCursor();
+/** Where each of a stored branch's 17 items begins, and [17] where its list ends (filled by `itemStarts`). */
+const starts = new Int32Array(18);
+
+/** Fills `starts` with the items of the branch RLP `src`; throws RlpError unless it is one list of 17 items. */
+function itemStarts(src: Uint8Array): void {
+  cursor.parse(src, 0, 'a trie node');
+  const end = cursor.end;
+  if (!cursor.isList || end !== src.length) throw new RlpError('invalid trie node: not one RLP list');
+  let p = cursor.start;
+  for (let i = 0; i < 17; i++) {
+    if (p >= end) throw new RlpError('invalid trie node: a branch of fewer than 17 items');
+    starts[i] = p;
+    p = cursor.parse(src, p, 'a trie node').end;
+  }
+  if (p !== end) throw new RlpError('invalid trie node: a branch of more than 17 items');
+  starts[17] = end;
+}
+
+/** Item `i` of a stored branch's RLP: a child (undefined when empty, a hash, or an embedded node), or the value. */
+function storedItem(src: Uint8Array, i: number): Uint8Array | TrieNode | undefined {
+  cursor.parse(src, 0, 'a trie node');
+  let p = cursor.start;
+  for (let k = 0; k < i; k++) p = cursor.parse(src, p, 'a trie node').end;
+  cursor.parse(src, p, 'a trie node');
+  if (cursor.isList) return embedded(rlpViews(src, p, 'a trie node').value as RawNode);
+  return cursor.end === cursor.start ? undefined : src.subarray(cursor.start, cursor.end);
+}
+
+function childAt(node: Branch, i: number): Ref | undefined {
+  return (node.own >> i) & 1 ? node.children[i] : (storedItem(node.src!, i) as Ref | undefined);
+}
+
+function valueAt(node: Branch): Uint8Array | undefined {
+  return node.own & VALUE_BIT ? node.value : (storedItem(node.src!, 16) as Uint8Array | undefined);
+}
+
+function withChild(node: Branch, i: number, child: Ref | undefined): Branch {
+  const children = node.children === NO_CHILDREN ? new Array<Ref | undefined>(16).fill(undefined) : node.children.slice();
+  children[i] = child;
+  return { kind: 'branch', src: node.src, own: node.own | (1 << i), children, value: node.value };
+}
+
+const withValue = (node: Branch, value: Uint8Array | undefined): Branch => ({
+  kind: 'branch',
+  src: node.src,
+  own: node.own | VALUE_BIT,
+  children: node.children,
+  value,
+});
 
 function embedded(raw: RawNode): TrieNode {
   const node = fromRaw(raw);
@@ -172,7 +243,7 @@ function commonPrefix(a: Uint8Array, b: Uint8Array, bStart: number): number {
 }
 
 /**
- * Applies batches of updates to tries kept in a node store. Nodes are decoded as a batch reaches
+ * Applies batches of updates to tries kept in a node store. Nodes are loaded as a batch reaches
  * them and kept for that batch only (keeping them across batches saved no time and cost memory).
  */
 export class TrieWriter {
@@ -189,7 +260,7 @@ export class TrieWriter {
     if (node instanceof Uint8Array) return node;
     if (node.enc instanceof Uint8Array) return node.enc;
     // The root is stored by hash even when its encoding is short.
-    const encoded = encodeRawNode(this.raw(node));
+    const encoded = this.encode(node);
     const h = this.hash(encoded);
     this.store.put(nodeKey(h), encoded);
     return h;
@@ -207,7 +278,9 @@ export class TrieWriter {
     if (!(ref instanceof Uint8Array)) return ref;
     const encoded = this.store.get(nodeKey(ref));
     if (encoded === undefined) throw new Error(`missing trie node ${nodeKey(ref)}`);
-    const node = fromRaw(decodeRawNode(encoded));
+    const node = isBranch(encoded)
+      ? { kind: 'branch' as const, src: encoded, own: 0, children: NO_CHILDREN, value: undefined }
+      : fromRaw(decodeRawNode(encoded));
     // A short node is stored by hash only as a root; anywhere else it is embedded.
     if (encoded.length >= 32) node.enc = ref;
     return node;
@@ -218,21 +291,18 @@ export class TrieWriter {
     if (ref === undefined) return { kind: 'leaf', path: path.slice(pos), value };
     const node = this.load(ref);
     if (node.kind === 'branch') {
-      if (pos === path.length) return { kind: 'branch', children: node.children, value };
-      const before = node.children[path[pos]!];
+      if (pos === path.length) return withValue(node, value);
+      const before = childAt(node, path[pos]!);
       const after = this.insert(before, path, pos + 1, value);
-      if (after === before) return ref;
-      const children = node.children.slice();
-      children[path[pos]!] = after;
-      return { kind: 'branch', children, value: node.value };
+      return after === before ? ref : withChild(node, path[pos]!, after);
     }
     const shared = commonPrefix(node.path, path, pos);
     if (node.kind === 'leaf' && shared === node.path.length && pos + shared === path.length) {
-      return equalBytes(node.value, value) ? ref : { kind: 'leaf', path: node.path, value };
+      return equalBytes(node.value, value) ? ref : { kind: 'leaf', path: node.path, value, hp: node.hp };
     }
     if (node.kind === 'ext' && shared === node.path.length) {
       const child = this.insert(node.child, path, pos + shared, value);
-      return child === node.child ? ref : { kind: 'ext', path: node.path, child };
+      return child === node.child ? ref : { kind: 'ext', path: node.path, child, hp: node.hp };
     }
     // Split at the first differing nibble: a branch holding the old node's rest and the new key's.
     const children: (Ref | undefined)[] = new Array(16).fill(undefined);
@@ -243,7 +313,7 @@ export class TrieWriter {
     else children[node.path[shared]!] = oldRest.length === 0 ? node.child : { kind: 'ext', path: oldRest, child: node.child };
     if (pos + shared === path.length) branchValue = value;
     else children[path[pos + shared]!] = { kind: 'leaf', path: path.slice(pos + shared + 1), value };
-    const branch: Branch = { kind: 'branch', children, value: branchValue };
+    const branch: Branch = { kind: 'branch', src: undefined, own: OWN_ALL, children, value: branchValue };
     return shared === 0 ? branch : { kind: 'ext', path: node.path.slice(0, shared), child: branch };
   }
 
@@ -259,41 +329,44 @@ export class TrieWriter {
       if (removed === undefined) return undefined;
       const child = this.load(removed);
       if (child.kind === 'branch') return { kind: 'ext', path: node.path, child };
-      return { ...child, path: concatPaths(node.path, child.path), enc: undefined };
+      return { ...child, path: concatPaths(node.path, child.path), hp: undefined, enc: undefined };
     }
-    let children = node.children;
-    let value = node.value;
+    let branch: Branch;
     if (pos === path.length) {
-      if (value === undefined) return ref;
-      value = undefined;
+      if (valueAt(node) === undefined) return ref;
+      branch = withValue(node, undefined);
     } else {
-      const before = children[path[pos]!];
+      const before = childAt(node, path[pos]!);
       const after = this.remove(before, path, pos + 1);
       if (after === before) return ref;
-      children = children.slice();
-      (children as (Ref | undefined)[])[path[pos]!] = after;
+      branch = withChild(node, path[pos]!, after);
     }
     let only = -1;
     let count = 0;
-    children.forEach((c, i) => {
-      if (c !== undefined) {
+    if (branch.src !== undefined) itemStarts(branch.src);
+    for (let i = 0; i < 16 && count < 2; i++) {
+      // A stored child is there unless its item is the empty string (0x80).
+      if ((branch.own >> i) & 1 ? branch.children[i] !== undefined : branch.src![starts[i]!] !== 0x80) {
         count++;
         only = i;
       }
-    });
-    if (count + (value === undefined ? 0 : 1) >= 2) return { kind: 'branch', children, value };
+    }
+    const value = valueAt(branch);
+    if (count + (value === undefined ? 0 : 1) >= 2) return branch;
     if (count === 0) return value === undefined ? undefined : { kind: 'leaf', path: EMPTY, value };
     // One child left and no value: the branch collapses into it.
-    const child = this.load(children[only]!);
+    const onlyRef = childAt(branch, only)!;
+    const child = this.load(onlyRef);
     const prefix = Uint8Array.of(only);
-    if (child.kind === 'branch') return { kind: 'ext', path: prefix, child: children[only]! };
-    return { ...child, path: concatPaths(prefix, child.path), enc: undefined };
+    if (child.kind === 'branch') return { kind: 'ext', path: prefix, child: onlyRef };
+    return { ...child, path: concatPaths(prefix, child.path), hp: undefined, enc: undefined };
   }
 
   /** The node's raw list, with each child as its hash (stored now if new) or embedded. */
   private raw(node: TrieNode): RawNode {
-    if (node.kind === 'leaf') return [compact(node.path, true), node.value];
-    if (node.kind === 'ext') return [compact(node.path, false), this.ref(node.child)];
+    if (node.kind === 'leaf') return [node.hp ?? compact(node.path, true), node.value];
+    if (node.kind === 'ext') return [node.hp ?? compact(node.path, false), this.ref(node.child)];
+    if (node.src !== undefined) return decodeRawNode(this.encode(node));
     const raw: RawNode = new Array(17);
     for (let i = 0; i < 16; i++) {
       const c = node.children[i];
@@ -303,9 +376,46 @@ export class TrieWriter {
     return raw;
   }
 
+  /** A node's RLP: a stored branch's unchanged items copied from its `src`, the rest written. */
+  private encode(node: TrieNode): Uint8Array {
+    if (node.kind !== 'branch' || node.src === undefined) return encodeRawNode(this.raw(node));
+    // Changed children first (each may store nodes and fill `starts` for itself), then this node's own items.
+    for (let i = 0; i < 16; i++) {
+      const c = (node.own >> i) & 1 ? node.children[i] : undefined;
+      if (c !== undefined && !(c instanceof Uint8Array)) this.ref(c);
+    }
+    const src = node.src;
+    itemStarts(src);
+    let payload = 0;
+    for (let i = 0; i < 17; i++) payload += (node.own >> i) & 1 ? itemSize(ownItem(node, i)) : starts[i + 1]! - starts[i]!;
+    const out = new Uint8Array(headerSize(payload) + payload);
+    let pos = writeHeader(out, 0, payload, 0xc0);
+    for (let i = 0; i < 17; ) {
+      if ((node.own >> i) & 1) {
+        pos = writeItem(out, pos, ownItem(node, i));
+        i++;
+        continue;
+      }
+      // A run of unchanged items, copied as they are.
+      let j = i + 1;
+      while (j < 17 && !((node.own >> j) & 1)) j++;
+      out.set(src.subarray(starts[i]!, starts[j]!), pos);
+      pos += starts[j]! - starts[i]!;
+      i = j;
+    }
+    return out;
+  }
+
   private ref(ref: Ref): Encoded {
     if (ref instanceof Uint8Array) return ref;
     if (ref.enc !== undefined) return ref.enc;
+    if (ref.kind === 'branch' && ref.src !== undefined) {
+      const encoded = this.encode(ref);
+      if (encoded.length < 32) return (ref.enc = decodeRawNode(encoded));
+      const h = this.hash(encoded);
+      this.store.put(nodeKey(h), encoded);
+      return (ref.enc = h);
+    }
     const raw = this.raw(ref);
     const encoded = encodeRawNode(raw);
     if (encoded.length < 32) return (ref.enc = raw);
@@ -314,6 +424,25 @@ export class TrieWriter {
     ref.enc = h;
     return h;
   }
+}
+
+/** Item `i` (a child or the value) a branch has changed, as its parent's encoding holds it (children encoded already). */
+function ownItem(node: Branch, i: number): Uint8Array | RawNode {
+  if (i === 16) return node.value ?? EMPTY;
+  const c = node.children[i];
+  return c === undefined ? EMPTY : c instanceof Uint8Array ? c : c.enc!;
+}
+
+/** Whether a stored RLP node is a branch (a list of 17 items, not 2), read from its first items only. */
+function isBranch(encoded: Uint8Array): boolean {
+  cursor.parse(encoded, 0, 'a trie node');
+  if (!cursor.isList) throw new RlpError('invalid trie node: not one RLP list');
+  const end = cursor.end;
+  let p = cursor.start;
+  for (let i = 0; i < 3 && p < end; i++) p = cursor.parse(encoded, p, 'a trie node').end;
+  if (p >= end) return false;
+  itemStarts(encoded);
+  return true;
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {

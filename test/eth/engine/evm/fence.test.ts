@@ -43,8 +43,11 @@ const STOCK_FILES: Readonly<Record<string, string>> = {
   // (the head state's batch flush, the call-VM pool, the chain's state readers, the fork's lazy state), its trie's
   // node-cache size (a fork state's copy), its CheckpointDB read and written as it does, and MapDB's Map.
   'statemanager/dist/esm/merkleStateManager.js': '2e4fcfd5bdf860f3',
-  // merkleState.ts's storageCacheGet: StorageCache.get with its keys made through Buffer.
+  // merkleState.ts's cache reads and writes (storageCacheGet/Put, accountCacheGet/Put, codeCacheGet): the caches' get
+  // and put with their keys made through Buffer (their stores, checkpoint diffs and counters used as they use them).
   'statemanager/dist/esm/cache/storage.js': '3922a5da20838da5',
+  'statemanager/dist/esm/cache/account.js': '1c89fe9794eb7433',
+  'statemanager/dist/esm/cache/code.js': '6e4d338e6ae4d9e3',
   'mpt/dist/esm/mpt.js': 'b64e9c95e0751f21',
   'mpt/dist/esm/db/checkpointDB.js': '6fc492210cd63983',
   'util/dist/esm/mapDB.js': '3b415d2197a12b2e',

@@ -1,10 +1,11 @@
 /** HeadStateManager's account reads (decoded once per cached RLP) and storage reads (straight from the node store) answer as @ethereumjs's MerkleStateManager does. */
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
-import { Account, Address, MapDB, ValueEncoding } from '@ethereumjs/util';
+import { RLP } from '@ethereumjs/rlp';
+import { Account, Address, bytesToHex, MapDB, unpadBytes, ValueEncoding } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { seedCommon } from '../../../../src/eth/engine/exec/common.js';
-import { HeadStateManager } from '../../../../src/eth/engine/state/headState.js';
+import { HeadStateManager, slotRLP, slotValue } from '../../../../src/eth/engine/state/headState.js';
 import { prng } from '../../../support/prng.js';
 
 const common = seedCommon(31337, 'head', 'osaka');
@@ -82,5 +83,24 @@ describe('HeadStateManager.getStorage', () => {
     }
     expect(reloads).toBeGreaterThan(8);
     expect(Buffer.from(await head.getStateRoot()).toString('hex')).toBe(Buffer.from(await plain.getStateRoot()).toString('hex'));
+  });
+});
+
+describe('slotRLP and slotValue', () => {
+  it('encode as RLP.encode(unpadBytes(value)) and decode as RLP.decode, on zeros, leading zeros, single bytes and full words', () => {
+    const rand = prng(9);
+    const values: Uint8Array[] = [new Uint8Array(32), new Uint8Array(0), Uint8Array.of(0), Uint8Array.of(0x7f), Uint8Array.of(0x80), Uint8Array.of(0, 0, 0x81)];
+    for (let i = 0; i < 300; i++) {
+      const v = Uint8Array.from({ length: 1 + Math.floor(rand() * 32) }, () => (rand() < 0.3 ? 0 : Math.floor(rand() * 256)));
+      v.fill(0, 0, Math.floor(rand() * v.length));
+      values.push(v);
+    }
+    for (const v of values) {
+      const rlp = slotRLP(v);
+      expect(bytesToHex(rlp)).toBe(bytesToHex(RLP.encode(unpadBytes(v))));
+      expect(bytesToHex(slotValue(rlp))).toBe(bytesToHex(RLP.decode(rlp) as Uint8Array));
+    }
+    // Non-canonical RLP is left to RLP.decode (which refuses a prefixed single byte below 0x80).
+    expect(() => slotValue(Uint8Array.of(0x81, 0x05))).toThrow();
   });
 });
