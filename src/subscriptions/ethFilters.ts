@@ -22,7 +22,7 @@ import { DEFAULT_LIMITS } from '../gateway/limits.js';
 import { blockLogIndexSliced } from '../eth/engine/query/logIndex.js';
 import { FilterBudget, HASH_BYTES, logBytes, type FilterLimits } from './filterBudget.js';
 import { FAN_OUT_SLICE, FanOut, LOG_LOOK_WORK, LOOK_WORK, manyLogs } from './fanOut.js';
-import { criteriaKey, matchingLogs, type FilterLog, type LogCriteria, type Matched } from './sharedLogs.js';
+import { criteriaKey, matchingLogs, matchingLogsSliced, type FilterLog, type LogCriteria, type Matched } from './sharedLogs.js';
 
 export type { FilterLog, LogCriteria } from './sharedLogs.js';
 
@@ -285,10 +285,12 @@ export class EthFilters {
         if (f.seen >= e.seq) continue;
         let pause: Promise<void> | undefined;
         if (taken === undefined) {
-          // Matched once for the group (the list each of its filters takes); the logs looked at count, matched or not
-          // (a group that takes nothing of a 36,000-log block still looked at every log).
-          taken = eventLogs(e, f.criteria);
-          pause = this.fan.spend(LOG_LOOK_WORK * taken.looked + 32 * taken.logs.length);
+          // Matched once for the group (the list each of its filters takes), a slice of logs at a time; the logs looked
+          // at count, matched or not (a group that takes nothing of a 36,000-log block still looked at every log).
+          taken = await eventLogsSliced(e, f.criteria, (work) => this.fan.spend(work));
+          // A filter may have gone while the group was matched.
+          if (!this.filters.has(f.id) || f.seen >= e.seq) continue;
+          pause = this.fan.spend(32 * taken.logs.length);
         }
         const dropWork = this.takeLogs(f, taken, e.seq);
         if (pause !== undefined) await pause;
@@ -348,6 +350,20 @@ function eventLogs(e: Event, criteria: LogCriteria): Taken {
   let bytes = 0;
   for (const l of matched.logs) bytes += logBytes(l.log);
   return { ...matched, bytes };
+}
+
+/** eventLogs, matching a slice of logs at a time and spending the work of looking with `spend` (sharedLogs.ts). */
+async function eventLogsSliced(e: Event, criteria: LogCriteria, spend: (work: number) => Promise<void> | undefined): Promise<Taken> {
+  const logs: FilterLog[] = [];
+  let looked = 0;
+  for (const b of eventBlocks(e)) {
+    const m = await matchingLogsSliced(b, criteria, e.kind === 'removed', spend);
+    for (const l of m.logs) logs.push(l);
+    looked += m.looked;
+  }
+  let bytes = 0;
+  for (const l of logs) bytes += logBytes(l.log);
+  return { logs, looked, bytes };
 }
 
 /** The blocks an event brings: the sealed one, or those that left. */
