@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { MinedBlock } from '../eth/engine/chain/types.js';
-import { BlockScan, keysOf, scanBlockLogs, type FoundLog, type LogFilter } from '../eth/engine/query/logs.js';
+import { BlockScan, keysOf, type FoundLog, type LogFilter } from '../eth/engine/query/logs.js';
 import { LOG_LOOK_WORK } from './fanOut.js';
 import { plainHex } from '../hex.js';
 
@@ -34,19 +34,12 @@ export interface Matched {
 
 const NOTHING: Matched = { logs: NONE, looked: 0 };
 
-/** The logs of `block` a log filter's criteria take (removed: the block left the chain), in log order. */
-export function matchingLogs(block: MinedBlock, c: LogCriteria, removed: boolean): Matched {
-  if (c.blockHash !== undefined) return NOTHING;
-  if ((c.fromBlock !== undefined && block.number < c.fromBlock) || (c.toBlock !== undefined && block.number > c.toBlock)) return NOTHING;
-  const { logs: found, looked } = scanBlockLogs(block, c.filter);
-  return { logs: sharedOf(block, found, removed), looked };
-}
-
 /** Logs a filter looks at in one piece: about a few hundred microseconds of matching (#25). */
 export const SCAN_SLICE = 1000;
 
 /**
- * matchingLogs a slice of SCAN_SLICE logs at a time: after each slice it spends LOG_LOOK_WORK per log looked at with
+ * The logs of `block` a log filter's criteria take (removed: the block left the chain), in log order, matched a
+ * slice of SCAN_SLICE logs at a time: after each slice it spends LOG_LOOK_WORK per log looked at with
  * `spend` (a FanOut's) and awaits the pause it answers, so matching one filter against a block of 36,000 logs is
  * not one turn. The work of looking is spent here; `looked` is for the caller's information.
  */
