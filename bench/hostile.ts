@@ -76,6 +76,21 @@ function tailOf(proc: ChildProcess): () => string {
   return () => tail;
 }
 
+/** The CPU time (user + system, ms) a process has used, from /proc/<pid>/stat; undefined when it is gone. */
+function cpuOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in clock ticks.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Clock ticks per second of /proc's times (USER_HZ: 100 on Linux). */
+const CLOCK_TICKS = 100;
+
 async function startTarget(name: 'devgate' | 'anvil', cacheDir: string): Promise<Target> {
   if (name === 'devgate') {
     // Open mode, as `devgate` starts without flags: any key, no plan, no rate limit.
@@ -200,6 +215,8 @@ async function attackOne(attack: Attack, name: 'devgate' | 'anvil', opts: Hostil
       });
     });
     const t0 = performance.now();
+    const serverCpu0 = cpuOf(pid);
+    const benchCpu0 = process.cpuUsage();
     const ran = attack.run(ctx, prepared).then(
       (outcome) => outcome,
       async (err: Error) => {
@@ -210,6 +227,8 @@ async function attackOne(attack: Attack, name: 'devgate' | 'anvil', opts: Hostil
     );
     let outcome = await Promise.race([ran, gaveUp]);
     const attackMs = performance.now() - t0;
+    const benchCpu = process.cpuUsage(benchCpu0);
+    const serverCpu1 = cpuOf(pid);
     clearTimeout(overtime);
     if (outcome.startsWith('failed') && (target.proc.exitCode !== null || target.proc.signalCode !== null))
       outcome = await Promise.race([gaveUp, new Promise<string>((r) => setTimeout(() => r(outcome), 100))]);
@@ -226,6 +245,9 @@ async function attackOne(attack: Attack, name: 'devgate' | 'anvil', opts: Hostil
       peakRssMb: probe.peakRssMb,
       attackMs,
       outcome,
+      ...(serverCpu0 !== undefined && serverCpu1 !== undefined
+        ? { cpuMs: { server: Math.round(serverCpu1 - serverCpu0), bench: Math.round((benchCpu.user + benchCpu.system) / 1000) } }
+        : {}),
     };
   } catch (err) {
     return { status: `failed (${(err as Error).message.slice(0, 160)})` };
@@ -261,7 +283,7 @@ export async function hostileTable(opts: HostileOptions): Promise<HostileResults
         ['anvil', anvil],
       ] as const)
         opts.log(
-          `hostile ${attack.id} on ${n}: ${s.status === 'ok' ? `probe p99 ${s.probe?.p99Ms} ms max ${s.probe?.maxMs} ms errors ${s.probe?.errors}, RSS ${s.rssBeforeMb} -> ${s.peakRssMb} MB, ${((s.attackMs ?? 0) / 1000).toFixed(1)} s: ${s.outcome}` : s.status}`,
+          `hostile ${attack.id} on ${n}: ${s.status === 'ok' ? `probe p99 ${s.probe?.p99Ms} ms max ${s.probe?.maxMs} ms errors ${s.probe?.errors}, RSS ${s.rssBeforeMb} -> ${s.peakRssMb} MB, ${((s.attackMs ?? 0) / 1000).toFixed(1)} s${s.cpuMs ? ` (CPU: server ${s.cpuMs.server} ms, bench ${s.cpuMs.bench} ms)` : ''}: ${s.outcome}` : s.status}`,
         );
     }
   } finally {

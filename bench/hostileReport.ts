@@ -31,6 +31,11 @@ export interface HostileSide {
   attackMs?: number;
   /** `completed: ...`, `refused: <code> <message>`, `crashed: ...`, `froze: ...`, `killed: ...`. */
   outcome?: string;
+  /**
+   * CPU time (user + system, ms) during the attack: the server's (/proc/<pid>/stat) and the bench's own process (the
+   * attacker's clients and the probe's worker), which share the machine's cores with the server.
+   */
+  cpuMs?: { server: number; bench: number };
 }
 
 export interface HostileResult {

@@ -21,8 +21,8 @@ import type { MinedBlock } from '../eth/engine/chain/types.js';
 import { DEFAULT_LIMITS } from '../gateway/limits.js';
 import { blockLogIndexSliced } from '../eth/engine/query/logIndex.js';
 import { FilterBudget, HASH_BYTES, logBytes, type FilterLimits } from './filterBudget.js';
-import { FAN_OUT_SLICE, FanOut, LOG_LOOK_WORK, LOOK_WORK, manyLogs } from './fanOut.js';
-import { criteriaKey, matchingLogs, type FilterLog, type LogCriteria, type Matched } from './sharedLogs.js';
+import { FAN_OUT_SLICE, FanOut, LOOK_WORK, manyLogs } from './fanOut.js';
+import { criteriaKey, matchingLogsSliced, type FilterLog, type LogCriteria, type Matched } from './sharedLogs.js';
 
 export type { FilterLog, LogCriteria } from './sharedLogs.js';
 
@@ -144,7 +144,17 @@ export class EthFilters {
       if (!this.filters.has(f.id)) break;
       // Taken by the fan-out meanwhile.
       if (e.seq <= f.seen) continue;
-      work += this.take(f, e);
+      if (f.kind === 'logs' && e.kind !== 'pooled') {
+        // Matched a slice of logs at a time, as the fan-out matches (the work of looking counted as it goes).
+        const taken = await eventLogsSliced(e, f.criteria, (w) => {
+          if ((work += w) < FAN_OUT_SLICE) return undefined;
+          work = 0;
+          return new Promise<void>((resolve) => setImmediate(resolve));
+        });
+        if (!this.filters.has(f.id)) break;
+        if (e.seq <= f.seen) continue;
+        work += LOOK_WORK + 32 * taken.logs.length + DROP_LOOK_WORK * this.takeLogs(f, taken, e.seq);
+      } else work += this.take(f, e);
       if (work >= FAN_OUT_SLICE) {
         work = 0;
         await new Promise<void>((resolve) => setImmediate(resolve));
@@ -285,10 +295,12 @@ export class EthFilters {
         if (f.seen >= e.seq) continue;
         let pause: Promise<void> | undefined;
         if (taken === undefined) {
-          // Matched once for the group (the list each of its filters takes); the logs looked at count, matched or not
-          // (a group that takes nothing of a 36,000-log block still looked at every log).
-          taken = eventLogs(e, f.criteria);
-          pause = this.fan.spend(LOG_LOOK_WORK * taken.looked + 32 * taken.logs.length);
+          // Matched once for the group (the list each of its filters takes), a slice of logs at a time; the logs looked
+          // at count, matched or not (a group that takes nothing of a 36,000-log block still looked at every log).
+          taken = await eventLogsSliced(e, f.criteria, (work) => this.fan.spend(work));
+          // A filter may have gone while the group was matched.
+          if (!this.filters.has(f.id) || f.seen >= e.seq) continue;
+          pause = this.fan.spend(32 * taken.logs.length);
         }
         const dropWork = this.takeLogs(f, taken, e.seq);
         if (pause !== undefined) await pause;
@@ -298,13 +310,11 @@ export class EthFilters {
     }
   }
 
-  /** One event to one filter (a poll catching its filter up); answers the work done, in FanOut units. */
+  /**
+   * One event to one filter that takes no logs of it (a block or pending transaction filter, or a log filter and
+   * pending transactions); answers the work done, in FanOut units. Logs are taken a slice at a time (eventLogsSliced).
+   */
   private take(f: Filter, e: Event): number {
-    if (f.kind === 'logs' && e.kind !== 'pooled') {
-      const taken = eventLogs(e, f.criteria);
-      const dropWork = this.takeLogs(f, taken, e.seq);
-      return LOOK_WORK + LOG_LOOK_WORK * taken.looked + 32 * taken.logs.length + DROP_LOOK_WORK * dropWork;
-    }
     let dropWork = 0;
     if (f.kind === 'blocks' && e.kind === 'sealed') dropWork = this.takeHashes(f, [e.block.hash], e.seq);
     else if (f.kind === 'pendingTransactions' && e.kind === 'pooled') dropWork = this.takeHashes(f, e.hashes, e.seq);
@@ -331,23 +341,21 @@ export class EthFilters {
 /** What a log filter takes of an event, with the bytes its buffer grows by (as a poll answers them). */
 type Taken = Matched & { readonly bytes: number };
 
-/** The logs an event brings a log filter: those of the sealed block, or again (removed) those of the blocks that left. */
-function eventLogs(e: Event, criteria: LogCriteria): Taken {
-  let matched: Matched = { logs: [], looked: 0 };
-  if (e.kind === 'sealed') matched = matchingLogs(e.block, criteria, false);
-  else if (e.kind === 'removed') {
-    const logs: FilterLog[] = [];
-    let looked = 0;
-    for (const b of e.blocks) {
-      const m = matchingLogs(b, criteria, true);
-      for (const l of m.logs) logs.push(l);
-      looked += m.looked;
-    }
-    matched = { logs, looked };
+/**
+ * The logs an event brings a log filter (those of the sealed block, or again, removed, those of the blocks that left),
+ * matched a slice of logs at a time, the work of looking spent with `spend` (sharedLogs.ts).
+ */
+async function eventLogsSliced(e: Event, criteria: LogCriteria, spend: (work: number) => Promise<void> | undefined): Promise<Taken> {
+  const logs: FilterLog[] = [];
+  let looked = 0;
+  for (const b of eventBlocks(e)) {
+    const m = await matchingLogsSliced(b, criteria, e.kind === 'removed', spend);
+    for (const l of m.logs) logs.push(l);
+    looked += m.looked;
   }
   let bytes = 0;
-  for (const l of matched.logs) bytes += logBytes(l.log);
-  return { ...matched, bytes };
+  for (const l of logs) bytes += logBytes(l.log);
+  return { logs, looked, bytes };
 }
 
 /** The blocks an event brings: the sealed one, or those that left. */

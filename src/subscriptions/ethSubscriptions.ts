@@ -11,7 +11,7 @@ import { bytesHex, quantityHex } from '../hex.js';
 import { DevgateError, InvalidArgument } from '../errors.js';
 import type { EthChain } from '../eth/engine/chain/chain.js';
 import type { MinedBlock, PendingTx } from '../eth/engine/chain/types.js';
-import { scanBlockLogs, type FoundLog, type LogFilter } from '../eth/engine/query/logs.js';
+import { BlockScan, keysOf, type FoundLog, type KeyFilter } from '../eth/engine/query/logs.js';
 import { blockLogIndexSliced } from '../eth/engine/query/logIndex.js';
 import { formatBlock } from '../eth/format/block.js';
 import { formatTransaction } from '../eth/format/transaction.js';
@@ -19,6 +19,7 @@ import { minedLogJson } from '../eth/format/log.js';
 import { bool } from '../rpc/params.js';
 import { logFilterParam } from '../eth/params.js';
 import { FanOut, LOG_LOOK_WORK, LOOK_WORK, manyLogs, TurnBudget } from './fanOut.js';
+import { SCAN_SLICE } from './sharedLogs.js';
 
 /** The work of sending one notification beyond its bytes (framing, a socket write), in FanOut units (bytes). */
 const NOTIFICATION_WORK = 1024;
@@ -32,7 +33,7 @@ const NOTIFY_TURNS = new TurnBudget();
 /** Subscriptions one connection may hold at once. */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1000;
 
-type Subscription = { kind: 'newHeads' } | { kind: 'logs'; filter: LogFilter } | { kind: 'newPendingTransactions'; full: boolean } | { kind: 'syncing' };
+type Subscription = { kind: 'newHeads' } | { kind: 'logs'; keys: KeyFilter } | { kind: 'newPendingTransactions'; full: boolean } | { kind: 'syncing' };
 
 /**
  * Texts made once per block and shared by every connection (a sealed block never changes): its header, and each of
@@ -112,7 +113,7 @@ export class EthSubscriptions {
         sub = { kind };
         break;
       case 'logs':
-        sub = { kind, filter: logFilterParam(options ?? {}).filter };
+        sub = { kind, keys: keysOf(logFilterParam(options ?? {}).filter) };
         break;
       case 'newPendingTransactions':
         sub = { kind, full: options === undefined || options === null ? false : bool(options) };
@@ -182,10 +183,14 @@ export class EthSubscriptions {
       // A pause is awaited only when one is due: small events are sent in the emitter's turn, as before.
       let pause: Promise<void> | undefined;
       if (sub.kind === 'logs') {
-        // The logs looked at count, matched or not: subscriptions that match nothing of a large block still yield.
+        // The logs looked at count, matched or not: subscriptions that match nothing of a large block still yield; a
+        // block is matched a slice of logs at a time (one subscription against 36,000 logs is not one turn).
         for (const block of e.kind === 'sealed' ? [e.block] : e.blocks) {
-          const found = scanBlockLogs(block, sub.filter);
-          if ((pause = this.fan.spend(LOOK_WORK + LOG_LOOK_WORK * found.looked)) !== undefined) await pause;
+          const found = new BlockScan(block, sub.keys);
+          while (!found.done) if ((pause = this.fan.spend(LOG_LOOK_WORK * found.step(SCAN_SLICE))) !== undefined) await pause;
+          if ((pause = this.fan.spend(LOOK_WORK)) !== undefined) await pause;
+          // Unsubscribed meanwhile: nothing more for it.
+          if (!this.subs.has(id)) break;
           for (const l of found.logs) {
             const text = e.kind === 'sealed' ? logJson(l) : logJson(l).replace(/"removed":false}$/, '"removed":true}');
             if ((pause = this.notify(id, text)) !== undefined) await pause;

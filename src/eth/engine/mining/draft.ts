@@ -54,21 +54,40 @@ export function headerDataFor(
  * writes each entry through a full trie put, which costs more than running the transactions), of
  * the draft's transactions (`txs`).
  */
-function fastRoots(builder: BlockBuilder, vm: VM, txs: () => readonly TypedTransaction[]): void {
+function fastRoots(builder: BlockBuilder, vm: VM, txs: () => readonly TypedTransaction[], ahead: () => RootsAhead | undefined): void {
   const hash = vm.common.customCrypto.keccak256;
-  builder.transactionsTrie = async () =>
-    TrieWriter.root(
-      txs().map((tx, i) => [RLP.encode(i), tx.serialize()]),
-      hash,
-    );
-  builder.receiptTrie = async () => {
-    const results = builderResults(builder);
-    return TrieWriter.root(
-      results.map((r, i) => [RLP.encode(i), encodeReceiptAhead(r.receipt, txs()[i]!.type)]),
-      hash,
-    );
+  // A root made ahead (sealWithRequests) is taken when it was made of the same transactions.
+  const made = () => {
+    const a = ahead();
+    return a !== undefined && a.count === txs().length && a.count === builderResults(builder).length ? a : undefined;
   };
+  builder.transactionsTrie = async () => made()?.transactions ?? transactionsRoot(txs(), hash);
+  builder.receiptTrie = async () => made()?.receipts ?? receiptsRoot(builderResults(builder), txs(), hash);
 }
+
+function transactionsRoot(txs: readonly TypedTransaction[], hash: ((b: Uint8Array) => Uint8Array) | undefined): Uint8Array {
+  return TrieWriter.root(
+    txs.map((tx, i) => [RLP.encode(i), tx.serialize()]),
+    hash,
+  );
+}
+
+function receiptsRoot(results: readonly RunTxResult[], txs: readonly TypedTransaction[], hash: ((b: Uint8Array) => Uint8Array) | undefined): Uint8Array {
+  return TrieWriter.root(
+    results.map((r, i) => [RLP.encode(i), encodeReceiptAhead(r.receipt, txs[i]!.type)]),
+    hash,
+  );
+}
+
+/** The transaction and receipt roots of a draft's first `count` transactions, made before build() asks for them. */
+interface RootsAhead {
+  readonly count: number;
+  readonly transactions: Uint8Array;
+  readonly receipts: Uint8Array;
+}
+
+/** A turn of the event loop: what is waiting for I/O runs. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class BlockDraft {
   private readonly senders: Address[] = [];
@@ -81,6 +100,7 @@ export class BlockDraft {
   private readonly txs: TypedTransaction[] = [];
 
   private context_: Block | undefined;
+  private rootsAhead: RootsAhead | undefined;
 
   private constructor(
     /** The VM whose state the draft changes (its state is mid-block while the draft is open). */
@@ -116,7 +136,12 @@ export class BlockDraft {
     const context = () =>
       createBlock({ header: fullHeader, withdrawals }, { common: vm.common, ...(pow ? { calcDifficultyFromHeader: parent.block.header } : {}) });
     const draft = new BlockDraft(vm, parent, context, builder);
-    fastRoots(builder, vm, () => draft.txs);
+    fastRoots(
+      builder,
+      vm,
+      () => draft.txs,
+      () => draft.rootsAhead,
+    );
     return draft;
   }
 
@@ -180,11 +205,40 @@ export class BlockDraft {
 
   /** Seals the block as seal() does, and gives its EIP-7685 requests too (none before Prague). */
   async sealWithRequests(): Promise<{ mined: MinedBlock; requests: readonly CLRequest<CLRequestType>[] }> {
+    // A block with transactions is sealed in stages, the event loop turning between them (#25: in one piece, the end of
+    // the last transaction's run and the seal of a block of 2,000 logs were one turn of up to ~50 ms, every network
+    // waiting): the transaction root, the receipt root, the state's flush, build() (what is left: rewards,
+    // withdrawals, requests, the state root, the header), the stored receipts. The same block, byte for byte: each
+    // stage computes what build() would, on the same state (the caller holds the writer; nothing runs in the block
+    // between the stages). An empty block has nothing to split.
+    const staged = this.txs.length > 0;
+    if (staged) await this.stagesAhead();
     const { block: sealed, requests } = await this.builder.build();
+    if (staged) await turn();
     // The builder's block holds no transactions (see txs): an empty block is it, another one gets these.
     const block = this.txs.length === 0 ? sealed : new Block(sealed.header, this.txs, [], sealed.withdrawals);
     const receipts = this.results.map((r) => r.receipt);
     const mined = minedBlock(block, this.parent.totalDifficulty, this.senders, storedReceipts(block, this.senders, receipts, this.results));
     return { mined, requests: requests ?? [] };
+  }
+
+  /** The seal's stages before build(), a turn before each: the two roots, then the state's changes written to its tries. */
+  private async stagesAhead(): Promise<void> {
+    const hash = this.vm.common.customCrypto.keccak256;
+    const results = builderResults(this.builder);
+    // Transactions that went through the builder's addTransaction (blob, EIP-7928, EIP-8037) count the same.
+    if (results.length !== this.txs.length) return;
+    await turn();
+    const transactions = transactionsRoot(this.txs, hash);
+    await turn();
+    this.rootsAhead = { count: this.txs.length, transactions, receipts: receiptsRoot(results, this.txs, hash) };
+    await turn();
+    // build() asks the state root after its own writes: what the transactions wrote is flushed here, the rest there
+    // (getStateRoot flushes, then hashes); a state manager without flush() does it all in build().
+    const state = this.vm.stateManager as { flush?: () => Promise<void> };
+    if (typeof state.flush === 'function') {
+      await state.flush();
+      await turn();
+    }
   }
 }

@@ -51,7 +51,7 @@ function buildIndex(block: MinedBlock): BlockLogIndex {
  * turning between slices (#25: the index of a 36,000-log block was ~15 ms of one turn in the filters' fan-out).
  * Answers at once when the index is built.
  */
-export async function blockLogIndexSliced(block: MinedBlock, slice = 2000): Promise<BlockLogIndex> {
+export async function blockLogIndexSliced(block: MinedBlock, slice = 1000): Promise<BlockLogIndex> {
   const built = indexes.get(block);
   if (built !== undefined) return built;
   // One build per block: every connection's fan-out and the filters' wait for the same one (each built its own).

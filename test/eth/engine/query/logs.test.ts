@@ -5,7 +5,7 @@
  */
 import { Address } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { blockLogs, rangeLogs, type LogFilter } from '../../../../src/eth/engine/query/logs.js';
+import { BlockScan, blockLogs, keysOf, rangeLogs, type LogFilter } from '../../../../src/eth/engine/query/logs.js';
 import type { MinedBlock, StoredLog, StoredReceipt } from '../../../../src/eth/engine/chain/types.js';
 import { prng } from '../../../support/prng.js';
 
@@ -112,6 +112,26 @@ describe('indexed log search', () => {
     // The random filters exercise both outcomes.
     expect(matched).toBeGreaterThan(50);
     expect(empty).toBeGreaterThan(50);
+  });
+
+  it('a BlockScan stepped a few logs at a time finds what one piece finds, and looks at no more than it is given', () => {
+    for (let k = 0; k < 200; k++) {
+      const filter = randomFilter();
+      const block = chain[int(chain.length)]!;
+      const scan = new BlockScan(block, keysOf(filter));
+      const step = 1 + int(3);
+      let steps = 0;
+      while (!scan.done) {
+        expect(scan.step(step)).toBeLessThanOrEqual(step);
+        steps++;
+      }
+      expect(scan.step(step)).toBe(0);
+      const whole = new BlockScan(block, keysOf(filter));
+      whole.step();
+      expect(scan.logs.map(place)).toEqual(plainBlock(block, filter).map(place));
+      expect(scan.looked).toBe(whole.looked);
+      expect(steps).toBe(Math.ceil(scan.looked / step));
+    }
   });
 
   it('wildcards, trailing nulls and more positions than any log has', () => {
