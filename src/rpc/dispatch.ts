@@ -34,7 +34,7 @@ export class MethodTable<C> {
   }
 
   /**
-   * Sets what every call waits for before it runs: `barrier(ctx)` gives a promise while the context's network has a
+   * Sets what every call (but a `constant` method's) waits for before it runs: `barrier(ctx)` gives a promise while the context's network has a
    * command that answered before it finished (the eth node's `unfinished()`), and undefined (no wait) otherwise.
    */
   waitFor(barrier: (ctx: C) => PromiseLike<void> | undefined): this {
@@ -61,7 +61,7 @@ export class MethodTable<C> {
 
   /** Runs a known method's call once the barrier is down (looked at again after each wait: another command may have come first). */
   private run(ctx: C, call: RpcCall, def: MethodDef<C>): Promise<RpcResponse> {
-    const wait = this.barrier?.(ctx);
+    const wait = def.facts?.constant === true ? undefined : this.barrier?.(ctx);
     if (wait !== undefined) return Promise.resolve(wait).then(() => this.run(ctx, call, def));
     const id = call.id ?? null;
     this.observer?.(call.method);

@@ -97,8 +97,10 @@ describe('an automined send answers before its seal; later requests wait for it'
         handle.getBlock('latest'),
         handle.getTransactionCount(from),
       ]);
-      // Another network answers while this one's seal is held.
+      // Another network answers while this one's seal is held, and so does a method whose answer no block changes
+      // (a client's first request: ethers' network detection is not held behind a block's notifications).
       expect(await within(result(gw.url('sepolia'), 'eth_blockNumber'), 2000)).toBe('done');
+      expect(await within(result(devUrl, 'eth_chainId'), 2000)).toBe('done');
       expect(await within(reads, 50)).toBe('pending');
       seal.release();
       const [receipt, count, number, pendingCount, wsReceipt, providerReceipt, latest, handleCount] = await reads;
