@@ -64,13 +64,6 @@ export interface Network extends NetworkInfo {
    * several versions of its interface (rollup networks: Starknet JSON-RPC 0.8 and 0.9); undefined: not served.
    */
   atRpcVersion?(version: string): Network | undefined;
-  /**
-   * While a command of the network (of `key`'s copy, for an isolated network) answered before it finished and is
-   * still running: a promise of its end (never rejecting); else undefined. The dispatch already holds every later
-   * call for it; the in-process provider waits for it before it answers, so code in the same process sees what the
-   * answer said (eth networks: docs/node.md).
-   */
-  unfinished?(key?: string): Promise<void> | undefined;
   /** Stops timers and frees what the network holds. */
   close(): Promise<void>;
 }

@@ -31,11 +31,7 @@ export interface BlockSummary {
 export interface EthNetwork {
   readonly name: string;
   readonly chainId: bigint;
-  /**
-   * The head block's number, read at once (synchronous): a block whose send or `evm_mine` was answered early to an
-   * HTTP or WebSocket client may still be sealing when this runs (docs/node.md); the async reads wait for it.
-   * @example gw.eth('mainnet').blockNumber() // 300n
-   */
+  /** The head block's number. @example gw.eth('mainnet').blockNumber() // 300n */
   blockNumber(): bigint;
   /** A block by number or tag; undefined beyond head. @example await gw.eth('mainnet').getBlock(5n) */
   getBlock(block?: BlockTag): Promise<BlockSummary | undefined>;
@@ -89,10 +85,7 @@ export interface EthNetwork {
 
 const hex = (b: Uint8Array) => bytesToHex(b) as Hex;
 
-/** A block as the handle reads it: after a command that answered early has finished (its block is on the chain). */
-async function engineBlock(node: EthNode, tag: BlockTag = 'latest'): Promise<MinedBlock | undefined> {
-  const unfinished = node.unfinished();
-  if (unfinished !== undefined) await unfinished;
+function engineBlock(node: EthNode, tag: BlockTag = 'latest'): Promise<MinedBlock | undefined> {
   return node.resolveBlock(tag as EngineBlockId);
 }
 

@@ -48,10 +48,6 @@ export class EthNetwork implements Network {
     return this.methods.execute(origin !== undefined && this.methods.get(call.method)?.facts?.filter ? { ...this.ctx, origin } : this.ctx, call);
   }
 
-  unfinished(): Promise<void> | undefined {
-    return this.engine.unfinished();
-  }
-
   async close(): Promise<void> {
     this.filters.close();
     await this.engine.close();

@@ -75,10 +75,6 @@ class InProcessProvider extends EventEmitter implements DevgateProvider {
     const conn = (this.conn ??= this.connect());
     const target = { name: this.network.name, methods: this.network.methods, execute: conn.execute.bind(conn) };
     const outcome = await serveText(text, target, caller, this.ctx.policy, this.ctx.limits());
-    // A command that answered early (an automined send) finishes before its caller, in this process, goes on: what the
-    // caller reads next, through the start() handle too, is the network as the answer said. (No overlap is lost: one thread.)
-    const unfinished = this.network.unfinished?.(this.key);
-    if (unfinished !== undefined) await unfinished;
     if (outcome.kind === 'refused') {
       const { error } = refusalBody(outcome.refusal, id, 'ws').body as { error: { code: number; message: string; data?: unknown } };
       throw new ProviderRpcError(error.code, error.message, error.data);

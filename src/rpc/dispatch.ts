@@ -8,8 +8,6 @@ export class MethodTable<C> {
   private readonly methods = new Map<string, MethodDef<C>>();
   /** Told the name of each call to a known method before it runs (the node log, while on: anvil prints them). */
   private observer: ((method: string) => void) | undefined;
-  /** Asked before each call: a promise the call waits for (an unfinished command of the network), or undefined. */
-  private barrier: ((ctx: C) => PromiseLike<void> | undefined) | undefined;
 
   constructor(defs: Iterable<MethodDef<C, any>> = []) {
     for (const def of defs) this.add(def);
@@ -33,15 +31,6 @@ export class MethodTable<C> {
     this.observer = observer;
   }
 
-  /**
-   * Sets what every call (but a `constant` method's) waits for before it runs: `barrier(ctx)` gives a promise while the context's network has a
-   * command that answered before it finished (the eth node's `unfinished()`), and undefined (no wait) otherwise.
-   */
-  waitFor(barrier: (ctx: C) => PromiseLike<void> | undefined): this {
-    this.barrier = barrier;
-    return this;
-  }
-
   names(): string[] {
     return [...this.methods.keys()].sort();
   }
@@ -56,14 +45,6 @@ export class MethodTable<C> {
     if (def === undefined) {
       return Promise.resolve(failure(id, new RpcError(ErrorCode.MethodNotFound, `the method ${call.method} does not exist/is not available`)));
     }
-    return this.run(ctx, call, def);
-  }
-
-  /** Runs a known method's call once the barrier is down (looked at again after each wait: another command may have come first). */
-  private run(ctx: C, call: RpcCall, def: MethodDef<C>): Promise<RpcResponse> {
-    const wait = def.facts?.constant === true ? undefined : this.barrier?.(ctx);
-    if (wait !== undefined) return Promise.resolve(wait).then(() => this.run(ctx, call, def));
-    const id = call.id ?? null;
     this.observer?.(call.method);
     let result: unknown;
     try {

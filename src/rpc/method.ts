@@ -36,11 +36,6 @@ export interface MethodFacts {
   readonly persists?: boolean;
   /** Works on the caller's own filters: the gateway tells it who calls. */
   readonly filter?: boolean;
-  /**
-   * Answers the same whatever the chain holds (the chain id, the client's name): never waits for a command that
-   * answered before it finished (the dispatch's barrier), so a client's first requests are not held behind a block.
-   */
-  readonly constant?: boolean;
   /** The accounts the call reveals or runs, from its raw params; absent: none. Never throws. */
   readonly reveals?: (params: unknown) => Revealed;
 }

@@ -100,11 +100,6 @@ export class IsolatedEthNetwork implements Network {
     return this.using(copy, (network) => network.execute(call, origin));
   }
 
-  unfinished(key?: string): Promise<void> | undefined {
-    if (key === undefined || key === this.sharedKey) return this.base.unfinished();
-    return this.copies.get(key)?.network?.unfinished();
-  }
-
   connect(push: (text: string) => unknown, caller?: ConnectionCaller): NetworkConnection {
     if (caller?.key === this.sharedKey) return this.base.connect(push, caller);
     // The in-process provider connects before it knows its key: the connection binds to a copy on its first call.

@@ -9,6 +9,5 @@ import type { EthContext } from '../context.js';
 export const eth_chainId = defineMethod({
   name: 'eth_chainId',
   params: [],
-  facts: { constant: true },
   handler: (ctx: EthContext) => quantityHex(ctx.chain.chainId),
 });

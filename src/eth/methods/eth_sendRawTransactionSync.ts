@@ -22,7 +22,7 @@ export const eth_sendRawTransactionSync = defineMethod({
   params: [required('transaction', gethBytes), optional('timeout', numberOrQuantity)],
   handler: async (ctx: EthContext, raw, timeout) => {
     const ms = timeout === undefined || timeout <= 0n || timeout > BigInt(SYNC_SEND_MAX_MS) ? SYNC_SEND_DEFAULT_MS : Number(timeout);
-    const sent = await ctx.node.sendRaw(raw, { awaitBlock: true });
+    const sent = await ctx.node.sendRaw(raw);
     const block = sent.block ?? (await waitForMined(ctx.chain, sent.hash, ms));
     const found = block === undefined ? undefined : ctx.chain.transaction(sent.hash);
     if (found?.kind !== 'mined') throw new RpcError(4, `The transaction was added to the mempool but wasn't processed in ${ms}ms.`, bytesHex(sent.hash));

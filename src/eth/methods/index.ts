@@ -219,6 +219,5 @@ export const ALL_ETH_METHODS: readonly MethodDef<EthContext, any>[] = [
 export function ethMethods(opts: { devMethods?: boolean } = {}): MethodTable<EthContext> {
   // Without dev methods web3_clientVersion is devgate's own, which no test tool takes for anvil.
   const hosted = () => ALL_ETH_METHODS.filter((def) => def.facts?.dev !== true).map((def) => (def === web3_clientVersion ? hostedClientVersion : def));
-  // Every call waits while the node has a command that answered before it finished (a send's block being sealed).
-  return new MethodTable<EthContext>(opts.devMethods === false ? hosted() : ALL_ETH_METHODS).waitFor((ctx) => ctx.node.unfinished());
+  return new MethodTable<EthContext>(opts.devMethods === false ? hosted() : ALL_ETH_METHODS);
 }

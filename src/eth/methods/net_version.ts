@@ -8,6 +8,5 @@ import type { EthContext } from '../context.js';
 export const net_version = defineMethod({
   name: 'net_version',
   params: [],
-  facts: { constant: true },
   handler: (ctx: EthContext) => ctx.chain.chainId.toString(10),
 });

@@ -10,7 +10,6 @@ import { DEV_CLIENT_VERSION, HOSTED_CLIENT_VERSION } from './anvilCompat.js';
 export const web3_clientVersion = defineMethod({
   name: 'web3_clientVersion',
   params: [],
-  facts: { constant: true },
   handler: () => DEV_CLIENT_VERSION,
 });
 
@@ -18,6 +17,5 @@ export const web3_clientVersion = defineMethod({
 export const hostedClientVersion = defineMethod({
   name: 'web3_clientVersion',
   params: [],
-  facts: { constant: true },
   handler: () => HOSTED_CLIENT_VERSION,
 });

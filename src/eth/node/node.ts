@@ -11,7 +11,7 @@ import type { Address } from '@ethereumjs/util';
 import type { EthChain } from '../engine/chain/chain.js';
 import { InvalidArgument } from '../../errors.js';
 import type { DropReason } from '../engine/chain/events.js';
-import type { BlockId, MinedBlock, MineResult, NextHeader, PendingTx, SkippedTx, TxLookup } from '../engine/chain/types.js';
+import type { BlockId, MinedBlock, MineResult, NextHeader, PendingTx, TxLookup } from '../engine/chain/types.js';
 import type { Snapshot, Snapshots } from '../engine/control/snapshots.js';
 import type { StateEdit } from '../engine/control/stateEdits.js';
 import type { Miner } from '../engine/mining/miner.js';
@@ -30,7 +30,7 @@ import { encodeEthDump, type EthDump } from '../engine/persist/dump/ethDump.js';
 import { adoptDumpControls, planEthLoad, type EthLoadResult } from '../engine/persist/dump/ethLoad.js';
 import { anvilStateEdit, type AnvilState } from '../engine/persist/dump/anvilState.js';
 import { NodeEvents } from './events.js';
-import { sendNow, type SendOptions, type SendResult, type SendSteps } from './send.js';
+import { sendNow, type SendResult, type SendSteps } from './send.js';
 import { PendingBlock } from './pending.js';
 import { SerialWriter } from './writer.js';
 
@@ -64,8 +64,6 @@ export class EthNode {
   private readonly pending: PendingBlock;
   /** The chain as served at start, kept while a reset with `forking` serves another in `chain` (EthChain.exchange). */
   private started: EthChain | undefined;
-  /** Set while a command that answered early is unfinished: resolves (never rejects) once it has finished, committed or not. */
-  private settling: Promise<void> | undefined;
 
   constructor(parts: NodeParts) {
     ({ chain: this.chain, miner: this.miner, snapshots: this.snapshots, impersonation: this.impersonation } = parts);
@@ -127,56 +125,6 @@ export class EthNode {
     });
   }
 
-  /**
-   * Runs `job` as a command that may answer before it has finished: once `answer(value)` is called the caller has its
-   * answer, and the rest of the job (a block's seal: flush, roots, build, index, events) goes on under the writer while
-   * `unfinished()` holds every later request of the network (the dispatch waits for it). A throw after the answer is an
-   * internal failure of the rest (head is as it was: see the callers) and goes to stderr, since the caller has its
-   * answer. With a data directory nothing answers early: an acknowledged write is on disk (docs/node.md).
-   */
-  private earlyCommand<T>(job: (answer: (value: T) => void) => Promise<T>): Promise<T> {
-    if (this.store !== undefined) return this.command(() => job(() => {}));
-    return new Promise<T>((resolve, reject) => {
-      let answered = false;
-      let finished: (() => void) | undefined;
-      let settling: Promise<void> | undefined;
-      const answer = (value: T) => {
-        if (answered) return;
-        answered = true;
-        // Before the caller hears: a request it sends on seeing the answer finds the barrier up.
-        this.settling = settling = new Promise<void>((done) => (finished = done));
-        resolve(value);
-      };
-      this.command(() => job(answer))
-        .then(
-          (value) => {
-            if (!answered) resolve(value);
-          },
-          (err: unknown) => {
-            if (!answered) reject(err);
-            else
-              console.error(
-                `devgate: a command answered early then failed (head is as it was): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
-              );
-          },
-        )
-        .finally(() => {
-          answered = true;
-          if (this.settling === settling) this.settling = undefined;
-          finished?.();
-        });
-    });
-  }
-
-  /**
-   * While a command that answered early is unfinished: a promise of its end (it never rejects); else undefined, at
-   * once. The dispatch of every request of the network, the in-process provider and the `start()` handle's reads wait
-   * for it, so what they read is the network as the answer said (a sent transaction's block, receipt and nonce).
-   */
-  unfinished(): Promise<void> | undefined {
-    return this.settling;
-  }
-
   /** Persists (the store, if any), then emits what the command queued. */
   private async commit(): Promise<void> {
     try {
@@ -199,7 +147,7 @@ export class EthNode {
    * Mines the pool into a new block now (on the writer): transactions that do not apply (nonce gap, funds, gas) stay
    * in the pool and are listed in `skipped` with the reason; a failure of the block itself throws, leaving head as it was.
    */
-  private async mineNow(header?: NextHeader, taken?: (skipped: readonly SkippedTx[]) => void): Promise<MineResult> {
+  private async mineNow(header?: NextHeader): Promise<MineResult> {
     const draft = await openHeadDraft(this.chain, this.miner.blockHeader(header));
     // Transactions being mined yield to other requests (of every network) by EVM work done, as calls do (#25): no
     // deadline, a turn of the event loop every few ms. An empty block runs none and starts no clock.
@@ -208,8 +156,6 @@ export class EthNode {
     prepareLogsAhead(draft.vm);
     try {
       const skipped = await fillFromPool(draft, this.chain.pendingTransactions());
-      // What the block takes is known: an early answer can go now (what is left fails only inside devgate).
-      taken?.(skipped);
       const block = await draft.seal();
       await this.seal(block);
       return { block, skipped };
@@ -267,20 +213,6 @@ export class EthNode {
     });
   }
 
-  /**
-   * evm_mine of one block: answers once the block's header is fixed and checked and its transactions have run (pool
-   * transactions that do not apply stay in the pool, as in `mine`); the seal finishes under the writer, before any
-   * later request of the network runs. A failure after the answer leaves head as it was (stderr says why).
-   */
-  mineOneEarly(timestamp?: bigint): Promise<void> {
-    this.miner.checkMine(1n, undefined, timestamp);
-    return this.earlyCommand(async (answer) => {
-      this.miner.checkMine(1n, undefined, timestamp);
-      if (timestamp !== undefined) this.miner.setNextBlockTimestamp(timestamp);
-      await this.mineNow(this.miner.nextHeader(), () => answer());
-    });
-  }
-
   // ---- commands: the pool ----
 
   /**
@@ -288,15 +220,14 @@ export class EthNode {
    * transaction). A transaction the automined block cannot take for a reason other than a nonce gap is taken out of
    * the pool again and refused with that reason; one waiting behind a nonce gap stays queued, as in geth.
    */
-  send(tx: TypedTransaction | (() => Promise<TypedTransaction>), knownSender?: Address, opts: SendOptions = {}): Promise<SendResult> {
-    const run = async (answer?: (r: SendResult) => void) => sendNow(this.sendSteps, typeof tx === 'function' ? await tx() : tx, knownSender, answer);
-    return opts.awaitBlock === true ? this.command(() => run()) : this.earlyCommand(run);
+  send(tx: TypedTransaction | (() => Promise<TypedTransaction>), knownSender?: Address): Promise<SendResult> {
+    return this.command(async () => sendNow(this.sendSteps, typeof tx === 'function' ? await tx() : tx, knownSender));
   }
 
   /** Decodes a raw transaction under the next block's rules (and the fee cap), and sends it. */
-  sendRaw(raw: Uint8Array, opts: SendOptions = {}): Promise<SendResult> {
+  sendRaw(raw: Uint8Array): Promise<SendResult> {
     const common = this.chain.rulesAt(this.chain.head().number + 1n, this.miner.nextHeader().timestamp!);
-    return this.send(decodeRawTransaction(raw, common, this.pool.txFeeCap), undefined, opts);
+    return this.send(decodeRawTransaction(raw, common, this.pool.txFeeCap));
   }
 
   /** eth_sendTransaction: fills (nonce from the pool), signs with a dev account's key or impersonates, and sends, in one command. */
@@ -343,11 +274,9 @@ export class EthNode {
 
   /** Reverts to snapshot `id` and deletes it and every later one; false (and nothing changed) for an unknown id. */
   revert(id: bigint): Promise<boolean> {
-    // The answer is known once the snapshot is found: the chain goes back under the writer after it (see earlyCommand).
-    return this.earlyCommand(async (answer) => {
+    return this.command(async () => {
       const snap = this.snapshots.pop(id);
       if (snap === undefined) return false;
-      answer(true);
       await this.restore(snap);
       return true;
     });
@@ -417,7 +346,7 @@ export class EthNode {
         this.events.queue('txPooled', [entry]);
       },
       drop: (hashes, reason) => this.drop(hashes, reason),
-      mine: (taken) => this.mineNow(undefined, taken),
+      mine: () => this.mineNow(),
     };
   }
 

@@ -6,22 +6,14 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
 import type { EthChain } from '../engine/chain/chain.js';
 import type { DropReason } from '../engine/chain/events.js';
-import type { MinedBlock, MineResult, PendingTx, SkippedTx } from '../engine/chain/types.js';
+import type { MinedBlock, MineResult, PendingTx } from '../engine/chain/types.js';
 import type { Miner } from '../engine/mining/miner.js';
 import { senderOf, TxRejected, type Admission } from '../engine/mining/send.js';
 
 export interface SendResult {
   readonly hash: Uint8Array;
-  /** The block that mined it (automine), if it was mined before the answer (always with `awaitBlock`; never when answered early). */
+  /** The block that mined it (automine), if it was mined before the answer. */
   readonly block?: MinedBlock;
-}
-
-export interface SendOptions {
-  /**
-   * Answer only once the automined block is on the chain, with it (eth_sendRawTransactionSync, whose answer is the
-   * receipt). Without it an automined send answers as soon as the block is known to take it (docs/node.md).
-   */
-  readonly awaitBlock?: boolean;
 }
 
 /** What a send needs of its node (the node's own writes, lent to the command running). */
@@ -31,18 +23,15 @@ export interface SendSteps {
   readonly admission: Admission;
   pool(entry: PendingTx): void;
   drop(hashes: readonly Uint8Array[], reason: DropReason): PendingTx[];
-  /** Mines a block now; `taken` hears which pool transactions it skipped once they have run, before the seal. */
-  mine(taken?: (skipped: readonly SkippedTx[]) => void): Promise<MineResult>;
+  mine(): Promise<MineResult>;
 }
 
 /**
  * Sends `tx`: admitted, pooled, and with automine mined at once (with every other executable pool transaction). A
  * transaction the automined block cannot take for a reason other than a nonce gap is taken out of the pool again and
  * refused with that reason; one waiting behind a nonce gap stays queued, as in geth. Only on the node's writer.
- * With `answer`, the hash is answered as soon as the automined block has run it and taken it (every refusal is known
- * by then), and the block is sealed after; a send not taken is answered at the end, as before.
  */
-export async function sendNow(steps: SendSteps, tx: TypedTransaction, knownSender?: Address, answer?: (r: SendResult) => void): Promise<SendResult> {
+export async function sendNow(steps: SendSteps, tx: TypedTransaction, knownSender?: Address): Promise<SendResult> {
   const { chain, miner } = steps;
   const sender = knownSender ?? senderOf(tx);
   if (chain.transaction(tx.hash())?.kind === 'mined') throw new TxRejected('already known');
@@ -58,17 +47,10 @@ export async function sendNow(steps: SendSteps, tx: TypedTransaction, knownSende
   if (!miner.mode().automine) return { hash: tx.hash() };
   let mined: MineResult;
   try {
-    mined = await steps.mine(
-      answer === undefined
-        ? undefined
-        : (skipped) => {
-            if (!skipped.some((s) => s.pending.tx === tx)) answer({ hash: tx.hash() });
-          },
-    );
+    mined = await steps.mine();
   } catch (err) {
     // The block itself failed (a fork's upstream down, ...): head is as it was, and the send is refused with that
-    // error like any other refused send, so it does not stay behind to fail every later automined block. (After an
-    // early answer only the seal can have failed, inside devgate: the send leaves the pool the same way.)
+    // error like any other refused send, so it does not stay behind to fail every later automined block.
     steps.drop([tx.hash()], 'invalid');
     throw err;
   }

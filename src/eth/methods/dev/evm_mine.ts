@@ -12,10 +12,7 @@ export const evm_mine = defineMethod({
   facts: { dev: true, persists: true },
   params: [optional('options', mineOptions)],
   handler: async (ctx: EthContext, options) => {
-    const blocks = options?.blocks ?? 1n;
-    // One block answers once its header and transactions are settled, before its seal (docs/node.md, "Answers that come early").
-    if (blocks === 1n) await ctx.node.mineOneEarly(options?.timestamp);
-    else await ctx.node.mine(blocks, undefined, options?.timestamp);
+    await ctx.node.mine(options?.blocks ?? 1n, undefined, options?.timestamp);
     return '0x0';
   },
 });
