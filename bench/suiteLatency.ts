@@ -103,7 +103,9 @@ for (let round = 0; round < rounds; round++) {
       const cpu = (cpuMsOf(server.pid) ?? 0) - (cpu0 ?? 0);
       if (answer.error) throw new Error(`${name}: ${answer.error}`);
       const sum = [...proxy.tallies.values()].reduce((a, t) => a + t.ms, 0);
-      console.log(`${name} round ${round + 1}: suite ${(answer.ms / 1000).toFixed(2)} s, client CPU ${(answer.cpuMs / 1000).toFixed(2)} s, server CPU ${(cpu / 1000).toFixed(2)} s, HTTP latency summed ${(sum / 1000).toFixed(2)} s`);
+      console.log(
+        `${name} round ${round + 1}: suite ${(answer.ms / 1000).toFixed(2)} s, client CPU ${(answer.cpuMs / 1000).toFixed(2)} s, server CPU ${(cpu / 1000).toFixed(2)} s, HTTP latency summed ${(sum / 1000).toFixed(2)} s`,
+      );
       walls.set(name, [...(walls.get(name) ?? []), answer.ms]);
       const into = totals.get(name) ?? new Map<string, Tally>();
       for (const [m, t] of proxy.tallies) {
@@ -121,7 +123,9 @@ for (let round = 0; round < rounds; round++) {
 }
 const a = totals.get('anvil')!;
 const d = totals.get('devgate')!;
-const methods = [...new Set([...a.keys(), ...d.keys()])].sort((x, y) => (d.get(y)?.ms ?? 0) - (a.get(y)?.ms ?? 0) - ((d.get(x)?.ms ?? 0) - (a.get(x)?.ms ?? 0)));
+const methods = [...new Set([...a.keys(), ...d.keys()])].sort(
+  (x, y) => (d.get(y)?.ms ?? 0) - (a.get(y)?.ms ?? 0) - ((d.get(x)?.ms ?? 0) - (a.get(x)?.ms ?? 0)),
+);
 console.log(`\nPer method, summed over ${rounds} round(s) each (ms; sorted by devgate - anvil):\n`);
 console.log('| method | anvil n | anvil ms | each | devgate n | devgate ms | each | devgate - anvil |');
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
@@ -129,5 +133,7 @@ for (const m of methods) {
   const x = a.get(m) ?? { count: 0, ms: 0 };
   const y = d.get(m) ?? { count: 0, ms: 0 };
   const each = (t: Tally) => (t.count ? (t.ms / t.count).toFixed(3) : '-');
-  console.log(`| ${m.slice(0, 60)} | ${x.count} | ${x.ms.toFixed(0)} | ${each(x)} | ${y.count} | ${y.ms.toFixed(0)} | ${each(y)} | ${(y.ms - x.ms).toFixed(0)} |`);
+  console.log(
+    `| ${m.slice(0, 60)} | ${x.count} | ${x.ms.toFixed(0)} | ${each(x)} | ${y.count} | ${y.ms.toFixed(0)} | ${each(y)} | ${(y.ms - x.ms).toFixed(0)} |`,
+  );
 }
