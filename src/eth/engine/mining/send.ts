@@ -3,8 +3,7 @@
  * the pool entries it replaces or evicts. Pure checks: the node (src/eth/node/) pools, mines and drops, on its writer.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
-import type { Address } from '@ethereumjs/util';
-import { bytesToHex } from '@ethereumjs/util';
+import { Address, bytesToHex } from '@ethereumjs/util';
 import { TxRejected } from './txRejected.js';
 import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock, PendingTx } from '../chain/types.js';
@@ -74,10 +73,16 @@ async function roomFor(chain: EthChain, tx: TypedTransaction, sender: Address, l
   return makeRoom(tx, sender, tx.nonce > next, entries, limits);
 }
 
-/** The sender of a signed transaction, or TxRejected('invalid sender'). */
+/**
+ * The sender of a signed transaction, or TxRejected('invalid sender'). The address is the last 20 bytes of the public
+ * key's keccak-256 made with the Common's hash (native): @ethereumjs's getSenderAddress hashes it with @noble's, ~7x
+ * slower (tmpbench under load: ~45 us against ~7 us per send). The public key is the tx's own, cached by it.
+ */
 export function senderOf(tx: TypedTransaction): Address {
   try {
-    return tx.getSenderAddress();
+    const keccak = tx.common.customCrypto.keccak256;
+    if (keccak === undefined) return tx.getSenderAddress();
+    return new Address(keccak(tx.getSenderPublicKey()).slice(12));
   } catch {
     throw new TxRejected('invalid sender');
   }
