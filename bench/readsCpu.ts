@@ -36,7 +36,7 @@ const { values: args } = parseArgs({
   },
 });
 
-const abi = parseAbi(['function balanceOf(address) view returns (uint256)']);
+const abi = parseAbi(['function balanceOf(address) view returns (uint256)', 'function transfer(address to, uint256 value) returns (bool)']);
 const other = mnemonicToAccount(MNEMONIC, { addressIndex: 1 }).address;
 const owner = mnemonicToAccount(MNEMONIC, { addressIndex: 0 }).address;
 const holder = (i: number) => `0x${(0xa11ce00000n + BigInt(i)).toString(16).padStart(40, '0')}` as const;
@@ -50,6 +50,11 @@ const KINDS: Record<string, (p: Prepared, i: number) => { method: string; params
     params: [{ to: p.token, data: encodeFunctionData({ abi, functionName: 'balanceOf', args: [holder(i % 50)] }) }, 'latest'],
   }),
   receipt: (p, i) => ({ method: 'eth_getTransactionReceipt', params: [p.sent[i % p.sent.length]] }),
+  // viem's first request of a write (an ERC-20 transfer): nonce, fees and the estimate's run, the unsigned encoding.
+  fill: (p, i) => ({
+    method: 'eth_fillTransaction',
+    params: [{ from: owner, to: p.token, data: encodeFunctionData({ abi, functionName: 'transfer', args: [holder(i % 50), 1n] }) }],
+  }),
 };
 
 /** One keep-alive connection, one request at a time, with the headers Node's fetch sends. */

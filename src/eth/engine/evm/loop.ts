@@ -19,6 +19,7 @@ import { EVMError } from '@ethereumjs/evm';
 import { clockOfEvm, HEAVY, tick, workOf } from './callClock.js';
 import { gasWatchOf } from './gasWatch.js';
 import { internals } from './modules.js';
+import { quietEnd } from './opcodes.js';
 import { isOptedIn, jumpAnalyses } from './optIn.js';
 import { emitStep, syncStepListeners } from './steps.js';
 import type { EvmErrorLike, InterpreterLike, InterpreterResult, OpEntry, RunState } from './types.js';
@@ -118,6 +119,15 @@ async function fastRun(interpreter: InterpreterLike, code: Uint8Array, steps?: P
       if (watch !== undefined && runState.gasLeft < watch.least) watch.least = runState.gasLeft;
       runState.programCounter++;
       if (runState.eip7928PostTargetCallOog !== undefined) consumePostCallOog(runState);
+      if (info.code === 0x00 || info.code === 0xf3) {
+        // The replaced STOP and RETURN end the frame here, as the catch below does with their STOP, without a throw.
+        const end = quietEnd(entry.opHandler);
+        if (end !== undefined) {
+          end(runState);
+          runState.env.accessWitness?.revert();
+          break;
+        }
+      }
       // An async handler is awaited only when it answers with a promise: the call clock's JUMP/JUMPI are marked
       // async (evm/callClock.ts) but answer with one only when they yield, every few ms.
       const done = entry.opHandler(runState, common) as Promise<void> | undefined;

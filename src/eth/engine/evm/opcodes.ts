@@ -87,12 +87,30 @@ const stop: Handler = () => {
   throw STOP_SIGNAL;
 };
 
-/** RETURN as @ethereumjs's (Interpreter.finish), throwing the shared STOP. */
-const ret: Handler = (runState) => {
+/** RETURN's work before Interpreter.finish's throw: the return data set on the frame's result. */
+const setReturn = (runState: HandlerState): void => {
   const [offset, length] = runState.stack.popN(2) as [bigint, bigint];
   runState.interpreter._result.returnValue = length !== 0n ? runState.memory.read(Number(offset), Number(length)) : new Uint8Array(0);
+};
+
+/** RETURN as @ethereumjs's (Interpreter.finish), throwing the shared STOP. */
+const ret: Handler = (runState) => {
+  setReturn(runState);
   throw STOP_SIGNAL;
 };
+
+/**
+ * The fast loop's STOP and RETURN (loop.ts): what the replaced handler does before its throw, with no throw (the
+ * loop ends the frame as its catch does for a STOP). A throw per frame unwound through the loop's try/catch was ~3%
+ * of an eth_call of balanceOf. Undefined for any other handler (the stock ones, which the loop calls as they are).
+ */
+export function quietEnd(handler: unknown): ((runState: RunState) => void) | undefined {
+  if (handler === ret) return setReturn as unknown as (runState: RunState) => void;
+  if (handler === stop) return NO_WORK;
+  return undefined;
+}
+
+const NO_WORK = (): void => {};
 
 const mload: Handler = (runState) => {
   const pos = runState.stack.pop();

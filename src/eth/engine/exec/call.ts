@@ -7,14 +7,7 @@
  * contract ABIs declare; other failures become ExecutionFailed.
  */
 import { Hardfork } from '@ethereumjs/common';
-import {
-  createAccessList2930Tx,
-  createEOACode7702Tx,
-  createFeeMarket1559Tx,
-  createLegacyTx,
-  type AccessListBytes,
-  type TypedTransaction,
-} from '@ethereumjs/tx';
+import { createAccessList2930Tx, createEOACode7702Tx, createLegacyTx, type AccessListBytes, type TypedTransaction } from '@ethereumjs/tx';
 import { createZeroAddress, type Address, bytesToBigInt, type EOACode7702AuthorizationListBytes, toChecksumAddress } from '@ethereumjs/util';
 import type { EVMResult, EVMRunCallOpts } from '@ethereumjs/evm';
 import { runTx, type VM } from '@ethereumjs/vm';
@@ -27,6 +20,7 @@ import type { EthChain } from '../chain/chain.js';
 import type { MinedBlock } from '../chain/types.js';
 import { CallTimeout, startClock } from '../evm/callClock.js';
 import { withCallConsole } from '../evm/consoleLog.js';
+import { feeMarketTx } from '../evm/feeMarketTx.js';
 import { forkRuns, prefetchCall } from '../fork/prefetch.js';
 import { useOverrideHashes } from './overrideHashes.js';
 import { applyStateOverride, overrideBlock, type CallOverrides } from './overrides.js';
@@ -340,7 +334,7 @@ export function buildCallTx(
     // A set-code transaction: its authorizations are processed and paid for, as geth estimates them.
     if (req.authorizationList !== undefined && req.to !== undefined && common.isActivatedEIP(7702))
       tx = createEOACode7702Tx({ ...fees, authorizationList: req.authorizationList }, opts);
-    else tx = createFeeMarket1559Tx(fees, opts);
+    else tx = feeMarketTx(fees, opts);
   } else if (list !== undefined && common.isActivatedEIP(2930)) {
     tx = createAccessList2930Tx({ ...base, gasPrice: req.gasPrice ?? baseFee ?? 0n, accessList: list }, opts);
   } else {

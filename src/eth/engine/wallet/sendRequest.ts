@@ -5,6 +5,7 @@
  */
 import { createTx, type TypedTransaction } from '@ethereumjs/tx';
 import { DevgateError } from '../../../errors.js';
+import { feeMarketTx, type FeeMarketFields } from '../evm/feeMarketTx.js';
 import type { EthChain } from '../chain/chain.js';
 import type { Miner } from '../mining/miner.js';
 import { txBuildRejected } from '../mining/rawTx.js';
@@ -55,5 +56,8 @@ export async function unsignedTransaction(chain: EthChain, miner: Miner, req: Se
  */
 export async function fillRequest(chain: EthChain, miner: Miner, req: SendRequest): Promise<TypedTransaction> {
   const data = await fillTransaction(chain, req, miner.nextBaseFee());
-  return made(() => createTx(data as never, { common: chain.rulesAt(chain.head().number + 1n, miner.nextHeader().timestamp!) }));
+  const opts = { common: chain.rulesAt(chain.head().number + 1n, miner.nextHeader().timestamp!) };
+  // A type 2 fill (viem's usual write) without the stock constructor's copies where it surely accepts the fields.
+  if (data.type === 2) return made(() => feeMarketTx(data as FeeMarketFields, opts));
+  return made(() => createTx(data as never, opts));
 }

@@ -55,6 +55,10 @@ const STOCK_FILES: Readonly<Record<string, string>> = {
   'common/dist/esm/common.js': '0466f996894fc220',
   // vmState.ts: the journal's private state manager (eth_simulateV1's VMs pointed at one overlay state).
   'evm/dist/esm/journal.js': '664ee68ebc39fb3a',
+  // feeMarketTx.ts: an EIP-1559 transaction made field for field as FeeMarket1559Tx's constructor and sharedConstructor
+  // make it (same prototype, fields and order; the stock constructor for anything its checks might refuse).
+  'tx/dist/esm/1559/tx.js': '82666285e1b2cc7e',
+  'tx/dist/esm/util/internal.js': 'db9a46e2c7dbefc5',
 };
 
 const require = createRequire(import.meta.url);
