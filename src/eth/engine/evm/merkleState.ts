@@ -90,14 +90,18 @@ export function storageCachePut(cache: NonNullable<Caches['storage']>, address: 
   c._stats.writes += 1;
 }
 
-/** AccountCache.get: the account's RLP (undefined inside: known not to exist), or undefined when not cached. */
-export function accountCacheGet(cache: NonNullable<Caches['account']>, address: Address): { accountRLP: Uint8Array | undefined } | undefined {
-  const c = cache as unknown as AddressCacheInternals<{ accountRLP: Uint8Array | undefined }>;
-  if (c.DEBUG) return cache.get(address);
+/** An account or code cache's get without DEBUG: the element under the address's key, counted as the cache counts it. */
+function countedRead<E>(c: AddressCacheInternals<E>, address: Address): E | undefined {
   const elem = cacheRead(c, plainHex(address.bytes));
   c._stats.reads += 1;
   if (elem !== undefined) c._stats.hits += 1;
   return elem;
+}
+
+/** AccountCache.get: the account's RLP (undefined inside: known not to exist), or undefined when not cached. */
+export function accountCacheGet(cache: NonNullable<Caches['account']>, address: Address): { accountRLP: Uint8Array | undefined } | undefined {
+  const c = cache as unknown as AddressCacheInternals<{ accountRLP: Uint8Array | undefined }>;
+  return c.DEBUG ? cache.get(address) : countedRead(c, address);
 }
 
 /** AccountCache.put of a whole account (its RLP, `serialize()`), or .del (undefined). */
@@ -118,11 +122,7 @@ export function accountCachePut(cache: NonNullable<Caches['account']>, address: 
 /** CodeCache.get: the account's code (undefined inside: none), or undefined when not cached. */
 export function codeCacheGet(cache: NonNullable<Caches['code']>, address: Address): { code: Uint8Array | undefined } | undefined {
   const c = cache as unknown as AddressCacheInternals<{ code: Uint8Array | undefined }>;
-  if (c.DEBUG) return cache.get(address);
-  const elem = cacheRead(c, plainHex(address.bytes));
-  c._stats.reads += 1;
-  if (elem !== undefined) c._stats.hits += 1;
-  return elem;
+  return c.DEBUG ? cache.get(address) : countedRead(c, address);
 }
 
 /** CodeCache.del: the account's code known to be none. */

@@ -2,8 +2,9 @@
  * A fast Merkle Patricia trie writer: a batch of puts and deletes is applied to a trie in memory
  * (nodes loaded once and kept), and only the changed nodes are encoded, hashed and stored, once
  * per batch. A stored branch is not decoded: the one child a key's path takes is read from its RLP,
- * and its new RLP is the old one's unchanged items copied around the changed ones. @ethereumjs's trie re-walks, re-encodes and re-hashes the whole path to the root for
- * every key it writes; the nodes and roots made here are the same canonical ones, byte for byte.
+ * and its new RLP is the old one's unchanged items copied around the changed ones. @ethereumjs's trie
+ * re-walks, re-encodes and re-hashes the whole path to the root for every key it writes; the nodes and
+ * roots made here are the same canonical ones, byte for byte.
  */
 import { KECCAK256_RLP } from '@ethereumjs/util';
 import { plainHex } from '../../../hex.js';
