@@ -4,7 +4,7 @@
  * trie, instead of one full-path trie write per changed slot and account. Same nodes, same roots.
  */
 import { RLP } from '@ethereumjs/rlp';
-import { MerkleStateManager } from '@ethereumjs/statemanager';
+import { MerkleStateManager, type MerkleStateManagerOpts } from '@ethereumjs/statemanager';
 import { Account, type Address, createAccountFromRLP, createAddressFromString, unprefixedHexToBytes, concatBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import {
@@ -17,6 +17,7 @@ import {
   codeCacheDel,
   codeCacheGet,
   codeDB,
+  directFinalCommit,
   forgetStorageTrie,
   keyPrefixes,
   stateCaches,
@@ -90,6 +91,12 @@ export class HeadStateManager extends MerkleStateManager {
    */
   private readonly addressPaths = new Map<string, HashedAddress>();
   private readonly slotPaths = new Map<string, Uint8Array>();
+
+  constructor(opts: MerkleStateManagerOpts) {
+    super(opts);
+    // Each sealed block's last commit writes its account-trie nodes straight into the node map (merkleState.ts).
+    directFinalCommit(this);
+  }
 
   /**
    * An account from the cache decoded once per cached RLP, handed out as a fresh copy (callers
