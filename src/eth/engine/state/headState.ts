@@ -5,7 +5,7 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import { MerkleStateManager, type MerkleStateManagerOpts } from '@ethereumjs/statemanager';
-import { Account, type Address, createAccountFromRLP, createAddressFromString, unprefixedHexToBytes, concatBytes } from '@ethereumjs/util';
+import { Account, type Address, createAccountFromRLP, createAddressFromString, concatBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import {
   accountCacheGet,
@@ -26,7 +26,7 @@ import {
   storageCachePut,
 } from '../evm/merkleState.js';
 import { trieGet } from './trieRead.js';
-import { plainHex } from '../../../hex.js';
+import { plainHex, plainHexView } from '../../../hex.js';
 import { nibbles, TrieWriter, type TrieUpdate } from './trieWriter.js';
 
 /** Where @ethereumjs keeps code: under its hash prefixed with "c" (when code hashes are prefixed). */
@@ -72,11 +72,11 @@ function cached<T>(cache: Map<string, T>, key: string, make: () => T): T {
   return v;
 }
 
-/** An address of the caches (unprefixed hex), its Address, and the keccak-256 of its bytes with that hash's nibbles. */
+/** An address of the caches (unprefixed hex), its Address, and the keccak-256 of its bytes as nibbles (a trie path) and as hex. */
 interface HashedAddress {
   readonly address: Address;
-  readonly hash: Uint8Array;
   readonly path: Uint8Array;
+  readonly hashHex: string;
 }
 
 export class HeadStateManager extends MerkleStateManager {
@@ -192,7 +192,7 @@ export class HeadStateManager extends MerkleStateManager {
       cached(this.addressPaths, addressHex, () => {
         const address = createAddressFromString(`0x${addressHex}`);
         const h = hash(address.bytes);
-        return { address, hash: h, path: nibbles(h) };
+        return { address, path: nibbles(h), hashHex: plainHex(h) };
       });
 
     for (const [addressHex, { code }] of caches.code?.flush() ?? []) {
@@ -210,15 +210,15 @@ export class HeadStateManager extends MerkleStateManager {
       const deleted = value === undefined || (value.length === 1 && value[0] === 0x80);
       let list = slotsByAddress.get(addressHex);
       if (list === undefined) slotsByAddress.set(addressHex, (list = []));
-      list.push({ path: cached(this.slotPaths, keyHex, () => nibbles(hash(unprefixedHexToBytes(keyHex)))), value: deleted ? null : value });
+      list.push({ path: cached(this.slotPaths, keyHex, () => nibbles(hash(plainHexView(keyHex)))), value: deleted ? null : value });
     }
     for (const [addressHex, updates] of slotsByAddress) {
-      const { address, hash: addressHash } = hashed(addressHex);
+      const { address, hashHex } = hashed(addressHex);
       const account = await this.getAccount(address);
       if (account === undefined) continue;
       account.storageRoot = writers.storage.apply(account.storageRoot, updates);
       // The storage trie @ethereumjs keeps for this account would still have the old root.
-      forgetStorageTrie(this, plainHex(addressHash));
+      forgetStorageTrie(this, hashHex);
       await this.putAccount(address, account);
     }
 
