@@ -104,6 +104,15 @@ export class HeadStateManager extends MerkleStateManager {
    * reads the same few accounts a dozen times or more.
    */
   override async getAccount(address: Address): Promise<Account | undefined> {
+    const account = await this.peekAccount(address);
+    return account === undefined ? undefined : new Account(account.nonce, account.balance, account.storageRoot, account.codeHash);
+  }
+
+  /**
+   * The account as getAccount gives it, but the decoded object itself, shared (never to be changed): for reads of a
+   * field (getStorage's storage root, putStorage's existence check), which need no copy.
+   */
+  private async peekAccount(address: Address): Promise<Account | undefined> {
     const cache = stateCaches(this)?.account;
     const elem = cache === undefined ? undefined : accountCacheGet(cache, address);
     if (elem === undefined) return super.getAccount(address);
@@ -111,7 +120,7 @@ export class HeadStateManager extends MerkleStateManager {
     if (rlp === undefined) return undefined;
     let account = this.decoded.get(rlp);
     if (account === undefined) this.decoded.set(rlp, (account = createAccountFromRLP(rlp)));
-    return new Account(account.nonce, account.balance, account.storageRoot, account.codeHash);
+    return account;
   }
 
   /** An account put in the cache (the caches' keys made through Buffer: merkleState.ts), or deleted with undefined. */
@@ -153,7 +162,7 @@ export class HeadStateManager extends MerkleStateManager {
     if (cache === undefined || nodes === undefined) return super.getStorage(address, key);
     const cached = storageCacheGet(cache, address.bytes, key);
     if (cached !== undefined) return slotValue(cached);
-    const account = await this.getAccount(address);
+    const account = await this.peekAccount(address);
     if (account === undefined) return new Uint8Array();
     const hash = this.common.customCrypto.keccak256 ?? keccak_256;
     // A copy: the store's bytes are never handed out.
@@ -172,7 +181,7 @@ export class HeadStateManager extends MerkleStateManager {
     if (cache === undefined) return super.putStorage(address, key, value);
     if (key.length !== 32) throw new Error('Storage key must be 32 bytes long');
     if (value.length > 32) throw new Error('Storage value cannot be longer than 32 bytes');
-    if ((await this.getAccount(address)) === undefined) throw new Error('putStorage() called on non-existing account');
+    if ((await this.peekAccount(address)) === undefined) throw new Error('putStorage() called on non-existing account');
     storageCachePut(cache, address, key, slotRLP(value));
   }
 
