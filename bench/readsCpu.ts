@@ -4,10 +4,13 @@
  * port, driven over one keep-alive connection by a raw-socket client (so the client's own CPU stays small and alike
  * for all). Per kind and server: server CPU per request (from /proc/<pid>/stat) and the median latency.
  *
- *   npx tsx bench/readsCpu.ts [--root A --root B] [--count 2000] [--rounds 3] [--no-anvil] [--prof DIR]
+ *   npx tsx bench/readsCpu.ts [--root A --root B] [--count 2000] [--rounds 3] [--no-anvil] [--prof DIR] [--after-mine]
  *
  * `--prof DIR`: the devgate servers run under `node --cpu-prof --cpu-prof-dir DIR` (one profile per server, written
  * when it stops; read it with bench/profile.ts's summarizeProfile).
+ * `--after-mine`: an untimed evm_mine before each timed request; the server CPU is of the pair (evm_mine and the read),
+ * so what a block leaves for after its answer (GC helper threads, deferred work) counts, as it does in the per-kind
+ * table's reads "right after a block".
  */
 import { spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
@@ -33,6 +36,11 @@ const { values: args } = parseArgs({
     kinds: { type: 'string' },
     /** raw (a raw socket, default) or fetch (Node's fetch, as bench/kinds.ts asks). */
     client: { type: 'string', default: 'raw' },
+    /**
+     * Each timed request right after an untimed evm_mine (as the per-kind table's "right after a block"): the server
+     * CPU is then of the pair, so what a block leaves to run after its answer (GC, deferred work) is counted.
+     */
+    'after-mine': { type: 'boolean', default: false },
   },
 });
 
@@ -166,7 +174,8 @@ const CHUNK = 200;
 for (const kind of kinds) {
   const make = KINDS[kind]!;
   const bodies = servers.map((s) => Array.from({ length: count }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: i + 1, ...make(s.p, i) })));
-  const results = servers.map(() => ({ client: 0, cpu: [] as number[], lat: [] as number[], answers: new Map<string, number>() }));
+  const results = servers.map(() => ({ client: 0, cpu: [] as number[], lat: [] as number[], mineLat: [] as number[], answers: new Map<string, number>() }));
+  const mineBody = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'evm_mine', params: [] });
   // warm-up
   for (const [si, s] of servers.entries()) for (let i = 0; i < 200; i++) await s.client.request(bodies[si]![i % count]!);
   for (let r = 0; r < Number(args.rounds); r++) {
@@ -176,6 +185,11 @@ for (const kind of kinds) {
         const cpu0 = cpuMsOf(s.pid)!;
         const own0 = process.cpuUsage();
         for (let i = from; i < Math.min(from + CHUNK, count); i++) {
+          if (args['after-mine']) {
+            const m0 = performance.now();
+            if (!(await s.client.request(mineBody)).includes('"result"')) throw new Error(`${s.name}: evm_mine failed`);
+            res.mineLat.push(performance.now() - m0);
+          }
           const t0 = performance.now();
           const answer = await s.client.request(bodies[si]![i]!);
           res.lat.push(performance.now() - t0);
@@ -191,8 +205,9 @@ for (const kind of kinds) {
     const res = results[si]!;
     const total = res.cpu.reduce((a, b) => a + b, 0);
     const n = res.lat.length;
+    const mine = res.mineLat.length === 0 ? '' : `  (after evm_mine p50 ${median(res.mineLat.sort((a, b) => a - b))!.toFixed(3)} ms; CPU is of the pair)`;
     console.log(
-      `${kind.padEnd(14)} ${s.name.slice(0, 60).padEnd(30)} server CPU ${((total * 1000) / n).toFixed(1).padStart(6)} us/req  client CPU ${((res.client * 1000) / n).toFixed(1).padStart(6)} us/req  p50 ${median(res.lat.sort((a, b) => a - b))!.toFixed(3)} ms`,
+      `${kind.padEnd(14)} ${s.name.slice(0, 60).padEnd(30)} server CPU ${((total * 1000) / n).toFixed(1).padStart(6)} us/req  client CPU ${((res.client * 1000) / n).toFixed(1).padStart(6)} us/req  p50 ${median(res.lat.sort((a, b) => a - b))!.toFixed(3)} ms${mine}`,
     );
   }
 }

@@ -9,7 +9,7 @@
  */
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import type { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
-import { Address, createAccountFromRLP, type DB, hexToBytes, MapDB } from '@ethereumjs/util';
+import { Address, createAccountFromRLP, type DB, hexToBytes, MapDB, ValueEncoding } from '@ethereumjs/util';
 import type { NodeStore } from '../state/trieWriter.js';
 import { plainHex } from '../../../hex.js';
 
@@ -205,6 +205,40 @@ export interface CheckpointStore {
 export function checkpointStoreOf(sm: MerkleStateManager): CheckpointStore | undefined {
   const db = accountTrie(sm).database() as unknown as CheckpointStore;
   return db.db instanceof MapDB ? db : undefined;
+}
+
+/**
+ * Makes the last commit of `sm`'s account-trie CheckpointDB (the one that closes its outermost checkpoint: every block
+ * the head state seals) write the checkpoint's nodes straight into the MapDB's Map, in the checkpoint's order, with
+ * Bytes values (the head's trie: state/create.ts); other commits (nested, or another value encoding) are the stock
+ * one. The stock one turns each key to bytes and back to hex twice (@noble's bytesToHex concatenates two digits at a
+ * time on Node before 24) and awaits a MapDB put per node: the same Map writes, in the same order. Idempotent.
+ */
+export function directFinalCommit(sm: MerkleStateManager): void {
+  const db = accountTrie(sm).database() as unknown as FinalCommitDB;
+  if (!(db.db instanceof MapDB) || db.valueEncoding !== ValueEncoding.Bytes || db[DIRECT] === true) return;
+  const stock = db.commit.bind(db);
+  const map = mapOfMapDB(db.db);
+  db[DIRECT] = true;
+  db.commit = async () => {
+    if (db.checkpoints.length !== 1) return stock();
+    const { keyValueMap } = db.checkpoints.pop()!;
+    for (const [key, value] of keyValueMap) {
+      if (value === undefined) map.delete(key);
+      else map.set(key, value);
+      db._stats.db.writes += 1;
+    }
+  };
+}
+
+const DIRECT = Symbol('directFinalCommit');
+
+/** CheckpointDB's members the direct commit reads and replaces (`mpt/dist/esm/db/checkpointDB.js`). */
+interface FinalCommitDB extends CheckpointStore {
+  readonly valueEncoding: ValueEncoding;
+  readonly _stats: { db: { writes: number } };
+  commit(): Promise<void>;
+  [DIRECT]?: true;
 }
 
 /**

@@ -4,8 +4,8 @@
  * trie, instead of one full-path trie write per changed slot and account. Same nodes, same roots.
  */
 import { RLP } from '@ethereumjs/rlp';
-import { MerkleStateManager } from '@ethereumjs/statemanager';
-import { Account, type Address, createAccountFromRLP, createAddressFromString, unprefixedHexToBytes, concatBytes } from '@ethereumjs/util';
+import { MerkleStateManager, type MerkleStateManagerOpts } from '@ethereumjs/statemanager';
+import { Account, type Address, createAccountFromRLP, createAddressFromString, concatBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import {
   accountCacheGet,
@@ -17,6 +17,7 @@ import {
   codeCacheDel,
   codeCacheGet,
   codeDB,
+  directFinalCommit,
   forgetStorageTrie,
   keyPrefixes,
   stateCaches,
@@ -25,7 +26,7 @@ import {
   storageCachePut,
 } from '../evm/merkleState.js';
 import { trieGet } from './trieRead.js';
-import { plainHex } from '../../../hex.js';
+import { plainHex, plainHexView } from '../../../hex.js';
 import { nibbles, TrieWriter, type TrieUpdate } from './trieWriter.js';
 
 /** Where @ethereumjs keeps code: under its hash prefixed with "c" (when code hashes are prefixed). */
@@ -71,11 +72,11 @@ function cached<T>(cache: Map<string, T>, key: string, make: () => T): T {
   return v;
 }
 
-/** An address of the caches (unprefixed hex), its Address, and the keccak-256 of its bytes with that hash's nibbles. */
+/** An address of the caches (unprefixed hex), its Address, and the keccak-256 of its bytes as nibbles (a trie path) and as hex. */
 interface HashedAddress {
   readonly address: Address;
-  readonly hash: Uint8Array;
   readonly path: Uint8Array;
+  readonly hashHex: string;
 }
 
 export class HeadStateManager extends MerkleStateManager {
@@ -91,12 +92,27 @@ export class HeadStateManager extends MerkleStateManager {
   private readonly addressPaths = new Map<string, HashedAddress>();
   private readonly slotPaths = new Map<string, Uint8Array>();
 
+  constructor(opts: MerkleStateManagerOpts) {
+    super(opts);
+    // Each sealed block's last commit writes its account-trie nodes straight into the node map (merkleState.ts).
+    directFinalCommit(this);
+  }
+
   /**
    * An account from the cache decoded once per cached RLP, handed out as a fresh copy (callers
    * change what they get): @ethereumjs decodes the RLP on every read, and running one transaction
    * reads the same few accounts a dozen times or more.
    */
   override async getAccount(address: Address): Promise<Account | undefined> {
+    const account = await this.peekAccount(address);
+    return account === undefined ? undefined : new Account(account.nonce, account.balance, account.storageRoot, account.codeHash);
+  }
+
+  /**
+   * The account as getAccount gives it, but the decoded object itself, shared (never to be changed): for reads of a
+   * field (getStorage's storage root, putStorage's existence check), which need no copy.
+   */
+  private async peekAccount(address: Address): Promise<Account | undefined> {
     const cache = stateCaches(this)?.account;
     const elem = cache === undefined ? undefined : accountCacheGet(cache, address);
     if (elem === undefined) return super.getAccount(address);
@@ -104,7 +120,7 @@ export class HeadStateManager extends MerkleStateManager {
     if (rlp === undefined) return undefined;
     let account = this.decoded.get(rlp);
     if (account === undefined) this.decoded.set(rlp, (account = createAccountFromRLP(rlp)));
-    return new Account(account.nonce, account.balance, account.storageRoot, account.codeHash);
+    return account;
   }
 
   /** An account put in the cache (the caches' keys made through Buffer: merkleState.ts), or deleted with undefined. */
@@ -146,7 +162,7 @@ export class HeadStateManager extends MerkleStateManager {
     if (cache === undefined || nodes === undefined) return super.getStorage(address, key);
     const cached = storageCacheGet(cache, address.bytes, key);
     if (cached !== undefined) return slotValue(cached);
-    const account = await this.getAccount(address);
+    const account = await this.peekAccount(address);
     if (account === undefined) return new Uint8Array();
     const hash = this.common.customCrypto.keccak256 ?? keccak_256;
     // A copy: the store's bytes are never handed out.
@@ -165,7 +181,7 @@ export class HeadStateManager extends MerkleStateManager {
     if (cache === undefined) return super.putStorage(address, key, value);
     if (key.length !== 32) throw new Error('Storage key must be 32 bytes long');
     if (value.length > 32) throw new Error('Storage value cannot be longer than 32 bytes');
-    if ((await this.getAccount(address)) === undefined) throw new Error('putStorage() called on non-existing account');
+    if ((await this.peekAccount(address)) === undefined) throw new Error('putStorage() called on non-existing account');
     storageCachePut(cache, address, key, slotRLP(value));
   }
 
@@ -185,7 +201,7 @@ export class HeadStateManager extends MerkleStateManager {
       cached(this.addressPaths, addressHex, () => {
         const address = createAddressFromString(`0x${addressHex}`);
         const h = hash(address.bytes);
-        return { address, hash: h, path: nibbles(h) };
+        return { address, path: nibbles(h), hashHex: plainHex(h) };
       });
 
     for (const [addressHex, { code }] of caches.code?.flush() ?? []) {
@@ -203,15 +219,15 @@ export class HeadStateManager extends MerkleStateManager {
       const deleted = value === undefined || (value.length === 1 && value[0] === 0x80);
       let list = slotsByAddress.get(addressHex);
       if (list === undefined) slotsByAddress.set(addressHex, (list = []));
-      list.push({ path: cached(this.slotPaths, keyHex, () => nibbles(hash(unprefixedHexToBytes(keyHex)))), value: deleted ? null : value });
+      list.push({ path: cached(this.slotPaths, keyHex, () => nibbles(hash(plainHexView(keyHex)))), value: deleted ? null : value });
     }
     for (const [addressHex, updates] of slotsByAddress) {
-      const { address, hash: addressHash } = hashed(addressHex);
+      const { address, hashHex } = hashed(addressHex);
       const account = await this.getAccount(address);
       if (account === undefined) continue;
       account.storageRoot = writers.storage.apply(account.storageRoot, updates);
       // The storage trie @ethereumjs keeps for this account would still have the old root.
-      forgetStorageTrie(this, plainHex(addressHash));
+      forgetStorageTrie(this, hashHex);
       await this.putAccount(address, account);
     }
 

@@ -86,6 +86,44 @@ describe('HeadStateManager.getStorage', () => {
   });
 });
 
+describe('HeadStateManager.commit', () => {
+  it("writes a block's account-trie nodes into the node map with no batch (the stock commit's hex round trips), the same entries in the same order", async () => {
+    const dbOf = (s: MerkleStateManager) =>
+      s['_trie'].database() as unknown as { batch: (ops: unknown[]) => Promise<void>; commit: () => Promise<void>; db: { _database: Map<string, Uint8Array> } };
+    const nodeMap = (s: MerkleStateManager) => dbOf(s).db._database;
+    const head = state(HeadStateManager);
+    // The same state manager with CheckpointDB's own commit.
+    const plain = state(HeadStateManager);
+    dbOf(plain).commit = Object.getPrototypeOf(dbOf(plain)).commit;
+    let batches = 0;
+    const batch = dbOf(head).batch.bind(dbOf(head));
+    dbOf(head).batch = (ops) => {
+      batches++;
+      return batch(ops);
+    };
+    const addresses = Array.from({ length: 20 }, (_, i) => new Address(Uint8Array.from({ length: 20 }, (_, j) => (i * 17 + j + 3) & 255)));
+    for (let block = 0; block < 6; block++) {
+      for (const s of [head, plain]) {
+        // As a block is built: a checkpoint, nested ones committed and reverted inside it, the state root, the commit.
+        await s.checkpoint();
+        for (const [i, a] of addresses.entries()) if ((i + block) % 3 !== 0) await s.putAccount(a, new Account(BigInt(block), BigInt(i * 1000 + block)));
+        await s.checkpoint();
+        await s.putAccount(addresses[block]!, new Account(99n, 99n));
+        await s.commit();
+        await s.checkpoint();
+        await s.deleteAccount(addresses[block + 1]!);
+        await s.revert();
+        await s.getStateRoot();
+        await s.commit();
+      }
+      expect(bytesToHex(await head.getStateRoot())).toBe(bytesToHex(await plain.getStateRoot()));
+      expect([...nodeMap(head).keys()]).toEqual([...nodeMap(plain).keys()]);
+      for (const [k, v] of nodeMap(plain)) expect(bytesToHex(nodeMap(head).get(k)!)).toBe(bytesToHex(v));
+    }
+    expect(batches).toBe(0);
+  });
+});
+
 describe('slotRLP and slotValue', () => {
   it('encode as RLP.encode(unpadBytes(value)) and decode as RLP.decode, on zeros, leading zeros, single bytes and full words', () => {
     const rand = prng(9);
