@@ -4,7 +4,8 @@
  * read would otherwise leave thousands of small frames in its socket's write buffer, and Node writes a socket's whole
  * buffer in one turn when the peer reads again (one writev of them all) or fails each of them with an error object
  * when the socket is destroyed: 48 such peers made turns of 160-800 ms for every network. Here the work of writing is
- * at most `inFlight` bytes per connection per turn, the rest follows after pending I/O (setImmediate), and a
+ * at most `inFlight` bytes per connection at a time, the rest follows in the event loop's shared slice (turnSlice.ts:
+ * in this turn while its time lasts, else after pending I/O), and a
  * connection closed as a slow reader drops what waits here, so its close frame is queued behind at most `inFlight`
  * bytes instead of megabytes.
  *

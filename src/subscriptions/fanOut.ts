@@ -5,8 +5,9 @@
  *
  * Events are queued and handled one at a time, in the order they came. A handler counts its work with `spend(n)`
  * (roughly bytes made or moved) and awaits what it returns: nothing while the slice lasts, so small events are
- * handled at once in the emitter's turn, as before; once a slice of work is used up, a promise that resumes after
- * pending I/O (setImmediate). A large event (its pusher says so) is not started in the emitter's turn at all: the
+ * handled at once in the emitter's turn, as before; once a slice of work is used up, what the event loop's shared
+ * slice answers (turnSlice.ts): nothing while its time lasts and nothing else waits, else a promise that resumes
+ * behind the other chains of work, in this turn or after pending I/O. A large event (its pusher says so) is not started in the emitter's turn at all: the
  * emitter is the seal of a block, whose turn is long enough with thousands of logs (#25: the log index's first slice
  * and the first slice of notifications added ~10 ms to it). A handler that throws loses its event, never the process.
  */
