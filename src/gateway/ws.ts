@@ -12,7 +12,7 @@ import { networkFor } from './versioned.js';
 import type { GatewayContext } from './context.js';
 import { frameMethod, UnsentBytes, type Unsent } from './unsent.js';
 import { SendQueue } from './sendQueue.js';
-import { slicePause } from '../turnSlice.js';
+import { sliceDone, slicePause } from '../turnSlice.js';
 
 function refuse(socket: Duplex, status: number, statusText: string, headers: Readonly<Record<string, string>>, body: string, type: string): void {
   const lines = [`HTTP/1.1 ${status} ${statusText}`, `Content-Type: ${type}`, `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
@@ -235,6 +235,7 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, socket: Duplex, network
       }
     } finally {
       draining = false;
+      sliceDone();
     }
   };
   ws.on('message', (data, isBinary) => {

@@ -11,7 +11,7 @@
  * emitter is the seal of a block, whose turn is long enough with thousands of logs (#25: the log index's first slice
  * and the first slice of notifications added ~10 ms to it). A handler that throws loses its event, never the process.
  */
-import { nextTurn, slicePause } from '../turnSlice.js';
+import { nextTurn, sliceDone, slicePause } from '../turnSlice.js';
 
 /** Work (about bytes of notifications or filter items) done before yielding to the event loop. */
 export const FAN_OUT_SLICE = 64 * 1024;
@@ -123,6 +123,7 @@ export class FanOut<E> {
     } finally {
       this.running = false;
       this.used = 0;
+      sliceDone();
     }
   }
 }
