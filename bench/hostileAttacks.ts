@@ -324,7 +324,9 @@ const txpool: Attack = {
     return signOnce(`txpool ${ctx.chainId} ${n} 50gwei`, async () => {
       const raws: Hex[] = [];
       for (let i = 0; i < n; i++)
-        raws.push(await account.signTransaction({ chainId: ctx.chainId, type: 'eip1559', nonce: 1 + i, to: DEV0, data: BIG_DATA, gas: 16_000_000n, ...TXPOOL_FEES }));
+        raws.push(
+          await account.signTransaction({ chainId: ctx.chainId, type: 'eip1559', nonce: 1 + i, to: DEV0, data: BIG_DATA, gas: 16_000_000n, ...TXPOOL_FEES }),
+        );
       return raws;
     });
   },
