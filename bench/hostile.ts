@@ -94,7 +94,12 @@ const CLOCK_TICKS = 100;
 async function startTarget(name: 'devgate' | 'anvil', cacheDir: string): Promise<Target> {
   if (name === 'devgate') {
     // Open mode, as `devgate` starts without flags: any key, no plan, no rate limit.
-    const args = [DEVGATE_BIN, '--port', '0', '--host', '127.0.0.1', '--cache-dir', cacheDir];
+    // HOSTILE_LOOP_TRACE=<file>: the server records its event-loop gaps, GC pauses and probe arrivals there
+    // (bench/hostileLoopTrace.mjs).
+    const trace = process.env.HOSTILE_LOOP_TRACE ? ['--import', fileURLToPath(new URL('./hostileLoopTrace.mjs', import.meta.url))] : [];
+    // HOSTILE_SERVER_NODE_ARGS: more node flags for the server (`--cpu-prof --cpu-prof-dir=...`, `--trace-gc`).
+    const extra = process.env.HOSTILE_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    const args = [...trace, ...extra, DEVGATE_BIN, '--port', '0', '--host', '127.0.0.1', '--cache-dir', cacheDir];
     const proc = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const stderrTail = tailOf(proc);
     const port = await waitForPort(proc, 'devgate', 120_000);
@@ -148,6 +153,8 @@ interface ProbeDone {
   errors: string[];
   endMs: number;
   peakRssMb: number;
+  /** [sent, answered] epoch ms of each probe. */
+  epochs: [number, number][];
 }
 
 /** Runs one attack against one fresh server. */
@@ -238,6 +245,7 @@ async function attackOne(attack: Attack, name: 'devgate' | 'anvil', opts: Hostil
     if (!gone) await new Promise((r) => setTimeout(r, 500));
     worker.postMessage('stop');
     const probe = await done;
+    if (process.env.HOSTILE_LOOP_TRACE && name === 'devgate') writeFileSync(`${process.env.HOSTILE_LOOP_TRACE}.probe.json`, JSON.stringify(probe));
     return {
       status: 'ok',
       probe: summarizeProbe(scheduledLatencies(probe.answers, opts.probeIntervalMs, probe.endMs), probe.errors),

@@ -305,6 +305,12 @@ const fanOut: Attack = {
   },
 };
 
+/**
+ * The txpool attack's fees: 16M gas × 50 gwei = 0.8 ether, under devgate's 1-ether fee cap (--rpc-txfeecap), so the
+ * 128 KB size limit is what refuses these transactions (at 200 gwei the fee cap refused them first).
+ */
+const TXPOOL_FEES = { maxFeePerGas: 50_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
+
 /** 1.5 MiB of zero calldata: intrinsic gas 6.3M, EIP-7623's floor 15.7M. */
 const BIG_DATA: Hex = `0x${'00'.repeat(1.5 * 2 ** 20)}`;
 
@@ -315,10 +321,12 @@ const txpool: Attack = {
     const n = scaled(ctx, 86);
     const [account] = senders(11).slice(10) as [PrivateKeyAccount];
     await fund(ctx.url, [account]);
-    return signOnce(`txpool ${ctx.chainId} ${n}`, async () => {
+    return signOnce(`txpool ${ctx.chainId} ${n} 50gwei`, async () => {
       const raws: Hex[] = [];
       for (let i = 0; i < n; i++)
-        raws.push(await account.signTransaction({ chainId: ctx.chainId, type: 'eip1559', nonce: 1 + i, to: DEV0, data: BIG_DATA, gas: 16_000_000n, ...FEES }));
+        raws.push(
+          await account.signTransaction({ chainId: ctx.chainId, type: 'eip1559', nonce: 1 + i, to: DEV0, data: BIG_DATA, gas: 16_000_000n, ...TXPOOL_FEES }),
+        );
       return raws;
     });
   },

@@ -21,6 +21,8 @@ const { values } = parseArgs({
     subs: { type: 'string', default: '1000' },
     logs: { type: 'string', default: '2000' },
     txs: { type: 'string', default: '3' },
+    /** Connections, each asking for --subs subscriptions (the attack's 4; the key holds 1,000 in all). */
+    conns: { type: 'string', default: '1' },
     seconds: { type: 'string', default: '6' },
     prof: { type: 'boolean', default: false },
     top: { type: 'string', default: '5' },
@@ -34,34 +36,8 @@ const gw = await start({ port: 0, chains: [{ name: 'alpha', kind: 'eth', chainId
 const p = gw.provider('dev');
 const rpc = (method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<unknown>;
 
-const ws = new WebSocket(gw.wsUrl('dev'));
-await new Promise((r) => ws.once('open', r));
-ws.on('error', () => {});
-let answered = 0;
-const ready = new Promise<void>((resolve) =>
-  ws.on('message', () => {
-    if (++answered === SUBS) resolve();
-  }),
-);
-for (let i = 0; i < SUBS; i++) ws.send(JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_subscribe', params: ['logs', {}] }));
-if (SUBS > 0) await ready;
-let bytes = 0;
-const socket = (ws as unknown as { _socket: Socket })._socket;
-socket.removeAllListeners('data');
-socket.on('data', (b: Buffer) => (bytes += b.length));
-const [from] = (await rpc('eth_accounts')) as string[];
-
-let session: Session | undefined;
-if (values.prof) {
-  session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 100 });
-  await session.post('Profiler.start');
-}
-
 const gaps: { at: bigint; ms: number; cpu: number; stage: string }[] = [];
-let stage = 'send';
+let stage = 'subscribe';
 let done = false;
 const ticker = (async () => {
   let last = process.hrtime.bigint();
@@ -75,6 +51,38 @@ const ticker = (async () => {
     last = now;
   }
 })();
+const sockets: WebSocket[] = [];
+let bytes = 0;
+// As the attack: each connection asks for SUBS subscriptions at once (past the key's 1,000 they are refused).
+for (let c = 0; c < Number(values.conns); c++) {
+  const ws = new WebSocket(gw.wsUrl('dev'));
+  sockets.push(ws);
+  await new Promise((r) => ws.once('open', r));
+  ws.on('error', () => {});
+  let answered = 0;
+  const ready = new Promise<void>((resolve) =>
+    ws.on('message', () => {
+      if (++answered === SUBS) resolve();
+    }),
+  );
+  stage = `subscribe ${c + 1}`;
+  for (let i = 0; i < SUBS; i++) ws.send(JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_subscribe', params: ['logs', {}] }));
+  if (SUBS > 0) await ready;
+  const socket = (ws as unknown as { _socket: Socket })._socket;
+  socket.removeAllListeners('data');
+  socket.on('data', (b: Buffer) => (bytes += b.length));
+}
+const [from] = (await rpc('eth_accounts')) as string[];
+
+let session: Session | undefined;
+if (values.prof) {
+  session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+}
+
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 for (let i = 0; i < Number(values.txs); i++) {
@@ -100,8 +108,17 @@ console.log(
     `max ${Math.max(...gaps.map((g) => g.ms)).toFixed(1)} ms; ${(bytes / 2 ** 20).toFixed(0)} MB read`,
 );
 const top = sorted.filter((g) => values.stage === undefined || g.stage === values.stage).slice(0, Number(values.top));
+const stages = [...new Set(gaps.map((g) => g.stage))];
+console.log(
+  `longest turn by stage (wall / CPU ms): ${stages
+    .map((st) => {
+      const of = gaps.filter((g) => g.stage === st);
+      return `${st} ${Math.max(...of.map((g) => g.ms)).toFixed(1)} / ${Math.max(...of.map((g) => g.cpu)).toFixed(1)}`;
+    })
+    .join('; ')}`,
+);
 for (const g of top) console.log(`  turn of ${g.cpu.toFixed(1)} ms CPU (${g.ms.toFixed(1)} ms wall) during ${g.stage}`);
 
 if (session) printTurnProfiles((await session.post('Profiler.stop')).profile, top);
-ws.terminate();
+for (const ws of sockets) ws.terminate();
 await gw.stop();

@@ -4,7 +4,7 @@
 // Plain JavaScript: a worker does not inherit tsx's loader.
 //   workerData: { url, pid, intervalMs }
 //   posts { kind: 'ready' } after a first probe that is not counted, { kind: 'tick', waitingMs, rssMb, peakRssMb } every 200 ms, and on 'stop':
-//   { kind: 'done', answers: ms from start each probe was answered, errors: messages, endMs, peakRssMb }
+//   { kind: 'done', answers: ms from start each probe was answered, errors: messages, endMs, peakRssMb, epochs: [sent, answered] epoch ms }
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -15,6 +15,9 @@ let t0 = performance.now();
 const now = () => performance.now() - t0;
 const answers = [];
 const errors = [];
+// Epoch ms of each probe's send and answer (performance.timeOrigin + now): to line up with the server's own trace
+// (bench/hostileLoopTrace.mjs).
+const epochs = [];
 let stopped = false;
 let sentAt;
 let rssMb;
@@ -62,10 +65,12 @@ async function loop() {
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     if (stopped) return;
     sentAt = now();
+    const sentEpoch = performance.timeOrigin + performance.now();
     const error = await probe();
     sentAt = undefined;
     if (stopped) return;
     answers.push(now());
+    epochs.push([sentEpoch, performance.timeOrigin + performance.now()]);
     if (error) errors.push(error);
   }
 }
@@ -78,7 +83,7 @@ parentPort.on('message', (m) => {
   sampleRss();
   clearInterval(rssTimer);
   clearInterval(tickTimer);
-  parentPort.postMessage({ kind: 'done', answers, errors, endMs: now(), peakRssMb });
+  parentPort.postMessage({ kind: 'done', answers, errors, endMs: now(), peakRssMb, epochs });
   agent.destroy();
 });
 sampleRss();

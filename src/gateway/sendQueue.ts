@@ -4,7 +4,8 @@
  * read would otherwise leave thousands of small frames in its socket's write buffer, and Node writes a socket's whole
  * buffer in one turn when the peer reads again (one writev of them all) or fails each of them with an error object
  * when the socket is destroyed: 48 such peers made turns of 160-800 ms for every network. Here the work of writing is
- * at most `inFlight` bytes per connection per turn, the rest follows after pending I/O (setImmediate), and a
+ * at most `inFlight` bytes per connection at a time, the rest follows in the event loop's shared slice (turnSlice.ts:
+ * in this turn while its time lasts, else after pending I/O), and a
  * connection closed as a slow reader drops what waits here, so its close frame is queued behind at most `inFlight`
  * bytes instead of megabytes.
  *
@@ -12,12 +13,17 @@
  * dropped): the caller's `written` callback runs once per frame either way.
  */
 
+import { slicePause } from '../turnSlice.js';
+
 /** Bytes handed to ws and not yet written to the kernel, per connection, before the next frames wait here. */
 export const SEND_IN_FLIGHT = 64 * 1024;
 
-/** What the queue needs of a ws WebSocket. */
+/** What the queue needs of a ws WebSocket (and, to write many frames at once, of its socket). */
 export interface FrameSink {
   send(data: string, cb: (err?: Error) => void): void;
+  /** Holds the socket's writes until uncork (node's Writable.cork): the frames of one tick go out in one writev. */
+  cork?(): void;
+  uncork?(): void;
 }
 
 interface Waiting {
@@ -32,6 +38,7 @@ export class SendQueue {
   private inFlight = 0;
   private scheduled = false;
   private closed = false;
+  private corked = false;
 
   constructor(
     private readonly sink: FrameSink,
@@ -62,6 +69,17 @@ export class SendQueue {
   }
 
   private hand(w: Waiting): void {
+    // The frames handed in one tick leave in one write (#25: a write per notification was ~75% of the fan-out's
+    // CPU, most of it the kernel's per-write work on loopback; 1,000 notifications of one block per connection and
+    // tick are 1 writev instead of 1,000).
+    if (!this.corked && this.sink.cork !== undefined) {
+      this.corked = true;
+      this.sink.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.sink.uncork?.();
+      });
+    }
     this.inFlight += w.bytes;
     this.sink.send(w.text, () => {
       this.inFlight -= w.bytes;
@@ -69,7 +87,8 @@ export class SendQueue {
       // The next slice after pending I/O: a peer that reads fast still gets one slice per turn, never the whole queue.
       if (this.head < this.waiting.length && !this.scheduled && !this.closed) {
         this.scheduled = true;
-        setImmediate(() => this.refill());
+        // The event loop's shared slice (#25): on in this turn while it lasts, else behind the other chains.
+        void (slicePause() ?? Promise.resolve()).then(() => this.refill());
       }
     });
   }

@@ -12,6 +12,7 @@ import { networkFor } from './versioned.js';
 import type { GatewayContext } from './context.js';
 import { frameMethod, UnsentBytes, type Unsent } from './unsent.js';
 import { SendQueue } from './sendQueue.js';
+import { sliceDone, slicePause } from '../turnSlice.js';
 
 function refuse(socket: Duplex, status: number, statusText: string, headers: Readonly<Record<string, string>>, body: string, type: string): void {
   const lines = [`HTTP/1.1 ${status} ${statusText}`, `Content-Type: ${type}`, `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
@@ -59,7 +60,7 @@ export function handleUpgrade(ctx: GatewayContext, req: IncomingMessage, socket:
     return;
   }
   const caller: Caller = { ...auth, failover: /^true$/i.test(String(req.headers['enable-failover'] ?? '')), page: ctx.policy.pageOf(req.headers) };
-  ctx.wss().handleUpgrade(req, socket, head, (ws) => serveSocket(ctx, ws, network, caller));
+  ctx.wss().handleUpgrade(req, socket, head, (ws) => serveSocket(ctx, ws, socket, network, caller));
 }
 
 /** Close code and reason when a connection's key has been removed. */
@@ -113,11 +114,28 @@ function cutOffSlowReader(ws: WebSocket): () => void {
   };
 }
 
+/**
+ * Characters of a connection's messages waiting to be served past which its socket is not read (ws.pause) until half
+ * of them are: a client that sends faster than it is served holds at most this much (and a socket read) here.
+ */
+export const INBOX_PAUSE_BYTES = 1024 * 1024;
+
+let ioTurnPromise: Promise<void> | undefined;
+/** The next turn of the event loop (after pending I/O), one promise for everyone who asks in this turn. */
+function ioTurn(): Promise<void> {
+  return (ioTurnPromise ??= new Promise<void>((resolve) =>
+    setImmediate(() => {
+      ioTurnPromise = undefined;
+      resolve();
+    }),
+  ));
+}
+
 /** The unsent bytes of each gateway's connections, and how to close each of them. */
 const unsentOf = new WeakMap<GatewayContext, UnsentBytes>();
 const closers = new WeakMap<Unsent, () => void>();
 
-function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, caller: Caller): void {
+function serveSocket(ctx: GatewayContext, ws: WebSocket, socket: Duplex, network: Network, caller: Caller): void {
   const key = caller.key.key;
   let unsent = unsentOf.get(ctx);
   if (unsent === undefined) unsentOf.set(ctx, (unsent = new UnsentBytes()));
@@ -125,7 +143,12 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
   const me = budget.open(key);
   let cutOff: (() => void) | undefined;
   // Frames go to ws a slice at a time: a peer that does not read leaves texts here, not thousands of socket writes.
-  const out = new SendQueue(ws);
+  const out = new SendQueue({
+    send: (data, cb) => ws.send(data, cb),
+    // ws writes each frame to this very socket: corked, a tick's frames leave in one write.
+    cork: () => socket.cork(),
+    uncork: () => socket.uncork(),
+  });
   closers.set(me, () => {
     // Counted against the key in the usage book (devgate_getUsage's `closed`), with what it was being sent.
     ctx.policy.usage.close(key, ctx.policy.now(), 'slowReader', me.method);
@@ -162,6 +185,7 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
   mine.add(ws);
   ws.on('close', () => {
     clearInterval(pinger);
+    inbox.length = 0;
     cutOff?.();
     out.close();
     budget.gone(me);
@@ -169,14 +193,20 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
     mine.delete(ws);
     if (mine.size === 0 && ctx.sockets.get(key) === mine) ctx.sockets.delete(key);
   });
-  ws.on('message', (data, isBinary) => {
+  // Messages are served in arrival order, as many per turn as the shared slice allows (#25: one frame burst of 1,000
+  // eth_subscribe, or 1,000 refused ones, was one turn of 60-150 ms); past INBOX_PAUSE_BYTES waiting the socket is
+  // not read until they are served.
+  const inbox: string[] = [];
+  let inboxBytes = 0;
+  let draining = false;
+  let paused = false;
+  const serve = (text: string): Promise<void> | undefined => {
     // The key as it is now: changed or removed through the admin interface since the upgrade.
     const current = ctx.policy.keys.lookup(key);
-    if (current === undefined) return ws.close(KEY_REMOVED.code, KEY_REMOVED.reason);
-    const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
+    if (current === undefined) return void ws.close(KEY_REMOVED.code, KEY_REMOVED.reason);
     // The caller object is made again only when the key store answers with another key object.
     if (current !== caller.key) caller = { ...caller, key: current };
-    void serveText(text, target, caller, ctx.policy, ctx.limits()).then((outcome) => {
+    return serveText(text, target, caller, ctx.policy, ctx.limits()).then((outcome) => {
       if (ws.readyState !== ws.OPEN) return;
       if (outcome.kind === 'refused') send(JSON.stringify(refusalBody(outcome.refusal, outcome.id, 'ws').body), text);
       else if (outcome.response !== undefined) {
@@ -184,6 +214,39 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, network: Network, calle
         conn?.flush?.(outcome.response);
       }
     });
+  };
+  const drain = async (): Promise<void> => {
+    draining = true;
+    try {
+      while (inbox.length > 0 && ws.readyState === ws.OPEN) {
+        const pause = slicePause();
+        if (pause !== undefined) await pause;
+        const text = inbox.shift();
+        if (text === undefined || ws.readyState !== ws.OPEN) break;
+        inboxBytes -= text.length;
+        if (paused && inboxBytes <= INBOX_PAUSE_BYTES / 2) {
+          paused = false;
+          ws.resume();
+        }
+        // Its work is counted in the slice: a call answered without waiting for I/O (most: eth_subscribe, reads of
+        // the head) is waited for; one that waits (a send, a heavy call) goes on beside the next messages.
+        const served = serve(text);
+        if (served !== undefined) await Promise.race([served, ioTurn()]);
+      }
+    } finally {
+      draining = false;
+      sliceDone();
+    }
+  };
+  ws.on('message', (data, isBinary) => {
+    const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
+    inbox.push(text);
+    inboxBytes += text.length;
+    if (!paused && inboxBytes > INBOX_PAUSE_BYTES) {
+      paused = true;
+      ws.pause();
+    }
+    if (!draining) void drain();
   });
   // ws closes the connection itself (1009 for an oversized message); nothing to add.
   ws.on('error', () => {});

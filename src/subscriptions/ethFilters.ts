@@ -21,6 +21,7 @@ import type { MinedBlock } from '../eth/engine/chain/types.js';
 import { DEFAULT_LIMITS } from '../gateway/limits.js';
 import { blockLogIndexSliced } from '../eth/engine/query/logIndex.js';
 import { FilterBudget, HASH_BYTES, logBytes, type FilterLimits } from './filterBudget.js';
+import { slicePause } from '../turnSlice.js';
 import { FAN_OUT_SLICE, FanOut, LOOK_WORK, manyLogs } from './fanOut.js';
 import { criteriaKey, matchingLogsSliced, type FilterLog, type LogCriteria, type Matched } from './sharedLogs.js';
 
@@ -149,7 +150,7 @@ export class EthFilters {
         const taken = await eventLogsSliced(e, f.criteria, (w) => {
           if ((work += w) < FAN_OUT_SLICE) return undefined;
           work = 0;
-          return new Promise<void>((resolve) => setImmediate(resolve));
+          return slicePause();
         });
         if (!this.filters.has(f.id)) break;
         if (e.seq <= f.seen) continue;
@@ -157,7 +158,8 @@ export class EthFilters {
       } else work += this.take(f, e);
       if (work >= FAN_OUT_SLICE) {
         work = 0;
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        const pause = slicePause();
+        if (pause !== undefined) await pause;
       }
     }
     if (!this.filters.has(f.id)) throw new FilterNotFound();

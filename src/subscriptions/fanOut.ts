@@ -5,11 +5,13 @@
  *
  * Events are queued and handled one at a time, in the order they came. A handler counts its work with `spend(n)`
  * (roughly bytes made or moved) and awaits what it returns: nothing while the slice lasts, so small events are
- * handled at once in the emitter's turn, as before; once a slice of work is used up, a promise that resumes after
- * pending I/O (setImmediate). A large event (its pusher says so) is not started in the emitter's turn at all: the
+ * handled at once in the emitter's turn, as before; once a slice of work is used up, what the event loop's shared
+ * slice answers (turnSlice.ts): nothing while its time lasts and nothing else waits, else a promise that resumes
+ * behind the other chains of work, in this turn or after pending I/O. A large event (its pusher says so) is not started in the emitter's turn at all: the
  * emitter is the seal of a block, whose turn is long enough with thousands of logs (#25: the log index's first slice
  * and the first slice of notifications added ~10 ms to it). A handler that throws loses its event, never the process.
  */
+import { nextTurn, sliceDone, slicePause } from '../turnSlice.js';
 
 /** Work (about bytes of notifications or filter items) done before yielding to the event loop. */
 export const FAN_OUT_SLICE = 64 * 1024;
@@ -38,27 +40,20 @@ export function manyLogs(blocks: readonly { readonly receipts: readonly { readon
 export const LOOK_WORK = 64;
 
 /**
- * A slice of work shared by many FanOuts: each yields on its own slice, but 48 connections' fan-outs resumed in the
- * same setImmediate phase would each do a slice in one turn (48 × 64 KB of notifications). Those sharing a
- * TurnBudget do one slice between them per turn; past it every one of them waits for the same next turn.
+ * A count of work shared by many FanOuts (every connection's notifications): past a slice of it, the one that spent
+ * last waits for the event loop's shared slice (turnSlice.ts), behind every other chain of work that waits, so 48
+ * connections' fan-outs resumed in one turn do not each do a slice in it (48 × 64 KB of notifications).
  */
 export class TurnBudget {
   private used = 0;
-  private next: Promise<void> | undefined;
 
   constructor(private readonly slice = FAN_OUT_SLICE) {}
 
   spend(work: number): Promise<void> | undefined {
     this.used += work;
     if (this.used < this.slice) return undefined;
-    this.next ??= new Promise((resolve) =>
-      setImmediate(() => {
-        this.used = 0;
-        this.next = undefined;
-        resolve();
-      }),
-    );
-    return this.next;
+    this.used = 0;
+    return slicePause();
   }
 }
 
@@ -86,17 +81,20 @@ export class FanOut<E> {
     if (!large) void this.drain();
     else {
       this.running = true;
-      setImmediate(() => void this.drain());
+      void nextTurn().then(() => this.drain());
     }
   }
 
-  /** Counts work; when the slice is used up, a promise to await (it resumes after pending I/O). */
+  /**
+   * Counts work; when the slice is used up, what the event loop's shared slice answers: nothing while it lasts and no
+   * other chain waits, else a promise to await (behind the others, in this turn or after pending I/O).
+   */
   spend(work: number): Promise<void> | undefined {
     if (this.shared !== undefined) return this.shared.spend(work);
     this.used += work;
     if (this.used < this.slice) return undefined;
     this.used = 0;
-    return new Promise((resolve) => setImmediate(resolve));
+    return slicePause();
   }
 
   /** The events not yet handled to the end (the first may be in progress). */
@@ -125,6 +123,7 @@ export class FanOut<E> {
     } finally {
       this.running = false;
       this.used = 0;
+      sliceDone();
     }
   }
 }

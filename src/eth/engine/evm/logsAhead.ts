@@ -17,6 +17,7 @@ import { bigIntToBytes, concatBytes, hexToBytes, intToBytes } from '@ethereumjs/
 import type { EVMResult, EVMRunCallOpts, Log } from '@ethereumjs/evm';
 import { Bloom, encodeReceipt, type TxReceipt, type VM } from '@ethereumjs/vm';
 import { gate } from './gate.js';
+import { slicePause } from '../../../turnSlice.js';
 
 /** Work (log items hashed or encoded, about 1 us each) between two yields to the event loop. */
 const SLICE = 1000;
@@ -58,8 +59,6 @@ function add(this: BloomInternals, e: Uint8Array): void {
 
 if (gate.on) (Bloom.prototype as unknown as { add: typeof add }).add = add;
 
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** Hashes and encodes `logs` a slice at a time (nothing to do for a call without logs). */
 async function prepare(logs: readonly Log[], keccak: (bytes: Uint8Array) => Uint8Array): Promise<void> {
   if (logs.length === 0) return;
@@ -73,7 +72,9 @@ async function prepare(logs: readonly Log[], keccak: (bytes: Uint8Array) => Uint
     work += 2 + topics.length;
     if (work >= SLICE) {
       work = 0;
-      await turn();
+      // The event loop's shared slice (#25): on in this turn while it lasts, else behind the other chains.
+      const pause = slicePause();
+      if (pause !== undefined) await pause;
     }
   }
   const payload = concatBytes(...parts);

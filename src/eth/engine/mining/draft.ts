@@ -14,6 +14,7 @@ import { TrieWriter } from '../state/trieWriter.js';
 import { prefetchBlock, prefetchTx, prefetchTxs, type SentTx } from '../fork/prefetch.js';
 import { ForkStateManager } from '../fork/forkStateManager.js';
 import type { MinedBlock } from '../chain/types.js';
+import { nextTurn } from '../../../turnSlice.js';
 import {
   addShowing,
   builderHeaderData,
@@ -87,8 +88,11 @@ interface RootsAhead {
   readonly receipts: Uint8Array;
 }
 
-/** A turn of the event loop: what is waiting for I/O runs. */
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * A turn of the event loop: what is waiting for I/O runs (and the chains of work waiting for the shared slice before
+ * this one: turnSlice.ts).
+ */
+const turn = nextTurn;
 
 export class BlockDraft {
   private readonly senders: Address[] = [];

@@ -5,6 +5,7 @@
  * ruled out with a few lookups, and each log is matched by comparing short string keys.
  */
 import type { MinedBlock, StoredLog } from '../chain/types.js';
+import { slicePause } from '../../../turnSlice.js';
 
 /** A block's logs in block order, with their transactions and the keys filters compare. */
 export interface BlockLogIndex {
@@ -69,7 +70,11 @@ async function buildSliced(block: MinedBlock, slice: number): Promise<BlockLogIn
   for (let txIndex = 0; txIndex < block.receipts.length; txIndex++) {
     for (const log of block.receipts[txIndex]!.logs) {
       b.add(log, txIndex);
-      if (++n % slice === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (++n % slice === 0) {
+        // The event loop's shared slice (#25): on in this turn while it lasts, else behind the other chains.
+        const pause = slicePause();
+        if (pause !== undefined) await pause;
+      }
     }
   }
   // Built meanwhile by a reader (eth_getLogs builds it at once): that one is kept.
