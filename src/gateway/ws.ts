@@ -184,14 +184,18 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, socket: Duplex, network
   if (mine === undefined) ctx.sockets.set(key, (mine = new Set()));
   mine.add(ws);
   ws.on('close', () => {
+    closed = true;
     clearInterval(pinger);
-    inbox.length = 0;
     cutOff?.();
     out.close();
     budget.gone(me);
     conn?.close();
     mine.delete(ws);
     if (mine.size === 0 && ctx.sockets.get(key) === mine) ctx.sockets.delete(key);
+    // What was read before the close is still served, its answers going nowhere, as geth serves every request it read
+    // before a connection ended: a script that sends five transactions and closes has sent five. The inbox is bounded
+    // (INBOX_PAUSE_BYTES and one message), and a removed key's messages are refused one by one in `serve`.
+    if (!draining && inbox.length > 0) void drain();
   });
   // Messages are served in arrival order, as many per turn as the shared slice allows (#25: one frame burst of 1,000
   // eth_subscribe, or 1,000 refused ones, was one turn of 60-150 ms); past INBOX_PAUSE_BYTES waiting the socket is
@@ -200,13 +204,15 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, socket: Duplex, network
   let inboxBytes = 0;
   let draining = false;
   let paused = false;
+  let closed = false;
   const serve = (text: string): Promise<void> | undefined => {
     // The key as it is now: changed or removed through the admin interface since the upgrade.
     const current = ctx.policy.keys.lookup(key);
     if (current === undefined) return void ws.close(KEY_REMOVED.code, KEY_REMOVED.reason);
     // The caller object is made again only when the key store answers with another key object.
     if (current !== caller.key) caller = { ...caller, key: current };
-    return serveText(text, target, caller, ctx.policy, ctx.limits()).then((outcome) => {
+    // Once closed, through the network itself: the connection's subscriptions are gone with it.
+    return serveText(text, closed ? network : target, caller, ctx.policy, ctx.limits()).then((outcome) => {
       if (ws.readyState !== ws.OPEN) return;
       if (outcome.kind === 'refused') send(JSON.stringify(refusalBody(outcome.refusal, outcome.id, 'ws').body), text);
       else if (outcome.response !== undefined) {
@@ -218,11 +224,11 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, socket: Duplex, network
   const drain = async (): Promise<void> => {
     draining = true;
     try {
-      while (inbox.length > 0 && ws.readyState === ws.OPEN) {
+      while (inbox.length > 0) {
         const pause = slicePause();
         if (pause !== undefined) await pause;
         const text = inbox.shift();
-        if (text === undefined || ws.readyState !== ws.OPEN) break;
+        if (text === undefined) break;
         inboxBytes -= text.length;
         if (paused && inboxBytes <= INBOX_PAUSE_BYTES / 2) {
           paused = false;
@@ -230,7 +236,8 @@ function serveSocket(ctx: GatewayContext, ws: WebSocket, socket: Duplex, network
         }
         // Its work is counted in the slice: a call answered without waiting for I/O (most: eth_subscribe, reads of
         // the head) is waited for; one that waits (a send, a heavy call) goes on beside the next messages.
-        const served = serve(text);
+        // serveText answers every failure itself; should it ever reject, the rest of the inbox is still served.
+        const served = serve(text)?.catch(() => undefined);
         if (served !== undefined) await Promise.race([served, ioTurn()]);
       }
     } finally {

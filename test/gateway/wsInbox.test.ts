@@ -91,3 +91,23 @@ it("refused ones too (the attack's three other connections): no one turn holds t
   expect(t.worst, `longest gap of ${t.took.toFixed(0)} ms`).toBeLessThan(t.took / 2);
   held.ws.terminate();
 }, 30_000);
+
+it('what a client sent before it closed is still served: five evm_mine and a close frame in one write mine five blocks', async () => {
+  const url = gw.url('dev');
+  const blockNumber = async (): Promise<number> => {
+    const res = await fetch(url, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }) });
+    return Number(((await res.json()) as { result: string }).result);
+  };
+  const before = await blockNumber();
+  const ws = new WebSocket(gw.wsUrl('dev', 'closing'));
+  await new Promise((r) => ws.once('open', r));
+  const frame = (data: Buffer, opcode: number) => Sender.frame(data, { fin: true, rsv1: false, opcode, mask: true, readOnly: false });
+  const mines = Array.from({ length: 5 }, (_, i) => frame(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: i, method: 'evm_mine', params: [] })), 1));
+  // Before: ws read the close frame with the messages, and only the first message was served (1 block, not 5).
+  (ws as unknown as { _socket: Socket })._socket.write(Buffer.concat([...mines.flat(), ...frame(Buffer.from([0x03, 0xe8]), 8)]));
+  await new Promise((r) => ws.once('close', r));
+  // The mines run on the network's writer after the close; ask until they are all in (each answer takes a turn).
+  let now = await blockNumber();
+  for (let i = 0; i < 200 && now < before + 5; i++) now = await blockNumber();
+  expect(now).toBe(before + 5);
+});
