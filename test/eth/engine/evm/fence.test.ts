@@ -30,13 +30,16 @@ const STOCK_FILES: Readonly<Record<string, string>> = {
   'evm/dist/esm/opcodes/codes.js': '46e6b74f7cff1256',
   'vm/dist/esm/runTx.js': 'e64717c0ff4046a6',
   // blockBuilder.ts: BlockBuilder's private lists, gas counters, miner value, header data and status check (eth_simulateV1
-  // and mining/draft.ts run transactions outside addTransaction and record them as it does).
+  // and mining/draft.ts run transactions outside addTransaction and record them as it does); its initState, with
+  // runBlock.js's accumulateParentBeaconBlockRoot and accumulateParentBlockHash, done as they do it (writeSystemSlots).
   'vm/dist/esm/buildBlock.js': '5c6e6252e0870594',
   'vm/dist/esm/requests.js': '4191bd4fae1a47e4',
   // logsAhead.ts: Bloom.prototype.add taking a hash made ahead (runTx's txLogsBloom calls it after evm.runCall, which a
   // mining VM's wrapper awaits), and encodeReceipt made again with the logs' RLP made ahead.
   'vm/dist/esm/bloom/index.js': '5888dbeb594d42c5',
   'vm/dist/esm/runBlock.js': 'bb5073e6e02968cf',
+  // blockBuilder.ts's sealedHeaderHash: a frozen header's hash() made and cached as hash() does (`cache`, `keccakFunction`).
+  'block/dist/esm/header/header.js': '207bdc6b23b395ff',
   // account.ts: Account's own fields (a copy and a comparison that keep a partial account's nulls).
   'util/dist/esm/account.js': '5301330d4b00b5eb',
   // merkleState.ts: MerkleStateManager's caches, tries, code DB, key prefixes, keccak function and checkpoint count
