@@ -11,7 +11,7 @@
  * and state gas, DEBUG, step listeners) runs stock. test/eth/engine/evm/requestCalls.test.ts holds it to stock runs.
  */
 import type { EVMResult, EVMRunCallOpts } from '@ethereumjs/evm';
-import { type Address, bigIntToAddressBytes, equalsBytes, hexToBytes } from '@ethereumjs/util';
+import { bigIntToAddressBytes, equalsBytes, hexToBytes } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { keccak_256 } from '@noble/hashes/sha3.js';
