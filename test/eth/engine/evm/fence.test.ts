@@ -56,7 +56,8 @@ const STOCK_FILES: Readonly<Record<string, string>> = {
   'util/dist/esm/mapDB.js': '3b415d2197a12b2e',
   // common.ts: Common's list of active EIPs (isActivatedEIP through a Set) and its chain parameters (deposit contract).
   'common/dist/esm/common.js': '0466f996894fc220',
-  // vmState.ts: the journal's private state manager (eth_simulateV1's VMs pointed at one overlay state).
+  // vmState.ts: the journal's private state manager (eth_simulateV1's VMs pointed at one overlay state); journalKeys.ts:
+  // its warm-address and warm-slot methods and touchAddress, with keys made through Buffer.
   'evm/dist/esm/journal.js': '664ee68ebc39fb3a',
   // feeMarketTx.ts: an EIP-1559 transaction made field for field as FeeMarket1559Tx's constructor and sharedConstructor
   // make it (same prototype, fields and order; the stock constructor for anything its checks might refuse).
