@@ -61,7 +61,7 @@ export function keyJournalByBuffer(journal: object): void {
       diff.add(slotHex);
     }
     // addWarmed put the address in the access list (when one is kept).
-    this.accessList?.get(addressHex)!.add(slotHex);
+    if (this.accessList !== undefined) this.accessList.get(addressHex)!.add(slotHex);
   };
   j.touchAddress = function touchAddress(this: JournalInternals, address: Address): void {
     this.touchAccount(plainHex(address.bytes));
