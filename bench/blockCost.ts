@@ -3,7 +3,7 @@
  * On the built-in dev network through gw.provider('dev'), no socket.
  * - `cpu` (default): CPU of the process per evm_mine of an empty block and per automined ERC-20 send, in chunks so
  *   that two trees run interleaved (run this file of both, alternately) see the same load.
- * - `heap [count] [all]`: a sampling heap profile (the inspector's, 4 KB interval) of `count` evm_mine; prints the bytes
+ * - `heap [count] [all]` (`heap-send [count] [all]`: of `count` automined ERC-20 sends): a sampling heap profile (the inspector's, 4 KB interval) of `count` evm_mine; prints the bytes
  *   each empty block leaves live (with `all`: allocates, GC'd or not), sampled, by function (top 25), and what stays
  *   allocated per block after a full GC.
  *   HEAP_PROF=/tmp/x writes `/tmp/x.heapprofile` (open in Chrome's DevTools).
@@ -40,8 +40,26 @@ const cpuMs = (f: () => Promise<void>) => async () => {
   return (c.user + c.system) / 1000;
 };
 
-if (mode === 'heap') {
-  for (let i = 0; i < 50; i++) await rpc('evm_mine');
+/** The token deployed and `n` signed transfers of it from the owner (each to a fresh holder), in nonce order. */
+async function signedTransfers(n: number): Promise<Hex[]> {
+  const deploy = await rpc('eth_sendTransaction', [{ from: owner.address, data: TOKEN_BYTECODE, gas: '0x300000' }]);
+  const token = (await rpc('eth_getTransactionReceipt', [deploy])).contractAddress as Hex;
+  let nonce = Number(await rpc('eth_getTransactionCount', [owner.address, 'pending']));
+  const chainId = Number(await rpc('eth_chainId'));
+  const raws: Hex[] = [];
+  for (let i = 0; i < n; i++) {
+    const data = encodeFunctionData({ abi, functionName: 'transfer', args: [holder(i), 1n] });
+    raws.push(await owner.signTransaction({ chainId, type: 'eip1559', nonce: nonce++, to: token, data, gas: 100_000n, ...FEES }));
+  }
+  return raws;
+}
+
+if (mode === 'heap' || mode === 'heap-send') {
+  // heap-send: the same profile of `count` automined ERC-20 sends (after 20 unmeasured ones).
+  const sends = mode === 'heap-send' ? await signedTransfers(count + 20) : [];
+  let next = 0;
+  const write = () => (mode === 'heap-send' ? rpc('eth_sendRawTransaction', [sends[next++]]) : rpc('evm_mine'));
+  for (let i = 0; i < (sends.length > 0 ? 20 : 50); i++) await write();
   gc();
   const used0 = process.memoryUsage().heapUsed;
   const session = new Session();
@@ -52,7 +70,7 @@ if (mode === 'heap') {
     includeObjectsCollectedByMajorGC: process.argv[4] === 'all',
     includeObjectsCollectedByMinorGC: process.argv[4] === 'all',
   });
-  for (let i = 0; i < count; i++) await rpc('evm_mine');
+  for (let i = 0; i < count; i++) await write();
   // With `all`, what GC took too (everything allocated), else what is still live (what blocks keep).
   const all = process.argv[4] === 'all';
   const { profile } = await session.post('HeapProfiler.stopSampling');
@@ -73,7 +91,7 @@ if (mode === 'heap') {
   };
   walk(profile.head);
   console.log(
-    `${all ? 'allocated' : 'live'} (sampled) ${(total / count / 1024).toFixed(1)} KB per empty block; retained after GC ${((used1 - used0) / count / 1024).toFixed(2)} KB per block (${count})`,
+    `${all ? 'allocated' : 'live'} (sampled) ${(total / count / 1024).toFixed(1)} KB per ${sends.length > 0 ? 'automined send' : 'empty block'}; retained after GC ${((used1 - used0) / count / 1024).toFixed(2)} KB per ${sends.length > 0 ? 'send' : 'block'} (${count})`,
   );
   for (const [k, v] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${(v / count).toFixed(0).padStart(8)} B  ${k}`);
 } else {

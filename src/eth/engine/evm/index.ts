@@ -6,7 +6,8 @@
  * - loop.ts: the interpreter loop inline, awaiting only async gas and opcode handlers, and jump
  *   analysis kept per code object;
  * - opcodes.ts: opcode handlers without @ethereumjs's slow byte helpers and per-frame errors;
- * - gas.ts: dynamic-gas handlers of the commonest opcodes that answer without a promise.
+ * - gas.ts: dynamic-gas handlers of the commonest opcodes that answer without a promise;
+ * - journalKeys.ts: the journal's warm-address and warm-slot keys made through Buffer.
  *
  * Each stands in only where it does exactly what @ethereumjs does, and hands anything unusual
  * (DEBUG, the profiler, step listeners, EOF, the EIPs it does not reproduce) to the stock methods.
@@ -19,6 +20,7 @@ import { patchInterpreter } from './loop.js';
 import { replaceGasHandlers } from './gas.js';
 import { replaceHandlers } from './opcodes.js';
 import { optIn } from './optIn.js';
+import { keyJournalByBuffer } from './journalKeys.js';
 // Precompile failures in geth's words, for every EVM (precompiles.ts wraps EVM.prototype.runPrecompile on load).
 import './precompiles.js';
 
@@ -35,4 +37,5 @@ export function speedUpInterpreter(evm: EVMInterface): void {
   const opcodeMap = (evm as unknown as { _opcodeMap: OpEntry[] })._opcodeMap;
   replaceHandlers(opcodeMap);
   replaceGasHandlers(opcodeMap);
+  keyJournalByBuffer((evm as unknown as { journal: object }).journal);
 }

@@ -67,11 +67,21 @@ interface AddressCacheInternals<E> extends CacheStore<E> {
 export function storageCacheGet(cache: NonNullable<Caches['storage']>, address: Uint8Array, key: Uint8Array): Uint8Array | undefined {
   const c = cache as unknown as StorageCacheInternals;
   if (c.DEBUG) return cache.get(new Address(address), key);
-  const slots = cacheRead(c, plainHex(address));
+  return storageCacheGetHex(cache, plainHex(address), plainHex(key));
+}
+
+/**
+ * StorageCache.get with the keys given as they are made (unprefixed hex of the address and the slot), for a caller
+ * that reads the same slots every block (requestCalls.ts); undefined, as not cached, with DEBUG.
+ */
+export function storageCacheGetHex(cache: NonNullable<Caches['storage']>, addressHex: string, keyHex: string): Uint8Array | undefined {
+  const c = cache as unknown as StorageCacheInternals;
+  if (c.DEBUG) return undefined;
+  const slots = cacheRead(c, addressHex);
   c._stats.reads += 1;
   if (slots === undefined) return undefined;
   c._stats.hits += 1;
-  return slots.get(plainHex(key));
+  return slots.get(keyHex);
 }
 
 /** StorageCache.put: the slot's RLP (`0x80`: empty). */

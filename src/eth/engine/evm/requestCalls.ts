@@ -11,17 +11,20 @@
  * and state gas, DEBUG, step listeners) runs stock. test/eth/engine/evm/requestCalls.test.ts holds it to stock runs.
  */
 import type { EVMResult, EVMRunCallOpts } from '@ethereumjs/evm';
-import { type Address, bigIntToAddressBytes, equalsBytes, hexToBytes } from '@ethereumjs/util';
+import { bigIntToAddressBytes, equalsBytes, hexToBytes } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { SYSTEM_CONTRACTS } from '../build/systemContracts.js';
 import { gate } from './gate.js';
+import { stateCaches, storageCacheGetHex } from './merkleState.js';
+import { plainHex } from '../../../hex.js';
 
 interface EvmInternals {
   DEBUG: boolean;
   _optsCached: { profiler?: { enabled?: boolean } };
   events?: { listenerCount(name: string): number };
-  journal: { touchAddress(address: Address): void };
+  journal: { touchAccount(addressHex: string): void };
   stateManager: VM['stateManager'];
   runCall(opts: EVMRunCallOpts): Promise<EVMResult>;
 }
@@ -30,8 +33,10 @@ const QUEUE_CONTRACTS = SYSTEM_CONTRACTS.filter((c) => c.name.startsWith('EIP-70
 const SLOTS = [0, 1, 2, 3].map((n) => {
   const slot = new Uint8Array(32);
   slot[31] = n;
-  return slot;
+  return { slot, hex: plainHex(slot) };
 });
+/** The RLP a state cache holds for a slot known to be zero (canonical: a zero value is never cached another way). */
+const isEmptyRLP = (rlp: Uint8Array): boolean => rlp.length === 1 && rlp[0] === 0x80;
 
 const isZero = (b: Uint8Array): boolean => b.every((x) => x === 0);
 
@@ -40,8 +45,12 @@ export function shortcutRequestCalls(vm: VM): boolean {
   const common = vm.common;
   if (!gate.on || !common.isActivatedEIP(7685) || common.isActivatedEIP(7928) || common.isActivatedEIP(8037)) return false;
   const keccak = common.customCrypto.keccak256 ?? keccak_256;
-  const system = bigIntToAddressBytes(common.param('systemAddress'));
-  const known = QUEUE_CONTRACTS.map((c) => ({ address: hexToBytes(c.address as `0x${string}`), codeHash: keccak(hexToBytes(c.code as `0x${string}`)) }));
+  const systemBytes = bigIntToAddressBytes(common.param('systemAddress'));
+  const system = { bytes: systemBytes, hex: plainHex(systemBytes) };
+  const known = QUEUE_CONTRACTS.map((c) => {
+    const address = hexToBytes(c.address as `0x${string}`);
+    return { address, hex: plainHex(address), codeHash: keccak(hexToBytes(c.code as `0x${string}`)) };
+  });
   const evm = vm.evm as unknown as EvmInternals;
   const stock = evm.runCall;
   evm.runCall = async function runCall(this: EvmInternals, opts: EVMRunCallOpts): Promise<EVMResult> {
@@ -55,13 +64,13 @@ export function shortcutRequestCalls(vm: VM): boolean {
 async function emptyQueue(
   evm: EvmInternals,
   opts: EVMRunCallOpts,
-  system: Uint8Array,
-  known: readonly { address: Uint8Array; codeHash: Uint8Array }[],
+  system: { readonly bytes: Uint8Array; readonly hex: string },
+  known: readonly { address: Uint8Array; hex: string; codeHash: Uint8Array }[],
 ): Promise<EVMResult | undefined> {
   const { caller, to } = opts;
   // accumulateRequests passes these three and nothing else (runTx's calls come with a block, a gas price, data...).
   for (const key in opts) if (key !== 'caller' && key !== 'gasLimit' && key !== 'to') return undefined;
-  if (caller === undefined || to === undefined || !equalsBytes(caller.bytes, system)) return undefined;
+  if (caller === undefined || to === undefined || !equalsBytes(caller.bytes, system.bytes)) return undefined;
   const contract = known.find((k) => equalsBytes(k.address, to.bytes));
   if (contract === undefined) return undefined;
   if (evm.DEBUG || evm._optsCached.profiler?.enabled === true) return undefined;
@@ -69,10 +78,17 @@ async function emptyQueue(
   const state = evm.stateManager;
   const account = await state.getAccount(to);
   if (account === undefined || !equalsBytes(account.codeHash, contract.codeHash)) return undefined;
-  for (const slot of SLOTS) if (!isZero(await state.getStorage(to, slot))) return undefined;
-  // What runCall leaves in the journal: the caller (its nonce) and the contract (the zero value) touched.
-  evm.journal.touchAddress(caller);
-  evm.journal.touchAddress(to);
+  // The counters as the state's caches hold them, read by the keys made once (they are read every block); a slot not
+  // cached (or a cache off) is read through the state manager, whose read on a cached slot gives the same.
+  const cache = stateCaches(state as MerkleStateManager)?.storage;
+  for (const { slot, hex } of SLOTS) {
+    const cached = cache === undefined ? undefined : storageCacheGetHex(cache, contract.hex, hex);
+    if (cached !== undefined ? !isEmptyRLP(cached) : !isZero(await state.getStorage(to, slot))) return undefined;
+  }
+  // What runCall leaves in the journal: the caller (its nonce) and the contract (the zero value) touched, by the
+  // unprefixed hex touchAddress makes of them.
+  evm.journal.touchAccount(system.hex);
+  evm.journal.touchAccount(contract.hex);
   // accumulateRequests reads the return value only (the contract's answer: no requests).
   return { execResult: { returnValue: new Uint8Array(0) } } as unknown as EVMResult;
 }

@@ -24,6 +24,7 @@ import {
   openBlockBuilder,
   openBuilder,
   recordResult,
+  sealedHeaderHash,
 } from '../evm/blockBuilder.js';
 
 /** Header fields of the child of `parent` at `timestamp`; the rest (base fee, gas limit, blob gas) buildBlock derives. */
@@ -222,6 +223,8 @@ export class BlockDraft {
     if (staged) await turn();
     // The builder's block holds no transactions (see txs): an empty block is it, another one gets these.
     const block = this.txs.length === 0 ? sealed : new Block(sealed.header, this.txs, [], sealed.withdrawals);
+    // Its hash made as hash() makes it, with one buffer for the RLP (minedBlock and everything after read the cached one).
+    sealedHeaderHash(block.header);
     const receipts = this.results.map((r) => r.receipt);
     const mined = minedBlock(block, this.parent.totalDifficulty, this.senders, storedReceipts(block, this.senders, receipts, this.results));
     return { mined, requests: requests ?? [] };

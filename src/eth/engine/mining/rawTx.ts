@@ -53,10 +53,23 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common, txFeeCap =
   if (fields !== undefined) checkFields(first <= 0x7f ? first : 0, fields, common);
   try {
     if (first === 3) return createBlob4844TxFromSerializedNetworkWrapper(raw, { common });
-    return createTxFromRLP(raw, { common });
+    return serializedOnce(createTxFromRLP(raw, { common, freeze: false }));
   } catch (err) {
     throw txBuildRejected(err);
   }
+}
+
+/**
+ * `tx` (made with `freeze: false`) frozen, as @ethereumjs's default freezes it, with its serialize() made once and
+ * kept: a send's pool size check, its hash, the block's transaction root and the chain's store each serialize it, and
+ * each RLP.encode of a token transfer allocates ~8 KB of arrays (bench/blockCost.ts heap-send).
+ */
+function serializedOnce(tx: TypedTransaction): TypedTransaction {
+  const serialize = tx.serialize.bind(tx);
+  let bytes: Uint8Array | undefined;
+  tx.serialize = () => (bytes ??= serialize());
+  Object.freeze(tx);
+  return tx;
 }
 
 /**

@@ -25,6 +25,7 @@ import {
   storageCacheClear,
   storageCachePut,
 } from '../evm/merkleState.js';
+import { serializeAccount } from '../evm/account.js';
 import { trieGet } from './trieRead.js';
 import { plainHex, plainHexView } from '../../../hex.js';
 import { nibbles, TrieWriter, type TrieUpdate } from './trieWriter.js';
@@ -127,7 +128,10 @@ export class HeadStateManager extends MerkleStateManager {
   override async putAccount(address: Address, account: Account | undefined): Promise<void> {
     const cache = stateCaches(this)?.account;
     if (cache === undefined) return super.putAccount(address, account);
-    accountCachePut(cache, address, account?.serialize());
+    if (account === undefined) return accountCachePut(cache, address, undefined);
+    const { rlp, readBack } = serializeAccount(account);
+    if (readBack !== undefined) this.decoded.set(rlp, readBack);
+    accountCachePut(cache, address, rlp);
   }
 
   /**

@@ -30,13 +30,16 @@ const STOCK_FILES: Readonly<Record<string, string>> = {
   'evm/dist/esm/opcodes/codes.js': '46e6b74f7cff1256',
   'vm/dist/esm/runTx.js': 'e64717c0ff4046a6',
   // blockBuilder.ts: BlockBuilder's private lists, gas counters, miner value, header data and status check (eth_simulateV1
-  // and mining/draft.ts run transactions outside addTransaction and record them as it does).
+  // and mining/draft.ts run transactions outside addTransaction and record them as it does); its initState, with
+  // runBlock.js's accumulateParentBeaconBlockRoot and accumulateParentBlockHash, done as they do it (writeSystemSlots).
   'vm/dist/esm/buildBlock.js': '5c6e6252e0870594',
   'vm/dist/esm/requests.js': '4191bd4fae1a47e4',
   // logsAhead.ts: Bloom.prototype.add taking a hash made ahead (runTx's txLogsBloom calls it after evm.runCall, which a
   // mining VM's wrapper awaits), and encodeReceipt made again with the logs' RLP made ahead.
   'vm/dist/esm/bloom/index.js': '5888dbeb594d42c5',
   'vm/dist/esm/runBlock.js': 'bb5073e6e02968cf',
+  // blockBuilder.ts's sealedHeaderHash: a frozen header's hash() made and cached as hash() does (`cache`, `keccakFunction`).
+  'block/dist/esm/header/header.js': '207bdc6b23b395ff',
   // account.ts: Account's own fields (a copy and a comparison that keep a partial account's nulls).
   'util/dist/esm/account.js': '5301330d4b00b5eb',
   // merkleState.ts: MerkleStateManager's caches, tries, code DB, key prefixes, keccak function and checkpoint count
@@ -53,7 +56,8 @@ const STOCK_FILES: Readonly<Record<string, string>> = {
   'util/dist/esm/mapDB.js': '3b415d2197a12b2e',
   // common.ts: Common's list of active EIPs (isActivatedEIP through a Set) and its chain parameters (deposit contract).
   'common/dist/esm/common.js': '0466f996894fc220',
-  // vmState.ts: the journal's private state manager (eth_simulateV1's VMs pointed at one overlay state).
+  // vmState.ts: the journal's private state manager (eth_simulateV1's VMs pointed at one overlay state); journalKeys.ts:
+  // its warm-address and warm-slot methods and touchAddress, with keys made through Buffer.
   'evm/dist/esm/journal.js': '664ee68ebc39fb3a',
   // feeMarketTx.ts: an EIP-1559 transaction made field for field as FeeMarket1559Tx's constructor and sharedConstructor
   // make it (same prototype, fields and order; the stock constructor for anything its checks might refuse).
