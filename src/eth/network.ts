@@ -106,14 +106,14 @@ export async function ethNetworkOn(chain: EthChain, seed: EthSeed, env: NetworkE
     impersonation.restore(origin.controls.impersonation);
   }
   const kept = origin.stored?.attach(miner, impersonation, env.mining !== undefined);
-  const pool: PoolSettings = { minTip: 0n, allowUnprotected: env.allowUnprotectedTxs === true, txFeeCap: env.txFeeCap ?? 0 };
+  const pool: PoolSettings = { minTip: 0n, allowUnprotected: env.allowUnprotectedTxs === true, txFeeCap: env.txFeeCap ?? 0, limits: env.limits };
   const node = new EthNode({
     chain,
     miner,
     snapshots: new Snapshots(chain, miner, impersonation, kept?.initial),
     impersonation,
     pool,
-    admission: poolAdmission(miner, pool, env.limits),
+    admission: poolAdmission(miner, pool),
     store: kept?.store,
   });
   // The start's own settings (a mining mode given to it) are stored before anything is served.

@@ -25,6 +25,7 @@ import type { Impersonation } from '../engine/wallet/impersonation.js';
 import type { SendRequest } from '../engine/wallet/fill.js';
 import { buildTransaction, unsignedTransaction } from '../engine/wallet/sendRequest.js';
 import { decodeRawTransaction } from '../engine/mining/rawTx.js';
+import { GETH_POOL_LIMITS } from '../engine/mining/poolLimits.js';
 import { buildPayload, type BuiltPayload, type PayloadAttributes } from '../engine/mining/payload.js';
 import { encodeEthDump, type EthDump } from '../engine/persist/dump/ethDump.js';
 import { adoptDumpControls, planEthLoad, type EthLoadResult } from '../engine/persist/dump/ethLoad.js';
@@ -224,10 +225,15 @@ export class EthNode {
     return this.command(async () => sendNow(this.sendSteps, typeof tx === 'function' ? await tx() : tx, knownSender));
   }
 
-  /** Decodes a raw transaction under the next block's rules (and the fee cap), and sends it. */
+  /**
+   * Decodes a raw transaction under the next block's rules (and the fee cap), and sends it. The pool's size limit is
+   * checked on the raw bytes as they decode, where geth's pool checks it (before the fields and the signature): a
+   * 1.5 MB transaction is refused before it is built, hashed and its sender recovered (issue 25's txpool attack).
+   */
   sendRaw(raw: Uint8Array): Promise<SendResult> {
     const common = this.chain.rulesAt(this.chain.head().number + 1n, this.miner.nextHeader().timestamp!);
-    return this.send(decodeRawTransaction(raw, common, this.pool.txFeeCap));
+    const limits = this.pool.limits?.() ?? GETH_POOL_LIMITS;
+    return this.send(decodeRawTransaction(raw, common, this.pool.txFeeCap, limits.txpoolMaxTxBytes));
   }
 
   /** eth_sendTransaction: fills (nonce from the pool), signs with a dev account's key or impersonates, and sends, in one command. */

@@ -48,8 +48,12 @@ export const slotsOf = (tx: TypedTransaction): number => Math.max(1, Math.ceil(t
 
 /** Refuses a transaction over the size limit with geth's text. */
 export function checkTxSize(tx: TypedTransaction, limits: PoolLimits): void {
-  const size = txSize(tx);
-  if (size > limits.txpoolMaxTxBytes) throw new TxRejected(`oversized data: transaction size ${size}, limit ${limits.txpoolMaxTxBytes}`);
+  checkSize(txSize(tx), limits.txpoolMaxTxBytes);
+}
+
+/** Refuses an encoded transaction of `size` bytes past `limit`, with geth's text (rawTx.ts checks a raw send's bytes). */
+export function checkSize(size: number, limit: number): void {
+  if (size > limit) throw new TxRejected(`oversized data: transaction size ${size}, limit ${limit}`);
 }
 
 /** What the limits check needs to know of the pool: each entry and whether it waits behind a nonce gap. */

@@ -12,6 +12,7 @@ import type { Common } from '@ethereumjs/common';
 import { createBlob4844TxFromSerializedNetworkWrapper, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { blobTxFields, GethDecodeError, gethTxFields } from '../codec/gethTxShape.js';
 import { checkFee } from './txFeeCap.js';
+import { checkSize } from './poolLimits.js';
 import { TxRejected } from './txRejected.js';
 import { bytesHex } from '../../../hex.js';
 
@@ -30,9 +31,9 @@ const SECP256K1_HALF_N = SECP256K1_N >> 1n;
 /**
  * Decodes a raw transaction for a chain at the rules of `common`; TxRejected names what is wrong. `txFeeCap` (ether,
  * 0: none) is geth's RPC fee cap, checked as geth's SubmitTransaction checks it: once the bytes decode, before any
- * other rule.
+ * other rule. `maxTxBytes` (the pool's size limit) is checked right after it, as geth's pool checks it first.
  */
-export function decodeRawTransaction(raw: Uint8Array, common: Common, txFeeCap = 0): TypedTransaction {
+export function decodeRawTransaction(raw: Uint8Array, common: Common, txFeeCap = 0, maxTxBytes?: number): TypedTransaction {
   let fields: Uint8Array[] | undefined;
   try {
     fields = gethTxFields(raw);
@@ -46,6 +47,10 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common, txFeeCap =
     const [price, gas] = first > 0x7f ? [fields[1], fields[2]] : first === 1 ? [fields[2], fields[3]] : [fields[3], fields[4]];
     checkFee(num(price), num(gas), txFeeCap);
   }
+  // geth's pool checks the size next (ValidateTransaction), before the fork's types, the fields and the signature: the
+  // bytes that decoded are the encoding whose size it counts (a blob transaction's network form is not: its size is
+  // checked at admission).
+  if (maxTxBytes !== undefined && first !== 3) checkSize(raw.length, maxTxBytes);
   if (first <= 0x7f) {
     const type = TYPES[first]!;
     if (!common.isActivatedEIP(type.eip)) throw new TxRejected(`transaction type not supported: type ${first} rejected, pool not yet in ${type.fork}`);

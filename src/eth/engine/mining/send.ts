@@ -29,6 +29,8 @@ export interface PoolSettings {
   allowUnprotected: boolean;
   /** geth's --rpc.txfeecap in ether (txFeeCap.ts); 0 or undefined: none. */
   txFeeCap?: number;
+  /** The pool's size limits (poolLimits.ts); undefined: geth's. */
+  limits?: () => PoolLimits;
 }
 
 /**
@@ -38,7 +40,7 @@ export interface PoolSettings {
 export function poolAdmission(
   miner: Miner,
   settings: PoolSettings = { minTip: 0n, allowUnprotected: false },
-  limits: () => PoolLimits = () => GETH_POOL_LIMITS,
+  limits: () => PoolLimits = settings.limits ?? (() => GETH_POOL_LIMITS),
 ): Admission {
   return async (chain, tx, sender) => {
     // geth's SubmitTransaction checks the fee cap before the pool sees the transaction.

@@ -1,6 +1,6 @@
 /** decodeRawTransaction (src/eth/engine/mining/rawTx.ts): a decoded raw transaction serializes once, frozen as @ethereumjs freezes it. */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
-import { createFeeMarket1559Tx, createLegacyTx } from '@ethereumjs/tx';
+import { createFeeMarket1559Tx, createLegacyTx, paramsTx } from '@ethereumjs/tx';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { describe, expect, it } from 'vitest';
@@ -30,5 +30,23 @@ describe('decodeRawTransaction', () => {
       expect(bytesToHex(tx.hash())).toBe(bytesToHex(keccak_256(raw)));
       expect(tx.getSenderAddress().equals(stock.getSenderAddress())).toBe(true);
     }
+  });
+
+  it("checks the pool's size limit on the raw bytes where geth's pool does: before the fork's types, the fields and the signature", () => {
+    // A 200 KB contract creation: past the 128 KB limit and past EIP-3860's 48 KB of initcode. geth's pool
+    // (ValidateTransaction) checks the size first; before, devgate answered the initcode limit.
+    const creation = createFeeMarket1559Tx(
+      { chainId: 1n, nonce: 0n, gasLimit: 16_000_000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, data: new Uint8Array(200_000).fill(0x5b) },
+      { common, allowUnlimitedInitCodeSize: true },
+    ).sign(key);
+    const raw = creation.serialize();
+    expect(() => decodeRawTransaction(raw, common, 0, 131_072)).toThrow(`oversized data: transaction size ${raw.length}, limit 131072`);
+    // A transaction type the fork does not take, past the limit: the size is still the answer, as in geth.
+    const berlin = new Common({ chain: Mainnet, hardfork: Hardfork.Berlin });
+    expect(() => decodeRawTransaction(raw, berlin, 0, 131_072)).toThrow('oversized data');
+    // Under the limit (or with none) the other rules answer as before.
+    const withParams = new Common({ chain: Mainnet, hardfork: Hardfork.Prague, params: paramsTx });
+    expect(() => decodeRawTransaction(raw, withParams, 0, 1_000_000)).toThrow('max initcode size exceeded: code size 200000 limit 49152');
+    expect(() => decodeRawTransaction(raw, withParams)).toThrow('max initcode size exceeded');
   });
 });
