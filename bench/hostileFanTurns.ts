@@ -8,11 +8,10 @@
  *
  *   npx tsx bench/hostileFanTurns.ts [--subs 1000] [--logs 2000] [--txs 3] [--seconds 6] [--prof] [--stage fan-out]
  */
-import { Session } from 'node:inspector/promises';
 import type { Socket } from 'node:net';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
-import { printTurnProfiles } from './turnProfile.js';
+import { printTurnProfiles, startTurnProfile } from './turnProfile.js';
 import { logLoop } from './hostileTools.js';
 import { start } from '../src/index.js';
 
@@ -74,14 +73,7 @@ for (let c = 0; c < Number(values.conns); c++) {
 }
 const [from] = (await rpc('eth_accounts')) as string[];
 
-let session: Session | undefined;
-if (values.prof) {
-  session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 100 });
-  await session.post('Profiler.start');
-}
+const session = values.prof ? await startTurnProfile() : undefined;
 
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();

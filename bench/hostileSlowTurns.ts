@@ -6,9 +6,8 @@
  *
  *   npx tsx bench/hostileSlowTurns.ts [--readers 48] [--seconds 8] [--prof]
  */
-import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
-import { printTurnProfiles } from './turnProfile.js';
+import { printTurnProfiles, startTurnProfile } from './turnProfile.js';
 import WebSocket from 'ws';
 import { start } from '../src/index.js';
 
@@ -40,14 +39,7 @@ for (let i = 0; i < READERS; i++) {
 }
 for (const ws of clients) ws.pause();
 
-let session: Session | undefined;
-if (values.prof) {
-  session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 100 });
-  await session.post('Profiler.start');
-}
+const session = values.prof ? await startTurnProfile() : undefined;
 
 const gaps: { at: bigint; ms: number; cpu: number; stage: string }[] = [];
 let stage = 'mine';

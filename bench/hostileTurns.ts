@@ -6,9 +6,8 @@
  *
  *   npx tsx bench/hostileTurns.ts [--logs 36000] [--filters 1000] [--subs 0] [--prof]
  */
-import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
-import { printTurnProfiles } from './turnProfile.js';
+import { printTurnProfiles, startTurnProfile } from './turnProfile.js';
 import { start } from '../src/index.js';
 
 const { values } = parseArgs({
@@ -53,14 +52,7 @@ await (
   await fetch(gw.url('dev'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}' })
 ).text();
 
-let session: Session | undefined;
-if (values.prof) {
-  session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 100 });
-  await session.post('Profiler.start');
-}
+const session = values.prof ? await startTurnProfile() : undefined;
 
 /** Each gap between 1 ms ticks: its wall time and the process's CPU time in it (which a loaded machine does not stretch). */
 const gaps: { at: bigint; ms: number; cpu: number; stage: string }[] = [];

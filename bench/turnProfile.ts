@@ -1,8 +1,10 @@
 /**
  * Where the longest event-loop turns of a hostile bench went: for each turn, the CPU profile's samples inside it,
- * by function (self and inclusive). Used by bench/hostileTurns.ts and bench/hostileSlowTurns.ts.
+ * by function (self and inclusive). Used by bench/hostileTurns.ts,
+ * bench/hostileSlowTurns.ts and bench/hostileFanTurns.ts.
  */
 import type { Profiler } from 'node:inspector';
+import { Session } from 'node:inspector/promises';
 
 export interface Turn {
   /** When the turn started (process.hrtime.bigint(), ns). */
@@ -11,6 +13,16 @@ export interface Turn {
   readonly ms: number;
   /** What the bench was doing. */
   readonly stage: string;
+}
+
+/** A V8 CPU profile of this process started now, sampled every 100 us (the turns benches' `--prof`); stop with Profiler.stop. */
+export async function startTurnProfile(): Promise<Session> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+  return session;
 }
 
 export function printTurnProfiles(profile: Profiler.Profile, top: readonly Turn[]): void {

@@ -4,6 +4,7 @@
  */
 import { expect, it } from 'vitest';
 import { nextTurn, sliceDone, slicePause, TURN_SLICE_MS } from '../src/turnSlice.js';
+import { countTurns } from './support/turns.js';
 
 /** Busy for `ms` of wall time. */
 function spin(ms: number): void {
@@ -52,14 +53,7 @@ it('nextTurn always lets a turn of the event loop pass', async () => {
 });
 
 it('a chain that ends passes the turn on: 48 short chains go on in one turn, not one a turn', async () => {
-  let turns = 0;
-  let counting = true;
-  const count = () => {
-    if (!counting) return;
-    turns++;
-    setImmediate(count);
-  };
-  setImmediate(count);
+  const counter = countTurns();
   const resumedAt: number[] = [];
   // A chain waiting for the next turn first: the 48 queue behind it.
   const first = nextTurn().then(sliceDone);
@@ -67,12 +61,12 @@ it('a chain that ends passes the turn on: 48 short chains go on in one turn, not
     Array.from({ length: 48 }, async () => {
       const pause = slicePause();
       if (pause !== undefined) await pause;
-      resumedAt.push(turns);
+      resumedAt.push(counter.turns);
       sliceDone();
     }),
   );
   await first;
-  counting = false;
+  counter.stop();
   // Each chain is a few microseconds: they all fit in one or two slices (before, one chain a turn: 48 turns).
   expect(new Set(resumedAt).size).toBeLessThanOrEqual(3);
 });

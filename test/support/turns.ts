@@ -54,6 +54,16 @@ export function quantile(values: number[], q: number): number {
  * however loaded the machine is (work done in one piece gets a turn or two around its awaits).
  */
 export async function turnsDuring<T>(work: () => Promise<T>): Promise<{ value: T; turns: number }> {
+  const counter = countTurns();
+  try {
+    return { value: await work(), turns: counter.turns };
+  } finally {
+    counter.stop();
+  }
+}
+
+/** Counts the event loop's turns from now (setImmediate, no clock read), readable while it runs, until stop(). */
+export function countTurns(): { readonly turns: number; stop(): void } {
   let turns = 0;
   let counting = true;
   const count = () => {
@@ -62,9 +72,12 @@ export async function turnsDuring<T>(work: () => Promise<T>): Promise<{ value: T
     setImmediate(count);
   };
   setImmediate(count);
-  try {
-    return { value: await work(), turns };
-  } finally {
-    counting = false;
-  }
+  return {
+    get turns() {
+      return turns;
+    },
+    stop: () => {
+      counting = false;
+    },
+  };
 }

@@ -196,8 +196,10 @@ export class IsolatedEthNetwork implements Network {
     if (found !== undefined) return found;
     this.sweep();
     if (this.copies.size >= this.settings.maxCopies) {
+      const { maxCopies, idleMs } = this.settings;
       throw new LimitExceeded(
-        `isolate: ${this.copies.size} chain copies are live on network ${this.name}, the most allowed (maxCopies ${this.settings.maxCopies}); a copy unused for ${Math.round(this.settings.idleMs / 1000)} s is freed, or start devgate with a higher isolate.maxCopies (--isolate-max)`,
+        `isolate: ${this.copies.size} chain copies are live on network ${this.name}, the most allowed (maxCopies ${maxCopies}); ` +
+          `a copy unused for ${Math.round(idleMs / 1000)} s is freed, or start devgate with a higher isolate.maxCopies (--isolate-max)`,
       );
     }
     const began = performance.now();

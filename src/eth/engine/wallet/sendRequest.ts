@@ -34,9 +34,9 @@ export async function buildTransaction(
   const dev = chain.devAccounts().find((a) => a.address.equals(req.from));
   if (dev !== undefined) return made(() => createTx(data as never, { common }).sign(dev.privateKey));
   if (allowImpersonated && impersonation?.has(req.from)) return made(() => impersonatedTx(data, common, req.from));
-  throw new DevgateError(
-    `unknown account ${req.from.toString()}: devgate ${allowImpersonated ? 'sends' : 'signs'} only for its dev accounts (eth_accounts)${allowImpersonated ? ' and impersonated ones (anvil_impersonateAccount)' : ''}`,
-  );
+  const does = allowImpersonated ? 'sends' : 'signs';
+  const orImpersonated = allowImpersonated ? ' and impersonated ones (anvil_impersonateAccount)' : '';
+  throw new DevgateError(`unknown account ${req.from.toString()}: devgate ${does} only for its dev accounts (eth_accounts)${orImpersonated}`);
 }
 
 /**
